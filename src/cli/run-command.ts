@@ -1,0 +1,80 @@
+/**
+ * `weir run FILE.sql`: executes the statements in order, INSERTs starting concurrent jobs, then
+ * waits for the jobs. Informational messages go to stderr so that stdout carries only results
+ * (the print connector, SELECT output, SHOW tables). Exits non-zero on the first error.
+ */
+import { readFile } from 'node:fs/promises';
+import { createEngine } from '../engine/engine.js';
+import type { JobHandle } from '../engine/job-handle.js';
+import { renderError, renderTable } from '../engine/result-format.js';
+
+/** Exit codes of the CLI. */
+export const EXIT = { OK: 0, ERROR: 1, USAGE: 2, INTERRUPTED: 130 } as const;
+
+/** Options of `weir run`. */
+export interface RunOptions {
+  readonly verbose: boolean;
+}
+
+/** Runs a script file; resolves with the exit code. */
+export async function runFile(path: string, options: RunOptions): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    process.stderr.write(`ERROR: cannot read '${path}': ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+    return EXIT.USAGE;
+  }
+  return runScript(text, path, options);
+}
+
+/** Runs a script's text; `name` is how errors refer to it. Resolves with the exit code. */
+export async function runScript(text: string, name: string, options: RunOptions): Promise<number> {
+  const engine = createEngine();
+  const jobs: JobHandle[] = [];
+  const fail = async (error: unknown): Promise<number> => {
+    process.stderr.write(renderError(error, text, name) + '\n');
+    if (options.verbose && error instanceof Error && error.stack !== undefined) process.stderr.write(error.stack + '\n');
+    await engine.close();
+    return EXIT.ERROR;
+  };
+  try {
+    for await (const { result } of engine.executeScript(text)) {
+      switch (result.kind) {
+        case 'ok':
+          process.stderr.write(`[INFO] ${result.message}\n`);
+          break;
+        case 'rows':
+          process.stdout.write(renderTable(result) + '\n');
+          break;
+        case 'text':
+          process.stdout.write(result.text + (result.text.endsWith('\n') ? '' : '\n'));
+          break;
+        case 'job':
+          process.stderr.write(`[INFO] Submitted job ${result.job.id}: ${result.job.name}\n`);
+          jobs.push(result.job);
+          break;
+      }
+    }
+  } catch (error) {
+    return fail(error);
+  }
+  return waitForJobs(jobs, fail);
+}
+
+/** Waits until every job has finished, or until the first one fails (then reports it). */
+async function waitForJobs(jobs: readonly JobHandle[], fail: (error: unknown) => Promise<number>): Promise<number> {
+  const firstFailure = new Promise<JobHandle>((resolve) => {
+    for (const job of jobs) void job.result().then((status) => status === 'FAILED' && resolve(job));
+  });
+  const allFinished = Promise.all(
+    jobs.map(async (job) => {
+      const status = await job.result();
+      if (status !== 'FAILED') process.stderr.write(`[INFO] Job ${job.id} ${status.toLowerCase()}: ${job.name}\n`);
+    }),
+  );
+  const failed = await Promise.race([firstFailure, allFinished.then(() => undefined)]);
+  if (failed === undefined) return EXIT.OK;
+  process.stderr.write(`[ERROR] Job ${failed.id} failed: ${failed.name}\n`);
+  return fail(failed.error);
+}

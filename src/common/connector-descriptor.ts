@@ -1,0 +1,51 @@
+/**
+ * What a connector declares about itself, so that the catalog can validate options at DDL time
+ * and the planner can reason about boundedness and changelog modes without importing connector
+ * code. Pure data plus pure functions over options.
+ */
+import type { Schema } from './schema.js';
+
+/** Which row kinds a source produces or a sink accepts. */
+export type ChangelogKinds = 'insert-only' | 'all' | 'upsert';
+
+/** One option a connector understands. */
+export interface OptionSpec {
+  /** The exact key, or a pattern with `<field>` for per-field keys: `fields.<field>.kind`. */
+  readonly key: string;
+  readonly required?: boolean;
+  readonly description: string;
+  /** Allowed values, when the option is an enumeration. */
+  readonly values?: readonly string[];
+  readonly default?: string;
+}
+
+/** What a table declared with a connector is known to be, given its options. */
+export interface ConnectorTraits {
+  /** True when the source ends by itself. */
+  readonly bounded: boolean;
+  /** True when the source can replay from an offset kept in a checkpoint. */
+  readonly replayable: boolean;
+}
+
+/** The descriptor of one connector (`'connector' = name`). */
+export interface ConnectorDescriptor {
+  readonly name: string;
+  readonly description: string;
+  readonly options: readonly OptionSpec[];
+  /** Present when the connector can be read from. */
+  readonly source?: {
+    readonly changelog: ChangelogKinds;
+    /** Boundedness and replayability for these options and this (physical) schema. */
+    traits(options: ReadonlyMap<string, string>, schema: Schema): ConnectorTraits;
+  };
+  /** Present when the connector can be written to. */
+  readonly sink?: {
+    /** `all`: any changelog; `insert-only`: needs an append-only query; `upsert`: updates by primary key. */
+    readonly accepts: ChangelogKinds;
+  };
+  /**
+   * Checks options against the schema beyond what `options` declares; throws a WeirError
+   * (INVALID_OPTION) naming the option. Called at DDL time.
+   */
+  validate?(options: ReadonlyMap<string, string>, schema: Schema, primaryKey: readonly string[]): void;
+}

@@ -1,0 +1,8 @@
+/** The connectors weir ships with, for the engine to register. */
+import type { Connector } from './api/connector.js';
+import { blackholeConnector } from './blackhole/blackhole-connector.js';
+import { datagenConnector } from './datagen/datagen-connector.js';
+import { printConnector } from './print/print-connector.js';
+
+/** Every built-in connector; names (`descriptor.name`) are unique. */
+export const builtinConnectors: readonly Connector[] = [datagenConnector, printConnector, blackholeConnector];

@@ -1,0 +1,137 @@
+/**
+ * The job graph: the serialisable contract between the planner and the runtime. The planner
+ * produces it, EXPLAIN can print it, checkpoints record its fingerprint, and the runtime builds
+ * operators from it without knowing anything about SQL. Bump {@link JOB_GRAPH_VERSION} whenever a
+ * spec changes meaning, so that state written by an older graph is never misread.
+ */
+import type { Schema } from '../common/schema.js';
+import type { ScalarExpr } from '../expr/scalar-expr.js';
+
+/** Version of the job-graph format. */
+export const JOB_GRAPH_VERSION = 1;
+
+/** A job: named operators in topological order (every input precedes its consumer). */
+export interface JobGraph {
+  readonly version: typeof JOB_GRAPH_VERSION;
+  readonly name: string;
+  readonly nodes: readonly JobNode[];
+}
+
+/** One operator of the job, with its inputs and output schema. */
+export interface JobNode {
+  /** Stable within a graph: derived from the plan, so that state is matched to operators on restore. */
+  readonly id: string;
+  readonly spec: OperatorSpec;
+  readonly parallelism: number;
+  readonly inputs: readonly JobEdge[];
+  readonly schema: Schema;
+}
+
+/** How records travel from a producer to a consumer's subtasks. */
+export type Partitioning =
+  | { readonly kind: 'forward' }
+  | { readonly kind: 'hash'; readonly keys: readonly number[] }
+  | { readonly kind: 'single' }
+  | { readonly kind: 'broadcast' };
+
+/** An input of a node. */
+export interface JobEdge {
+  readonly from: string;
+  readonly partitioning: Partitioning;
+}
+
+/** What a node does; the runtime has exactly one implementation per kind. */
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | UnionSpec | SinkSpec;
+
+/** Reads a table through its connector. */
+export interface SourceSpec {
+  readonly kind: 'source';
+  /** The table's name, for messages and metrics. */
+  readonly table: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** The physical columns the connector produces. */
+  readonly schema: Schema;
+}
+
+/** A bounded inline table. Values use the runtime representation of the schema's types. */
+export interface ValuesSpec {
+  readonly kind: 'values';
+  readonly rows: readonly (readonly unknown[])[];
+}
+
+/** Filter then project, fused: rows for which `condition` is TRUE, projected by `projection` (all columns when null). */
+export interface CalcSpec {
+  readonly kind: 'calc';
+  readonly condition: ScalarExpr | null;
+  readonly projection: readonly ScalarExpr[] | null;
+}
+
+/**
+ * Passes records through and emits watermarks: after each batch, the largest value of
+ * `watermark` (evaluated per row) seen so far, when it has advanced.
+ */
+export interface WatermarkAssignerSpec {
+  readonly kind: 'watermark-assigner';
+  readonly rowtimeIndex: number;
+  readonly watermark: ScalarExpr;
+}
+
+/** One aggregate call of a group aggregation. */
+export interface AggregateCallSpec {
+  /** Canonical function name: COUNT, SUM, AVG, MIN, MAX. */
+  readonly function: string;
+  /** Input column indexes (empty for COUNT(*)). */
+  readonly args: readonly number[];
+  readonly distinct: boolean;
+  /** Index of a BOOLEAN input column: only rows where it is TRUE are aggregated (`FILTER (WHERE ...)`). */
+  readonly filter: number | null;
+  /** Result type, as resolved by the binder. */
+  readonly type: ScalarExpr['type'];
+  /** Types of the arguments. */
+  readonly argTypes: readonly ScalarExpr['type'][];
+}
+
+/**
+ * Incremental GROUP BY: output rows are the key columns followed by the aggregate values. Emits one
+ * change per changed key per batch: +I for a new group, -U/+U for a changed one (or +U only when
+ * `emitUpdateBefore` is false), -D when the last row of a group is retracted.
+ */
+export interface GroupAggregateSpec {
+  readonly kind: 'group-aggregate';
+  readonly keys: readonly number[];
+  readonly aggregates: readonly AggregateCallSpec[];
+  /** Whether the input carries retractions (-U/-D); when false, cheaper accumulators are used. */
+  readonly inputRetracts: boolean;
+  readonly emitUpdateBefore: boolean;
+}
+
+/** UNION ALL of the inputs, which share one schema. */
+export interface UnionSpec {
+  readonly kind: 'union';
+}
+
+/** Writes into a table through its connector. */
+export interface SinkSpec {
+  readonly kind: 'sink';
+  readonly table: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  readonly schema: Schema;
+  readonly primaryKey: readonly string[];
+}
+
+/** Serialises a graph to JSON text (bigint values are tagged so that they survive). */
+export function serializeJobGraph(graph: JobGraph): string {
+  return JSON.stringify(graph, (_key, value: unknown) => (typeof value === 'bigint' ? { $bigint: value.toString() } : value));
+}
+
+/** The inverse of {@link serializeJobGraph}. */
+export function deserializeJobGraph(text: string): JobGraph {
+  return JSON.parse(text, (_key, value: unknown) => {
+    if (value !== null && typeof value === 'object' && '$bigint' in value && Object.keys(value).length === 1) {
+      return BigInt((value as { $bigint: string }).$bigint);
+    }
+    return value;
+  }) as JobGraph;
+}

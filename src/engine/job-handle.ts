@@ -1,0 +1,42 @@
+/** The handle of a job started by a statement: its identity, status, metrics and control. */
+import type { JobExecution, JobStatus, NodeMetrics } from '../runtime/job-execution.js';
+
+export type { JobStatus, NodeMetrics };
+
+/** A job as users see it. */
+export class JobHandle {
+  readonly startedAt = new Date();
+
+  constructor(
+    /** Short unique id within the process. */
+    readonly id: string,
+    /** `insert-into_default_catalog.default_database.t` or `pipeline.name`. */
+    readonly name: string,
+    private readonly execution: JobExecution,
+  ) {}
+
+  /** The current status. */
+  get status(): JobStatus {
+    return this.execution.status;
+  }
+
+  /** The error that failed the job, when it failed. */
+  get error(): unknown {
+    return this.execution.error;
+  }
+
+  /** Resolves with the final status once the job has finished, failed or been cancelled. */
+  result(): Promise<JobStatus> {
+    return this.execution.result();
+  }
+
+  /** Stops the job now. */
+  cancel(): Promise<void> {
+    return this.execution.cancel();
+  }
+
+  /** Records in and out per operator. */
+  metrics(): NodeMetrics[] {
+    return this.execution.metrics();
+  }
+}

@@ -1,0 +1,74 @@
+/**
+ * Session settings (`SET 'key' = 'value'`), with Flink's key names. Any key may be set, as in
+ * Flink; the keys weir understands are validated when set, so a typo in a value fails at once.
+ */
+import { parseDuration } from '../common/duration.js';
+import { WeirError } from '../common/errors.js';
+
+/** A setting weir understands: its default and how its value is checked. */
+interface SettingSpec {
+  readonly default: string;
+  readonly description: string;
+  validate(value: string, key: string): void;
+}
+
+const positiveInt = (value: string, key: string): void => {
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new WeirError('INVALID_OPTION', `'${key}' must be a positive integer, got '${value}'`);
+};
+const oneOf = (...values: string[]) => (value: string, key: string): void => {
+  if (!values.includes(value.trim().toLowerCase())) throw new WeirError('INVALID_OPTION', `'${key}' must be one of ${values.map((v) => `'${v}'`).join(', ')}, got '${value}'`);
+};
+const duration = (value: string, key: string): void => void parseDuration(value, key);
+const anything = (): void => {};
+
+/** The settings weir reads, with their defaults. */
+export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
+  'parallelism.default': { default: '1', description: 'subtasks per operator', validate: positiveInt },
+  'pipeline.max-parallelism': { default: '128', description: 'key groups of keyed state', validate: positiveInt },
+  'pipeline.name': { default: '', description: 'the name of the next job', validate: anything },
+  'execution.runtime-mode': { default: 'streaming', description: 'streaming or batch', validate: oneOf('streaming', 'batch') },
+  'table.exec.state.ttl': { default: '0 ms', description: 'idle state retention (0: forever)', validate: duration },
+  'sql-client.execution.result-mode': { default: 'tableau', description: 'table, changelog or tableau', validate: oneOf('table', 'changelog', 'tableau') },
+};
+
+/** The settings of one session. */
+export class SessionConfig {
+  private readonly values = new Map<string, string>();
+
+  /** Sets a key, validating values of known keys. */
+  set(key: string, value: string): void {
+    KNOWN_SETTINGS[key]?.validate(value, key);
+    this.values.set(key, value);
+  }
+
+  /** Resets one key, or all of them. */
+  reset(key?: string): void {
+    if (key === undefined) this.values.clear();
+    else this.values.delete(key);
+  }
+
+  /** The value of a key: set, or its default, or undefined for unknown unset keys. */
+  get(key: string): string | undefined {
+    return this.values.get(key) ?? KNOWN_SETTINGS[key]?.default;
+  }
+
+  /** A positive integer setting. */
+  getInt(key: string): number {
+    return Number(this.get(key));
+  }
+
+  /** Every explicitly set key with its value, sorted. */
+  entries(): [string, string][] {
+    return [...this.values.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }
+
+  /** Optimizer rules switched off with `table.optimizer.<rule>.enabled = false`. */
+  disabledRules(): Set<string> {
+    const disabled = new Set<string>();
+    for (const [key, value] of this.values) {
+      const match = /^table\.optimizer\.(.+)\.enabled$/.exec(key);
+      if (match !== null && value.trim().toLowerCase() === 'false') disabled.add(match[1]!);
+    }
+    return disabled;
+  }
+}

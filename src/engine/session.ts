@@ -1,0 +1,241 @@
+/**
+ * A session: a catalog, settings and functions, and the statements run against them. DDL changes
+ * the catalog, INSERT (and a bare SELECT, printed) plans a job and starts it, SHOW / DESCRIBE /
+ * EXPLAIN answer from the catalog and the planner.
+ */
+import { randomBytes } from 'node:crypto';
+import type { Connector } from '../connectors/api/connector.js';
+import { WeirError } from '../common/errors.js';
+import { formatType, type SqlType } from '../common/sql-type.js';
+import { ExprCompiler } from '../expr/expr-compiler.js';
+import { FunctionRegistry } from '../expr/function-registry.js';
+import type { LogicalNode } from '../plan/logical/logical-node.js';
+import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
+import { JobExecution } from '../runtime/job-execution.js';
+import type { ConnectorResolver } from '../runtime/operator-factory.js';
+import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
+import { bindInsert } from '../sql/bind/bind-insert.js';
+import { bindQuery, objectName } from '../sql/bind/bind-query.js';
+import { BinderContext } from '../sql/bind/binder-context.js';
+import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
+import type { CatalogTable } from '../sql/catalog/catalog-objects.js';
+import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
+import { parseScript } from '../sql/parse/parser.js';
+import { JobHandle } from './job-handle.js';
+import { SessionConfig } from './session-config.js';
+import type { StatementResult } from './statement-result.js';
+
+/** How a session is set up. */
+export interface SessionOptions {
+  readonly connectors: readonly Connector[];
+  readonly functions?: FunctionRegistry;
+  /** Receives warnings from running jobs; defaults to stderr. */
+  readonly onWarning?: (message: string) => void;
+}
+
+/** Statements, the catalog they change and the jobs they start. */
+export class Session {
+  readonly config = new SessionConfig();
+  readonly catalog: Catalog;
+  readonly functions: FunctionRegistry;
+  private readonly connectors: ConnectorResolver;
+  private readonly jobList: JobHandle[] = [];
+  private readonly onWarning: (message: string) => void;
+
+  constructor(options: SessionOptions) {
+    this.catalog = new Catalog(options.connectors.map((c) => c.descriptor));
+    this.functions = options.functions ?? FunctionRegistry.withBuiltins();
+    this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
+    const byName = new Map(options.connectors.map((c) => [c.descriptor.name, c]));
+    this.connectors = {
+      source: (name) => byName.get(name)?.source ?? unsupported(`connector '${name}' cannot be read from`),
+      sink: (name) => byName.get(name)?.sink ?? unsupported(`connector '${name}' cannot be written to`),
+    };
+  }
+
+  /** Jobs started in this session, oldest first. */
+  jobs(): readonly JobHandle[] {
+    return this.jobList;
+  }
+
+  /** Parses a script; a syntax error is thrown before anything runs. */
+  parse(script: string): readonly ParsedStatement[] {
+    return parseScript(script);
+  }
+
+  /** Executes one parsed statement. */
+  async execute(parsed: ParsedStatement): Promise<StatementResult> {
+    return this.executeStatement(parsed.statement, parsed.text);
+  }
+
+  private async executeStatement(statement: Statement, text: string): Promise<StatementResult> {
+    const binder = new BinderContext(this.catalog, this.functions);
+    switch (statement.kind) {
+      case 'create-table': {
+        const table = bindCreateTable(statement, text, binder);
+        this.catalog.add(table, { ifNotExists: statement.ifNotExists, span: statement.name.span });
+        return ok('Execute statement succeeded.');
+      }
+      case 'create-view': {
+        const name = objectName(statement.name.parts, statement.name.span);
+        if (statement.ifNotExists && this.catalog.find(name) !== undefined) return ok('Execute statement succeeded.');
+        this.catalog.add(bindCreateView(statement, text, binder), { ifNotExists: statement.ifNotExists, span: statement.name.span });
+        return ok('Execute statement succeeded.');
+      }
+      case 'drop': {
+        if (statement.object !== 'TABLE' && statement.object !== 'VIEW') {
+          throw new WeirError('UNSUPPORTED', `DROP ${statement.object} is not supported yet`, { span: statement.span });
+        }
+        const name = objectName(statement.name.parts, statement.name.span);
+        this.catalog.drop(statement.object === 'TABLE' ? 'table' : 'view', name, { ifExists: statement.ifExists, span: statement.name.span });
+        return ok('Execute statement succeeded.');
+      }
+      case 'insert':
+        return { kind: 'job', job: await this.startJob([bindInsert(statement, binder)], this.jobName([statement])) };
+      case 'statement-set':
+        return { kind: 'job', job: await this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts)) };
+      case 'query':
+        return { kind: 'job', job: await this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect') };
+      case 'set':
+        if (statement.key === undefined) {
+          return { kind: 'rows', schema: [stringField('key'), stringField('value')], rows: this.config.entries() };
+        }
+        this.config.set(statement.key, statement.value ?? '');
+        return ok('Session property has been set.');
+      case 'reset':
+        this.config.reset(statement.key);
+        return ok(statement.key === undefined ? 'All session properties have been set to their default values.' : 'Session property has been reset.');
+      case 'show':
+        return this.show(statement);
+      case 'describe':
+        return this.describe(objectName(statement.name.parts, statement.name.span), statement.name.span);
+      case 'explain':
+        return { kind: 'text', text: this.explain(statement.statement, binder) };
+      default:
+        throw new WeirError('UNSUPPORTED', `${statement.kind.replace(/-/g, ' ').toUpperCase()} is not supported yet`, { span: statement.span });
+    }
+  }
+
+  private explain(statement: Statement, binder: BinderContext): string {
+    const roots = this.logicalRoots(statement, binder);
+    return planPhysical(roots, this.plannerOptions()).explain;
+  }
+
+  private logicalRoots(statement: Statement, binder: BinderContext): LogicalNode[] {
+    switch (statement.kind) {
+      case 'insert':
+        return [bindInsert(statement, binder)];
+      case 'statement-set':
+        return statement.inserts.map((i) => bindInsert(i, binder));
+      case 'query':
+        return [bindQuery(statement.query, binder).plan];
+      default:
+        throw new WeirError('UNSUPPORTED', `EXPLAIN supports INSERT, statement sets and queries, not ${statement.kind.replace(/-/g, ' ').toUpperCase()}`, { span: statement.span });
+    }
+  }
+
+  /** A bare SELECT runs as a job printing its changelog, as the print connector does. */
+  private printSink(query: Query, binder: BinderContext): LogicalNode {
+    const bound = bindQuery(query, binder);
+    return {
+      kind: 'sink',
+      input: bound.plan,
+      target: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.collect`, name: 'collect', connector: 'print', options: {}, accepts: 'all', primaryKey: [] },
+      schema: bound.schema,
+    };
+  }
+
+  private plannerOptions(): PlannerOptions {
+    return { parallelism: this.config.getInt('parallelism.default'), functions: this.functions, disabledRules: this.config.disabledRules() };
+  }
+
+  private jobName(inserts: readonly InsertStatement[]): string {
+    const configured = this.config.get('pipeline.name');
+    if (configured) return configured;
+    return inserts.map((i) => `insert-into_${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${i.target.parts[i.target.parts.length - 1]!.name}`).join(',');
+  }
+
+  private async startJob(sinks: readonly LogicalNode[], name: string): Promise<JobHandle> {
+    const options = this.plannerOptions();
+    const graph = buildJobGraph(planPhysical(sinks, options), name, options);
+    const execution = new JobExecution(graph, {
+      compiler: new ExprCompiler(this.functions),
+      connectors: this.connectors,
+      maxParallelism: this.config.getInt('pipeline.max-parallelism'),
+      warn: this.onWarning,
+    });
+    const job = new JobHandle(randomBytes(4).toString('hex'), name, execution);
+    await execution.start();
+    this.jobList.push(job);
+    return job;
+  }
+
+  private show(statement: Extract<Statement, { kind: 'show' }>): StatementResult {
+    switch (statement.what) {
+      case 'TABLES':
+        return { kind: 'rows', schema: [stringField('table name')], rows: this.catalog.tables().map((t) => [t.name]) };
+      case 'VIEWS':
+        return { kind: 'rows', schema: [stringField('view name')], rows: this.catalog.views().map((v) => [v.name]) };
+      case 'FUNCTIONS':
+        return { kind: 'rows', schema: [stringField('function name')], rows: [...this.functions.names()].sort().map((n) => [n]) };
+      case 'CATALOGS':
+        return { kind: 'rows', schema: [stringField('catalog name')], rows: [[DEFAULT_CATALOG]] };
+      case 'DATABASES':
+        return { kind: 'rows', schema: [stringField('database name')], rows: [[DEFAULT_DATABASE]] };
+      case 'CURRENT CATALOG':
+        return { kind: 'rows', schema: [stringField('current catalog name')], rows: [[DEFAULT_CATALOG]] };
+      case 'CURRENT DATABASE':
+        return { kind: 'rows', schema: [stringField('current database name')], rows: [[DEFAULT_DATABASE]] };
+      case 'JOBS':
+        return {
+          kind: 'rows',
+          schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time')],
+          rows: this.jobList.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString()]),
+        };
+      case 'CREATE TABLE':
+      case 'CREATE VIEW': {
+        const name = objectName(statement.name!.parts, statement.name!.span);
+        const relation = statement.what === 'CREATE TABLE' ? this.catalog.getTable(name, statement.name!.span) : this.catalog.get(name, statement.name!.span);
+        return { kind: 'text', text: relation.ddl };
+      }
+      default:
+        throw new WeirError('UNSUPPORTED', `SHOW ${statement.what} is not supported yet`, { span: statement.span });
+    }
+  }
+
+  /** Flink's DESCRIBE: name, type, null, key, extras (computed expression), watermark. */
+  private describe(name: string, span: Extract<Statement, { kind: 'describe' }>['span']): StatementResult {
+    const relation = this.catalog.get(name, span);
+    const schema = [stringField('name'), stringField('type'), stringField('null'), stringField('key'), stringField('extras'), stringField('watermark')];
+    if (relation.kind === 'view') {
+      return { kind: 'rows', schema, rows: relation.schema.map((f) => [f.name, typeText(f.type), f.type.nullable ? 'TRUE' : 'FALSE', null, null, null]) };
+    }
+    return { kind: 'rows', schema, rows: describeTable(relation) };
+  }
+}
+
+function describeTable(table: CatalogTable): unknown[][] {
+  return table.columns.map((column) => {
+    const key = table.primaryKey.includes(column.name) ? `PRI(${table.primaryKey.join(', ')})` : null;
+    const extras = column.kind === 'computed' ? `AS ${column.text}` : null;
+    const watermark = table.watermark?.column === column.name ? table.watermark.text : null;
+    const type = watermark === null ? typeText(column.type) : `${typeText(column.type)} *ROWTIME*`;
+    return [column.name, type, column.type.nullable ? 'TRUE' : 'FALSE', key, extras, watermark];
+  });
+}
+
+function typeText(type: SqlType): string {
+  return formatType({ ...type, nullable: true } as SqlType);
+}
+
+function stringField(name: string) {
+  return { name, type: { kind: 'VARCHAR', nullable: true, length: 2147483647 } as SqlType };
+}
+
+function ok(message: string): StatementResult {
+  return { kind: 'ok', message };
+}
+
+function unsupported(message: string): never {
+  throw new WeirError('INVALID_ARGUMENT', message);
+}

@@ -1,0 +1,322 @@
+/**
+ * CAST and TRY_CAST: a converter of non-NULL values per (from, to) pair, built once at compile
+ * time, following Flink's cast rules (numbers truncate toward zero into integers, DECIMAL rounds
+ * HALF_UP, strings are trimmed before parsing, CHAR(n) pads and VARCHAR(n) cuts). Values that
+ * do not convert are errors: EXECUTION_ERROR `cannot cast 'abc' to INT`, or ARITHMETIC_OVERFLOW
+ * `INT overflow in CAST(3000000000 AS INT)`.
+ */
+import {
+  decimalFromNumber,
+  fitsPrecision,
+  decimalToNumber,
+  formatDecimal,
+  parseDecimal,
+  pow10,
+  rescaleDecimal,
+  truncateDecimal,
+} from '../common/decimal.js';
+import { floorDiv, floorMod, MILLIS_PER_DAY, parseDate, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
+import { WeirError } from '../common/errors.js';
+import { formatType, isIntegerType, isStringType, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
+import { formatValue } from '../common/value-format.js';
+import type { CodegenContext } from './function-definition.js';
+import { canCast } from './type-coercion.js';
+
+/** Converts one non-NULL value. */
+export type Converter = (value: any) => unknown;
+
+const INTEGER_RANGE: Readonly<Record<string, readonly [number, number]>> = {
+  TINYINT: [-128, 127],
+  SMALLINT: [-32768, 32767],
+  INT: [-2147483648, 2147483647],
+  BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+const typeName = (type: SqlType): string => formatType(withNullable(type, true));
+
+function describe(value: unknown, type: SqlType): string {
+  return isStringType(type) ? `'${value as string}'` : formatValue(value, type);
+}
+
+function cannotCast(value: unknown, from: SqlType, to: SqlType): WeirError {
+  return new WeirError('EXECUTION_ERROR', `cannot cast ${describe(value, from)} to ${typeName(to)}`);
+}
+
+function castOverflow(value: unknown, from: SqlType, to: SqlType): WeirError {
+  return new WeirError('ARITHMETIC_OVERFLOW', `${typeName(to)} overflow in CAST(${describe(value, from)} AS ${typeName(to)})`);
+}
+
+/**
+ * The converter for non-NULL values of `from` into `to`, or undefined when the representation
+ * needs no change. Throws TYPE_MISMATCH when CAST does not allow the pair.
+ */
+export function castConverter(from: SqlType, to: SqlType): Converter | undefined {
+  if (from.kind === 'NULL') return undefined;
+  if (!canCast(from, to)) throw new WeirError('TYPE_MISMATCH', `cannot cast ${typeName(from)} to ${typeName(to)}`);
+  switch (to.kind) {
+    case 'CHAR':
+    case 'VARCHAR':
+      return toStringConverter(from, to);
+    case 'BOOLEAN':
+      return toBooleanConverter(from, to);
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT':
+      return toIntegerConverter(from, to);
+    case 'FLOAT':
+    case 'DOUBLE':
+      return toApproximateConverter(from, to);
+    case 'DECIMAL':
+      return toDecimalConverter(from, to);
+    case 'DATE':
+      return toDateConverter(from, to);
+    case 'TIME':
+      return toTimeConverter(from, to);
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      return toTimestampConverter(from, to);
+    case 'ROW': {
+      const row = from as Extract<SqlType, { kind: 'ROW' }>;
+      const fields = to.fields.map((field, i) => castConverter(row.fields[i]!.type, field.type));
+      if (fields.every((f) => f === undefined)) return undefined;
+      return (value: readonly unknown[]) => value.map((v, i) => (v === null || fields[i] === undefined ? v : fields[i]!(v)));
+    }
+    case 'ARRAY': {
+      const element = castConverter((from as Extract<SqlType, { kind: 'ARRAY' }>).element, to.element);
+      if (element === undefined) return undefined;
+      return (value: readonly unknown[]) => value.map((v) => (v === null ? v : element(v)));
+    }
+    case 'MAP': {
+      const map = from as Extract<SqlType, { kind: 'MAP' }>;
+      const key = castConverter(map.key, to.key);
+      const val = castConverter(map.value, to.value);
+      if (key === undefined && val === undefined) return undefined;
+      return (value: ReadonlyMap<unknown, unknown>) => {
+        const result = new Map<unknown, unknown>();
+        for (const [k, v] of value) result.set(k === null || key === undefined ? k : key(k), v === null || val === undefined ? v : val(v));
+        return result;
+      };
+    }
+    default:
+      return undefined;
+  }
+}
+
+function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>): Converter | undefined {
+  const fitLength = to.kind === 'CHAR' ? (s: string) => (s.length > to.length ? s.slice(0, to.length) : s.padEnd(to.length, ' ')) : (s: string) => (s.length > to.length ? s.slice(0, to.length) : s);
+  if (isStringType(from)) {
+    const fromLength = (from as { length: number }).length;
+    if (to.kind === 'VARCHAR' && (to.length === MAX_VARCHAR_LENGTH || fromLength <= to.length)) return undefined;
+    if (to.kind === 'CHAR' && from.kind === 'CHAR' && fromLength === to.length) return undefined;
+    return fitLength;
+  }
+  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from);
+  return (value) => fitLength(formatValue(value, from));
+}
+
+const TRUE_TEXT = new Set(['t', 'true', 'y', 'yes', '1']);
+const FALSE_TEXT = new Set(['f', 'false', 'n', 'no', '0']);
+
+function toBooleanConverter(from: SqlType, to: SqlType): Converter | undefined {
+  if (from.kind === 'BOOLEAN') return undefined;
+  if (isStringType(from)) {
+    return (value: string) => {
+      const text = value.trim().toLowerCase();
+      if (TRUE_TEXT.has(text)) return true;
+      if (FALSE_TEXT.has(text)) return false;
+      throw cannotCast(value, from, to);
+    };
+  }
+  if (from.kind === 'DECIMAL') return (value: bigint) => value !== 0n;
+  return (value: number) => value !== 0;
+}
+
+const INTEGER_TEXT = /^[+-]?\d+(?:\.\d*)?$/;
+
+function toIntegerConverter(from: SqlType, to: SqlType): Converter | undefined {
+  const [min, max] = INTEGER_RANGE[to.kind]!;
+  const checked = (value: unknown, n: number): number => {
+    if (n >= min && n <= max) return n + 0;
+    throw castOverflow(value, from, to);
+  };
+  if (isIntegerType(from)) {
+    const [fromMin, fromMax] = INTEGER_RANGE[from.kind]!;
+    if (fromMin >= min && fromMax <= max) return undefined;
+    return (value: number) => checked(value, value);
+  }
+  switch (from.kind) {
+    case 'BOOLEAN':
+      return (value: boolean) => (value ? 1 : 0);
+    case 'FLOAT':
+    case 'DOUBLE':
+      return (value: number) => {
+        if (Number.isNaN(value)) throw cannotCast(value, from, to);
+        return checked(value, Math.trunc(value));
+      };
+    case 'DECIMAL': {
+      const scale = from.scale;
+      return (value: bigint) => {
+        const truncated = truncateDecimal(value, scale);
+        if (truncated < BigInt(min) || truncated > BigInt(max)) throw castOverflow(value, from, to);
+        return Number(truncated);
+      };
+    }
+    default:
+      return (value: string) => {
+        const text = value.trim();
+        if (!INTEGER_TEXT.test(text)) throw cannotCast(value, from, to);
+        const point = text.indexOf('.');
+        return checked(value, Number(point < 0 ? text : text.slice(0, point)));
+      };
+  }
+}
+
+const DOUBLE_TEXT = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[dDfF]?$|^[+-]?(?:NaN|Infinity)$/;
+
+function toApproximateConverter(from: SqlType, to: SqlType): Converter | undefined {
+  const float = to.kind === 'FLOAT';
+  const round = float ? Math.fround : (n: number) => n;
+  switch (from.kind) {
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'FLOAT':
+      return undefined;
+    case 'INT':
+    case 'BIGINT':
+    case 'DOUBLE':
+      return float ? Math.fround : undefined;
+    case 'BOOLEAN':
+      return (value: boolean) => (value ? 1 : 0);
+    case 'DECIMAL': {
+      const scale = from.scale;
+      return (value: bigint) => round(decimalToNumber(value, scale));
+    }
+    default:
+      return (value: string) => {
+        const text = value.trim();
+        if (!DOUBLE_TEXT.test(text)) throw cannotCast(value, from, to);
+        return round(Number(text.replace(/[dDfF]$/, '')));
+      };
+  }
+}
+
+function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL' }>): Converter | undefined {
+  const { precision, scale } = to;
+  const fit = (value: unknown, unscaled: bigint): bigint => {
+    if (fitsPrecision(unscaled, precision)) return unscaled;
+    throw castOverflow(value, from, to);
+  };
+  switch (from.kind) {
+    case 'DECIMAL':
+      if (from.scale === scale && from.precision <= precision) return undefined;
+      return (value: bigint) => fit(value, rescaleDecimal(value, from.scale, scale));
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT': {
+      const unit = pow10(scale);
+      return (value: number) => fit(value, BigInt(value) * unit);
+    }
+    case 'FLOAT':
+    case 'DOUBLE':
+      return (value: number) => {
+        const unscaled = decimalFromNumber(value, scale);
+        if (unscaled === undefined) throw cannotCast(value, from, to);
+        return fit(value, unscaled);
+      };
+    case 'BOOLEAN': {
+      const one = pow10(scale);
+      return (value: boolean) => fit(value, value ? one : 0n);
+    }
+    default:
+      return (value: string) => {
+        const parsed = parseDecimal(value.trim());
+        if (parsed === undefined) throw cannotCast(value, from, to);
+        return fit(value, rescaleDecimal(parsed.unscaled, parsed.scale, scale));
+      };
+  }
+}
+
+function toDateConverter(from: SqlType, to: SqlType): Converter | undefined {
+  if (from.kind === 'DATE') return undefined;
+  if (from.kind === 'TIMESTAMP' || from.kind === 'TIMESTAMP_LTZ') return (value: number) => floorDiv(value, MILLIS_PER_DAY);
+  return (value: string) => {
+    const days = parseDate(value);
+    if (days === undefined) throw cannotCast(value, from, to);
+    return days;
+  };
+}
+
+function toTimeConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIME' }>): Converter | undefined {
+  const precision = to.precision;
+  if (from.kind === 'TIME') return from.precision <= precision ? undefined : (value: number) => truncateMillis(value, precision);
+  if (from.kind === 'TIMESTAMP' || from.kind === 'TIMESTAMP_LTZ') return (value: number) => truncateMillis(floorMod(value, MILLIS_PER_DAY), precision);
+  return (value: string) => {
+    const millis = parseTime(value);
+    if (millis === undefined) throw cannotCast(value, from, to);
+    return truncateMillis(millis, precision);
+  };
+}
+
+function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>): Converter | undefined {
+  const precision = to.precision;
+  switch (from.kind) {
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      return from.precision <= precision || precision >= 3 ? undefined : (value: number) => truncateMillis(value, precision);
+    case 'DATE':
+      return (value: number) => value * MILLIS_PER_DAY;
+    default:
+      return (value: string) => {
+        const millis = parseTimestamp(value);
+        if (millis === undefined) throw cannotCast(value, from, to);
+        return truncateMillis(millis, precision);
+      };
+  }
+}
+
+/**
+ * A JS expression that casts the non-NULL value `code` of type `from` to `to`: `code` itself when
+ * no conversion is needed, else a call of the converter (held in the closure). TRY_CAST yields
+ * NULL where CAST throws.
+ */
+export function generateCast(ctx: CodegenContext, code: string, from: SqlType, to: SqlType, tryCast: boolean): string {
+  if (isIntegerType(from) && to.kind === 'DECIMAL' && INTEGER_DIGITS[from.kind]! + to.scale <= to.precision) {
+    return to.scale === 0 ? `BigInt(${code})` : `BigInt(${code}) * ${pow10(to.scale)}n`;
+  }
+  const converter = cachedConverter(from, to);
+  if (converter === undefined) return code;
+  const name = ctx.constant(converter, `cast_${to.kind.toLowerCase()}`);
+  return tryCast ? `${ctx.lib('tryCast')}(${name}, ${code})` : `${name}(${code})`;
+}
+
+const INTEGER_DIGITS: Readonly<Record<string, number>> = { TINYINT: 3, SMALLINT: 5, INT: 10, BIGINT: 16 };
+
+const converters = new Map<string, Converter | undefined>();
+
+/** {@link castConverter}, shared across compilations (converters are pure), so one cast is one closure constant. */
+function cachedConverter(from: SqlType, to: SqlType): Converter | undefined {
+  const key = `${formatType(from)} -> ${formatType(to)}`;
+  if (converters.has(key)) return converters.get(key);
+  const converter = castConverter(from, to);
+  converters.set(key, converter);
+  return converter;
+}
+
+/** Calls `convert`, turning a WeirError into NULL (TRY_CAST). */
+export function tryCast(convert: Converter, value: unknown): unknown {
+  try {
+    return convert(value);
+  } catch (error) {
+    if (error instanceof WeirError) return null;
+    throw error;
+  }
+}
+
+/** The SQL text of a value for error messages: strings quoted, decimals with their scale. */
+export function describeValue(value: unknown, type: SqlType): string {
+  if (value === null) return 'NULL';
+  if (type.kind === 'DECIMAL') return formatDecimal(value as bigint, type.scale);
+  return describe(value, type);
+}

@@ -1,0 +1,180 @@
+/**
+ * `+ - * /`, MOD (`%`) and NEGATE. Integer operands share their widest type and overflow is an
+ * error (never wrapped, never rounded); `/` on integers truncates like Java and a zero divisor
+ * is an error. An exact operand with a DECIMAL makes the operation DECIMAL with Flink's result
+ * precision and scale; a FLOAT/DOUBLE operand makes it approximate. Timestamps and dates move by
+ * intervals (milliseconds, or calendar months for YEAR TO MONTH).
+ */
+import { MILLIS_PER_DAY } from '../../common/datetime.js';
+import { isIntegerType, type SqlType } from '../../common/sql-type.js';
+import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
+import { asDecimalType, decimalDivideType, decimalModType, decimalPlusType, decimalTimesType, leastRestrictive } from '../type-coercion.js';
+import { allTo, Arg, defineScalar, type Signature } from './define.js';
+
+type DecimalType = Extract<SqlType, { kind: 'DECIMAL' }>;
+
+const INTEGER_CHECK: Readonly<Record<string, string>> = {
+  TINYINT: 'tinyintResult',
+  SMALLINT: 'smallintResult',
+  INT: 'intResult',
+  BIGINT: 'bigintResult',
+};
+
+/** `check(result, a, 'op', b)`: the integer result range-checked for the operands' type. */
+function checkedInteger(ctx: CodegenContext, type: SqlType, result: string, op: string, a: string, b?: string): string {
+  return `${ctx.lib(INTEGER_CHECK[type.kind]!)}(${result}, ${a}, '${op}'${b === undefined ? '' : `, ${b}`})`;
+}
+
+const sameType = (types: readonly SqlType[]): SqlType => types[0]!;
+
+function integerSignature(op: string, compute: (ctx: CodegenContext, a: string, b: string) => string): Signature {
+  return {
+    args: [Arg.INTEGER, Arg.INTEGER],
+    coerce: (types) => allTo(types, leastRestrictive(types)!),
+    returns: sameType,
+    generate: (ctx, [a, b]) => checkedInteger(ctx, a!.type, compute(ctx, a!.code, b!.code), op, a!.code, b!.code),
+  };
+}
+
+type DecimalRule = (a: DecimalType, b: DecimalType, nullable: boolean) => SqlType;
+
+function decimalSignature(helper: string, rule: DecimalRule): Signature {
+  return {
+    args: [Arg.EXACT, Arg.EXACT],
+    coerce: (types) => (types.some((t) => t.kind === 'DECIMAL') ? types.map((t) => asDecimalType(t)!) : undefined),
+    returns: (types) => rule(types[0] as DecimalType, types[1] as DecimalType, false),
+    generate: (ctx, [a, b], call) => decimalCall(ctx, helper, a!, b!, call.type as DecimalType),
+  };
+}
+
+function decimalCall(ctx: CodegenContext, helper: string, a: ArgCode, b: ArgCode, result: DecimalType): string {
+  const sa = (a.type as DecimalType).scale;
+  const sb = (b.type as DecimalType).scale;
+  return `${ctx.lib(helper)}(${a.code}, ${sa}, ${b.code}, ${sb}, ${result.precision}, ${result.scale})`;
+}
+
+function approximateSignature(op: string): Signature {
+  return {
+    args: [Arg.NUMERIC, Arg.NUMERIC],
+    coerce: (types) => (types.some((t) => t.kind === 'FLOAT' || t.kind === 'DOUBLE') ? allTo(types, leastRestrictive(types)!) : undefined),
+    returns: sameType,
+    generate: (_ctx, [a, b]) => (a!.type.kind === 'FLOAT' ? `Math.fround(${a!.code} ${op} ${b!.code})` : `${a!.code} ${op} ${b!.code}`),
+  };
+}
+
+/** An interval operation whose result must stay a safe integer. */
+function intervalSignature(args: Signature['args'], op: string, resultIndex: number): Signature {
+  return {
+    args,
+    returns: (types) => types[resultIndex]!,
+    generate: (ctx, [a, b]) => `${ctx.lib('intervalResult')}(${a!.code} ${op} ${b!.code}, ${a!.code}, '${op}', ${b!.code})`,
+  };
+}
+
+/** A temporal form: the result has the type of argument `resultIndex`; `generate` gets the operand codes. */
+function temporalSignature(args: Signature['args'], resultIndex: number, generate: (ctx: CodegenContext, a: string, b: string) => string): Signature {
+  return { args, returns: (types) => types[resultIndex]!, generate: (ctx, [a, b]) => generate(ctx, a!.code, b!.code) };
+}
+
+const daysOf = (ctx: CodegenContext, millis: string): string => `${ctx.lib('floorDiv')}(${millis}, ${MILLIS_PER_DAY})`;
+const timeOfDay = (ctx: CodegenContext, millis: string): string => `${ctx.lib('floorMod')}(${millis}, ${MILLIS_PER_DAY})`;
+
+const plusTemporal: readonly Signature[] = [
+  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} + ${b}`),
+  temporalSignature([Arg.INTERVAL_DT, Arg.TIMESTAMP], 1, (_ctx, a, b) => `${a} + ${b}`),
+  temporalSignature([Arg.DATE, Arg.INTERVAL_DT], 0, (ctx, a, b) => `${a} + ${daysOf(ctx, b)}`),
+  temporalSignature([Arg.INTERVAL_DT, Arg.DATE], 1, (ctx, a, b) => `${b} + ${daysOf(ctx, a)}`),
+  temporalSignature([Arg.TIME, Arg.INTERVAL_DT], 0, (ctx, a, b) => timeOfDay(ctx, `${a} + ${b}`)),
+  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, ${b})`),
+  temporalSignature([Arg.INTERVAL_YM, Arg.TIMESTAMP], 1, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${b}, ${a})`),
+  temporalSignature([Arg.DATE, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${a}, ${b})`),
+  temporalSignature([Arg.INTERVAL_YM, Arg.DATE], 1, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${b}, ${a})`),
+  intervalSignature([Arg.INTERVAL_DT, Arg.INTERVAL_DT], '+', 0),
+  intervalSignature([Arg.INTERVAL_YM, Arg.INTERVAL_YM], '+', 0),
+];
+
+const minusTemporal: readonly Signature[] = [
+  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} - ${b}`),
+  temporalSignature([Arg.DATE, Arg.INTERVAL_DT], 0, (ctx, a, b) => `${a} - ${daysOf(ctx, b)}`),
+  temporalSignature([Arg.TIME, Arg.INTERVAL_DT], 0, (ctx, a, b) => timeOfDay(ctx, `${a} - ${b}`)),
+  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, -${b})`),
+  temporalSignature([Arg.DATE, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${a}, -${b})`),
+  intervalSignature([Arg.INTERVAL_DT, Arg.INTERVAL_DT], '-', 0),
+  intervalSignature([Arg.INTERVAL_YM, Arg.INTERVAL_YM], '-', 0),
+];
+
+const timesInterval: readonly Signature[] = [
+  intervalSignature([Arg.INTERVAL_DT, Arg.INTEGER], '*', 0),
+  intervalSignature([Arg.INTEGER, Arg.INTERVAL_DT], '*', 1),
+  intervalSignature([Arg.INTERVAL_YM, Arg.INTEGER], '*', 0),
+  intervalSignature([Arg.INTEGER, Arg.INTERVAL_YM], '*', 1),
+];
+
+const modSignatures: readonly Signature[] = [
+  {
+    args: [Arg.INTEGER, Arg.INTEGER],
+    returns: (types) => types[1]!,
+    generate: (ctx, [a, b]) => `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`,
+  },
+  decimalSignature('decimalMod', decimalModType),
+  approximateSignature('%'),
+];
+
+const negateForms = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
+  args: [family],
+  returns: sameType,
+  generate: (ctx, [a]) => (isIntegerType(a!.type) ? checkedInteger(ctx, a!.type, `-${a!.code}`, '-', a!.code) : `-${a!.code}`),
+});
+
+/** The arithmetic operators. */
+export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
+  defineScalar({
+    name: '+',
+    description: 'a + b: numeric addition; timestamp or date plus an interval; interval sum',
+    signatures: [
+      integerSignature('+', (_ctx, a, b) => `${a} + ${b}`),
+      decimalSignature('decimalAdd', decimalPlusType),
+      approximateSignature('+'),
+      ...plusTemporal,
+    ],
+  }),
+  defineScalar({
+    name: '-',
+    description: 'a - b: numeric subtraction; timestamp or date minus an interval; interval difference',
+    signatures: [
+      integerSignature('-', (_ctx, a, b) => `${a} - ${b}`),
+      decimalSignature('decimalSubtract', decimalPlusType),
+      approximateSignature('-'),
+      ...minusTemporal,
+    ],
+  }),
+  defineScalar({
+    name: '*',
+    description: 'a * b: numeric multiplication; an interval times an integer',
+    signatures: [
+      integerSignature('*', (_ctx, a, b) => `${a} * ${b}`),
+      decimalSignature('decimalMultiply', decimalTimesType),
+      approximateSignature('*'),
+      ...timesInterval,
+    ],
+  }),
+  defineScalar({
+    name: '/',
+    description: 'a / b: division; integers truncate toward zero; a zero integer or DECIMAL divisor is an error',
+    signatures: [
+      integerSignature('/', (ctx, a, b) => `${ctx.lib('integerDivide')}(${a}, ${b})`),
+      decimalSignature('decimalDivide', decimalDivideType),
+      approximateSignature('/'),
+    ],
+  }),
+  defineScalar({
+    name: 'MOD',
+    description: 'MOD(a, b) or a % b: the remainder, with the sign of a; integer MOD has the type of b',
+    signatures: modSignatures,
+  }),
+  defineScalar({
+    name: 'NEGATE',
+    description: '-a: the negation',
+    signatures: [negateForms(Arg.INTEGER), negateForms(Arg.DECIMAL), negateForms(Arg.APPROX), negateForms(Arg.INTERVAL_DT), negateForms(Arg.INTERVAL_YM)],
+  }),
+];

@@ -1,0 +1,119 @@
+/**
+ * Comparisons: `= <> < <= > >=`, IS [NOT] DISTINCT FROM and IN. Operands are converted to their
+ * comparison type first (see type-coercion.ts), so generated code compares values of one type:
+ * numbers, bigints (DECIMAL of one scale), strings by UTF-16 code unit (as Java's compareTo),
+ * booleans (FALSE < TRUE), temporal values as numbers; ROW/ARRAY/MAP only for equality.
+ */
+import { withNullable, type SqlType } from '../../common/sql-type.js';
+import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
+import { comparisonType } from '../type-coercion.js';
+import { Arg, booleanType, defineScalar, type Signature } from './define.js';
+
+type ComparisonOp = '=' | '<>' | '<' | '<=' | '>' | '>=';
+
+const JS_OPERATOR: Readonly<Record<ComparisonOp, string>> = { '=': '===', '<>': '!==', '<': '<', '<=': '<=', '>': '>', '>=': '>=' };
+
+const isStructured = (type: SqlType): boolean => type.kind === 'ROW' || type.kind === 'ARRAY' || type.kind === 'MAP';
+
+/** A JS expression comparing two non-NULL values `a` and `b` of the same type with `op`. */
+export function comparisonCode(ctx: CodegenContext, op: ComparisonOp, a: ArgCode, b: ArgCode): string {
+  if (isStructured(a.type)) {
+    const equals = `${ctx.lib('valueEquals')}(${a.code}, ${b.code})`;
+    return op === '=' ? equals : `!${equals}`;
+  }
+  if (a.type.kind === 'DECIMAL' && b.type.kind === 'DECIMAL' && a.type.scale !== b.type.scale) {
+    return `${ctx.lib('compareDecimals')}(${a.code}, ${a.type.scale}, ${b.code}, ${b.type.scale}) ${JS_OPERATOR[op]} 0`;
+  }
+  return `${a.code} ${JS_OPERATOR[op]} ${b.code}`;
+}
+
+/** Both operands converted to their comparison type (each keeping its nullability); undefined when not comparable with `op`. */
+function comparedTypes(types: readonly SqlType[], ordering: boolean): readonly SqlType[] | undefined {
+  const common = comparisonType(types[0]!, types[1]!);
+  if (common === undefined || (ordering && isStructured(common))) return undefined;
+  return types.map((t) => withNullable(common, t.nullable));
+}
+
+function comparison(op: ComparisonOp, description: string): ScalarFunctionDefinition {
+  const ordering = op !== '=' && op !== '<>';
+  return defineScalar({
+    name: op,
+    description,
+    signatures: [
+      {
+        args: [Arg.ANY, Arg.ANY],
+        coerce: (types) => comparedTypes(types, ordering),
+        returns: booleanType(false),
+        generate: (ctx, [a, b]) => comparisonCode(ctx, op, a!, b!),
+      },
+    ],
+  });
+}
+
+function distinctFrom(name: string, distinct: boolean): ScalarFunctionDefinition {
+  return defineScalar({
+    name,
+    description: `a ${name} b: ${distinct ? 'TRUE when the values differ' : 'TRUE when the values are equal'}, treating NULLs as equal to each other; never NULL`,
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.ANY, Arg.ANY],
+        coerce: (types) => comparedTypes(types, false),
+        returns: booleanType(false),
+        generate: (ctx, [a, b]) => {
+          const differ = `${a!.code} === null ? ${b!.code} !== null : ${b!.code} === null || ${comparisonCode(ctx, '<>', a!, b!)}`;
+          return distinct ? `(${differ})` : `!(${differ})`;
+        },
+      },
+    ],
+  });
+}
+
+const inSignature: Signature = {
+  args: [Arg.ANY, Arg.ANY],
+  variadic: true,
+  coerce: (types) => {
+    const common = types.slice(1).reduce<SqlType | undefined>((acc, t) => (acc === undefined ? undefined : comparisonType(acc, t)), types[0]);
+    if (common === undefined) return undefined;
+    return types.map((t) => withNullable(common, t.nullable));
+  },
+  returns: (types) => booleanType(types.some((t) => t.nullable)),
+  generate: generateIn,
+};
+
+/**
+ * `value IN (list)`: TRUE on a match; otherwise NULL when the value or any list element is NULL;
+ * otherwise FALSE. A list of constants becomes one Set lookup.
+ */
+function generateIn(ctx: CodegenContext, args: readonly ArgCode[]): string {
+  const [value, ...list] = args as [ArgCode, ...ArgCode[]];
+  const nullableItems = list.filter((item) => item.constant === undefined ? item.type.nullable : item.constant.value === null);
+  const valueNull = value.type.nullable ? `${value.code} === null ? null : ` : '';
+  if (!isStructured(value.type) && list.every((item) => item.constant !== undefined)) {
+    const values = list.map((item) => item.constant!.value).filter((v) => v !== null);
+    const test = `${ctx.constant(new Set(values), 'in_set')}.has(${value.code})`;
+    return `${valueNull}${nullableItems.length > 0 ? `${test} ? true : null` : test}`;
+  }
+  const matches = list.map((item) => comparisonCode(ctx, '=', value, item)).join(' || ');
+  if (nullableItems.length === 0) return `${valueNull}${matches}`;
+  const anyNull = nullableItems.map((item) => `${item.code} === null`).join(' || ');
+  return `${valueNull}${matches} ? true : ${anyNull} ? null : false`;
+}
+
+/** The comparison operators and IN. */
+export const comparisonFunctions: readonly ScalarFunctionDefinition[] = [
+  comparison('=', 'a = b: equality; NULL when either is NULL'),
+  comparison('<>', 'a <> b: inequality; NULL when either is NULL'),
+  comparison('<', 'a < b: less than; strings by UTF-16 code unit'),
+  comparison('<=', 'a <= b: less than or equal'),
+  comparison('>', 'a > b: greater than'),
+  comparison('>=', 'a >= b: greater than or equal'),
+  distinctFrom('IS DISTINCT FROM', true),
+  distinctFrom('IS NOT DISTINCT FROM', false),
+  defineScalar({
+    name: 'IN',
+    description: 'x IN (a, b, ...): TRUE on a match, NULL when there is none and a NULL is involved, else FALSE',
+    nulls: 'custom',
+    signatures: [inSignature],
+  }),
+];

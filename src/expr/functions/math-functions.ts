@@ -1,0 +1,184 @@
+/**
+ * Numeric functions: ABS, SIGN, ROUND, FLOOR, CEIL, POWER, SQRT, logarithms, trigonometry and
+ * constants. Functions of doubles convert exact arguments to DOUBLE; ABS, SIGN, ROUND, FLOOR and
+ * CEIL keep exact types exact (DECIMAL results as Flink types them).
+ */
+import { pow10 } from '../../common/decimal.js';
+import { MAX_DECIMAL_PRECISION, SqlTypes, type SqlType } from '../../common/sql-type.js';
+import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
+import { decimalRoundType } from '../type-coercion.js';
+import { allTo, Arg, defineScalar, numberLiteral, type Literals, type Signature } from './define.js';
+
+type DecimalType = Extract<SqlType, { kind: 'DECIMAL' }>;
+
+const INTEGER_CHECK: Readonly<Record<string, string>> = { TINYINT: 'tinyintResult', SMALLINT: 'smallintResult', INT: 'intResult', BIGINT: 'bigintResult' };
+const sameType = (types: readonly SqlType[]): SqlType => types[0]!;
+const toDouble = (types: readonly SqlType[]): SqlType[] => allTo(types, SqlTypes.double());
+
+/** A function of doubles computed by a JS expression of the argument codes. */
+function doubleFunction(name: string, description: string, arity: number, generate: (...args: string[]) => string): ScalarFunctionDefinition {
+  return defineScalar({
+    name,
+    description,
+    signatures: [
+      {
+        args: Array.from({ length: arity }, () => Arg.NUMERIC),
+        coerce: toDouble,
+        returns: SqlTypes.double(false),
+        generate: (_ctx, args) => generate(...args.map((a) => a.code)),
+      },
+    ],
+  });
+}
+
+function constantFunction(name: string, description: string, code: string, deterministic = true): ScalarFunctionDefinition {
+  return defineScalar({ name, description, deterministic, signatures: [{ args: [], returns: SqlTypes.double(false), generate: () => code }] });
+}
+
+/** The digits argument of ROUND as a number when it is a literal, else undefined. */
+function literalDigits(literals: Literals): number | undefined {
+  const value = literals[1]?.value;
+  return typeof value === 'number' ? value : undefined;
+}
+
+const digitsCode = (args: readonly ArgCode[]): string => args[1]?.code ?? '0';
+
+const roundSignatures: readonly Signature[] = [
+  {
+    args: [Arg.INTEGER, Arg.INTEGER],
+    optional: 1,
+    returns: sameType,
+    generate: (ctx, args) => {
+      const value = args[0]!;
+      if (args.length === 1) return value.code;
+      return `${ctx.lib(INTEGER_CHECK[value.type.kind]!)}(${ctx.lib('integerRound')}(${value.code}, ${digitsCode(args)}), ${value.code}, 'ROUND')`;
+    },
+  },
+  {
+    args: [Arg.DECIMAL, Arg.INTEGER],
+    optional: 1,
+    returns: (types, literals) => {
+      const decimal = types[0] as DecimalType;
+      const digits = types.length === 1 ? 0 : literalDigits(literals);
+      if (digits === undefined) return SqlTypes.decimal(Math.min(MAX_DECIMAL_PRECISION, decimal.precision + 1), decimal.scale, false);
+      return decimalRoundType(decimal, digits, false);
+    },
+    generate: (ctx, args, call) => {
+      const scale = (args[0]!.type as DecimalType).scale;
+      return `${ctx.lib('decimalRound')}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${(call.type as DecimalType).scale})`;
+    },
+  },
+  {
+    args: [Arg.APPROX, Arg.INTEGER],
+    optional: 1,
+    returns: sameType,
+    generate: (ctx, args) => {
+      const rounded = `${ctx.lib('doubleRound')}(${args[0]!.code}, ${digitsCode(args)})`;
+      return args[0]!.type.kind === 'FLOAT' ? `Math.fround(${rounded})` : rounded;
+    },
+  },
+];
+
+/** FLOOR or CEIL: integers unchanged, DECIMAL(p, s) to DECIMAL(p - s + 1, 0), doubles by Math. */
+function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
+  const helper = name === 'FLOOR' ? 'decimalFloor' : 'decimalCeil';
+  const math = name === 'FLOOR' ? 'Math.floor' : 'Math.ceil';
+  return defineScalar({
+    name,
+    description: `${name}(x): the ${name === 'FLOOR' ? 'largest integer not greater' : 'smallest integer not less'} than x`,
+    signatures: [
+      { args: [Arg.INTEGER], returns: sameType, generate: (_ctx, [a]) => a!.code },
+      {
+        args: [Arg.DECIMAL],
+        returns: (types) => {
+          const { precision, scale } = types[0] as DecimalType;
+          return scale === 0 ? types[0]! : SqlTypes.decimal(Math.min(MAX_DECIMAL_PRECISION, precision - scale + 1), 0, false);
+        },
+        generate: (ctx, [a]) => `${ctx.lib(helper)}(${a!.code}, ${(a!.type as DecimalType).scale})`,
+      },
+      { args: [Arg.APPROX], returns: sameType, generate: (_ctx, [a]) => `${math}(${a!.code})` },
+    ],
+  });
+}
+
+function absGenerate(ctx: CodegenContext, a: ArgCode): string {
+  switch (a.type.kind) {
+    case 'DECIMAL':
+      return `${a.code} < 0n ? -${a.code} : ${a.code}`;
+    case 'FLOAT':
+    case 'DOUBLE':
+    case 'INTERVAL_DAY_TIME':
+    case 'INTERVAL_YEAR_MONTH':
+      return `Math.abs(${a.code})`;
+    default:
+      return `${ctx.lib(INTEGER_CHECK[a.type.kind]!)}(Math.abs(${a.code}), ${a.code}, 'ABS')`;
+  }
+}
+
+function signGenerate(a: ArgCode): string {
+  if (a.type.kind !== 'DECIMAL') return `Math.sign(${a.code}) + 0`;
+  const one = `${pow10(a.type.scale)}n`;
+  return `${a.code} > 0n ? ${one} : ${a.code} < 0n ? -${one} : 0n`;
+}
+
+const unaryNumeric = (generate: (ctx: CodegenContext, a: ArgCode) => string): Signature => ({
+  args: [Arg.NUMERIC],
+  returns: sameType,
+  generate: (ctx, [a]) => generate(ctx, a!),
+});
+
+const TRIGONOMETRY: readonly (readonly [string, string])[] = [
+  ['SIN', 'Math.sin'],
+  ['COS', 'Math.cos'],
+  ['TAN', 'Math.tan'],
+  ['ASIN', 'Math.asin'],
+  ['ACOS', 'Math.acos'],
+  ['ATAN', 'Math.atan'],
+  ['SINH', 'Math.sinh'],
+  ['COSH', 'Math.cosh'],
+  ['TANH', 'Math.tanh'],
+];
+
+/** The numeric functions. */
+export const mathFunctions: readonly ScalarFunctionDefinition[] = [
+  defineScalar({
+    name: 'ABS',
+    description: 'ABS(x): the absolute value, of the type of x',
+    signatures: [
+      unaryNumeric(absGenerate),
+      { args: [Arg.INTERVAL_DT], returns: sameType, generate: (ctx, [a]) => absGenerate(ctx, a!) },
+      { args: [Arg.INTERVAL_YM], returns: sameType, generate: (ctx, [a]) => absGenerate(ctx, a!) },
+    ],
+  }),
+  defineScalar({ name: 'SIGN', description: 'SIGN(x): -1, 0 or 1, of the type of x', signatures: [unaryNumeric((_ctx, a) => signGenerate(a))] }),
+  defineScalar({ name: 'ROUND', description: 'ROUND(x[, d]): x rounded HALF_UP to d fraction digits (default 0; negative rounds to tens)', signatures: roundSignatures }),
+  floorOrCeil('FLOOR'),
+  floorOrCeil('CEIL'),
+  doubleFunction('POWER', 'POWER(x, y): x raised to y, as DOUBLE', 2, (x, y) => `Math.pow(${x}, ${y})`),
+  doubleFunction('SQRT', 'SQRT(x): the square root, as DOUBLE (NaN for negatives)', 1, (x) => `Math.sqrt(${x})`),
+  doubleFunction('EXP', 'EXP(x): e raised to x', 1, (x) => `Math.exp(${x})`),
+  doubleFunction('LN', 'LN(x): the natural logarithm', 1, (x) => `Math.log(${x})`),
+  doubleFunction('LOG10', 'LOG10(x): the base-10 logarithm', 1, (x) => `Math.log10(${x})`),
+  doubleFunction('LOG2', 'LOG2(x): the base-2 logarithm', 1, (x) => `Math.log2(${x})`),
+  defineScalar({
+    name: 'LOG',
+    description: 'LOG(x): the natural logarithm; LOG(b, x): the base-b logarithm',
+    signatures: [
+      { args: [Arg.NUMERIC], coerce: toDouble, returns: SqlTypes.double(false), generate: (_ctx, [x]) => `Math.log(${x!.code})` },
+      { args: [Arg.NUMERIC, Arg.NUMERIC], coerce: toDouble, returns: SqlTypes.double(false), generate: (_ctx, [b, x]) => `Math.log(${x!.code}) / Math.log(${b!.code})` },
+    ],
+  }),
+  ...TRIGONOMETRY.map(([name, fn]) => doubleFunction(name, `${name}(x): the ${name.toLowerCase()} of x (radians)`, 1, (x) => `${fn}(${x})`)),
+  doubleFunction('ATAN2', 'ATAN2(y, x): the angle of the point (x, y)', 2, (y, x) => `Math.atan2(${y}, ${x})`),
+  doubleFunction('DEGREES', 'DEGREES(x): radians to degrees', 1, (x) => `${x} * ${numberLiteral(180 / Math.PI)}`),
+  doubleFunction('RADIANS', 'RADIANS(x): degrees to radians', 1, (x) => `${x} * ${numberLiteral(Math.PI / 180)}`),
+  constantFunction('PI', 'PI(): π', 'Math.PI'),
+  constantFunction('E', 'E(): e', 'Math.E'),
+  constantFunction('RAND', 'RAND(): a random DOUBLE in [0, 1)', 'Math.random()', false),
+  defineScalar({
+    name: 'RAND_INTEGER',
+    description: 'RAND_INTEGER(n): a random INT in [0, n)',
+    deterministic: false,
+    signatures: [{ args: [Arg.INTEGER], coerce: (types) => allTo(types, SqlTypes.int()), returns: SqlTypes.int(false), generate: (_ctx, [n]) => `Math.floor(Math.random() * ${n!.code})` }],
+  }),
+];

@@ -1,0 +1,224 @@
+/**
+ * Date and time functions: EXTRACT and its shorthands (YEAR, HOUR, ...), DATE_FORMAT with Java
+ * SimpleDateFormat patterns, TO_TIMESTAMP/TO_DATE/TO_TIMESTAMP_LTZ, FROM_UNIXTIME,
+ * UNIX_TIMESTAMP, TIMESTAMPADD/TIMESTAMPDIFF and the current-time functions (non-deterministic).
+ * All in UTC. Units and constant patterns are resolved once, into the closure.
+ */
+import { MILLIS_PER_DAY } from '../../common/datetime.js';
+import { SqlTypes, type SqlType } from '../../common/sql-type.js';
+import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
+import { compileDateFormatter, compileDateParser } from '../runtime/date-format.js';
+import { dateExtractor, timeExtractor, timestampAddFunction, timestampDiffFunction, timestampExtractor, DATE_UNITS, TIME_UNITS } from '../runtime/temporal-lib.js';
+import { allTo, Arg, constantArg, defineScalar, type Literals, type Signature } from './define.js';
+
+const BIGINT = SqlTypes.bigint(false);
+const STRING = SqlTypes.string(false);
+
+/** The extractor of `unit` for values of `type`, as a closure constant. */
+function extractorCode(ctx: CodegenContext, unit: string, value: ArgCode): string {
+  const extractor = value.type.kind === 'DATE' ? dateExtractor(unit) : value.type.kind === 'TIME' ? timeExtractor(unit) : timestampExtractor(unit);
+  return `${ctx.constant(extractor, unit.toLowerCase())}(${value.code})`;
+}
+
+/** Validates a literal unit against the value type at resolution, so a bad unit fails when the query is bound. */
+function checkedUnit(types: readonly SqlType[], literals: Literals): SqlType {
+  const unit = literals[0]?.value;
+  if (typeof unit === 'string') {
+    const kind = types[1]!.kind;
+    if (kind === 'DATE') dateExtractor(unit);
+    else if (kind === 'TIME') timeExtractor(unit);
+    else timestampExtractor(unit);
+  }
+  return BIGINT;
+}
+
+const extractSignature = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
+  args: [Arg.STRING, family],
+  returns: checkedUnit,
+  generate: (ctx, [unit, value]) => extractorCode(ctx, String(constantArg('EXTRACT', unit, 'unit')), value!),
+});
+
+/** A shorthand such as HOUR(ts) for EXTRACT(HOUR FROM ts). */
+function extractShorthand(name: string, unit: string): ScalarFunctionDefinition {
+  const forDate = (DATE_UNITS as readonly string[]).includes(unit);
+  const signature = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
+    args: [family],
+    returns: BIGINT,
+    generate: (ctx, [value]) => extractorCode(ctx, unit, value!),
+  });
+  return defineScalar({
+    name,
+    description: `${name}(x): EXTRACT(${unit} FROM x), as BIGINT`,
+    signatures: [signature(Arg.TIMESTAMP), signature(forDate ? Arg.DATE : Arg.TIME)],
+  });
+}
+
+const SHORTHANDS: readonly (readonly [string, string])[] = [
+  ['YEAR', 'YEAR'],
+  ['QUARTER', 'QUARTER'],
+  ['MONTH', 'MONTH'],
+  ['WEEK', 'WEEK'],
+  ['DAYOFYEAR', 'DOY'],
+  ['DAYOFMONTH', 'DAY'],
+  ['DAYOFWEEK', 'DOW'],
+  ['HOUR', 'HOUR'],
+  ['MINUTE', 'MINUTE'],
+  ['SECOND', 'SECOND'],
+];
+
+/** A formatter of epoch milliseconds: a precompiled constant for a literal pattern, else a run-time lookup. */
+function formatCode(ctx: CodegenContext, millis: string, pattern: ArgCode | undefined, defaultPattern = 'yyyy-MM-dd HH:mm:ss'): string {
+  if (pattern === undefined) return `${ctx.constant(compileDateFormatter(defaultPattern), 'format')}(${millis})`;
+  if (pattern.constant !== undefined) return `${ctx.constant(compileDateFormatter(pattern.constant.value as string), 'format')}(${millis})`;
+  return `${ctx.lib('dateFormat')}(${millis}, ${pattern.code})`;
+}
+
+/** A parser of text to epoch milliseconds or NULL: precompiled for a literal pattern. */
+function parseCode(ctx: CodegenContext, text: string, pattern: ArgCode | undefined, helper: string): string {
+  if (pattern?.constant === undefined) return `${ctx.lib(helper)}(${text}${pattern === undefined ? '' : `, ${pattern.code}`})`;
+  return `${ctx.constant(compileDateParser(pattern.constant.value as string), 'parse')}(${text}) ?? null`;
+}
+
+function now(ctx: CodegenContext, type: SqlType): string {
+  switch (type.kind) {
+    case 'DATE':
+      return `${ctx.lib('floorDiv')}(Date.now(), ${MILLIS_PER_DAY})`;
+    case 'TIME':
+      return `${ctx.lib('floorMod')}(Math.floor(Date.now() / 1000) * 1000, ${MILLIS_PER_DAY})`;
+    default:
+      return 'Date.now()';
+  }
+}
+
+function currentTime(name: string, type: SqlType, description: string): ScalarFunctionDefinition {
+  return defineScalar({ name, description, deterministic: false, signatures: [{ args: [], returns: type, generate: (ctx) => now(ctx, type) }] });
+}
+
+const PROCTIME_TYPE: SqlType = { kind: 'TIMESTAMP_LTZ', nullable: false, precision: 3, timeAttribute: 'proctime' };
+
+const proctime: ScalarFunctionDefinition = {
+  ...currentTime('PROCTIME', PROCTIME_TYPE, 'PROCTIME(): the processing-time attribute (the wall clock), TIMESTAMP_LTZ(3)'),
+  resolve: () => ({ args: [], returns: PROCTIME_TYPE }),
+};
+
+const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
+
+/** The date and time functions. */
+export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
+  defineScalar({
+    name: 'EXTRACT',
+    description: "EXTRACT('unit', x): a field of a date, time or timestamp (YEAR, QUARTER, MONTH, WEEK, DAY, DOY, DOW, HOUR, MINUTE, SECOND, MILLISECOND, EPOCH, ...)",
+    signatures: [extractSignature(Arg.TIMESTAMP), extractSignature(Arg.DATE), extractSignature(Arg.TIME)],
+  }),
+  ...SHORTHANDS.map(([name, unit]) => extractShorthand(name, unit)),
+  defineScalar({
+    name: 'DATE_FORMAT',
+    description: "DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'): the timestamp (or timestamp text) in a Java SimpleDateFormat pattern",
+    signatures: [
+      { args: [Arg.TIMESTAMP, Arg.STRING], returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, ts!.code, pattern) },
+      { args: [Arg.DATE, Arg.STRING], returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
+      {
+        args: [Arg.STRING, Arg.STRING],
+        nullable: true,
+        returns: STRING,
+        generate: (ctx, [text, pattern]) => `${ctx.lib('dateFormatText')}(${text!.code}, ${pattern!.code})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'TO_TIMESTAMP',
+    description: "TO_TIMESTAMP(s[, 'pattern']): the text as TIMESTAMP(3) (default pattern yyyy-MM-dd HH:mm:ss[.SSS]); NULL when it does not match",
+    signatures: [{ args: [Arg.STRING, Arg.STRING], optional: 1, nullable: true, returns: SqlTypes.timestamp(3, false), generate: (ctx, [s, p]) => parseCode(ctx, s!.code, p, 'toTimestamp') }],
+  }),
+  defineScalar({
+    name: 'TO_DATE',
+    description: "TO_DATE(s[, 'pattern']): the text as DATE (default pattern yyyy-MM-dd); NULL when it does not match",
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING],
+        optional: 1,
+        nullable: true,
+        returns: SqlTypes.date(false),
+        generate: (ctx, [s, p]) => `${ctx.lib('toDate')}(${s!.code}${p === undefined ? '' : `, ${p.code}`})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'TO_TIMESTAMP_LTZ',
+    description: 'TO_TIMESTAMP_LTZ(epoch, precision): epoch seconds (precision 0) or milliseconds (precision 3) as TIMESTAMP_LTZ(3)',
+    signatures: [
+      {
+        args: [Arg.INTEGER, Arg.INTEGER],
+        coerce: (types) => allTo(types, SqlTypes.bigint()),
+        returns: SqlTypes.timestampLtz(3, false),
+        generate: (ctx, [epoch, precision]) =>
+          Number(constantArg('TO_TIMESTAMP_LTZ', precision, 'precision')) === 0 ? `${ctx.lib('bigintResult')}(${epoch!.code} * 1000, ${epoch!.code}, '*', 1000)` : epoch!.code,
+      },
+      {
+        args: [Arg.NUMERIC, Arg.INTEGER],
+        coerce: (types) => [SqlTypes.double(types[0]!.nullable), types[1]!],
+        returns: SqlTypes.timestampLtz(3, false),
+        generate: (_ctx, [epoch, precision]) =>
+          Number(constantArg('TO_TIMESTAMP_LTZ', precision, 'precision')) === 0 ? `Math.floor(${epoch!.code} * 1000)` : `Math.floor(${epoch!.code})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'FROM_UNIXTIME',
+    description: "FROM_UNIXTIME(seconds[, 'pattern']): epoch seconds as text (default pattern yyyy-MM-dd HH:mm:ss)",
+    signatures: [
+      {
+        args: [Arg.INTEGER, Arg.STRING],
+        optional: 1,
+        returns: STRING,
+        generate: (ctx, [seconds, pattern]) => formatCode(ctx, `${seconds!.code} * 1000`, pattern),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'UNIX_TIMESTAMP',
+    description: "UNIX_TIMESTAMP(): the current epoch seconds; UNIX_TIMESTAMP(s[, 'pattern']): the text's epoch seconds, NULL when it does not match",
+    deterministic: false,
+    signatures: [
+      { args: [], returns: BIGINT, generate: () => 'Math.floor(Date.now() / 1000)' },
+      { args: [Arg.STRING, Arg.STRING], optional: 1, nullable: true, returns: BIGINT, generate: (ctx, [s, p]) => `${ctx.lib('unixTimestamp')}(${s!.code}${p === undefined ? '' : `, ${p.code}`})` },
+    ],
+  }),
+  defineScalar({
+    name: 'TIMESTAMPADD',
+    description: "TIMESTAMPADD('unit', n, ts): ts plus n units (SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR)",
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.INTEGER, Arg.TIMESTAMP],
+        returns: (types) => types[2]!,
+        generate: (ctx, [unit, amount, ts]) => `${ctx.constant(timestampAddFunction(String(constantArg('TIMESTAMPADD', unit, 'unit'))), 'add')}(${amount!.code}, ${ts!.code})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'TIMESTAMPDIFF',
+    description: "TIMESTAMPDIFF('unit', a, b): whole units from a to b, as INT",
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.DATETIME, Arg.DATETIME],
+        returns: SqlTypes.int(false),
+        generate: (ctx, [unit, a, b]) => `${ctx.constant(timestampDiffFunction(String(constantArg('TIMESTAMPDIFF', unit, 'unit'))), 'diff')}(${millisOf(a!)}, ${millisOf(b!)})`,
+      },
+    ],
+  }),
+  currentTime('CURRENT_TIMESTAMP', SqlTypes.timestampLtz(3, false), 'CURRENT_TIMESTAMP: the current time as TIMESTAMP_LTZ(3), evaluated per record'),
+  currentTime('LOCALTIMESTAMP', SqlTypes.timestamp(3, false), 'LOCALTIMESTAMP: the current time as TIMESTAMP(3) (UTC), evaluated per record'),
+  currentTime('CURRENT_ROW_TIMESTAMP', SqlTypes.timestampLtz(3, false), 'CURRENT_ROW_TIMESTAMP(): the current time as TIMESTAMP_LTZ(3)'),
+  currentTime('CURRENT_DATE', SqlTypes.date(false), 'CURRENT_DATE: the current date (UTC)'),
+  currentTime('CURRENT_TIME', SqlTypes.time(0, false), 'CURRENT_TIME: the current time of day (UTC)'),
+  proctime,
+];
+
+/** Aliases of temporal functions: alias → canonical name. */
+export const TEMPORAL_ALIASES: Readonly<Record<string, string>> = {
+  NOW: 'CURRENT_TIMESTAMP',
+  LOCALTIME: 'CURRENT_TIME',
+};
+
+/** Units EXTRACT accepts, for documentation and the binder. */
+export const EXTRACT_UNITS: readonly string[] = [...DATE_UNITS, ...TIME_UNITS];

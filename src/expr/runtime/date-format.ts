@@ -1,0 +1,266 @@
+/**
+ * Java SimpleDateFormat patterns (`yyyy-MM-dd HH:mm:ss.SSS`), compiled once per pattern into a
+ * formatter of epoch milliseconds and a parser of text, both in UTC. Supported letters: G y Y M L
+ * d D E u a H k K h m s S z Z X; text in single quotes is literal (`''` is a quote).
+ */
+import { civilFromDays, dateFromParts, daysFromCivil, isoDayOfWeek, MILLIS_PER_DAY } from '../../common/datetime.js';
+import { WeirError } from '../../common/errors.js';
+
+type Token = { readonly kind: 'literal'; readonly text: string } | { readonly kind: 'field'; readonly letter: string; readonly count: number };
+
+const SUPPORTED = 'GyYMLdDEuaHkKhmsSzZX';
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
+function tokenize(pattern: string): Token[] {
+  const tokens: Token[] = [];
+  let literal = '';
+  for (let i = 0; i < pattern.length; ) {
+    const c = pattern[i]!;
+    if (c === "'") {
+      if (pattern[i + 1] === "'") {
+        literal += "'";
+        i += 2;
+        continue;
+      }
+      const end = pattern.indexOf("'", i + 1);
+      if (end < 0) throw invalidPattern(pattern, 'unterminated quote');
+      literal += pattern.slice(i + 1, end);
+      i = end + 1;
+    } else if (/[A-Za-z]/.test(c)) {
+      if (!SUPPORTED.includes(c)) throw invalidPattern(pattern, `unsupported pattern letter '${c}'`);
+      let count = 1;
+      while (pattern[i + count] === c) count++;
+      if (literal !== '') tokens.push({ kind: 'literal', text: literal });
+      literal = '';
+      tokens.push({ kind: 'field', letter: c, count });
+      i += count;
+    } else {
+      literal += c;
+      i++;
+    }
+  }
+  if (literal !== '') tokens.push({ kind: 'literal', text: literal });
+  return tokens;
+}
+
+function invalidPattern(pattern: string, reason: string): WeirError {
+  return new WeirError('INVALID_ARGUMENT', `invalid date format '${pattern}': ${reason}`);
+}
+
+/** Left-pads a non-negative integer with zeros to `width` digits. */
+function pad(value: number, width: number): string {
+  const text = String(value);
+  return text.length >= width ? text : '0'.repeat(width - text.length) + text;
+}
+
+/** A JS expression for one pattern field over the locals of the generated formatter (y, mo, d, days, t). */
+function fieldCode(letter: string, n: number): string {
+  const padded = (value: string): string => (n <= 1 ? `"" + ${value}` : n === 2 ? `pad2(${value})` : `pad(${value}, ${n})`);
+  switch (letter) {
+    case 'G':
+      return `(y > 0 ? "AD" : "BC")`;
+    case 'y':
+    case 'Y':
+      return n === 2 ? `pad2(((y % 100) + 100) % 100)` : `pad(y, ${n})`;
+    case 'M':
+    case 'L':
+      if (n >= 4) return 'MONTHS[mo - 1]';
+      if (n === 3) return 'MONTHS[mo - 1].slice(0, 3)';
+      return padded('mo');
+    case 'd':
+      return padded('d');
+    case 'D':
+      return padded('(days - daysFromCivil(y, 1, 1) + 1)');
+    case 'E':
+      return n >= 4 ? 'WEEKDAYS[isoDayOfWeek(days) - 1]' : 'WEEKDAYS[isoDayOfWeek(days) - 1].slice(0, 3)';
+    case 'u':
+      return padded('isoDayOfWeek(days)');
+    case 'a':
+      return '(t < 43200000 ? "AM" : "PM")';
+    case 'H':
+      return padded('Math.floor(t / 3600000)');
+    case 'k':
+      return padded('(Math.floor(t / 3600000) || 24)');
+    case 'K':
+      return padded('(Math.floor(t / 3600000) % 12)');
+    case 'h':
+      return padded('(Math.floor(t / 3600000) % 12 || 12)');
+    case 'm':
+      return padded('(Math.floor(t / 60000) % 60)');
+    case 's':
+      return padded('(Math.floor(t / 1000) % 60)');
+    case 'S':
+      return padded('(t % 1000)');
+    case 'z':
+      return '"UTC"';
+    case 'Z':
+      return '"+0000"';
+    default:
+      return '"Z"';
+  }
+}
+
+/**
+ * A function that renders epoch milliseconds (UTC) in the pattern; throws INVALID_ARGUMENT for an
+ * unsupported pattern. The function is generated per pattern: straight-line arithmetic and one
+ * string concatenation, no allocation besides the result.
+ */
+export function compileDateFormatter(pattern: string): (millis: number) => string {
+  const tokens = tokenize(pattern);
+  const needsDate = tokens.some((t) => t.kind === 'field' && 'GyYMLdDEu'.includes(t.letter));
+  const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
+  const body = [
+    'return function format(millis) {',
+    '  const r = millis % 86400000;',
+    '  const t = r < 0 ? r + 86400000 : r + 0;',
+    '  const days = (millis - t) / 86400000;',
+    ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day;'] : []),
+    `  return ${parts.length === 0 ? '""' : parts.join(' + ')};`,
+    '};',
+  ].join('\n');
+  const pad2 = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
+  const factory = new Function('pad', 'pad2', 'civilFromDays', 'daysFromCivil', 'isoDayOfWeek', 'MONTHS', 'WEEKDAYS', body);
+  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS) as (millis: number) => string;
+}
+
+const NUMERIC_LETTERS = 'yYMLdDuHkKhmsS';
+
+/**
+ * A function that parses text in the pattern to epoch milliseconds (UTC), or undefined when the
+ * whole text does not match or names an invalid date or time; throws INVALID_ARGUMENT for an
+ * unsupported pattern. Adjacent numeric fields (`yyyyMMdd`) take exactly their width.
+ */
+export function compileDateParser(pattern: string): (text: string) => number | undefined {
+  const tokens = tokenize(pattern);
+  const setters: ((f: MutableFields, value: string) => boolean)[] = [];
+  let source = '^';
+  tokens.forEach((token, i) => {
+    if (token.kind === 'literal') {
+      source += token.text.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&');
+      return;
+    }
+    const next = tokens[i + 1];
+    const numeric = NUMERIC_LETTERS.includes(token.letter) && !(token.count >= 3 && (token.letter === 'M' || token.letter === 'L'));
+    if (numeric) {
+      const fixed = next !== undefined && next.kind === 'field' && NUMERIC_LETTERS.includes(next.letter);
+      source += fixed ? `(\\d{${token.count}})` : '(\\d+)';
+    } else if (token.letter === 'M' || token.letter === 'L') {
+      source += `(${MONTHS.map((m) => (token.count === 3 ? m.slice(0, 3) : m)).join('|')})`;
+    } else if (token.letter === 'E') {
+      source += `(${WEEKDAYS.map((d) => (token.count >= 4 ? d : d.slice(0, 3))).join('|')})`;
+    } else if (token.letter === 'a') {
+      source += '(AM|PM|am|pm)';
+    } else if (token.letter === 'G') {
+      source += '(AD|BC)';
+    } else {
+      source += '(Z|UTC|GMT|[+-]\\d{2}:?\\d{2})';
+    }
+    setters.push(fieldSetter(token.letter, token.count));
+  });
+  const regex = new RegExp(`${source}$`, 'i');
+  return (text) => {
+    const match = regex.exec(text);
+    if (match === null) return undefined;
+    const fields: MutableFields = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, millis: 0, pm: undefined, offset: 0, dayOfYear: undefined };
+    for (let i = 0; i < setters.length; i++) {
+      if (!setters[i]!(fields, match[i + 1]!)) return undefined;
+    }
+    const days = fields.dayOfYear !== undefined ? dateFromParts(fields.year, 1, 1)! + fields.dayOfYear - 1 : dateFromParts(fields.year, fields.month, fields.day);
+    if (days === undefined) return undefined;
+    let hour = fields.hour;
+    if (fields.pm !== undefined) {
+      if (hour > 12) return undefined;
+      hour = (hour % 12) + (fields.pm ? 12 : 0);
+    }
+    if (hour > 23 || fields.minute > 59 || fields.second > 59) return undefined;
+    return days * MILLIS_PER_DAY + ((hour * 60 + fields.minute) * 60 + fields.second) * 1000 + fields.millis - fields.offset;
+  };
+}
+
+interface MutableFields {
+  year: number;
+  month: number;
+  day: number;
+  hour: number;
+  minute: number;
+  second: number;
+  millis: number;
+  pm: boolean | undefined;
+  offset: number;
+  dayOfYear: number | undefined;
+}
+
+function fieldSetter(letter: string, count: number): (f: MutableFields, value: string) => boolean {
+  switch (letter) {
+    case 'y':
+    case 'Y':
+      return (f, v) => {
+        f.year = count === 2 && v.length === 2 ? 2000 + Number(v) : Number(v);
+        return true;
+      };
+    case 'M':
+    case 'L':
+      if (count >= 3) {
+        return (f, v) => {
+          f.month = MONTHS.findIndex((m) => m.toLowerCase().startsWith(v.toLowerCase())) + 1;
+          return f.month > 0;
+        };
+      }
+      return (f, v) => ((f.month = Number(v)), true);
+    case 'd':
+      return (f, v) => ((f.day = Number(v)), true);
+    case 'D':
+      return (f, v) => ((f.dayOfYear = Number(v)), true);
+    case 'H':
+    case 'K':
+      return (f, v) => ((f.hour = Number(v)), true);
+    case 'k':
+      return (f, v) => ((f.hour = Number(v) % 24), true);
+    case 'h':
+      return (f, v) => ((f.hour = Number(v) % 12), true);
+    case 'm':
+      return (f, v) => ((f.minute = Number(v)), true);
+    case 's':
+      return (f, v) => ((f.second = Number(v)), true);
+    case 'S':
+      return (f, v) => ((f.millis = count >= 3 ? Number(v.padEnd(3, '0').slice(0, 3)) : Number(v)), f.millis < 1000);
+    case 'a':
+      return (f, v) => ((f.pm = v.toUpperCase() === 'PM'), true);
+    case 'z':
+    case 'Z':
+    case 'X':
+      return (f, v) => {
+        const offset = /^([+-])(\d{2}):?(\d{2})$/.exec(v);
+        if (offset !== null) f.offset = (offset[1] === '-' ? -1 : 1) * (Number(offset[2]) * 60 + Number(offset[3])) * 60_000;
+        return true;
+      };
+    default:
+      return () => true;
+  }
+}
+
+const formatterCache = new Map<string, (millis: number) => string>();
+const parserCache = new Map<string, (text: string) => number | undefined>();
+
+/** {@link compileDateFormatter}, cached by pattern, for patterns known only at run time. */
+export function cachedDateFormatter(pattern: string): (millis: number) => string {
+  let formatter = formatterCache.get(pattern);
+  if (formatter === undefined) {
+    formatter = compileDateFormatter(pattern);
+    if (formatterCache.size >= 64) formatterCache.clear();
+    formatterCache.set(pattern, formatter);
+  }
+  return formatter;
+}
+
+/** {@link compileDateParser}, cached by pattern, for patterns known only at run time. */
+export function cachedDateParser(pattern: string): (text: string) => number | undefined {
+  let parser = parserCache.get(pattern);
+  if (parser === undefined) {
+    parser = compileDateParser(pattern);
+    if (parserCache.size >= 64) parserCache.clear();
+    parserCache.set(pattern, parser);
+  }
+  return parser;
+}

@@ -1,0 +1,90 @@
+/**
+ * Changelog-mode inference over the physical plan, in Flink's two passes: bottom-up, which row
+ * kinds each node produces; top-down from the sink, whether update-before rows are needed at all
+ * (an upsert sink keyed by its primary key does not need them, so aggregations below it skip
+ * -U). Plans a sink cannot consume are rejected with the plan printed.
+ */
+import { WeirError } from '../../common/errors.js';
+import type { PhysicalNode } from '../physical/physical-node.js';
+import { ALL_KINDS, INSERT_ONLY, isUpdating, UPSERT, unionModes, type ChangelogMode } from './changelog-mode.js';
+
+/** Renders a plan for an error message (injected to keep this module free of EXPLAIN formatting). */
+export type PlanRenderer = (node: PhysicalNode) => string;
+
+/** Returns the plan with every node's mode set, or throws a PLANNING_ERROR. */
+export function inferChangelog(root: PhysicalNode, render: PlanRenderer): PhysicalNode {
+  const requirementsApplied = requireUpdateBefore(root, true);
+  const inferred = produce(requirementsApplied);
+  checkSinks(inferred, render);
+  return inferred;
+}
+
+/** Top-down: records on each aggregation whether its consumer needs -U rows. */
+function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNode {
+  switch (node.kind) {
+    case 'source':
+    case 'values':
+      return node;
+    case 'sink': {
+      const upsert = node.target.accepts === 'upsert' && node.target.primaryKey.length > 0;
+      return { ...node, input: requireUpdateBefore(node.input, !upsert) };
+    }
+    case 'calc':
+      return { ...node, input: requireUpdateBefore(node.input, required || node.condition !== null) };
+    case 'exchange':
+    case 'watermark-assigner':
+      return { ...node, input: requireUpdateBefore(node.input, required) };
+    case 'group-aggregate':
+      return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
+    case 'union':
+      return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
+  }
+}
+
+/** Bottom-up: the kinds each node emits. */
+function produce(node: PhysicalNode): PhysicalNode {
+  switch (node.kind) {
+    case 'source':
+      return { ...node, mode: node.source.changelog === 'insert-only' ? INSERT_ONLY : node.source.changelog === 'upsert' ? UPSERT : ALL_KINDS };
+    case 'values':
+      return { ...node, mode: INSERT_ONLY };
+    case 'calc':
+    case 'exchange':
+    case 'watermark-assigner': {
+      const input = produce(node.input);
+      return { ...node, input, mode: input.mode } as PhysicalNode;
+    }
+    case 'group-aggregate': {
+      const input = produce(node.input);
+      // Without aggregate calls (DISTINCT) a group's row never changes: it only appears and disappears.
+      const updates = node.calls.length > 0;
+      const mode: ChangelogMode = { insert: true, updateBefore: updates && node.emitUpdateBefore, updateAfter: updates, delete: isUpdating(input.mode) };
+      return { ...node, input, mode };
+    }
+    case 'union': {
+      const inputs = node.inputs.map(produce);
+      return { ...node, inputs, mode: inputs.map((i) => i.mode).reduce(unionModes) };
+    }
+    case 'sink': {
+      const input = produce(node.input);
+      return { ...node, input, mode: { insert: false, updateBefore: false, updateAfter: false, delete: false } };
+    }
+  }
+}
+
+function checkSinks(node: PhysicalNode, render: PlanRenderer): void {
+  if (node.kind !== 'sink') return;
+  const input = node.input;
+  if (!isUpdating(input.mode)) return;
+  const { target } = node;
+  if (target.accepts === 'insert-only') {
+    throw new WeirError('PLANNING_ERROR', `table sink '${target.qualifiedName}' doesn't support consuming update and delete changes, which the query produces:\n${render(node)}`, {
+      hint: `the '${target.connector}' connector only accepts insert-only (append) queries`,
+    });
+  }
+  if (target.accepts === 'upsert' && target.primaryKey.length === 0) {
+    throw new WeirError('PLANNING_ERROR', `table sink '${target.qualifiedName}' needs a primary key to receive the updates the query produces:\n${render(node)}`, {
+      hint: 'declare PRIMARY KEY (...) NOT ENFORCED on the sink table, or make the query insert-only',
+    });
+  }
+}

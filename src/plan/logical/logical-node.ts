@@ -1,0 +1,140 @@
+/**
+ * The logical plan: immutable, `kind`-tagged relational nodes produced by the binder and
+ * rewritten by the optimizer. Every node knows its output schema. Nodes never reference the
+ * runtime; connector details are carried as data.
+ */
+import type { Schema } from '../../common/schema.js';
+import type { SqlType } from '../../common/sql-type.js';
+import type { ScalarExpr } from '../../expr/scalar-expr.js';
+
+/** Any logical node. */
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalSink;
+
+/** The discriminant of {@link LogicalNode}. */
+export type LogicalKind = LogicalNode['kind'];
+
+/** What the planner knows about a scanned table's source. */
+export interface ScanSource {
+  /** Qualified name as shown in plans: `default_catalog.default_database.t`. */
+  readonly qualifiedName: string;
+  readonly name: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** Whether the connector's changelog has updates and deletes. */
+  readonly changelog: 'insert-only' | 'all' | 'upsert';
+  readonly bounded: boolean;
+  readonly primaryKey: readonly string[];
+}
+
+/** Reads the physical columns of a table. */
+export interface LogicalScan {
+  readonly kind: 'scan';
+  readonly source: ScanSource;
+  readonly schema: Schema;
+}
+
+/** A bounded inline table; every value is a constant of the schema's type. */
+export interface LogicalValues {
+  readonly kind: 'values';
+  readonly rows: readonly (readonly unknown[])[];
+  readonly schema: Schema;
+}
+
+/** Computes new columns from each input row. */
+export interface LogicalProject {
+  readonly kind: 'project';
+  readonly input: LogicalNode;
+  readonly exprs: readonly ScalarExpr[];
+  readonly schema: Schema;
+}
+
+/** Keeps the rows for which the condition is TRUE. */
+export interface LogicalFilter {
+  readonly kind: 'filter';
+  readonly input: LogicalNode;
+  readonly condition: ScalarExpr;
+  readonly schema: Schema;
+}
+
+/** One aggregate call over input columns. */
+export interface AggregateCall {
+  readonly function: string;
+  readonly args: readonly number[];
+  readonly argTypes: readonly SqlType[];
+  readonly distinct: boolean;
+  /** A BOOLEAN input column restricting the rows aggregated (`FILTER (WHERE ...)`). */
+  readonly filter: number | null;
+  readonly type: SqlType;
+  /** The output column's name. */
+  readonly name: string;
+}
+
+/** GROUP BY `keys` (input column indexes) computing `calls`; output = keys then calls. */
+export interface LogicalAggregate {
+  readonly kind: 'aggregate';
+  readonly input: LogicalNode;
+  readonly keys: readonly number[];
+  readonly calls: readonly AggregateCall[];
+  readonly schema: Schema;
+}
+
+/** UNION ALL of inputs that share a schema. */
+export interface LogicalUnion {
+  readonly kind: 'union';
+  readonly inputs: readonly LogicalNode[];
+  readonly schema: Schema;
+}
+
+/** Declares the event-time attribute and watermark of a table: `WATERMARK FOR column AS expr`. */
+export interface LogicalWatermarkAssigner {
+  readonly kind: 'watermark-assigner';
+  readonly input: LogicalNode;
+  readonly rowtimeIndex: number;
+  readonly watermark: ScalarExpr;
+  readonly schema: Schema;
+}
+
+/** What the planner knows about a sink table. */
+export interface SinkTarget {
+  readonly qualifiedName: string;
+  readonly name: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** Which changelogs the connector accepts. */
+  readonly accepts: 'insert-only' | 'all' | 'upsert';
+  readonly primaryKey: readonly string[];
+}
+
+/** Writes the input into a table; the input's schema equals the table's physical columns. */
+export interface LogicalSink {
+  readonly kind: 'sink';
+  readonly input: LogicalNode;
+  readonly target: SinkTarget;
+  readonly schema: Schema;
+}
+
+/** The inputs of a node, in order. */
+export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
+  switch (node.kind) {
+    case 'scan':
+    case 'values':
+      return [];
+    case 'union':
+      return node.inputs;
+    default:
+      return [node.input];
+  }
+}
+
+/** The same node with new inputs (same count and order as {@link inputsOf}). */
+export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): LogicalNode {
+  switch (node.kind) {
+    case 'scan':
+    case 'values':
+      return node;
+    case 'union':
+      return { ...node, inputs };
+    default:
+      return { ...node, input: inputs[0]! };
+  }
+}

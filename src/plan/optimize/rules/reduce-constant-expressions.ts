@@ -1,0 +1,77 @@
+/**
+ * Evaluates deterministic sub-expressions that read no column once, at planning time (Flink's
+ * ReduceExpressionsRule): `CAST(2 AS BIGINT)` becomes the literal 2, `1 + 2` becomes 3. An
+ * expression whose evaluation fails is left as it is, so that the error surfaces where the
+ * query runs, with the row that caused it.
+ */
+import { ExprCompiler } from '../../../expr/expr-compiler.js';
+import type { FunctionRegistry } from '../../../expr/function-registry.js';
+import { Exprs, type ScalarExpr } from '../../../expr/scalar-expr.js';
+import type { LogicalNode } from '../../logical/logical-node.js';
+import type { RewriteContext, RewriteRule } from '../optimizer.js';
+
+/** The rule `reduce-constant-expressions`. */
+export const reduceConstantExpressions: RewriteRule = {
+  name: 'reduce-constant-expressions',
+  rewrite(node: LogicalNode, context: RewriteContext): LogicalNode {
+    switch (node.kind) {
+      case 'project': {
+        const exprs = node.exprs.map((e) => reduce(e, context.functions));
+        return exprs.every((e, i) => e === node.exprs[i]) ? node : { ...node, exprs };
+      }
+      case 'filter': {
+        const condition = reduce(node.condition, context.functions);
+        return condition === node.condition ? node : { ...node, condition };
+      }
+      default:
+        return node;
+    }
+  },
+};
+
+function reduce(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
+  if (expr.kind === 'literal' || expr.kind === 'input-ref') return expr;
+  if (isConstant(expr, functions)) {
+    try {
+      return Exprs.literal(new ExprCompiler(functions).scalar(expr)([]), expr.type);
+    } catch {
+      return expr;
+    }
+  }
+  switch (expr.kind) {
+    case 'call': {
+      const args = expr.args.map((a) => reduce(a, functions));
+      return args.every((a, i) => a === expr.args[i]) ? expr : { ...expr, args };
+    }
+    case 'field':
+    case 'cast': {
+      const inner = reduce(expr.expr, functions);
+      return inner === expr.expr ? expr : { ...expr, expr: inner };
+    }
+    case 'case': {
+      const whens = expr.whens.map(({ when, then }) => ({ when: reduce(when, functions), then: reduce(then, functions) }));
+      const otherwise = reduce(expr.else, functions);
+      const same = otherwise === expr.else && whens.every((w, i) => w.when === expr.whens[i]!.when && w.then === expr.whens[i]!.then);
+      return same ? expr : { ...expr, whens, else: otherwise };
+    }
+  }
+}
+
+/** True when the expression reads no column and every function in it is deterministic. */
+function isConstant(expr: ScalarExpr, functions: FunctionRegistry): boolean {
+  switch (expr.kind) {
+    case 'literal':
+      return true;
+    case 'input-ref':
+      return false;
+    case 'call': {
+      const definition = functions.lookup(expr.name);
+      return definition?.kind === 'scalar' && definition.deterministic && expr.args.every((a) => isConstant(a, functions));
+    }
+    case 'field':
+    case 'cast':
+      return isConstant(expr.expr, functions);
+    case 'case':
+      return isConstant(expr.else, functions) && expr.whens.every((w) => isConstant(w.when, functions) && isConstant(w.then, functions));
+  }
+}

@@ -1,0 +1,104 @@
+/**
+ * EXPLAIN: renders a physical plan as Flink does, one node per line, children indented under
+ * `+- `, every node with its changelog mode, expressions written with column names.
+ */
+import type { Schema } from '../../common/schema.js';
+import { formatValue } from '../../common/value-format.js';
+import { formatType } from '../../common/sql-type.js';
+import type { ScalarExpr } from '../../expr/scalar-expr.js';
+import { formatMode } from '../changelog/changelog-mode.js';
+import type { AggregateCall } from '../logical/logical-node.js';
+import { physicalInputs, type PhysicalNode } from './physical-node.js';
+
+/** The plan as indented text. */
+export function explainPlan(root: PhysicalNode): string {
+  const lines: string[] = [];
+  const visit = (node: PhysicalNode, prefix: string, childPrefix: string): void => {
+    lines.push(prefix + describeNode(node));
+    const inputs = physicalInputs(node);
+    inputs.forEach((input, i) => {
+      const last = i === inputs.length - 1;
+      visit(input, childPrefix + '+- ', childPrefix + (last ? '   ' : ':  '));
+    });
+  };
+  visit(root, '', '');
+  return lines.join('\n');
+}
+
+function describeNode(node: PhysicalNode): string {
+  const mode = `changelogMode=[${formatMode(node.mode)}]`;
+  const fields = (schema: Schema): string => schema.map((f) => f.name).join(', ');
+  switch (node.kind) {
+    case 'source':
+      return `TableSourceScan(table=[[${node.source.qualifiedName.split('.').join(', ')}]], fields=[${fields(node.schema)}], ${mode})`;
+    case 'values':
+      return `Values(tuples=[${node.rows.map((r) => `{ ${r.map((v, i) => literal(v, node.schema[i]!.type)).join(', ')} }`).join(', ')}], ${mode})`;
+    case 'calc': {
+      const input = node.input.schema;
+      const select = node.projection === null ? fields(input) : node.projection.map((e, i) => aliased(renderExpr(e, input), node.schema[i]!.name)).join(', ');
+      const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, input)}]`;
+      return `Calc(select=[${select}]${where}, ${mode})`;
+    }
+    case 'watermark-assigner':
+      return `WatermarkAssigner(rowtime=[${node.schema[node.rowtimeIndex]!.name}], watermark=[${renderExpr(node.watermark, node.input.schema)}], ${mode})`;
+    case 'exchange':
+      return `Exchange(distribution=[${node.keys === null ? 'single' : `hash[${node.keys.map((k) => node.schema[k]!.name).join(', ')}]`}], ${mode})`;
+    case 'group-aggregate': {
+      const input = node.input.schema;
+      const keys = node.keys.map((k) => input[k]!.name);
+      const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
+      const groupBy = keys.length === 0 ? '' : `groupBy=[${keys.join(', ')}], `;
+      return `GroupAggregate(${groupBy}select=[${[...keys, ...calls].join(', ')}], ${mode})`;
+    }
+    case 'union':
+      return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
+    case 'sink':
+      return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}], ${mode})`;
+  }
+}
+
+function aliased(text: string, name: string): string {
+  return text === name ? text : `${text} AS ${name}`;
+}
+
+function renderAggregate(call: AggregateCall, input: Schema): string {
+  const args = call.args.length === 0 ? '*' : call.args.map((a) => input[a]!.name).join(', ');
+  const filter = call.filter === null ? '' : ` FILTER ${input[call.filter]!.name}`;
+  return `${call.function}(${call.distinct ? 'DISTINCT ' : ''}${args})${filter}`;
+}
+
+const INFIX = new Set(['AND', 'OR', '=', '<>', '<', '<=', '>', '>=', '+', '-', '*', '/', '%', '||', 'IS DISTINCT FROM', 'IS NOT DISTINCT FROM', 'LIKE']);
+const POSTFIX = new Set(['IS NULL', 'IS NOT NULL', 'IS TRUE', 'IS FALSE', 'IS NOT TRUE', 'IS NOT FALSE']);
+
+/** An expression as readable SQL over the input's column names. */
+export function renderExpr(expr: ScalarExpr, input: Schema): string {
+  switch (expr.kind) {
+    case 'input-ref':
+      return input[expr.index]?.name ?? `$${expr.index}`;
+    case 'literal':
+      return literal(expr.value, expr.type);
+    case 'field': {
+      const type = expr.expr.type;
+      return `${renderExpr(expr.expr, input)}.${type.kind === 'ROW' ? type.fields[expr.index]!.name : expr.index}`;
+    }
+    case 'cast':
+      return `${expr.try ? 'TRY_CAST' : 'CAST'}(${renderExpr(expr.expr, input)} AS ${formatType(expr.type)})`;
+    case 'case':
+      return `CASE ${expr.whens.map((w) => `WHEN ${renderExpr(w.when, input)} THEN ${renderExpr(w.then, input)}`).join(' ')} ELSE ${renderExpr(expr.else, input)} END`;
+    case 'call': {
+      const args = expr.args.map((a) => renderExpr(a, input));
+      if (INFIX.has(expr.name) && args.length === 2) return `(${args[0]} ${expr.name} ${args[1]})`;
+      if (POSTFIX.has(expr.name)) return `(${args[0]} ${expr.name})`;
+      if (expr.name === 'NOT') return `NOT(${args[0]})`;
+      if (expr.name === 'NEGATE') return `-(${args[0]})`;
+      if (expr.name === 'IN') return `(${args[0]} IN (${args.slice(1).join(', ')}))`;
+      return `${expr.name}(${args.join(', ')})`;
+    }
+  }
+}
+
+function literal(value: unknown, type: ScalarExpr['type']): string {
+  if (value === null) return 'null';
+  const text = formatValue(value, type);
+  return typeof value === 'string' ? `'${text.replace(/'/g, "''")}'` : text;
+}

@@ -1,0 +1,47 @@
+/**
+ * The physical plan: streaming implementations chosen for the logical plan, annotated with the
+ * changelog mode each node produces. EXPLAIN prints it; the job graph is lowered from it.
+ */
+import type { Schema } from '../../common/schema.js';
+import type { ScalarExpr } from '../../expr/scalar-expr.js';
+import type { ChangelogMode } from '../changelog/changelog-mode.js';
+import type { AggregateCall, ScanSource, SinkTarget } from '../logical/logical-node.js';
+
+/** Any physical node; `mode` is what it emits (filled in by changelog inference). */
+export type PhysicalNode =
+  | { readonly kind: 'source'; readonly source: ScanSource; readonly schema: Schema; readonly mode: ChangelogMode }
+  | { readonly kind: 'values'; readonly rows: readonly (readonly unknown[])[]; readonly schema: Schema; readonly mode: ChangelogMode }
+  | {
+      readonly kind: 'calc';
+      readonly input: PhysicalNode;
+      readonly condition: ScalarExpr | null;
+      readonly projection: readonly ScalarExpr[] | null;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | { readonly kind: 'watermark-assigner'; readonly input: PhysicalNode; readonly rowtimeIndex: number; readonly watermark: ScalarExpr; readonly schema: Schema; readonly mode: ChangelogMode }
+  | { readonly kind: 'exchange'; readonly input: PhysicalNode; readonly keys: readonly number[] | null; readonly schema: Schema; readonly mode: ChangelogMode }
+  | {
+      readonly kind: 'group-aggregate';
+      readonly input: PhysicalNode;
+      readonly keys: readonly number[];
+      readonly calls: readonly AggregateCall[];
+      readonly emitUpdateBefore: boolean;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
+  | { readonly kind: 'sink'; readonly input: PhysicalNode; readonly target: SinkTarget; readonly schema: Schema; readonly mode: ChangelogMode };
+
+/** The inputs of a physical node, in order. */
+export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
+  switch (node.kind) {
+    case 'source':
+    case 'values':
+      return [];
+    case 'union':
+      return node.inputs;
+    default:
+      return [node.input];
+  }
+}

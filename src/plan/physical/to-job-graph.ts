@@ -1,0 +1,67 @@
+/**
+ * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
+ * except exchanges, which become the partitioning of the edge into their consumer.
+ */
+import { JOB_GRAPH_VERSION, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
+import { physicalInputs, type PhysicalNode } from './physical-node.js';
+
+/** How the job graph is laid out. */
+export interface JobGraphOptions {
+  readonly name: string;
+  readonly parallelism: number;
+}
+
+/** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
+export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
+  const nodes: JobNode[] = [];
+  const ids = new Map<PhysicalNode, string>();
+
+  const edgeTo = (input: PhysicalNode): JobEdge => {
+    if (input.kind === 'exchange') {
+      return { from: visit(input.input), partitioning: input.keys === null ? { kind: 'single' } : { kind: 'hash', keys: input.keys } };
+    }
+    return { from: visit(input), partitioning: { kind: 'forward' } };
+  };
+
+  const visit = (node: PhysicalNode): string => {
+    const existing = ids.get(node);
+    if (existing !== undefined) return existing;
+    const inputs = physicalInputs(node).map(edgeTo);
+    const spec = specOf(node);
+    const id = `${nodes.length + 1}-${spec.kind}`;
+    const singleton = spec.kind === 'values' || inputs.some((e) => e.partitioning.kind === 'single');
+    nodes.push({ id, spec, parallelism: singleton ? 1 : options.parallelism, inputs, schema: node.schema });
+    ids.set(node, id);
+    return id;
+  };
+
+  for (const root of roots) visit(root);
+  return { version: JOB_GRAPH_VERSION, name: options.name, nodes };
+}
+
+function specOf(node: PhysicalNode): OperatorSpec {
+  switch (node.kind) {
+    case 'source':
+      return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.schema };
+    case 'values':
+      return { kind: 'values', rows: node.rows };
+    case 'calc':
+      return { kind: 'calc', condition: node.condition, projection: node.projection };
+    case 'watermark-assigner':
+      return { kind: 'watermark-assigner', rowtimeIndex: node.rowtimeIndex, watermark: node.watermark };
+    case 'group-aggregate':
+      return {
+        kind: 'group-aggregate',
+        keys: node.keys,
+        aggregates: node.calls.map((c) => ({ function: c.function, args: c.args, distinct: c.distinct, filter: c.filter, type: c.type, argTypes: c.argTypes })),
+        inputRetracts: node.input.mode.updateBefore || node.input.mode.delete,
+        emitUpdateBefore: node.emitUpdateBefore,
+      };
+    case 'union':
+      return { kind: 'union' };
+    case 'sink':
+      return { kind: 'sink', table: node.target.name, connector: node.target.connector, options: node.target.options, schema: node.schema, primaryKey: node.target.primaryKey };
+    case 'exchange':
+      throw new Error('an exchange is lowered into the edge of its consumer');
+  }
+}

@@ -1,0 +1,38 @@
+/**
+ * The planner facade: logical plan → optimized logical plan → physical plan with changelog modes
+ * → job graph. EXPLAIN prints the physical plan this produces.
+ */
+import type { JobGraph } from '../dataflow/job-graph.js';
+import type { FunctionRegistry } from '../expr/function-registry.js';
+import { inferChangelog } from './changelog/infer-changelog.js';
+import type { LogicalNode } from './logical/logical-node.js';
+import { optimize } from './optimize/optimizer.js';
+import { explainPlan } from './physical/explain.js';
+import { lowerToPhysical } from './physical/lower-to-physical.js';
+import type { PhysicalNode } from './physical/physical-node.js';
+import { toJobGraph } from './physical/to-job-graph.js';
+
+/** Settings that change planning. */
+export interface PlannerOptions {
+  readonly parallelism: number;
+  readonly functions: FunctionRegistry;
+  /** Optimizer rules switched off by name. */
+  readonly disabledRules?: ReadonlySet<string>;
+}
+
+/** A planned statement: its physical plans (one per sink, or one query) and their rendering. */
+export interface PlannedQuery {
+  readonly physical: readonly PhysicalNode[];
+  readonly explain: string;
+}
+
+/** Plans logical roots (sinks, or one query) into physical plans with changelog modes. */
+export function planPhysical(roots: readonly LogicalNode[], options: PlannerOptions): PlannedQuery {
+  const physical = roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), explainPlan));
+  return { physical, explain: `== Optimized Physical Plan ==\n${physical.map(explainPlan).join('\n\n')}\n` };
+}
+
+/** The job graph for planned sinks. */
+export function buildJobGraph(planned: PlannedQuery, name: string, options: PlannerOptions): JobGraph {
+  return toJobGraph(planned.physical, { name, parallelism: options.parallelism });
+}

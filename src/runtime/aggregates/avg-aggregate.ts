@@ -1,0 +1,64 @@
+/**
+ * AVG: the running sum and count of SUM, divided when the result is read. Integer averages
+ * truncate toward zero (Java's integer division), FLOAT/DOUBLE ones divide, and DECIMAL ones are
+ * computed exactly at the result scale, rounded HALF_UP. The sum of integers is checked against
+ * the BIGINT range and the sum of decimals against DECIMAL(38), as Flink types them.
+ */
+import { decimalToNumber, divideHalfUp, pow10 } from '../../common/decimal.js';
+import { SqlTypes, type SqlType } from '../../common/sql-type.js';
+import type { AggregateFactory, SourceScope } from './aggregate-codegen.js';
+import { unsupportedAggregate } from './aggregate-codegen.js';
+import { numericClass, sumAccumulation, type NumericClass } from './sum-aggregate.js';
+
+/** AVG: NULL while no non-NULL value is present. */
+export const avgAggregate: AggregateFactory = ({ call, scope }) => {
+  const arg = call.argTypes.length === 1 ? numericClass(call.argTypes[0]!) : null;
+  const result = numericClass(call.type);
+  if (arg === null || result === null) throw unsupportedAggregate(call);
+  const sumType = sumTypeOf(arg);
+  const sum = sumAccumulation('AVG', arg, numericClass(sumType)!, sumType, scope);
+  const divide = divisionSource(arg, result, scope);
+  if (sum === null || divide === null) throw unsupportedAggregate(call);
+  return { ...sum, result: ([s, n]) => `(${n} === 0 ? null : ${divide(s!, n!)})` };
+};
+
+function sumTypeOf(arg: NumericClass): SqlType {
+  if (arg.kind === 'integer') return SqlTypes.bigint();
+  if (arg.kind === 'float') return SqlTypes.double();
+  return SqlTypes.decimal(38, arg.scale);
+}
+
+/** Source that divides sum `s` by count `n` into the result class, or null when unsupported. */
+function divisionSource(arg: NumericClass, result: NumericClass, scope: SourceScope): ((s: string, n: string) => string) | null {
+  if (arg.kind === 'integer' && result.kind === 'integer') {
+    const divide = scope.bind(truncatingDivide, 'truncatingDivide');
+    return (s, n) => `${divide}(${s}, ${n})`;
+  }
+  if (arg.kind !== 'decimal' && result.kind === 'float') return (s, n) => `${s} / ${n}`;
+  if (arg.kind === 'decimal' && result.kind === 'float') {
+    const toNumber = scope.bind(decimalToNumber, 'decimalToNumber');
+    return (s, n) => `${toNumber}(${s}, ${arg.scale}) / ${n}`;
+  }
+  if (arg.kind === 'decimal' && result.kind === 'decimal') {
+    const divide = scope.bind(divideHalfUp, 'divideHalfUp');
+    const shift = result.scale - arg.scale;
+    if (shift >= 0) return (s, n) => `${divide}(${s}${shift === 0 ? '' : ` * ${pow10(shift)}n`}, BigInt(${n}))`;
+    return (s, n) => `${divide}(${s}, BigInt(${n}) * ${pow10(-shift)}n)`;
+  }
+  return null;
+}
+
+/**
+ * `sum / count` truncated toward zero, exact for safe integers: the floating-point quotient can
+ * be one off near an integer, so it is corrected by the sign and size of the remainder.
+ */
+export function truncatingDivide(sum: number, count: number): number {
+  let q = Math.trunc(sum / count);
+  const r = sum - q * count;
+  if (sum >= 0) {
+    if (r < 0) q--;
+    else if (r >= count) q++;
+  } else if (r > 0) q++;
+  else if (r <= -count) q--;
+  return q === 0 ? 0 : q;
+}

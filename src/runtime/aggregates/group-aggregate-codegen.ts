@@ -1,0 +1,216 @@
+/**
+ * Generates, once per operator, the two functions that run a group aggregation: `fold`, the
+ * per-row loop over a batch (key selection, state lookup, accumulate or retract for every
+ * aggregate), and `emit`, which turns the keys a batch touched into at most one change each.
+ * Both are single monomorphic functions with the aggregates spliced in, as Flink generates its
+ * AggsHandleFunction; nothing is allocated per row except a new group's accumulator.
+ *
+ * The accumulator of a group is one flat array in keyed state (see {@link GroupAccumulator}).
+ * During a batch, the first row that touches a group records the group in the touched list and
+ * snapshots its row count and results, so that `emit` can compare before with after without a
+ * second lookup.
+ */
+import { WeirError } from '../../common/errors.js';
+import { encodeComponent, keySelector } from '../../common/key-codec.js';
+import type { ChangeBatch, Row } from '../../common/row.js';
+import { RowKind } from '../../common/row-kind.js';
+import type { AggregateCallSpec, GroupAggregateSpec } from '../../dataflow/job-graph.js';
+import type { KeyedStateBackend, ValueState } from '../state/keyed-state-backend.js';
+import { SourceScope, type AggregateCodegen, type AggregateFactory } from './aggregate-codegen.js';
+import { avgAggregate } from './avg-aggregate.js';
+import { countAggregate, rowCountAggregate } from './count-aggregate.js';
+import { distinctAggregate } from './distinct-aggregate.js';
+import { maxAggregate, minAggregate } from './min-max-aggregate.js';
+import { sumAggregate } from './sum-aggregate.js';
+
+/**
+ * A group's state: `[touch, rowCount, ...keyValues, ...aggregateSlots]`. `touch` is the group's
+ * index in the current batch's touched list, and -1 between batches; `rowCount` counts every
+ * row of the group (FILTER does not apply), and the group exists while it is positive; the key
+ * values are those of the row that created the group; each aggregate owns a run of slots.
+ */
+export type GroupAccumulator = unknown[];
+
+/** What the generated functions run against; bound when the operator opens. */
+export interface GroupAggregateBindings {
+  readonly backend: KeyedStateBackend;
+  readonly state: ValueState<GroupAccumulator>;
+  /** Called for a retraction of a group that has no rows (the retraction is ignored). */
+  onRetractionWithoutState(): void;
+}
+
+/** The generated functions of one operator. */
+export interface GroupAggregateProgram {
+  /**
+   * Folds a batch into keyed state; returns how many groups it touched. Must be followed by
+   * `emit` before the next `fold`. A thrown error (overflow) leaves state half-folded, which is
+   * fine only because the task then fails and recovers from a checkpoint.
+   */
+  fold(kinds: readonly RowKind[], rows: readonly Row[]): number;
+  /** Appends each touched group's change (+I, -U/+U, -D or nothing) to `out`, and clears emptied groups' state. */
+  emit(touched: number, out: ChangeBatch): void;
+}
+
+const FACTORIES: Readonly<Record<string, AggregateFactory>> = {
+  COUNT: countAggregate,
+  SUM: sumAggregate,
+  AVG: avgAggregate,
+  MIN: minAggregate,
+  MAX: maxAggregate,
+};
+
+const TOUCH = 0;
+const ROW_COUNT = 1;
+const KEYS = 2;
+
+/** Where everything lives in a group's accumulator, and the source of each aggregate's result. */
+interface Layout {
+  readonly parts: readonly { readonly call: AggregateCallSpec; readonly codegen: AggregateCodegen; readonly slots: readonly string[] }[];
+  /** The key values, as expressions over `acc`. */
+  readonly keyValues: readonly string[];
+  readonly results: readonly string[];
+  /** Accumulator slots after the key values. */
+  readonly slotCount: number;
+  /** Entries per touched group in `before`: the row count, then one result per aggregate. */
+  readonly stride: number;
+}
+
+/**
+ * Generates the program for `spec` (validating every aggregate call) and returns a function that
+ * instantiates it against an operator's state.
+ */
+export function generateGroupAggregate(spec: GroupAggregateSpec): (bindings: GroupAggregateBindings) => GroupAggregateProgram {
+  const scope = new SourceScope();
+  let nextSlot = KEYS + spec.keys.length;
+  const parts = spec.aggregates.map((call) => {
+    const codegen = aggregateCodegen(call, scope, spec.inputRetracts);
+    const slots = Array.from({ length: codegen.slots }, (_, i) => `acc[${nextSlot + i}]`);
+    nextSlot += codegen.slots;
+    return { call, codegen, slots };
+  });
+  const layout: Layout = {
+    parts,
+    keyValues: spec.keys.map((_, i) => `acc[${KEYS + i}]`),
+    results: parts.map((p) => p.codegen.result(p.slots)),
+    slotCount: nextSlot - KEYS - spec.keys.length,
+    stride: 1 + parts.length,
+  };
+  const source = `
+    const touchedKeys = [];
+    const touchedAccs = [];
+    const before = [];
+    ${foldSource(spec, layout, scope)}
+    ${emitSource(spec, layout)}
+    return { fold, emit };`;
+  return (bindings) =>
+    scope.instantiate<GroupAggregateProgram>(source, {
+      backend: bindings.backend,
+      state: bindings.state,
+      onRetractionWithoutState: () => bindings.onRetractionWithoutState(),
+    });
+}
+
+function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, stride }: Layout, scope: SourceScope): string {
+  const keyOf = scope.bind(keySelector(spec.keys), 'keyOf');
+  const encode = scope.bind(encodeComponent, 'encodeComponent');
+  const update = (method: 'accumulate' | 'retract') =>
+    parts.map(({ call, codegen, slots }) => guarded(call, encode, scope, (value) => codegen[method](slots, value))).join('\n');
+  const newAccumulator = `[-1, 0${spec.keys.map((k) => `, row[${k}]`).join('')}${', null'.repeat(slotCount)}]`;
+  return `
+    function fold(kinds, rows) {
+      let touched = 0;
+      for (let i = 0, n = rows.length; i < n; i++) {
+        const row = rows[i];
+        const key = ${keyOf}(row);
+        backend.setCurrentKey(key);
+        let acc = state.value();
+        const kind = kinds[i];
+        const accumulates = kind === ${RowKind.INSERT} || kind === ${RowKind.UPDATE_AFTER};
+        if (accumulates) {
+          if (acc === undefined) {
+            acc = ${newAccumulator};
+            state.update(acc);
+          }
+        } else if (acc === undefined || acc[${ROW_COUNT}] === 0) {
+          onRetractionWithoutState();
+          continue;
+        }
+        if (acc[${TOUCH}] < 0) {
+          acc[${TOUCH}] = touched;
+          touchedKeys[touched] = key;
+          touchedAccs[touched] = acc;
+          const o = touched++ * ${stride};
+          before[o] = acc[${ROW_COUNT}];
+          if (acc[${ROW_COUNT}] !== 0) { ${results.map((r, j) => `before[o + ${1 + j}] = ${r};`).join(' ')} }
+        }
+        if (accumulates) {
+          if (acc[${ROW_COUNT}]++ === 0) { ${parts.map((p) => p.codegen.init(p.slots)).join(' ')} }
+          ${update('accumulate')}
+        } else {
+          acc[${ROW_COUNT}]--;
+          ${update('retract')}
+        }
+      }
+      return touched;
+    }`;
+}
+
+function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: Layout): string {
+  const previous = (j: number) => `before[o + ${1 + j}]`;
+  const previousRow = `[${[...keyValues, ...results.map((_, j) => previous(j))].join(', ')}]`;
+  const differs = results.map((_, j) => `(r${j} !== ${previous(j)} && (r${j} === r${j} || ${previous(j)} === ${previous(j)}))`);
+  return `
+    function emit(touched, out) {
+      for (let t = 0; t < touched; t++) {
+        const acc = touchedAccs[t];
+        touchedAccs[t] = undefined;
+        acc[${TOUCH}] = -1;
+        const o = t * ${stride};
+        const previousCount = before[o];
+        if (acc[${ROW_COUNT}] === 0) {
+          backend.setCurrentKey(touchedKeys[t]);
+          state.clear();
+          if (previousCount !== 0) out.push(${RowKind.DELETE}, ${previousRow});
+          continue;
+        }
+        ${results.map((r, j) => `const r${j} = ${r};`).join(' ')}
+        const row = [${[...keyValues, ...results.map((_, j) => `r${j}`)].join(', ')}];
+        if (previousCount === 0) out.push(${RowKind.INSERT}, row);
+        else if (${differs.length === 0 ? 'false' : differs.join(' || ')}) {
+          ${spec.emitUpdateBefore ? `out.push(${RowKind.UPDATE_BEFORE}, ${previousRow});` : ''}
+          out.push(${RowKind.UPDATE_AFTER}, row);
+        }
+      }
+    }`;
+}
+
+/** The codegen for one call: the family's, behind DISTINCT when asked; COUNT(*) reads the row count. */
+function aggregateCodegen(call: AggregateCallSpec, scope: SourceScope, retractable: boolean): AggregateCodegen {
+  const name = call.function.toUpperCase();
+  if (name === 'COUNT' && call.args.length === 0 && call.filter === null) return rowCountAggregate(`acc[${ROW_COUNT}]`);
+  const factory = FACTORIES[name];
+  if (factory === undefined) throw new WeirError('UNSUPPORTED', `aggregate function ${call.function} is not supported`);
+  if (call.args.length !== call.argTypes.length) throw new WeirError('INTERNAL_ERROR', `${name} has ${call.args.length} arguments but ${call.argTypes.length} argument types`);
+  const codegen = factory({ call, scope, retractable });
+  return call.distinct ? distinctAggregate(codegen, scope) : codegen;
+}
+
+/**
+ * Source that runs `body` on the call's argument value for rows that pass its FILTER and have no
+ * NULL argument. Several arguments (COUNT(a, b)) are only counted, so their value is passed as
+ * null, except under DISTINCT, which compares their encoded combination.
+ */
+function guarded(call: AggregateCallSpec, encode: string, scope: SourceScope, body: (value: string) => string): string {
+  let code: string;
+  if (call.args.length === 0) code = body('null');
+  else if (call.args.length === 1) {
+    const value = scope.local('value');
+    code = `const ${value} = row[${call.args[0]}]; if (${value} != null) { ${body(value)} }`;
+  } else {
+    const value = scope.local('value');
+    const nonNull = call.args.map((a) => `row[${a}] != null`).join(' && ');
+    const combined = call.distinct ? call.args.map((a) => `${encode}(row[${a}])`).join(' + ') : 'null';
+    code = `if (${nonNull}) { const ${value} = ${combined}; ${body(value)} }`;
+  }
+  return call.filter === null ? `{ ${code} }` : `if (row[${call.filter}] === true) { ${code} }`;
+}

@@ -1,0 +1,93 @@
+/**
+ * SUM, and the running sum that AVG shares with it. The accumulator is `[sum, count of non-NULL
+ * values]`: the count says when the result goes back to NULL under retraction. Integer sums are
+ * numbers checked against the result type's range after every change (BIGINT is bounded by the
+ * safe integers, so a checked sum is always exact); DECIMAL sums are exact bigints checked against
+ * the result precision; FLOAT/DOUBLE sums are plain numbers, reset to 0 when their last value is
+ * retracted so that rounding residue does not outlive the values.
+ */
+import { pow10 } from '../../common/decimal.js';
+import { WeirError } from '../../common/errors.js';
+import { formatType, isIntegerType, withNullable, type SqlType } from '../../common/sql-type.js';
+import type { AggregateCodegen, AggregateFactory, SourceScope } from './aggregate-codegen.js';
+import { unsupportedAggregate } from './aggregate-codegen.js';
+
+/** How a numeric type is added up. */
+export type NumericClass =
+  | { readonly kind: 'integer'; readonly min: number; readonly max: number }
+  | { readonly kind: 'float' }
+  | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number };
+
+const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
+  TINYINT: [-128, 127],
+  SMALLINT: [-32768, 32767],
+  INT: [-2147483648, 2147483647],
+  BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  INTERVAL_DAY_TIME: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  INTERVAL_YEAR_MONTH: [-2147483648, 2147483647],
+};
+
+/** The numeric class of a type, or null when it is not numeric. */
+export function numericClass(type: SqlType): NumericClass | null {
+  const range = INTEGER_RANGES[type.kind];
+  if (range !== undefined) return { kind: 'integer', min: range[0], max: range[1] };
+  if (type.kind === 'FLOAT' || type.kind === 'DOUBLE') return { kind: 'float' };
+  if (type.kind === 'DECIMAL') return { kind: 'decimal', precision: type.precision, scale: type.scale };
+  return null;
+}
+
+/** A running sum over slots `[sum, count]`, minus the result expression. */
+export type SumAccumulation = Omit<AggregateCodegen, 'result'>;
+
+/**
+ * The running sum of values of class `arg`, kept in class `sum` (whose range or precision is
+ * checked after every change, and whose scale the sum has); overflow errors name `fn` and
+ * `sumType`. Null when the combination is not supported.
+ */
+export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass, sumType: SqlType, scope: SourceScope): SumAccumulation | null {
+  const overflow = scope.bind(() => overflowError(fn, sumType), 'overflow');
+  if (sum.kind === 'integer' && arg.kind === 'integer') {
+    const check = (s: string) => `if (${s} > ${sum.max} || ${s} < ${sum.min}) throw ${overflow}();`;
+    return {
+      slots: 2,
+      init: ([s, n]) => `${s} = 0; ${n} = 0;`,
+      accumulate: ([s, n], v) => `${s} += ${v}; ${n}++; ${check(s!)}`,
+      retract: ([s, n], v) => `${s} -= ${v}; ${n}--; ${check(s!)}`,
+    };
+  }
+  if (sum.kind === 'float' && arg.kind !== 'decimal') {
+    return {
+      slots: 2,
+      init: ([s, n]) => `${s} = 0; ${n} = 0;`,
+      accumulate: ([s, n], v) => `${s} += ${v}; ${n}++;`,
+      retract: ([s, n], v) => `if (--${n} === 0) ${s} = 0; else ${s} -= ${v};`,
+    };
+  }
+  if (sum.kind === 'decimal' && arg.kind === 'decimal' && sum.scale >= arg.scale) {
+    const limit = `${pow10(sum.precision)}n`;
+    const scaled = (v: string) => (sum.scale === arg.scale ? v : `${v} * ${pow10(sum.scale - arg.scale)}n`);
+    const check = (s: string) => `if (${s} >= ${limit} || ${s} <= -${limit}) throw ${overflow}();`;
+    return {
+      slots: 2,
+      init: ([s, n]) => `${s} = 0n; ${n} = 0;`,
+      accumulate: ([s, n], v) => `${s} += ${scaled(v)}; ${n}++; ${check(s!)}`,
+      retract: ([s, n], v) => `${s} -= ${scaled(v)}; ${n}--; ${check(s!)}`,
+    };
+  }
+  return null;
+}
+
+/** SUM: the running sum, NULL while no non-NULL value is present. */
+export const sumAggregate: AggregateFactory = ({ call, scope }) => {
+  const arg = call.argTypes.length === 1 ? numericClass(call.argTypes[0]!) : null;
+  const result = numericClass(call.type);
+  const sum = arg === null || result === null ? null : sumAccumulation('SUM', arg, result, call.type, scope);
+  if (sum === null) throw unsupportedAggregate(call);
+  return { ...sum, result: ([s, n]) => `(${n} === 0 ? null : ${s})` };
+};
+
+function overflowError(fn: string, type: SqlType): WeirError {
+  const hint = isIntegerType(type) ? 'CAST the argument to DECIMAL(38, 0) to add up larger values.' : undefined;
+  return new WeirError('ARITHMETIC_OVERFLOW', `${fn} overflowed: the sum is outside the range of ${formatType(withNullable(type, true))}`, hint === undefined ? {} : { hint });
+}
+

@@ -1,0 +1,51 @@
+/** Builds the operator or source reader for each job-graph spec: one implementation per kind. */
+import type { ExprCompiler } from '../expr/expr-compiler.js';
+import type { JobNode } from '../dataflow/job-graph.js';
+import { CalcOperator } from './operators/calc-operator.js';
+import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
+import { SinkOperator } from './operators/sink-operator.js';
+import { UnionOperator } from './operators/union-operator.js';
+import { ValuesReader } from './operators/values-reader.js';
+import { WatermarkAssignerOperator } from './operators/watermark-assigner-operator.js';
+import type { SinkFactory } from './sink-writer.js';
+import type { SourceFactory, SourceReader } from './source-reader.js';
+import type { StreamOperator } from './stream-operator.js';
+
+/** Where connectors come from: the engine registers them; the runtime only asks by name. */
+export interface ConnectorResolver {
+  source(connector: string): SourceFactory;
+  sink(connector: string): SinkFactory;
+}
+
+/** True for specs that run as source tasks rather than operators. */
+export function isSourceNode(node: JobNode): boolean {
+  return node.spec.kind === 'source' || node.spec.kind === 'values';
+}
+
+/** A new reader for one subtask of a source node. */
+export function createSourceReader(node: JobNode, connectors: ConnectorResolver): SourceReader {
+  const spec = node.spec;
+  if (spec.kind === 'values') return new ValuesReader(spec);
+  if (spec.kind === 'source') return connectors.source(spec.connector).createReader(spec);
+  throw new Error(`node ${node.id} is not a source`);
+}
+
+/** A new operator instance for one subtask of a non-source node. */
+export function createOperator(node: JobNode, compiler: ExprCompiler, connectors: ConnectorResolver): StreamOperator {
+  const spec = node.spec;
+  switch (spec.kind) {
+    case 'calc':
+      return new CalcOperator(spec, compiler);
+    case 'watermark-assigner':
+      return new WatermarkAssignerOperator(spec, compiler);
+    case 'group-aggregate':
+      return new GroupAggregateOperator(spec);
+    case 'union':
+      return new UnionOperator();
+    case 'sink':
+      return new SinkOperator(connectors.sink(spec.connector).createWriter(spec));
+    case 'source':
+    case 'values':
+      throw new Error(`node ${node.id} is a source`);
+  }
+}

@@ -1,0 +1,27 @@
+/** Filter and projection in one generated loop over each batch (see ExprCompiler.calc). */
+import { ChangeBatch } from '../../common/row.js';
+import type { ExprCompiler } from '../../expr/expr-compiler.js';
+import type { CalcSpec } from '../../dataflow/job-graph.js';
+import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+
+/** Runs a CalcSpec: rows whose condition is TRUE, projected, keeping their row kind. */
+export class CalcOperator implements StreamOperator {
+  private readonly apply: (input: ChangeBatch, output: ChangeBatch) => void;
+  private readonly out = new ChangeBatch();
+  private context!: OperatorContext;
+
+  constructor(spec: CalcSpec, compiler: ExprCompiler) {
+    this.apply = compiler.calc(spec.condition, spec.projection);
+  }
+
+  open(context: OperatorContext): void {
+    this.context = context;
+  }
+
+  processBatch(batch: ChangeBatch): void {
+    const out = this.out;
+    out.clear();
+    this.apply(batch, out);
+    if (out.size > 0) this.context.output.collect(out);
+  }
+}

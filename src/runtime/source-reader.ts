@@ -1,0 +1,39 @@
+/**
+ * The contract between the runtime and a source connector. A reader fills batches on request;
+ * the runtime decides when to poll, injects barriers between polls, and stores the reader's
+ * offset in checkpoints, so a reader never sees checkpointing directly.
+ */
+import type { ChangeBatch } from '../common/row.js';
+import type { SourceSpec } from '../dataflow/job-graph.js';
+
+/** What a poll found: more records may follow at once, none are available now, or the input ended. */
+export type PollStatus = 'more' | 'idle' | 'end';
+
+/** What a reader gets from the runtime. */
+export interface SourceContext {
+  /** The subtask this reader runs as, and how many there are (a reader reads its share of the input). */
+  readonly subtask: number;
+  readonly parallelism: number;
+  /** Reports a problem that does not stop the job (a skipped record, a retry), for logs and metrics. */
+  warn(message: string): void;
+}
+
+/** Reads one subtask's share of a source. */
+export interface SourceReader {
+  open(context: SourceContext): Promise<void>;
+  /**
+   * Appends at most `maxRecords` records to `output`. Synchronous when data is at hand; a promise
+   * only when the reader must wait for I/O. After 'end', poll is not called again.
+   */
+  poll(output: ChangeBatch, maxRecords: number): PollStatus | Promise<PollStatus>;
+  /** The position after the last record returned by poll, as JSON-serialisable data. */
+  currentOffset(): unknown;
+  /** Continues after the given offset instead of from the start. Called before `open`. */
+  seek?(offset: unknown): void;
+  close(): Promise<void>;
+}
+
+/** Creates readers for one connector. */
+export interface SourceFactory {
+  createReader(spec: SourceSpec): SourceReader;
+}

@@ -1,0 +1,57 @@
+/**
+ * Keyed state as in Flink: state handles are scoped to the backend's current key, which the
+ * operator sets before reading or writing. Declared state is owned by the backend, so that the
+ * runtime can snapshot it per key group without the operator's help.
+ */
+import type { Key } from '../../common/key-codec.js';
+
+/** Declares a piece of keyed state. `name` is unique within the operator and stable across versions. */
+export interface StateDescriptor {
+  readonly name: string;
+}
+
+/** One value per key. */
+export interface ValueState<T> {
+  /** The current key's value, or undefined when there is none. */
+  value(): T | undefined;
+  update(value: T): void;
+  clear(): void;
+}
+
+/** A map per key. */
+export interface MapState<K, V> {
+  get(mapKey: K): V | undefined;
+  put(mapKey: K, value: V): void;
+  remove(mapKey: K): void;
+  contains(mapKey: K): boolean;
+  entries(): IterableIterator<[K, V]>;
+  isEmpty(): boolean;
+  clear(): void;
+}
+
+/** A list per key. */
+export interface ListState<T> {
+  get(): readonly T[];
+  add(value: T): void;
+  update(values: readonly T[]): void;
+  clear(): void;
+}
+
+/** A value per key folded with a reduce function. */
+export interface ReducingState<T> {
+  get(): T | undefined;
+  add(value: T): void;
+  clear(): void;
+}
+
+/** Creates keyed state handles and holds the current key. */
+export interface KeyedStateBackend {
+  setCurrentKey(key: Key): void;
+  getCurrentKey(): Key;
+  getValueState<T>(descriptor: StateDescriptor): ValueState<T>;
+  getMapState<K, V>(descriptor: StateDescriptor): MapState<K, V>;
+  getListState<T>(descriptor: StateDescriptor): ListState<T>;
+  getReducingState<T>(descriptor: StateDescriptor, reduce: (a: T, b: T) => T): ReducingState<T>;
+  /** Number of keys with any state, over all declared states (for metrics and tests). */
+  keyCount(): number;
+}

@@ -1,0 +1,12 @@
+/** What travels from one producer subtask to one input of one consumer subtask. */
+import type { ChangeBatch } from '../../common/row.js';
+
+/** The receiving end of a connection between two subtasks. */
+export interface Channel {
+  /** Delivers a batch (valid only during the call). */
+  push(batch: ChangeBatch): void;
+  /** Delivers the producer's watermark. */
+  watermark(watermark: number): void;
+  /** The producer has ended; resolves once the consumer has handled it (and ended itself if it was the last input). */
+  end(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+/**
+ * Runs one subtask of a source: polls its reader for batches and pushes each synchronously
+ * through the operators downstream, pausing while the job has pending asynchronous work
+ * (backpressure) and yielding to the event loop between batches so that other jobs and I/O run.
+ */
+import { ChangeBatch } from '../../common/row.js';
+import type { SourceReader } from '../source-reader.js';
+import type { OutputRouter } from './output-router.js';
+
+/** What a source task needs from its job. */
+export interface SourceTaskHost {
+  /** Resolves when the job has no pending asynchronous work. */
+  idle(): Promise<void> | undefined;
+  /** True once the job is cancelled or has failed. */
+  readonly stopped: boolean;
+}
+
+/** Records per poll: large enough to amortise per-batch costs, small enough to keep latency low. */
+export const BATCH_SIZE = 1024;
+
+/** How long an idle reader waits before it is polled again. */
+const IDLE_DELAY_MS = 10;
+
+/** A subtask of a source. */
+export class SourceTask {
+  constructor(
+    readonly reader: SourceReader,
+    readonly output: OutputRouter,
+    private readonly host: SourceTaskHost,
+  ) {}
+
+  /** Runs until the reader ends (then ends the output) or the job stops. */
+  async run(): Promise<void> {
+    const batch = new ChangeBatch();
+    while (!this.host.stopped) {
+      const waiting = this.host.idle();
+      if (waiting !== undefined) await waiting;
+      if (this.host.stopped) return;
+      batch.clear();
+      let status = this.reader.poll(batch, BATCH_SIZE);
+      if (typeof status !== 'string') status = await status;
+      if (batch.size > 0) this.output.collect(batch);
+      if (status === 'end') break;
+      await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
+    }
+    if (this.host.stopped) return;
+    this.output.emitWatermark(Infinity);
+    await this.output.end();
+  }
+}
+
+function yieldToEventLoop(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}

@@ -1,0 +1,249 @@
+/**
+ * Binds expression syntax to typed scalar expressions over a scope: resolves names and
+ * functions, types literals, and inserts the implicit casts the resolved signatures ask for.
+ * Aggregate calls are handed to a callback, because only a GROUP BY context knows what they
+ * become.
+ */
+import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
+import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import type { FunctionRegistry } from '../../expr/function-registry.js';
+import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
+import type { Expr, FunctionCall } from '../parse/ast.js';
+import { bindType } from './bind-type.js';
+import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
+import { accessFields, type Scope } from './scope.js';
+
+/** Where an expression is being bound, for the error when an aggregate appears where it may not. */
+export type ExprClause = 'SELECT' | 'WHERE' | 'HAVING' | 'GROUP BY' | 'ON' | 'VALUES' | 'computed column' | 'WATERMARK' | 'aggregate argument';
+
+/** What binding an expression needs. */
+export interface ExprBindContext {
+  readonly scope: Scope;
+  readonly functions: FunctionRegistry;
+  readonly clause: ExprClause;
+  /** Turns an aggregate call into an expression; absent where aggregates are not allowed. */
+  readonly onAggregate?: (call: FunctionCall) => ScalarExpr;
+}
+
+/** Binds one expression. */
+export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
+  switch (expr.kind) {
+    case 'column-ref':
+      return ctx.scope.resolve(expr.parts, expr.span);
+    case 'literal':
+      switch (expr.type) {
+        case 'number':
+          return numberLiteral(expr.text, expr.span);
+        case 'string':
+          return Exprs.literal(expr.value, SqlTypes.char(Math.max(expr.value.length, 1), false));
+        case 'boolean':
+          return Exprs.literal(expr.value, SqlTypes.boolean(false));
+        case 'null':
+          return Exprs.literal(null, SqlTypes.null());
+      }
+      break;
+    case 'interval':
+      return intervalLiteral(expr);
+    case 'typed-literal':
+      return typedLiteral(expr);
+    case 'unary': {
+      const operand = bindExpr(expr.operand, ctx);
+      if (expr.op === '+') return operand;
+      return makeCall(expr.op === 'NOT' ? 'NOT' : 'NEGATE', [operand], expr.span, ctx);
+    }
+    case 'binary': {
+      const left = bindExpr(expr.left, ctx);
+      const right = bindExpr(expr.right, ctx);
+      return makeCall(expr.op, [left, right], expr.span, ctx);
+    }
+    case 'call':
+      return bindCall(expr, ctx);
+    case 'case':
+      return bindCase(expr, ctx);
+    case 'cast': {
+      const operand = bindExpr(expr.expr, ctx);
+      const target = withNullable(bindType(expr.type), operand.type.nullable || expr.try);
+      if (!canCast(operand.type, target)) {
+        throw new WeirError('TYPE_MISMATCH', `cannot cast ${describe(operand.type)} to ${describe(target)}`, { span: expr.span });
+      }
+      return Exprs.cast(operand, target, expr.try);
+    }
+    case 'between': {
+      const value = bindExpr(expr.expr, ctx);
+      const low = bindExpr(expr.low, ctx);
+      const high = bindExpr(expr.high, ctx);
+      const within = (lo: ScalarExpr, hi: ScalarExpr): ScalarExpr =>
+        makeCall('AND', [makeCall('>=', [value, lo], expr.span, ctx), makeCall('<=', [value, hi], expr.span, ctx)], expr.span, ctx);
+      const test = expr.symmetric ? makeCall('OR', [within(low, high), within(high, low)], expr.span, ctx) : within(low, high);
+      return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
+    }
+    case 'in-list': {
+      const value = bindExpr(expr.expr, ctx);
+      const list = expr.list.map((e) => bindExpr(e, ctx));
+      const test = makeCall('IN', [value, ...list], expr.span, ctx);
+      return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
+    }
+    case 'like': {
+      if (expr.op !== 'LIKE') throw new WeirError('UNSUPPORTED', 'SIMILAR TO is not supported', { span: expr.span });
+      const args = [bindExpr(expr.expr, ctx), bindExpr(expr.pattern, ctx)];
+      if (expr.escape !== undefined) args.push(bindExpr(expr.escape, ctx));
+      const test = makeCall('LIKE', args, expr.span, ctx);
+      return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
+    }
+    case 'is': {
+      const operand = bindExpr(expr.expr, ctx);
+      const test = expr.test === 'UNKNOWN' ? 'NULL' : expr.test;
+      return makeCall(`IS ${expr.negated ? 'NOT ' : ''}${test}`, [operand], expr.span, ctx);
+    }
+    case 'field-access':
+      return accessFields(bindExpr(expr.expr, ctx), [expr.field]);
+    case 'star':
+      throw new WeirError('INVALID_ARGUMENT', '* is only allowed in a select list or in COUNT(*)', { span: expr.span });
+    case 'item-access':
+    case 'in-subquery':
+    case 'exists':
+    case 'scalar-subquery':
+      throw new WeirError('UNSUPPORTED', `${expr.kind.replace('-', ' ')} expressions are not supported yet`, { span: expr.span });
+  }
+  throw new WeirError('INTERNAL_ERROR', `unhandled expression kind`);
+}
+
+/** True when the expression contains an aggregate call (outside any OVER window). */
+export function containsAggregate(expr: Expr | undefined, functions: FunctionRegistry): boolean {
+  if (expr === undefined) return false;
+  let found = false;
+  visitExpr(expr, (e) => {
+    if (e.kind === 'call' && e.over === undefined && functions.lookup(callName(e))?.kind === 'aggregate') found = true;
+  });
+  return found;
+}
+
+/** The canonical (upper-case) name of a call. */
+export function callName(call: FunctionCall): string {
+  return call.name.parts.map((p) => p.name).join('.').toUpperCase();
+}
+
+/** Visits an expression and its sub-expressions (not into subqueries). */
+export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
+  visit(expr);
+  const children: (Expr | undefined)[] = [];
+  switch (expr.kind) {
+    case 'unary':
+      children.push(expr.operand);
+      break;
+    case 'binary':
+      children.push(expr.left, expr.right);
+      break;
+    case 'call':
+      for (const arg of expr.args) if (arg.kind !== 'table-arg') children.push(arg);
+      children.push(expr.filter);
+      break;
+    case 'case':
+      children.push(expr.operand, ...expr.whens.flatMap((w) => [w.when, w.then]), expr.else);
+      break;
+    case 'cast':
+    case 'field-access':
+      children.push(expr.expr);
+      break;
+    case 'between':
+      children.push(expr.expr, expr.low, expr.high);
+      break;
+    case 'in-list':
+      children.push(expr.expr, ...expr.list);
+      break;
+    case 'like':
+      children.push(expr.expr, expr.pattern, expr.escape);
+      break;
+    case 'is':
+      children.push(expr.expr);
+      break;
+    case 'item-access':
+      children.push(expr.expr, expr.index);
+      break;
+    default:
+      break;
+  }
+  for (const child of children) if (child !== undefined) visitExpr(child, visit);
+}
+
+function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
+  const name = callName(call);
+  const definition = ctx.functions.lookup(name);
+  if (definition === undefined) {
+    const suggestion = closestName(name, ctx.functions.names());
+    throw new WeirError('UNKNOWN_FUNCTION', `function '${call.name.parts.map((p) => p.name).join('.')}' does not exist`, {
+      span: call.span,
+      hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined,
+    });
+  }
+  if (call.over !== undefined) throw new WeirError('UNSUPPORTED', 'OVER windows are not supported yet', { span: call.over.span });
+  if (definition.kind === 'aggregate') {
+    if (ctx.onAggregate === undefined) {
+      throw new WeirError('INVALID_ARGUMENT', `aggregate function ${name} is not allowed in ${ctx.clause}`, { span: call.span });
+    }
+    return ctx.onAggregate(call);
+  }
+  if (call.distinct) throw new WeirError('INVALID_ARGUMENT', `DISTINCT is only allowed in aggregate functions, not in ${name}`, { span: call.span });
+  if (call.filter !== undefined) throw new WeirError('INVALID_ARGUMENT', `FILTER is only allowed on aggregate functions, not on ${name}`, { span: call.span });
+  const args = call.args.map((arg) => {
+    if (arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `TABLE arguments are only allowed in table functions`, { span: arg.span });
+    return bindExpr(arg, ctx);
+  });
+  return makeCall(name, args, call.span, ctx);
+}
+
+function bindCase(expr: Extract<Expr, { kind: 'case' }>, ctx: ExprBindContext): ScalarExpr {
+  const operand = expr.operand === undefined ? undefined : bindExpr(expr.operand, ctx);
+  const whens = expr.whens.map(({ when, then }) => {
+    const value = bindExpr(when, ctx);
+    return { when: operand === undefined ? value : makeCall('=', [operand, value], when.span, ctx), then: bindExpr(then, ctx) };
+  });
+  for (const { when } of whens) {
+    if (when.type.kind !== 'BOOLEAN' && when.type.kind !== 'NULL') {
+      throw new WeirError('TYPE_MISMATCH', `CASE WHEN condition must be BOOLEAN, got ${describe(when.type)}`, { span: expr.span });
+    }
+  }
+  const elseExpr = expr.else === undefined ? undefined : bindExpr(expr.else, ctx);
+  const results = [...whens.map((w) => w.then), ...(elseExpr === undefined ? [] : [elseExpr])];
+  const common = leastRestrictive(results.map((r) => r.type));
+  if (common === undefined) {
+    throw new WeirError('TYPE_MISMATCH', `CASE branches have incompatible types: ${results.map((r) => describe(r.type)).join(', ')}`, { span: expr.span });
+  }
+  const type = withNullable(common, common.nullable || elseExpr === undefined);
+  return {
+    kind: 'case',
+    whens: whens.map(({ when, then }) => ({ when, then: castTo(then, type) })),
+    else: elseExpr === undefined ? Exprs.literal(null, type) : castTo(elseExpr, type),
+    type,
+  };
+}
+
+/** A call of a registered scalar function with implicit casts of its arguments. */
+export function makeCall(name: string, args: readonly ScalarExpr[], span: SourceSpan, ctx: Pick<ExprBindContext, 'functions'>): ScalarExpr {
+  const definition = ctx.functions.lookup(name);
+  if (definition === undefined || definition.kind !== 'scalar') {
+    throw new WeirError('UNKNOWN_FUNCTION', `function '${name}' does not exist`, { span });
+  }
+  let signature;
+  try {
+    signature = definition.resolve(args.map((a) => a.type));
+  } catch (error) {
+    if (error instanceof WeirError) throw error.withSpan(span);
+    throw error;
+  }
+  const casted = args.map((arg, i) => castTo(arg, signature.args[i] ?? arg.type));
+  return Exprs.call(definition.name, casted, signature.returns);
+}
+
+/** The expression converted to `type` (keeping its own nullability), or itself when it already has it. */
+export function castTo(expr: ScalarExpr, type: SqlType): ScalarExpr {
+  const target = withNullable(type, expr.type.nullable);
+  if (sameType(expr.type, target, { ignoreNullability: true })) return expr;
+  if (expr.kind === 'literal' && expr.value === null) return Exprs.literal(null, withNullable(type, true));
+  return Exprs.cast(expr, target);
+}
+
+function describe(type: SqlType): string {
+  return type.kind === 'DECIMAL' ? `DECIMAL(${type.precision}, ${type.scale})` : type.kind;
+}

@@ -1,0 +1,201 @@
+/**
+ * Binds queries and FROM items to logical plans: SELECT blocks (see bind-select.ts), UNION ALL,
+ * VALUES, WITH, tables (with computed columns and watermarks), views and subqueries.
+ */
+import { WeirError, type SourceSpan } from '../../common/errors.js';
+import type { Field, Schema } from '../../common/schema.js';
+import { withNullable, type SqlType } from '../../common/sql-type.js';
+import { ExprCompiler } from '../../expr/expr-compiler.js';
+import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { leastRestrictive } from '../../expr/type-coercion.js';
+import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
+import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
+import type { Identifier, Query, TableRef, ValuesQuery } from '../parse/ast.js';
+import { bindExpr, castTo } from './bind-expr.js';
+import { bindSelect } from './bind-select.js';
+import type { BinderContext, BoundRelation } from './binder-context.js';
+import { Scope } from './scope.js';
+
+/** A FROM item once bound: its plan and the scope its columns are visible in. */
+export interface BoundFrom {
+  readonly plan: LogicalNode;
+  readonly scope: Scope;
+}
+
+/** Binds a query to a plan. */
+export function bindQuery(query: Query, ctx: BinderContext): BoundRelation {
+  switch (query.kind) {
+    case 'select':
+      return bindSelect(query, ctx);
+    case 'values':
+      return bindValues(query, ctx);
+    case 'with': {
+      let inner = ctx;
+      for (const cte of query.ctes) inner = inner.withCte(cte.name.name, cte.query, cte.columns?.map((c) => c.name));
+      return bindQuery(query.body, inner);
+    }
+    case 'set-operation': {
+      if (query.op !== 'UNION' || !query.all) {
+        throw new WeirError('UNSUPPORTED', `${query.op}${query.all ? ' ALL' : ''} is not supported yet; UNION ALL is`, { span: query.span });
+      }
+      if (query.orderBy.length > 0 || query.limit !== undefined) {
+        throw new WeirError('UNSUPPORTED', 'ORDER BY and LIMIT on a UNION are not supported yet', { span: query.span });
+      }
+      return bindUnionAll([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span);
+    }
+  }
+}
+
+/** Binds a FROM item. */
+export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
+  switch (ref.kind) {
+    case 'named-table': {
+      if (ref.forSystemTimeAsOf !== undefined) {
+        throw new WeirError('UNSUPPORTED', 'FOR SYSTEM_TIME AS OF (temporal joins) is not supported yet', { span: ref.span });
+      }
+      const name = ref.name.parts.map((p) => p.name).join('.');
+      const relation = bindNamedRelation(ref.name.parts, ctx, ref.name.span);
+      return aliased(relation, ref.alias?.name ?? ref.name.parts[ref.name.parts.length - 1]!.name ?? name, ref.columnAliases, ref.span);
+    }
+    case 'derived-table': {
+      const relation = bindQuery(ref.query, ctx);
+      return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
+    }
+    case 'join':
+      throw new WeirError('UNSUPPORTED', `${ref.type} JOIN is not supported yet`, { span: ref.span });
+    case 'table-function':
+      throw new WeirError('UNSUPPORTED', `table function ${ref.call.name.parts.map((p) => p.name).join('.')} is not supported yet`, { span: ref.span });
+    case 'unnest':
+      throw new WeirError('UNSUPPORTED', 'UNNEST is not supported yet', { span: ref.span });
+  }
+}
+
+function bindNamedRelation(parts: readonly Identifier[], ctx: BinderContext, span: SourceSpan): BoundRelation {
+  const name = objectName(parts, span);
+  const cte = parts.length === 1 ? ctx.cte(name) : undefined;
+  if (cte !== undefined) return renamed(bindQuery(cte.query, cte.context), cte.columnNames, span);
+  const relation = ctx.catalog.get(name, span);
+  if (relation.kind === 'view') {
+    return renamed(bindQuery(relation.query, ctx.enterView(relation.name, span)), relation.columnNames, span);
+  }
+  return bindTableScan(relation, ctx);
+}
+
+/** The object name of `t`, `default_database.t` or `default_catalog.default_database.t`. */
+export function objectName(parts: readonly Identifier[], span: SourceSpan): string {
+  const names = parts.map((p) => p.name);
+  const last = names[names.length - 1]!;
+  const prefix = names.slice(0, -1);
+  const expected = [DEFAULT_CATALOG, DEFAULT_DATABASE].slice(2 - prefix.length);
+  if (prefix.length > 2 || prefix.some((p, i) => p !== expected[i])) {
+    throw new WeirError('UNKNOWN_TABLE', `catalog or database '${prefix.join('.')}' does not exist; weir has only ${DEFAULT_CATALOG}.${DEFAULT_DATABASE}`, { span });
+  }
+  return last;
+}
+
+/**
+ * A table as queries see it: its physical columns from the connector, then its computed columns
+ * in declaration order, then its watermark, whose column becomes the rowtime attribute.
+ */
+export function bindTableScan(table: CatalogTable, _ctx: BinderContext): BoundRelation {
+  const physical = physicalSchema(table);
+  let plan: LogicalNode = {
+    kind: 'scan',
+    source: {
+      qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`,
+      name: table.name,
+      connector: table.connector.name,
+      options: Object.fromEntries(table.options),
+      changelog: table.connector.source?.changelog ?? 'insert-only',
+      bounded: table.traits?.bounded ?? false,
+      primaryKey: table.primaryKey,
+    },
+    schema: physical,
+  };
+  if (table.columns.some((c) => c.kind === 'computed')) {
+    let physicalIndex = 0;
+    const exprs = table.columns.map((c) => (c.kind === 'computed' ? c.expr : Exprs.inputRef(physicalIndex++, c.type)));
+    plan = { kind: 'project', input: plan, exprs, schema: table.columns.map((c) => ({ name: c.name, type: c.type })) };
+  }
+  if (table.watermark !== undefined) {
+    const rowtimeIndex = plan.schema.findIndex((f) => f.name === table.watermark!.column);
+    const schema = plan.schema.map((f, i) => (i === rowtimeIndex ? { name: f.name, type: asRowtime(f.type) } : f));
+    plan = { kind: 'watermark-assigner', input: plan, rowtimeIndex, watermark: table.watermark.expr, schema };
+  }
+  return { plan, schema: plan.schema };
+}
+
+function asRowtime(type: SqlType): SqlType {
+  if (type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') return type;
+  return { ...type, timeAttribute: 'rowtime' };
+}
+
+function aliased(relation: BoundRelation, alias: string | undefined, columnAliases: readonly Identifier[] | undefined, span: SourceSpan): BoundFrom {
+  const renamedRelation = renamed(relation, columnAliases?.map((c) => c.name), span);
+  return { plan: renamedRelation.plan, scope: Scope.of(renamedRelation.schema, alias) };
+}
+
+/** The relation with its columns renamed (`AS t(a, b)`, `CREATE VIEW v (a, b)`); the counts must match. */
+function renamed(relation: BoundRelation, names: readonly string[] | undefined, span: SourceSpan): BoundRelation {
+  if (names === undefined) return relation;
+  if (names.length !== relation.schema.length) {
+    throw new WeirError('INVALID_ARGUMENT', `${names.length} column names given for a relation with ${relation.schema.length} columns`, { span });
+  }
+  const schema = relation.schema.map((f, i) => ({ name: names[i]!, type: f.type }));
+  const exprs = relation.schema.map((f, i) => Exprs.inputRef(i, f.type));
+  return { plan: { kind: 'project', input: relation.plan, exprs, schema }, schema };
+}
+
+function bindValues(query: ValuesQuery, ctx: BinderContext): BoundRelation {
+  const scope = new Scope([]);
+  const rows = query.rows.map((row) => row.map((e) => bindExpr(e, { scope, functions: ctx.functions, clause: 'VALUES' })));
+  const width = rows[0]?.length ?? 0;
+  if (rows.some((r) => r.length !== width)) {
+    throw new WeirError('INVALID_ARGUMENT', 'all VALUES rows must have the same number of columns', { span: query.span });
+  }
+  const types = Array.from({ length: width }, (_, column) => {
+    const type = leastRestrictive(rows.map((r) => r[column]!.type));
+    if (type === undefined) {
+      throw new WeirError('TYPE_MISMATCH', `VALUES column ${column + 1} mixes incompatible types: ${rows.map((r) => r[column]!.type.kind).join(', ')}`, { span: query.span });
+    }
+    return type;
+  });
+  const schema: Schema = types.map((type, i) => ({ name: `EXPR$${i}`, type }));
+  const compiler = new ExprCompiler(ctx.functions);
+  const values = rows.map((row) => row.map((expr, i) => evaluateConstant(castTo(expr, types[i]!), compiler, query.span)));
+  return { plan: { kind: 'values', rows: values, schema }, schema };
+}
+
+function evaluateConstant(expr: ScalarExpr, compiler: ExprCompiler, span: SourceSpan): unknown {
+  try {
+    return compiler.scalar(expr)([]);
+  } catch (error) {
+    if (error instanceof WeirError && error.code !== 'INTERNAL_ERROR') throw error.withSpan(span);
+    if (error instanceof WeirError) throw error;
+    throw new WeirError('INVALID_ARGUMENT', `VALUES may only contain constant expressions`, { span, cause: error });
+  }
+}
+
+/** UNION ALL: same column count; each column gets the least restrictive of the inputs' types. */
+export function bindUnionAll(inputs: readonly BoundRelation[], span: SourceSpan): BoundRelation {
+  const width = inputs[0]!.schema.length;
+  for (const input of inputs) {
+    if (input.schema.length !== width) {
+      throw new WeirError('INVALID_ARGUMENT', `UNION ALL inputs have different numbers of columns: ${inputs.map((i) => i.schema.length).join(' and ')}`, { span });
+    }
+  }
+  const schema: Field[] = inputs[0]!.schema.map((field, column) => {
+    const type = leastRestrictive(inputs.map((i) => i.schema[column]!.type));
+    if (type === undefined) {
+      throw new WeirError('TYPE_MISMATCH', `UNION ALL column '${field.name}' has incompatible types: ${inputs.map((i) => i.schema[column]!.type.kind).join(' and ')}`, { span });
+    }
+    return { name: field.name, type: withNullable(type, inputs.some((i) => i.schema[column]!.type.nullable)) };
+  });
+  const plans = inputs.map((input) => {
+    const exprs = input.schema.map((f, i) => castTo(Exprs.inputRef(i, f.type), schema[i]!.type));
+    const identity = exprs.every((e, i) => e.kind === 'input-ref' && e.index === i);
+    return identity ? input.plan : ({ kind: 'project', input: input.plan, exprs, schema: exprs.map((e, i) => ({ name: schema[i]!.name, type: e.type })) } as LogicalNode);
+  });
+  return { plan: { kind: 'union', inputs: plans, schema }, schema };
+}

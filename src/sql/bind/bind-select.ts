@@ -1,0 +1,257 @@
+/**
+ * Binds one SELECT block: FROM, WHERE, then either a projection or a grouped aggregation
+ * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection), then
+ * DISTINCT. Output columns are named by their alias, by the column they read, or `EXPR$n`.
+ */
+import { WeirError, type SourceSpan } from '../../common/errors.js';
+import type { Field } from '../../common/schema.js';
+import { SqlTypes, type SqlType } from '../../common/sql-type.js';
+import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
+import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
+import { bindExpr, callName, castTo, containsAggregate, type ExprBindContext } from './bind-expr.js';
+import { bindFrom } from './bind-query.js';
+import type { BinderContext, BoundRelation } from './binder-context.js';
+import { Scope } from './scope.js';
+
+/** Aggregate references are bound as input references from this index on, then renumbered. */
+const AGGREGATE_BASE = 1 << 24;
+
+/** A select-list entry after `*` expansion, with the name its column will have. */
+interface OutputItem {
+  readonly expr: Expr | { readonly kind: 'scope-column'; readonly index: number };
+  readonly name: string;
+  readonly span: SourceSpan;
+}
+
+/** Binds a SELECT block. */
+export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
+  if (query.orderBy.length > 0) {
+    throw new WeirError('UNSUPPORTED', 'ORDER BY is not supported in streaming queries yet', { span: query.orderBy[0]!.span });
+  }
+  if (query.limit !== undefined || query.offset !== undefined) {
+    throw new WeirError('UNSUPPORTED', 'LIMIT and OFFSET are not supported in streaming queries yet', { span: (query.limit ?? query.offset)!.span });
+  }
+  if (query.windows.length > 0) throw new WeirError('UNSUPPORTED', 'the WINDOW clause is not supported yet', { span: query.windows[0]!.name.span });
+
+  const from = query.from === undefined ? singleRow() : bindFrom(query.from, ctx);
+  let plan = from.plan;
+  const scope = from.scope;
+  const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };
+
+  if (query.where !== undefined) {
+    const condition = bindExpr(query.where, exprContext);
+    requireBoolean(condition, 'WHERE', query.where.span);
+    plan = { kind: 'filter', input: plan, condition, schema: plan.schema };
+  }
+
+  const items = expandItems(query.items, scope);
+  const grouped =
+    query.groupBy.length > 0 ||
+    query.having !== undefined ||
+    items.some((item) => item.expr.kind !== 'scope-column' && containsAggregate(item.expr, ctx.functions));
+
+  let result: BoundRelation;
+  if (grouped) {
+    result = bindGrouped(query, items, plan, scope, ctx);
+  } else {
+    const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
+    result = project(plan, exprs, items.map((i) => i.name));
+  }
+  if (query.distinct) result = distinct(result);
+  return result;
+}
+
+function singleRow(): { plan: LogicalNode; scope: Scope } {
+  return { plan: { kind: 'values', rows: [[]], schema: [] }, scope: new Scope([]) };
+}
+
+function expandItems(items: readonly SelectItem[], scope: Scope): OutputItem[] {
+  const out: OutputItem[] = [];
+  items.forEach((item, position) => {
+    if (item.kind === 'select-star') {
+      const qualifier = item.qualifier.length === 0 ? undefined : item.qualifier[item.qualifier.length - 1]!.name;
+      for (const index of scope.columnsOf(qualifier, item.span)) {
+        out.push({ expr: { kind: 'scope-column', index }, name: scope.columns[index]!.name, span: item.span });
+      }
+      return;
+    }
+    out.push({ expr: item.expr, name: item.alias?.name ?? implicitName(item.expr, position), span: item.span });
+  });
+  return out;
+}
+
+/** Flink's naming: a column reference or field access keeps its last name, anything else is `EXPR$<position>`. */
+function implicitName(expr: Expr, position: number): string {
+  if (expr.kind === 'column-ref') return expr.parts[expr.parts.length - 1]!.name;
+  if (expr.kind === 'field-access') return expr.field.name;
+  return `EXPR$${position}`;
+}
+
+function columnRef(scope: Scope, index: number): ScalarExpr {
+  return Exprs.inputRef(index, scope.columns[index]!.type);
+}
+
+function project(input: LogicalNode, exprs: readonly ScalarExpr[], names: readonly string[]): BoundRelation {
+  const schema: Field[] = exprs.map((e, i) => ({ name: names[i]!, type: e.type }));
+  const identity = exprs.length === input.schema.length && exprs.every((e, i) => e.kind === 'input-ref' && e.index === i) && schema.every((f, i) => f.name === input.schema[i]!.name);
+  if (identity) return { plan: input, schema: input.schema };
+  return { plan: { kind: 'project', input, exprs, schema }, schema };
+}
+
+function distinct(relation: BoundRelation): BoundRelation {
+  const keys = relation.schema.map((_, i) => i);
+  const plan: LogicalNode = { kind: 'aggregate', input: relation.plan, keys, calls: [], schema: relation.schema };
+  return { plan, schema: relation.schema };
+}
+
+function requireBoolean(expr: ScalarExpr, clause: string, span: SourceSpan): void {
+  if (expr.type.kind !== 'BOOLEAN' && expr.type.kind !== 'NULL') {
+    throw new WeirError('TYPE_MISMATCH', `${clause} condition must be BOOLEAN, got ${expr.type.kind}`, { span });
+  }
+}
+
+/** An aggregate call collected while binding, before the pre-projection is final. */
+interface PendingCall {
+  readonly fingerprint: string;
+  readonly call: AggregateCall;
+}
+
+function bindGrouped(query: SelectQuery, items: readonly OutputItem[], input: LogicalNode, scope: Scope, ctx: BinderContext): BoundRelation {
+  const base: ExprBindContext = { scope, functions: ctx.functions, clause: 'GROUP BY' };
+  const groupExprs: ScalarExpr[] = [];
+  const groupNames: string[] = [];
+  for (const element of query.groupBy) {
+    if (element.kind !== 'group-expr') throw new WeirError('UNSUPPORTED', `${element.type} is not supported yet`, { span: element.span });
+    if (containsAggregate(element.expr, ctx.functions)) {
+      throw new WeirError('INVALID_ARGUMENT', 'aggregate functions are not allowed in GROUP BY', { span: element.span });
+    }
+    const bound = bindExpr(element.expr, base);
+    if (!groupExprs.some((g) => sameExpr(g, bound))) {
+      groupExprs.push(bound);
+      groupNames.push(element.expr.kind === 'column-ref' ? element.expr.parts[element.expr.parts.length - 1]!.name : `$f${groupExprs.length - 1}`);
+    }
+  }
+
+  const preExprs: ScalarExpr[] = [...groupExprs];
+  const pending: PendingCall[] = [];
+  const indexOfPre = (expr: ScalarExpr): number => {
+    const existing = preExprs.findIndex((e) => sameExpr(e, expr));
+    if (existing >= 0) return existing;
+    preExprs.push(expr);
+    return preExprs.length - 1;
+  };
+  const onAggregate = (call: FunctionCall): ScalarExpr => {
+    const call2 = bindAggregateCall(call, scope, ctx, indexOfPre);
+    const fingerprint = JSON.stringify([call2.function, call2.args, call2.distinct, call2.filter]);
+    let index = pending.findIndex((p) => p.fingerprint === fingerprint);
+    if (index < 0) {
+      pending.push({ fingerprint, call: { ...call2, name: `EXPR$${pending.length}` } });
+      index = pending.length - 1;
+    }
+    return Exprs.inputRef(AGGREGATE_BASE + index, pending[index]!.call.type);
+  };
+
+  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate };
+  const boundItems = items.map((item) => ({
+    item,
+    expr: item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, selectContext),
+  }));
+  const having = query.having === undefined ? undefined : bindExpr(query.having, { ...selectContext, clause: 'HAVING' });
+
+  const keyCount = groupExprs.length;
+  const toAggregateOutput = (expr: ScalarExpr, span: SourceSpan, clause: string): ScalarExpr =>
+    rewriteOverGroups(expr, groupExprs, (ref) => {
+      if (ref.index >= AGGREGATE_BASE) return Exprs.inputRef(keyCount + ref.index - AGGREGATE_BASE, ref.type);
+      const column = scope.columns[ref.index]!;
+      throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause or be used in an aggregate function`, {
+        span,
+        hint: `${clause} can only refer to grouped columns and aggregates`,
+      });
+    });
+
+  const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < keyCount ? groupNames[i]! : `$f${i}`, type: e.type }));
+  const pre: LogicalNode = { kind: 'project', input, exprs: preExprs, schema: preSchema };
+  const calls = pending.map((p) => p.call);
+  const aggSchema: Field[] = [...preSchema.slice(0, keyCount), ...calls.map((c) => ({ name: c.name, type: c.type }))];
+  let plan: LogicalNode = { kind: 'aggregate', input: pre, keys: groupExprs.map((_, i) => i), calls, schema: aggSchema };
+
+  if (having !== undefined) {
+    const condition = toAggregateOutput(having, query.having!.span, 'HAVING');
+    requireBoolean(condition, 'HAVING', query.having!.span);
+    plan = { kind: 'filter', input: plan, condition, schema: plan.schema };
+  }
+  const exprs = boundItems.map(({ item, expr }) => toAggregateOutput(expr, item.span, 'SELECT'));
+  return project(plan, exprs, items.map((i) => i.name));
+}
+
+function bindAggregateCall(call: FunctionCall, scope: Scope, ctx: BinderContext, indexOfPre: (e: ScalarExpr) => number): Omit<AggregateCall, 'name'> {
+  const name = callName(call);
+  const definition = ctx.functions.lookup(name);
+  if (definition === undefined || definition.kind !== 'aggregate') throw new WeirError('INTERNAL_ERROR', `${name} is not an aggregate function`);
+  const argContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'aggregate argument' };
+  const isCountStar = call.args.length === 1 && call.args[0]!.kind === 'star';
+  if (isCountStar && name !== 'COUNT') throw new WeirError('INVALID_ARGUMENT', `${name}(*) is not allowed; only COUNT(*)`, { span: call.span });
+  const args = isCountStar
+    ? []
+    : call.args.map((arg) => {
+        if (arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', 'TABLE arguments are not allowed in aggregate functions', { span: arg.span });
+        if (containsAggregate(arg, ctx.functions)) throw new WeirError('INVALID_ARGUMENT', 'aggregate function calls cannot be nested', { span: arg.span });
+        return bindExpr(arg, argContext);
+      });
+  if (isCountStar && call.distinct) throw new WeirError('INVALID_ARGUMENT', 'COUNT(DISTINCT *) is not allowed', { span: call.span });
+  let signature;
+  try {
+    signature = definition.resolve(args.map((a) => a.type));
+  } catch (error) {
+    throw error instanceof WeirError ? error.withSpan(call.span) : error;
+  }
+  const casted = args.map((a, i) => castTo(a, signature.args[i] ?? a.type));
+  let filter: number | null = null;
+  if (call.filter !== undefined) {
+    const condition = bindExpr(call.filter, { ...argContext, clause: 'aggregate argument' });
+    requireBoolean(condition, 'FILTER', call.filter.span);
+    filter = indexOfPre(condition);
+  }
+  return {
+    function: definition.name,
+    args: casted.map(indexOfPre),
+    argTypes: casted.map((a) => a.type),
+    distinct: call.distinct,
+    filter,
+    type: name === 'COUNT' ? SqlTypes.bigint(false) : (signature.returns as SqlType),
+  };
+}
+
+/** Replaces sub-expressions equal to a group key by a reference to it; other input references go through `onInput`. */
+function rewriteOverGroups(expr: ScalarExpr, groups: readonly ScalarExpr[], onInput: (ref: Extract<ScalarExpr, { kind: 'input-ref' }>) => ScalarExpr): ScalarExpr {
+  const group = groups.findIndex((g) => sameExpr(g, expr));
+  if (group >= 0) return Exprs.inputRef(group, expr.type);
+  switch (expr.kind) {
+    case 'input-ref':
+      return onInput(expr);
+    case 'literal':
+      return expr;
+    case 'call':
+      return { ...expr, args: expr.args.map((a) => rewriteOverGroups(a, groups, onInput)) };
+    case 'field':
+    case 'cast':
+      return { ...expr, expr: rewriteOverGroups(expr.expr, groups, onInput) };
+    case 'case':
+      return {
+        ...expr,
+        whens: expr.whens.map(({ when, then }) => ({ when: rewriteOverGroups(when, groups, onInput), then: rewriteOverGroups(then, groups, onInput) })),
+        else: rewriteOverGroups(expr.else, groups, onInput),
+      };
+  }
+}
+
+/** Structural equality of bound expressions. */
+export function sameExpr(a: ScalarExpr, b: ScalarExpr): boolean {
+  return stableJson(a) === stableJson(b);
+}
+
+function stableJson(expr: ScalarExpr): string {
+  return JSON.stringify(expr, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+}
+

@@ -1,0 +1,51 @@
+/** What every binding step shares: the catalog, the functions, and the CTEs in scope. */
+import { WeirError, type SourceSpan } from '../../common/errors.js';
+import type { Schema } from '../../common/schema.js';
+import type { FunctionRegistry } from '../../expr/function-registry.js';
+import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { Query } from '../parse/ast.js';
+
+/** A common table expression visible by name, with the context it was defined in. */
+export interface CteDefinition {
+  readonly name: string;
+  readonly query: Query;
+  readonly columnNames?: readonly string[];
+  readonly context: BinderContext;
+}
+
+/** A bound relation: its plan, whose schema names and types its columns. */
+export interface BoundRelation {
+  readonly plan: LogicalNode;
+  readonly schema: Schema;
+}
+
+/** Shared, immutable state of one binding; `withCte` and `enterView` return extended copies. */
+export class BinderContext {
+  constructor(
+    readonly catalog: Catalog,
+    readonly functions: FunctionRegistry,
+    private readonly ctes: ReadonlyMap<string, CteDefinition> = new Map(),
+    private readonly viewStack: readonly string[] = [],
+  ) {}
+
+  /** The CTE of that name, if one is visible. */
+  cte(name: string): CteDefinition | undefined {
+    return this.ctes.get(name) ?? [...this.ctes.values()].find((c) => c.name.toLowerCase() === name.toLowerCase());
+  }
+
+  /** A context where one more CTE is visible (shadowing an outer one of the same name). */
+  withCte(name: string, query: Query, columnNames: readonly string[] | undefined): BinderContext {
+    const next = new Map(this.ctes);
+    next.set(name, { name, query, columnNames, context: this });
+    return new BinderContext(this.catalog, this.functions, next, this.viewStack);
+  }
+
+  /** A context for expanding a catalog view, which sees no CTEs; fails on a view that refers to itself. */
+  enterView(name: string, span: SourceSpan): BinderContext {
+    if (this.viewStack.includes(name)) {
+      throw new WeirError('INVALID_ARGUMENT', `view '${name}' refers to itself: ${[...this.viewStack, name].join(' -> ')}`, { span });
+    }
+    return new BinderContext(this.catalog, this.functions, new Map(), [...this.viewStack, name]);
+  }
+}

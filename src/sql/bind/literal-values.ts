@@ -1,0 +1,85 @@
+/** Types and runtime values of literals as Flink types them (`10` INT, `0.908` DECIMAL(3, 3), `1e6` DOUBLE). */
+import { WeirError, type SourceSpan } from '../../common/errors.js';
+import { MAX_DECIMAL_PRECISION, SqlTypes } from '../../common/sql-type.js';
+import { Exprs, type LiteralExpr } from '../../expr/scalar-expr.js';
+import type { IntervalLiteral, IntervalUnit, TypedLiteral } from '../parse/ast.js';
+
+/** A numeric literal: INT when it fits, then BIGINT, then DECIMAL(p, 0); with a point DECIMAL(p, s); with an exponent DOUBLE. */
+export function numberLiteral(text: string, span: SourceSpan): LiteralExpr {
+  if (/[eE]/.test(text)) return Exprs.literal(Number(text), SqlTypes.double(false));
+  const [whole = '', fraction] = text.split('.');
+  if (fraction === undefined) {
+    const value = Number(whole);
+    if (Number.isSafeInteger(value) && value <= 0x7fffffff) return Exprs.literal(value, SqlTypes.int(false));
+    if (Number.isSafeInteger(value)) return Exprs.literal(value, SqlTypes.bigint(false));
+  }
+  const digits = (whole + (fraction ?? '')).replace(/^0+(?=\d)/, '');
+  const scale = fraction?.length ?? 0;
+  const precision = Math.max(digits.replace(/^0+/, '').length, scale, 1);
+  if (precision > MAX_DECIMAL_PRECISION) {
+    throw new WeirError('INVALID_ARGUMENT', `numeric literal ${text} has more than ${MAX_DECIMAL_PRECISION} digits`, { span });
+  }
+  return Exprs.literal(BigInt(digits === '' ? '0' : digits), SqlTypes.decimal(precision, scale, false));
+}
+
+const MILLIS: Readonly<Record<Exclude<IntervalUnit, 'YEAR' | 'MONTH'>, number>> = {
+  DAY: 86_400_000,
+  HOUR: 3_600_000,
+  MINUTE: 60_000,
+  SECOND: 1000,
+  MILLISECOND: 1,
+};
+
+/** `INTERVAL '4' SECOND` → 4000 ms (INTERVAL DAY TO SECOND); `INTERVAL '1-2' YEAR TO MONTH` → 14 months. */
+export function intervalLiteral(literal: IntervalLiteral): LiteralExpr {
+  const text = literal.value.trim();
+  const bad = (): never => {
+    throw new WeirError('INVALID_ARGUMENT', `invalid interval literal '${literal.value}' for ${literal.from}${literal.to ? ' TO ' + literal.to : ''}`, { span: literal.span });
+  };
+  const sign = text.startsWith('-') ? -literal.sign : literal.sign;
+  const body = text.replace(/^[-+]/, '');
+  if (literal.from === 'YEAR' || literal.from === 'MONTH') {
+    const match = literal.from === 'YEAR' && literal.to === 'MONTH' ? /^(\d+)-(\d+)$/.exec(body) : /^(\d+)$/.exec(body);
+    if (match === null) return bad();
+    const months = literal.from === 'YEAR' ? Number(match[1]) * 12 + Number(match[2] ?? 0) : Number(match[1]);
+    return Exprs.literal(sign * months, SqlTypes.intervalYearMonth(false));
+  }
+  const units: Exclude<IntervalUnit, 'YEAR' | 'MONTH'>[] = ['DAY', 'HOUR', 'MINUTE', 'SECOND'];
+  const start = literal.from === 'MILLISECOND' ? -1 : units.indexOf(literal.from);
+  if (literal.to === undefined || start < 0) {
+    if (!/^\d+(\.\d+)?$/.test(body)) return bad();
+    return Exprs.literal(sign * Math.round(Number(body) * MILLIS[literal.from as keyof typeof MILLIS]), SqlTypes.intervalDayTime(false));
+  }
+  const parts = body.split(/[ :]/);
+  const end = units.indexOf(literal.to as (typeof units)[number]);
+  if (end < start || parts.length !== end - start + 1 || !parts.every((p) => /^\d+(\.\d+)?$/.test(p))) return bad();
+  let millis = 0;
+  parts.forEach((part, i) => (millis += Number(part) * MILLIS[units[start + i]!]));
+  return Exprs.literal(sign * Math.round(millis), SqlTypes.intervalDayTime(false));
+}
+
+/** `DATE '2020-01-01'` (days), `TIME '12:00:00'` (ms of day), `TIMESTAMP '2020-01-01 12:00:00.123'` (epoch ms). */
+export function typedLiteral(literal: TypedLiteral): LiteralExpr {
+  const bad = (): never => {
+    throw new WeirError('INVALID_ARGUMENT', `invalid ${literal.type} literal '${literal.value}'`, { span: literal.span });
+  };
+  const text = literal.value.trim();
+  switch (literal.type) {
+    case 'DATE': {
+      const m = /^(\d{4})-(\d{1,2})-(\d{1,2})$/.exec(text) ?? bad();
+      return Exprs.literal(Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3])) / 86_400_000, SqlTypes.date(false));
+    }
+    case 'TIME': {
+      const m = /^(\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,3})\d*)?)?$/.exec(text) ?? bad();
+      const millis = ((Number(m[1]) * 60 + Number(m[2])) * 60 + Number(m[3] ?? 0)) * 1000 + Number((m[4] ?? '0').padEnd(3, '0'));
+      return Exprs.literal(millis, SqlTypes.time(0, false));
+    }
+    case 'TIMESTAMP': {
+      const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/.exec(text) ?? bad();
+      const fraction = m[7] ?? '';
+      const millis = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), Number(fraction.slice(0, 3).padEnd(3, '0')));
+      if (Number.isNaN(millis)) bad();
+      return Exprs.literal(millis, SqlTypes.timestamp(Math.max(fraction.length, 0), false));
+    }
+  }
+}

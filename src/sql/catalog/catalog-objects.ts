@@ -1,0 +1,72 @@
+/**
+ * What the catalog stores: tables (with computed columns and watermarks, bound at DDL time) and
+ * views (kept as syntax and expanded where they are used, as Flink does).
+ */
+import type { ConnectorDescriptor, ConnectorTraits } from '../../common/connector-descriptor.js';
+import type { Schema } from '../../common/schema.js';
+import type { SqlType } from '../../common/sql-type.js';
+import type { ScalarExpr } from '../../expr/scalar-expr.js';
+import type { Query } from '../parse/ast.js';
+
+/** A column of a table: physical (read from the connector) or computed from physical ones. */
+export type TableColumn =
+  | { readonly kind: 'physical'; readonly name: string; readonly type: SqlType }
+  | {
+      readonly kind: 'computed';
+      readonly name: string;
+      readonly type: SqlType;
+      /** Over the physical columns, in physical order. */
+      readonly expr: ScalarExpr;
+      /** The expression as written, for SHOW CREATE TABLE. */
+      readonly text: string;
+    };
+
+/** `WATERMARK FOR column AS expr`, bound over the table's columns (physical then computed). */
+export interface TableWatermark {
+  readonly column: string;
+  readonly expr: ScalarExpr;
+  readonly text: string;
+}
+
+/** A table created by CREATE TABLE. */
+export interface CatalogTable {
+  readonly kind: 'table';
+  readonly name: string;
+  readonly temporary: boolean;
+  readonly columns: readonly TableColumn[];
+  readonly watermark?: TableWatermark;
+  readonly primaryKey: readonly string[];
+  readonly partitionedBy: readonly string[];
+  readonly options: ReadonlyMap<string, string>;
+  readonly connector: ConnectorDescriptor;
+  /** Source traits for these options; undefined when the connector cannot be read. */
+  readonly traits?: ConnectorTraits;
+  readonly comment?: string;
+  /** The statement that created it, as written. */
+  readonly ddl: string;
+}
+
+/** A view created by CREATE VIEW: the query as written, with the schema it had when created. */
+export interface CatalogView {
+  readonly kind: 'view';
+  readonly name: string;
+  readonly temporary: boolean;
+  readonly query: Query;
+  readonly queryText: string;
+  readonly columnNames?: readonly string[];
+  readonly schema: Schema;
+  readonly ddl: string;
+}
+
+/** Anything FROM can name. */
+export type CatalogRelation = CatalogTable | CatalogView;
+
+/** The physical columns of a table, in order: what its connector reads and writes. */
+export function physicalSchema(table: CatalogTable): Schema {
+  return table.columns.filter((c) => c.kind === 'physical').map((c) => ({ name: c.name, type: c.type }));
+}
+
+/** All columns of a table, physical and computed, in declaration order. */
+export function fullSchema(table: CatalogTable): Schema {
+  return table.columns.map((c) => ({ name: c.name, type: c.type }));
+}

@@ -1,0 +1,105 @@
+/**
+ * The session catalog: tables and views by name in one database (`default_catalog.default_database`),
+ * and the connectors that tables may name. Names are matched exactly first and then
+ * case-insensitively when that is unambiguous.
+ */
+import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
+import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
+import type { CatalogRelation, CatalogTable, CatalogView } from './catalog-objects.js';
+
+/** The catalog and database every object lives in, as Flink names them by default. */
+export const DEFAULT_CATALOG = 'default_catalog';
+export const DEFAULT_DATABASE = 'default_database';
+
+/** Tables, views and known connectors of a session. */
+export class Catalog {
+  private readonly relations = new Map<string, CatalogRelation>();
+  private readonly connectors = new Map<string, ConnectorDescriptor>();
+
+  constructor(connectors: Iterable<ConnectorDescriptor>) {
+    for (const connector of connectors) this.connectors.set(connector.name, connector);
+  }
+
+  /** The connector named in `'connector' = name`, or a validation error listing the known ones. */
+  connector(name: string, span?: SourceSpan): ConnectorDescriptor {
+    const connector = this.connectors.get(name);
+    if (connector !== undefined) return connector;
+    const suggestion = closestName(name, this.connectors.keys());
+    throw new WeirError('INVALID_OPTION', `unknown connector '${name}'`, {
+      span,
+      hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : `known connectors: ${[...this.connectors.keys()].sort().join(', ')}`,
+    });
+  }
+
+  /** Known connector descriptors. */
+  connectorDescriptors(): readonly ConnectorDescriptor[] {
+    return [...this.connectors.values()];
+  }
+
+  /** Looks a relation up; undefined when there is none. */
+  find(name: string): CatalogRelation | undefined {
+    const exact = this.relations.get(name);
+    if (exact !== undefined) return exact;
+    const lower = name.toLowerCase();
+    const matches = [...this.relations.values()].filter((r) => r.name.toLowerCase() === lower);
+    return matches.length === 1 ? matches[0] : undefined;
+  }
+
+  /** Looks a relation up, or fails with "did you mean". */
+  get(name: string, span?: SourceSpan): CatalogRelation {
+    const relation = this.find(name);
+    if (relation !== undefined) return relation;
+    const suggestion = closestName(name, this.relations.keys());
+    throw new WeirError('UNKNOWN_TABLE', `table or view '${name}' does not exist`, {
+      span,
+      hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined,
+    });
+  }
+
+  /** Looks a table (not a view) up, or fails. */
+  getTable(name: string, span?: SourceSpan): CatalogTable {
+    const relation = this.get(name, span);
+    if (relation.kind !== 'table') throw new WeirError('INVALID_ARGUMENT', `'${relation.name}' is a view, not a table`, { span });
+    return relation;
+  }
+
+  /** Adds a table or view; an existing name is an error unless `ifNotExists` (then nothing happens). */
+  add(relation: CatalogRelation, options: { ifNotExists: boolean; span?: SourceSpan }): boolean {
+    const existing = this.relations.get(relation.name);
+    if (existing !== undefined) {
+      if (options.ifNotExists) return false;
+      throw new WeirError('DUPLICATE_OBJECT', `${existing.kind} '${relation.name}' already exists`, { span: options.span });
+    }
+    this.relations.set(relation.name, relation);
+    return true;
+  }
+
+  /** Removes a table or view of the given kind; a missing one is an error unless `ifExists`. */
+  drop(kind: CatalogRelation['kind'], name: string, options: { ifExists: boolean; span?: SourceSpan }): boolean {
+    const relation = this.find(name);
+    if (relation === undefined || relation.kind !== kind) {
+      if (options.ifExists) return false;
+      if (relation !== undefined) {
+        throw new WeirError('INVALID_ARGUMENT', `'${relation.name}' is a ${relation.kind}, not a ${kind}; use DROP ${relation.kind.toUpperCase()}`, { span: options.span });
+      }
+      this.get(name, options.span);
+    }
+    this.relations.delete(relation!.name);
+    return true;
+  }
+
+  /** Tables, sorted by name. */
+  tables(): readonly CatalogTable[] {
+    return [...this.relations.values()].filter((r): r is CatalogTable => r.kind === 'table').sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Views, sorted by name. */
+  views(): readonly CatalogView[] {
+    return [...this.relations.values()].filter((r): r is CatalogView => r.kind === 'view').sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Every relation name, for suggestions. */
+  names(): readonly string[] {
+    return [...this.relations.keys()];
+  }
+}

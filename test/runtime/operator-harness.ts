@@ -1,0 +1,132 @@
+/**
+ * A driver for testing one StreamOperator without a task: it opens the operator against an
+ * in-memory keyed state backend and an Output that records everything, lets a test push batches
+ * and watermarks written as `[kind, row]` pairs (`['+I', [1, 'a']]`), and returns what the operator
+ * emitted in the same notation. Promises the operator hands to `waitFor` are collected and can be
+ * awaited with `settle()`.
+ *
+ * ```ts
+ * const h = await OperatorHarness.open(new GroupAggregateOperator(countByFirstColumn));
+ * expect(h.push([['+I', ['a', 7]], ['+I', ['a', 8]]])).toEqual([['+I', ['a', 2]]]);
+ * expect(materialize(h.output)).toEqual([['a', 2]]);
+ * ```
+ */
+import { encodeComponent } from '../../src/common/key-codec.js';
+import { ChangeBatch, type Row } from '../../src/common/row.js';
+import { ROW_KIND_SHORT, parseRowKind, type RowKindShort } from '../../src/common/row-kind.js';
+import { MemoryStateBackend } from '../../src/runtime/state/memory-state-backend.js';
+import type { OperatorContext, StreamOperator } from '../../src/runtime/stream-operator.js';
+
+/** A changelog record in test notation. */
+export type Change = readonly [RowKindShort, Row];
+
+/** Identity of the operator instance; every field has a default. */
+export interface HarnessOptions {
+  readonly operatorId?: string;
+  readonly subtask?: number;
+  readonly parallelism?: number;
+  readonly maxParallelism?: number;
+}
+
+/** An opened operator with recording output (see the module comment). */
+export class OperatorHarness {
+  /** The operator's keyed state. */
+  readonly state = new MemoryStateBackend();
+  /** Messages passed to `context.warn`, in order. */
+  readonly warnings: string[] = [];
+  /** Watermarks the operator emitted, in order. */
+  readonly watermarks: number[] = [];
+  /** Every change the operator emitted, in order. */
+  readonly output: Change[] = [];
+  private readonly pending: Promise<void>[] = [];
+
+  private constructor(readonly operator: StreamOperator) {}
+
+  /** Opens `operator` in a fresh harness. */
+  static async open(operator: StreamOperator, options: HarnessOptions = {}): Promise<OperatorHarness> {
+    const harness = new OperatorHarness(operator);
+    await operator.open?.(harness.context(options));
+    return harness;
+  }
+
+  /** Pushes one batch into input `input`; returns the changes emitted while processing it. */
+  push(changes: readonly Change[], input = 0): Change[] {
+    return this.pushBatch(ChangeBatch.of(changes.map(([kind, row]) => [parseRowKind(kind), row])), input);
+  }
+
+  /** Pushes a prepared batch; returns the changes emitted while processing it. */
+  pushBatch(batch: ChangeBatch, input = 0): Change[] {
+    const start = this.output.length;
+    this.operator.processBatch(batch, input);
+    return this.output.slice(start);
+  }
+
+  /** Pushes a watermark into input `input`; returns the watermarks emitted meanwhile. */
+  watermark(watermark: number, input = 0): number[] {
+    const start = this.watermarks.length;
+    this.operator.processWatermark?.(watermark, input);
+    return this.watermarks.slice(start);
+  }
+
+  /** Ends input `input`; returns the changes emitted meanwhile. */
+  async endInput(input = 0): Promise<Change[]> {
+    const start = this.output.length;
+    await this.operator.endInput?.(input);
+    return this.output.slice(start);
+  }
+
+  /** Awaits every promise handed to `waitFor` so far (rejecting if one does). */
+  async settle(): Promise<void> {
+    while (this.pending.length > 0) await Promise.all(this.pending.splice(0));
+  }
+
+  /** Closes the operator after settling pending work. */
+  async close(): Promise<void> {
+    await this.settle();
+    await this.operator.close?.();
+  }
+
+  private context(options: HarnessOptions): OperatorContext {
+    return {
+      operatorId: options.operatorId ?? 'operator-under-test',
+      subtask: options.subtask ?? 0,
+      parallelism: options.parallelism ?? 1,
+      maxParallelism: options.maxParallelism ?? 128,
+      keyedState: this.state,
+      output: {
+        collect: (batch) => {
+          for (let i = 0; i < batch.size; i++) this.output.push([ROW_KIND_SHORT[batch.kinds[i]!], batch.rows[i]!]);
+        },
+        emitWatermark: (watermark) => void this.watermarks.push(watermark),
+      },
+      waitFor: (work) => void this.pending.push(work),
+      warn: (message) => void this.warnings.push(message),
+    };
+  }
+}
+
+/**
+ * The table a changelog describes: applies +I/+U as inserts and -U/-D as deletes of an equal row
+ * (values compared exactly, bigints included) and returns the surviving rows in a canonical order.
+ * Throws when a change retracts a row that is not in the table, which a correct changelog never does.
+ */
+export function materialize(changes: Iterable<Change>): Row[] {
+  const table = new Map<string, { row: Row; count: number }>();
+  for (const [kind, row] of changes) {
+    const id = row.map(encodeComponent).join('');
+    const entry = table.get(id);
+    if (kind === '+I' || kind === '+U') {
+      if (entry === undefined) table.set(id, { row, count: 1 });
+      else entry.count++;
+    } else if (entry === undefined) {
+      throw new Error(`changelog retracts ${kind} ${JSON.stringify(row, jsonBigint)}, which is not in the table`);
+    } else if (--entry.count === 0) table.delete(id);
+  }
+  return [...table.entries()]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .flatMap(([, { row, count }]) => Array.from({ length: count }, () => row));
+}
+
+function jsonBigint(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? `${value}n` : value;
+}
