@@ -14,7 +14,7 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
   const mode = INSERT_ONLY;
   switch (node.kind) {
     case 'scan':
-      return { kind: 'source', source: node.source, schema: node.schema, mode };
+      return { kind: 'source', source: node.source, tableSchema: node.schema, schema: node.schema, mode };
     case 'values':
       return { kind: 'values', rows: node.rows, schema: node.schema, mode };
     case 'project':

@@ -9,7 +9,14 @@ import type { AggregateCall, ScanSource, SinkTarget } from '../logical/logical-n
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
-  | { readonly kind: 'source'; readonly source: ScanSource; readonly schema: Schema; readonly mode: ChangelogMode }
+  | {
+      readonly kind: 'source';
+      readonly source: ScanSource;
+      /** The columns the connector produces; `schema` may rename them (a projection that only renames is folded into its input). */
+      readonly tableSchema: Schema;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'values'; readonly rows: readonly (readonly unknown[])[]; readonly schema: Schema; readonly mode: ChangelogMode }
   | {
       readonly kind: 'calc';

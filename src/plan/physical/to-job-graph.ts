@@ -42,7 +42,7 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
 function specOf(node: PhysicalNode): OperatorSpec {
   switch (node.kind) {
     case 'source':
-      return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.schema };
+      return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.tableSchema };
     case 'values':
       return { kind: 'values', rows: node.rows };
     case 'calc':
