@@ -227,7 +227,10 @@ export function makeCall(name: string, args: readonly ScalarExpr[], span: Source
   }
   let signature;
   try {
-    signature = definition.resolve(args.map((a) => a.type));
+    signature = definition.resolve(
+      args.map((a) => a.type),
+      args.map((a) => (a.kind === 'literal' ? { value: a.value } : undefined)),
+    );
   } catch (error) {
     if (error instanceof WeirError) throw error.withSpan(span);
     throw error;

@@ -1,4 +1,5 @@
 /** Types and runtime values of literals as Flink types them (`10` INT, `0.908` DECIMAL(3, 3), `1e6` DOUBLE). */
+import { parseDecimal } from '../../common/decimal.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import { MAX_DECIMAL_PRECISION, SqlTypes } from '../../common/sql-type.js';
 import { Exprs, type LiteralExpr } from '../../expr/scalar-expr.js';
@@ -7,19 +8,17 @@ import type { IntervalLiteral, IntervalUnit, TypedLiteral } from '../parse/ast.j
 /** A numeric literal: INT when it fits, then BIGINT, then DECIMAL(p, 0); with a point DECIMAL(p, s); with an exponent DOUBLE. */
 export function numberLiteral(text: string, span: SourceSpan): LiteralExpr {
   if (/[eE]/.test(text)) return Exprs.literal(Number(text), SqlTypes.double(false));
-  const [whole = '', fraction] = text.split('.');
-  if (fraction === undefined) {
-    const value = Number(whole);
+  if (!text.includes('.')) {
+    const value = Number(text);
     if (Number.isSafeInteger(value) && value <= 0x7fffffff) return Exprs.literal(value, SqlTypes.int(false));
     if (Number.isSafeInteger(value)) return Exprs.literal(value, SqlTypes.bigint(false));
   }
-  const digits = (whole + (fraction ?? '')).replace(/^0+(?=\d)/, '');
-  const scale = fraction?.length ?? 0;
-  const precision = Math.max(digits.replace(/^0+/, '').length, scale, 1);
-  if (precision > MAX_DECIMAL_PRECISION) {
+  const decimal = parseDecimal(text);
+  if (decimal === undefined) throw new WeirError('INTERNAL_ERROR', `the grammar accepted a malformed number '${text}'`);
+  if (decimal.precision > MAX_DECIMAL_PRECISION) {
     throw new WeirError('INVALID_ARGUMENT', `numeric literal ${text} has more than ${MAX_DECIMAL_PRECISION} digits`, { span });
   }
-  return Exprs.literal(BigInt(digits === '' ? '0' : digits), SqlTypes.decimal(precision, scale, false));
+  return Exprs.literal(decimal.unscaled, SqlTypes.decimal(decimal.precision, decimal.scale, false));
 }
 
 const MILLIS: Readonly<Record<Exclude<IntervalUnit, 'YEAR' | 'MONTH'>, number>> = {
