@@ -16,15 +16,16 @@ Exit codes:
   ${EXIT.OK}    success
   ${EXIT.ERROR}    a statement or a job failed
   ${EXIT.USAGE}    bad usage (unknown command, unreadable file)
-  ${EXIT.INTERRUPTED}  interrupted (Ctrl-C)`,
+  ${EXIT.INTERRUPTED}  interrupted (Ctrl-C or SIGTERM; running jobs are stopped with a savepoint)`,
   );
 
 program
   .command('run')
   .description('run the statements of a SQL script; INSERTs run as jobs until their sources end')
   .argument('<file>', 'the script (statements separated by ;)')
-  .action(async (file: string) => {
-    process.exitCode = await runFile(file, { verbose: program.opts<{ verbose: boolean }>().verbose });
+  .option('--fresh', 'discard the checkpoints of the script\'s jobs and start them from scratch', false)
+  .action(async (file: string, options: { fresh: boolean }) => {
+    process.exitCode = await runFile(file, { verbose: program.opts<{ verbose: boolean }>().verbose, fresh: options.fresh });
   });
 
 program

@@ -14,6 +14,8 @@ export const EXIT = { OK: 0, ERROR: 1, USAGE: 2, INTERRUPTED: 130 } as const;
 /** Options of `weir run`. */
 export interface RunOptions {
   readonly verbose: boolean;
+  /** Discard the jobs' checkpoints instead of resuming from them. */
+  readonly fresh?: boolean;
 }
 
 /** Runs a script file; resolves with the exit code. */
@@ -30,8 +32,11 @@ export async function runFile(path: string, options: RunOptions): Promise<number
 
 /** Runs a script's text; `name` is how errors refer to it. Resolves with the exit code. */
 export async function runScript(text: string, name: string, options: RunOptions): Promise<number> {
-  const engine = createEngine();
+  const engine = createEngine({ fresh: options.fresh ?? false });
   const jobs: JobHandle[] = [];
+  const stopOnSignal = (signal: NodeJS.Signals): void => void stopWithSavepoints(jobs, signal);
+  process.once('SIGINT', stopOnSignal);
+  process.once('SIGTERM', stopOnSignal);
   const fail = async (error: unknown): Promise<number> => {
     process.stderr.write(renderError(error, text, name) + '\n');
     if (options.verbose && error instanceof Error && error.stack !== undefined) process.stderr.write(error.stack + '\n');
@@ -50,16 +55,44 @@ export async function runScript(text: string, name: string, options: RunOptions)
         case 'text':
           process.stdout.write(result.text + (result.text.endsWith('\n') ? '' : '\n'));
           break;
-        case 'job':
-          process.stderr.write(`[INFO] Submitted job ${result.job.id}: ${result.job.name}\n`);
-          jobs.push(result.job);
+        case 'job': {
+          const { job } = result;
+          const resumed = job.resumedFrom === undefined ? '' : ` (resumed from ${job.resumedFrom.metadata.kind} ${job.resumedFrom.metadata.checkpointId} at ${job.resumedFrom.path})`;
+          process.stderr.write(`[INFO] Submitted job ${job.id}: ${job.name}${resumed}\n`);
+          jobs.push(job);
           break;
+        }
       }
     }
   } catch (error) {
     return fail(error);
   }
   return waitForJobs(jobs, fail);
+}
+
+/**
+ * SIGINT / SIGTERM: stops every running job with a savepoint (or simply, when it takes no
+ * checkpoints), prints where the savepoints are, and exits.
+ */
+async function stopWithSavepoints(jobs: readonly JobHandle[], signal: NodeJS.Signals): Promise<void> {
+  process.stderr.write(`[INFO] ${signal} received: stopping ${jobs.length} job(s)\n`);
+  let code: number = EXIT.INTERRUPTED;
+  for (const job of jobs) {
+    if (job.status !== 'RUNNING') continue;
+    try {
+      if (!job.takesCheckpoints) {
+        await job.cancel();
+        process.stderr.write(`[INFO] Job ${job.id} cancelled: ${job.name}\n`);
+      } else {
+        const path = await job.stopWithSavepoint();
+        process.stderr.write(`[INFO] Job ${job.id} stopped with savepoint ${path}\n`);
+      }
+    } catch (error) {
+      process.stderr.write(renderError(error) + '\n');
+      code = EXIT.ERROR;
+    }
+  }
+  process.exit(code);
 }
 
 /** Waits until every job has finished, or until the first one fails (then reports it). */

@@ -32,6 +32,14 @@ export class ChangeBatch {
     this.rows.length = 0;
   }
 
+  /** A copy that outlives the call it was handed to (the rows themselves are shared: they are immutable). */
+  copy(): ChangeBatch {
+    const copy = new ChangeBatch();
+    copy.kinds.push(...this.kinds);
+    copy.rows.push(...this.rows);
+    return copy;
+  }
+
   /** A batch holding the given records (for tests and small inline inputs). */
   static of(records: readonly (readonly [RowKind, Row])[]): ChangeBatch {
     const batch = new ChangeBatch();

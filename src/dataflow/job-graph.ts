@@ -4,6 +4,7 @@
  * operators from it without knowing anything about SQL. Bump {@link JOB_GRAPH_VERSION} whenever a
  * spec changes meaning, so that state written by an older graph is never misread.
  */
+import { createHash } from 'node:crypto';
 import type { Schema } from '../common/schema.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
 
@@ -27,9 +28,14 @@ export interface JobNode {
   readonly schema: Schema;
 }
 
-/** How records travel from a producer to a consumer's subtasks. */
+/**
+ * How records travel from a producer to a consumer's subtasks. `forward` keeps records on the
+ * subtask of the same index; between operators of different parallelism the runtime turns it
+ * into `rebalance` (round-robin per batch).
+ */
 export type Partitioning =
   | { readonly kind: 'forward' }
+  | { readonly kind: 'rebalance' }
   | { readonly kind: 'hash'; readonly keys: readonly number[] }
   | { readonly kind: 'single' }
   | { readonly kind: 'broadcast' };
@@ -119,6 +125,15 @@ export interface SinkSpec {
   readonly options: Readonly<Record<string, string>>;
   readonly schema: Schema;
   readonly primaryKey: readonly string[];
+}
+
+/**
+ * Identifies what a graph computes, independently of its name and parallelism: a checkpoint may
+ * only be restored into a graph with the same fingerprint.
+ */
+export function graphFingerprint(graph: JobGraph): string {
+  const shape = graph.nodes.map((n) => ({ id: n.id, spec: n.spec, inputs: n.inputs, schema: n.schema }));
+  return createHash('sha256').update(serializeJobGraph({ ...graph, name: '', nodes: shape as unknown as JobNode[] })).digest('hex').slice(0, 32);
 }
 
 /** Serialises a graph to JSON text (bigint values are tagged so that they survive). */

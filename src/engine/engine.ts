@@ -15,6 +15,8 @@ export interface EngineOptions {
   readonly connectors?: readonly Connector[];
   readonly functions?: FunctionRegistry;
   readonly onWarning?: (message: string) => void;
+  /** Discard existing checkpoints of the jobs started, instead of resuming from them. */
+  readonly fresh?: boolean;
 }
 
 /** A statement of a script with what it gave. */

@@ -19,6 +19,9 @@ const oneOf = (...values: string[]) => (value: string, key: string): void => {
   if (!values.includes(value.trim().toLowerCase())) throw new WeirError('INVALID_OPTION', `'${key}' must be one of ${values.map((v) => `'${v}'`).join(', ')}, got '${value}'`);
 };
 const duration = (value: string, key: string): void => void parseDuration(value, key);
+const nonNegativeInt = (value: string, key: string): void => {
+  if (!/^\d+$/.test(value.trim())) throw new WeirError('INVALID_OPTION', `'${key}' must be a non-negative integer, got '${value}'`);
+};
 const anything = (): void => {};
 
 /** The settings weir reads, with their defaults. */
@@ -28,6 +31,13 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   'pipeline.name': { default: '', description: 'the name of the next job', validate: anything },
   'execution.runtime-mode': { default: 'streaming', description: 'streaming or batch', validate: oneOf('streaming', 'batch') },
   'table.exec.state.ttl': { default: '0 ms', description: 'idle state retention (0: forever)', validate: duration },
+  'execution.checkpointing.interval': { default: '', description: 'time between checkpoints (off when unset)', validate: duration },
+  'execution.checkpointing.mode': { default: 'EXACTLY_ONCE', description: 'EXACTLY_ONCE or AT_LEAST_ONCE', validate: oneOf('exactly_once', 'at_least_once') },
+  'execution.checkpointing.timeout': { default: '10 min', description: 'a checkpoint taking longer is aborted', validate: duration },
+  'execution.checkpointing.tolerable-failed-checkpoints': { default: '0', description: 'aborted checkpoints in a row before the job fails', validate: nonNegativeInt },
+  'state.checkpoints.dir': { default: '.weir/checkpoints', description: 'where checkpoints and savepoints are written', validate: anything },
+  'state.checkpoints.num-retained': { default: '2', description: 'completed checkpoints kept per job', validate: positiveInt },
+  'execution.savepoint.path': { default: '', description: 'savepoint or checkpoint the next jobs start from', validate: anything },
   'sql-client.execution.result-mode': { default: 'tableau', description: 'table, changelog or tableau', validate: oneOf('table', 'changelog', 'tableau') },
 };
 

@@ -3,7 +3,9 @@
  * the catalog, INSERT (and a bare SELECT, printed) plans a job and starts it, SHOW / DESCRIBE /
  * EXPLAIN answer from the catalog and the planner.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { resolve } from 'node:path';
+import { parseDuration } from '../common/duration.js';
 import type { Connector } from '../connectors/api/connector.js';
 import { WeirError } from '../common/errors.js';
 import { formatType, type SqlType } from '../common/sql-type.js';
@@ -11,7 +13,10 @@ import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
 import type { LogicalNode } from '../plan/logical/logical-node.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
-import { JobExecution } from '../runtime/job-execution.js';
+import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
+import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
+import { FileCheckpointStorage, loadCompletedCheckpoint } from '../runtime/checkpoint/file-checkpoint-storage.js';
+import { JobExecution, type JobCheckpointing } from '../runtime/job-execution.js';
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
@@ -31,6 +36,8 @@ export interface SessionOptions {
   readonly functions?: FunctionRegistry;
   /** Receives warnings from running jobs; defaults to stderr. */
   readonly onWarning?: (message: string) => void;
+  /** Discard the checkpoints of the jobs this session starts, instead of resuming from them. */
+  readonly fresh?: boolean;
 }
 
 /** Statements, the catalog they change and the jobs they start. */
@@ -41,8 +48,10 @@ export class Session {
   private readonly connectors: ConnectorResolver;
   private readonly jobList: JobHandle[] = [];
   private readonly onWarning: (message: string) => void;
+  private readonly fresh: boolean;
 
   constructor(options: SessionOptions) {
+    this.fresh = options.fresh ?? false;
     this.catalog = new Catalog(options.connectors.map((c) => c.descriptor));
     this.functions = options.functions ?? FunctionRegistry.withBuiltins();
     this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
@@ -91,11 +100,13 @@ export class Session {
         return ok('Execute statement succeeded.');
       }
       case 'insert':
-        return { kind: 'job', job: await this.startJob([bindInsert(statement, binder)], this.jobName([statement])) };
+        return this.startJob([bindInsert(statement, binder)], this.jobName([statement]), text);
       case 'statement-set':
-        return { kind: 'job', job: await this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts)) };
+        return this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts), text);
       case 'query':
-        return { kind: 'job', job: await this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect') };
+        return this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect', text);
+      case 'stop-job':
+        return this.stopJob(statement);
       case 'set':
         if (statement.key === undefined) {
           return { kind: 'rows', schema: [stringField('key'), stringField('value')], rows: this.config.entries() };
@@ -155,19 +166,63 @@ export class Session {
     return inserts.map((i) => `insert-into_${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${i.target.parts[i.target.parts.length - 1]!.name}`).join(',');
   }
 
-  private async startJob(sinks: readonly LogicalNode[], name: string): Promise<JobHandle> {
+  private async startJob(sinks: readonly LogicalNode[], name: string, text: string): Promise<StatementResult> {
     const options = this.plannerOptions();
     const graph = buildJobGraph(planPhysical(sinks, options), name, options);
+    const checkpointing = await this.checkpointing(name, text);
+    if (checkpointing?.restoreFrom?.metadata.finished) {
+      const { metadata, path } = checkpointing.restoreFrom;
+      return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
+    }
     const execution = new JobExecution(graph, {
       compiler: new ExprCompiler(this.functions),
       connectors: this.connectors,
       maxParallelism: this.config.getInt('pipeline.max-parallelism'),
+      ...(checkpointing === undefined ? {} : { checkpointing }),
       warn: this.onWarning,
     });
-    const job = new JobHandle(randomBytes(4).toString('hex'), name, execution);
+    const job = new JobHandle(randomBytes(4).toString('hex'), name, execution, checkpointing?.restoreFrom);
     await execution.start();
     this.jobList.push(job);
-    return job;
+    return { kind: 'job', job };
+  }
+
+  /**
+   * Checkpointing for a job, when `execution.checkpointing.interval` is set: storage in a folder
+   * named by `pipeline.name`, or by the job's name and a hash of its statement; the checkpoint to
+   * resume from (`execution.savepoint.path`, else the job's latest).
+   */
+  private async checkpointing(name: string, text: string): Promise<JobCheckpointing | undefined> {
+    const interval = this.config.get('execution.checkpointing.interval') ?? '';
+    const savepointPath = this.config.get('execution.savepoint.path') ?? '';
+    if (interval.trim() === '' && savepointPath.trim() === '') return undefined;
+    const folder = this.config.get('pipeline.name') || `${name}-${createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 8)}`;
+    const storage = new FileCheckpointStorage(resolve(this.config.get('state.checkpoints.dir')!), folder);
+    if (this.fresh) await storage.clear();
+    let restoreFrom: CompletedCheckpoint | undefined;
+    if (savepointPath.trim() !== '') restoreFrom = await loadCompletedCheckpoint(resolve(savepointPath));
+    else if (!this.fresh) restoreFrom = await storage.latest();
+    const config: CheckpointConfig = {
+      interval: interval.trim() === '' ? undefined : parseDuration(interval, 'execution.checkpointing.interval'),
+      mode: this.config.get('execution.checkpointing.mode')!.trim().toUpperCase() as CheckpointConfig['mode'],
+      timeout: parseDuration(this.config.get('execution.checkpointing.timeout')!, 'execution.checkpointing.timeout'),
+      tolerableFailures: this.config.getInt('execution.checkpointing.tolerable-failed-checkpoints'),
+      retained: this.config.getInt('state.checkpoints.num-retained'),
+    };
+    return { config, storage, ...(restoreFrom === undefined ? {} : { restoreFrom }) };
+  }
+
+  private async stopJob(statement: Extract<Statement, { kind: 'stop-job' }>): Promise<StatementResult> {
+    const job = this.jobList.find((j) => j.id === statement.jobId);
+    if (job === undefined) {
+      throw new WeirError('INVALID_ARGUMENT', `no job with id '${statement.jobId}'`, { span: statement.span, hint: 'SHOW JOBS lists the jobs of this session' });
+    }
+    if (!statement.withSavepoint) {
+      await job.cancel();
+      return ok(`Job '${job.id}' stopped.`);
+    }
+    const path = await job.stopWithSavepoint();
+    return ok(`Job '${job.id}' stopped with savepoint ${path}`);
   }
 
   private show(statement: Extract<Statement, { kind: 'show' }>): StatementResult {
@@ -189,8 +244,8 @@ export class Session {
       case 'JOBS':
         return {
           kind: 'rows',
-          schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time')],
-          rows: this.jobList.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString()]),
+          schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time'), stringField('last checkpoint')],
+          rows: this.jobList.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString(), j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`]),
         };
       case 'CREATE TABLE':
       case 'CREATE VIEW': {

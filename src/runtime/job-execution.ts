@@ -1,21 +1,35 @@
 /**
  * A running job: subtasks built from the job graph and wired by their edges, source tasks
- * driving data through them, and the job's lifecycle (RUNNING → FINISHED | FAILED | CANCELED).
- * Everything runs on the calling thread; subtasks of one operator are separate instances.
+ * driving data through them, checkpoints (when configured) and restore from one, and the job's
+ * lifecycle (RUNNING → FINISHED | FAILED | CANCELED). Everything runs on the calling thread;
+ * subtasks of one operator are separate instances with separate keyed state.
  */
+import { keyGroupOf, subtaskOfKeyGroup } from '../common/key-codec.js';
 import { WeirError } from '../common/errors.js';
-import type { JobGraph, JobNode } from '../dataflow/job-graph.js';
+import { graphFingerprint, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
 import type { ExprCompiler } from '../expr/expr-compiler.js';
+import type { Barrier } from './checkpoint/barrier.js';
+import { CheckpointCoordinator, type CheckpointConfig, type CompletedInfo } from './checkpoint/checkpoint-coordinator.js';
+import type { SubtaskState } from './checkpoint/checkpoint-metadata.js';
+import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint/checkpoint-storage.js';
+import { failpoint } from './checkpoint/failpoints.js';
 import { createOperator, createSourceReader, isSourceNode, type ConnectorResolver } from './operator-factory.js';
 import { MemoryStateBackend } from './state/memory-state-backend.js';
-import type { StreamOperator } from './stream-operator.js';
+import type { OperatorContext, StreamOperator } from './stream-operator.js';
 import type { Channel } from './task/channel.js';
-import { OperatorRunner } from './task/operator-runner.js';
+import { OperatorRunner, type BarrierHandler } from './task/operator-runner.js';
 import { OutputRouter, type OutputTarget } from './task/output-router.js';
-import { SourceTask } from './task/source-task.js';
+import { SourceTask, type SourceTaskHost } from './task/source-task.js';
 
 /** Where a job is in its life. */
 export type JobStatus = 'CREATED' | 'RUNNING' | 'FINISHED' | 'FAILED' | 'CANCELED';
+
+/** Checkpointing of one job: settings, storage, and the checkpoint to resume from. */
+export interface JobCheckpointing {
+  readonly config: CheckpointConfig;
+  readonly storage: CheckpointStorage;
+  readonly restoreFrom?: CompletedCheckpoint;
+}
 
 /** What a job needs from its surroundings. */
 export interface JobServices {
@@ -23,6 +37,7 @@ export interface JobServices {
   readonly connectors: ConnectorResolver;
   /** Key groups per keyed operator (`pipeline.max-parallelism`). */
   readonly maxParallelism: number;
+  readonly checkpointing?: JobCheckpointing;
   /** Receives non-fatal problems (skipped records, retractions of unknown keys). */
   warn(message: string): void;
 }
@@ -38,23 +53,49 @@ interface Subtask {
   readonly node: JobNode;
   readonly index: number;
   readonly output: OutputRouter;
+  readonly state: MemoryStateBackend;
   readonly runner?: OperatorRunner;
   readonly operator?: StreamOperator;
   readonly source?: SourceTask;
 }
 
 /** One execution of a job graph. */
-export class JobExecution {
+export class JobExecution implements SourceTaskHost, BarrierHandler {
   private state: JobStatus = 'CREATED';
   private failure: unknown;
   private readonly subtasks: Subtask[] = [];
   private readonly pending = new Set<Promise<void>>();
-  private finished!: Promise<void>;
+  private finished: Promise<void> = Promise.resolve();
+  private closed = false;
+  private readonly coordinator: CheckpointCoordinator | undefined;
+  private readonly barrierFor = new Map<SourceTask, Barrier>();
+  private barrierWaiters: (() => void)[] = [];
+  private sourcesEnded = 0;
+  private finalCheckpoint: Promise<void> | undefined;
+  readonly mode: BarrierHandler['mode'];
 
   constructor(
     readonly graph: JobGraph,
     private readonly services: JobServices,
-  ) {}
+  ) {
+    const checkpointing = services.checkpointing;
+    this.mode = checkpointing?.config.mode ?? 'EXACTLY_ONCE';
+    if (checkpointing !== undefined) {
+      this.coordinator = new CheckpointCoordinator(
+        {
+          jobName: graph.name,
+          graphFingerprint: graphFingerprint(graph),
+          maxParallelism: services.maxParallelism,
+          parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
+          injectBarrier: (barrier) => this.injectBarrier(barrier),
+          notifyComplete: (id) => this.notifyComplete(id),
+          fail: (error) => void this.fail(error),
+        },
+        checkpointing.storage,
+        checkpointing.config,
+      );
+    }
+  }
 
   /** The job's status. */
   get status(): JobStatus {
@@ -71,21 +112,30 @@ export class JobExecution {
     return this.state === 'FAILED' || this.state === 'CANCELED';
   }
 
-  /** Builds and opens every subtask, then starts the sources. Resolves once running. */
+  /** True when the job has checkpoint storage. */
+  get takesCheckpoints(): boolean {
+    return this.coordinator !== undefined;
+  }
+
+  /** The last completed checkpoint or savepoint, when checkpointing is on. */
+  get lastCheckpoint(): CompletedInfo | undefined {
+    return this.coordinator?.lastCompleted;
+  }
+
+  /** Builds, restores and opens every subtask, then starts the sources. Resolves once running (or failed to start). */
   async start(): Promise<void> {
     if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.graph.name}' was already started`);
     this.state = 'RUNNING';
     try {
       this.build();
-      for (const subtask of [...this.subtasks].reverse()) {
-        await subtask.operator?.open?.(this.operatorContext(subtask));
-        await subtask.source?.reader.open({ subtask: subtask.index, parallelism: subtask.node.parallelism, warn: (m) => this.warn(subtask.node, m) });
-      }
+      const restore = this.services.checkpointing?.restoreFrom;
+      if (restore !== undefined) await this.restore(restore);
+      for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restore);
     } catch (error) {
       await this.fail(error);
-      this.finished = Promise.resolve();
       return;
     }
+    this.coordinator?.start();
     const sources = this.subtasks.filter((s) => s.source !== undefined).map((s) => s.source!.run());
     this.finished = Promise.all(sources).then(
       () => this.complete(),
@@ -96,7 +146,7 @@ export class JobExecution {
   /** Resolves when the job has reached a final status. */
   async result(): Promise<JobStatus> {
     await this.finished;
-    await this.settlePending();
+    await this.settlePending().catch(() => undefined);
     return this.state;
   }
 
@@ -104,8 +154,25 @@ export class JobExecution {
   async cancel(): Promise<void> {
     if (this.state !== 'RUNNING') return;
     this.state = 'CANCELED';
+    this.coordinator?.stop();
+    this.wakeSources();
     await this.finished;
     await this.closeAll();
+  }
+
+  /** Takes a savepoint, then cancels the job; resolves with the savepoint's folder. */
+  async stopWithSavepoint(): Promise<string> {
+    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' has no checkpoint storage`);
+    if (this.state !== 'RUNNING') throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' is ${this.state.toLowerCase()}, not running`);
+    const path = await this.coordinator.trigger('savepoint');
+    await this.cancel();
+    return path;
+  }
+
+  /** Triggers a checkpoint now and resolves once it is complete and committed. */
+  async checkpoint(): Promise<string> {
+    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' does not take checkpoints`);
+    return this.coordinator.trigger('checkpoint');
   }
 
   /** Records in and out per node, summed over subtasks. */
@@ -120,8 +187,9 @@ export class JobExecution {
     });
   }
 
+  // ---- building and restoring --------------------------------------------------------------
+
   private build(): void {
-    const byNode = new Map<string, Subtask[]>();
     const consumers = new Map<string, { node: JobNode; input: number }[]>();
     for (const node of this.graph.nodes) {
       node.inputs.forEach((edge, input) => {
@@ -131,6 +199,7 @@ export class JobExecution {
       });
     }
     const runners = new Map<string, OperatorRunner[]>();
+    const byNode = new Map<string, Subtask[]>();
     // Consumers are created first (reverse topological order), so producers can connect to them.
     for (const node of [...this.graph.nodes].reverse()) {
       const subtasks: Subtask[] = [];
@@ -138,51 +207,205 @@ export class JobExecution {
         const targets: OutputTarget[] = (consumers.get(node.id) ?? []).map(({ node: consumer, input }) => {
           const edge = consumer.inputs[input]!;
           const consumerRunners = runners.get(consumer.id)!;
+          const rebalance = edge.partitioning.kind === 'forward' && node.parallelism !== consumer.parallelism;
           const channels = consumerRunners.map((runner, target): Channel | undefined => {
-            if (edge.partitioning.kind === 'forward') {
-              if (index % consumerRunners.length !== target) return undefined;
-              return runner.channel(input, Math.floor(index / consumerRunners.length));
-            }
-            return runner.channel(input, index);
+            if (edge.partitioning.kind !== 'forward' || rebalance) return runner.channel(input, index);
+            return index === target ? runner.channel(input, 0) : undefined;
           });
-          return { partitioning: edge.partitioning, channels };
+          return { partitioning: rebalance ? { kind: 'rebalance' } : edge.partitioning, channels };
         });
         const output = new OutputRouter(targets, index, this.services.maxParallelism);
+        const state = new MemoryStateBackend();
         if (isSourceNode(node)) {
-          subtasks.push({ node, index, output, source: new SourceTask(createSourceReader(node, this.services.connectors), output, this) });
+          subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, this.services.connectors), output, this) });
         } else {
           const operator = createOperator(node, this.services.compiler, this.services.connectors);
-          const channelsPerInput = node.inputs.map((edge) => this.channelCount(edge.from, edge.partitioning.kind, index, node.parallelism));
-          const runner = new OperatorRunner(operator, output, channelsPerInput);
-          subtasks.push({ node, index, output, runner, operator });
+          const channelsPerInput = node.inputs.map((edge) => this.channelCount(edge.from, edge.partitioning.kind, node.parallelism));
+          subtasks.push({ node, index, output, state, operator, runner: new OperatorRunner(operator, output, channelsPerInput, this) });
         }
       }
-      runners.set(node.id, subtasks.map((s) => s.runner!).filter((r) => r !== undefined));
+      runners.set(node.id, subtasks.flatMap((s) => (s.runner === undefined ? [] : [s.runner])));
       byNode.set(node.id, subtasks);
     }
     for (const node of this.graph.nodes) this.subtasks.push(...byNode.get(node.id)!);
   }
 
-  private channelCount(producerId: string, partitioning: string, consumerIndex: number, consumerParallelism: number): number {
+  /** How many producer subtasks feed one consumer subtask over an edge. */
+  private channelCount(producerId: string, partitioning: string, consumerParallelism: number): number {
     const producer = this.graph.nodes.find((n) => n.id === producerId)!;
-    if (partitioning !== 'forward') return producer.parallelism;
-    let count = 0;
-    for (let i = 0; i < producer.parallelism; i++) if (i % consumerParallelism === consumerIndex) count++;
-    return count;
+    return partitioning === 'forward' && producer.parallelism === consumerParallelism ? 1 : producer.parallelism;
   }
 
-  private operatorContext(subtask: Subtask) {
+  /** Loads keyed state (redistributed by key group) from the checkpoint into every subtask. */
+  private async restore(checkpoint: CompletedCheckpoint): Promise<void> {
+    const { metadata } = checkpoint;
+    const fingerprint = graphFingerprint(this.graph);
+    if (metadata.graphFingerprint !== fingerprint) {
+      throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} was taken by a different query than job '${this.graph.name}' runs now; it cannot be restored`, {
+        hint: 'start the job from scratch (weir run --fresh), or restore the query the checkpoint was taken with',
+      });
+    }
+    if (metadata.maxParallelism !== this.services.maxParallelism) {
+      throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} was taken with pipeline.max-parallelism ${metadata.maxParallelism}, which can never change (now ${this.services.maxParallelism})`);
+    }
+    failpoint('recovery.during-restore');
+    for (const subtask of this.subtasks) {
+      const old = metadata.operators[subtask.node.id]!;
+      const sameLayout = old.parallelism === subtask.node.parallelism;
+      const maxP = this.services.maxParallelism;
+      const owns = (key: Parameters<typeof keyGroupOf>[0]): boolean => subtaskOfKeyGroup(keyGroupOf(key, maxP), subtask.node.parallelism, maxP) === subtask.index;
+      for (const oldSubtask of old.subtasks) {
+        if (oldSubtask.keyedStateFile === undefined) continue;
+        if (sameLayout && oldSubtask.subtask !== subtask.index) continue;
+        const data = await this.services.checkpointing!.storage.readStateFile(checkpoint, oldSubtask.keyedStateFile);
+        subtask.state.restore(data, sameLayout ? () => true : owns);
+      }
+    }
+  }
+
+  /** Operator states of the old subtasks assigned to this one: sinks get all of them on subtask 0, others round-robin. */
+  private restoredOperatorState(subtask: Subtask, restore: CompletedCheckpoint): unknown[] {
+    const old = restore.metadata.operators[subtask.node.id]!.subtasks;
+    const mine = subtask.node.spec.kind === 'sink' ? (subtask.index === 0 ? old : []) : old.filter((s) => s.subtask % subtask.node.parallelism === subtask.index);
+    return mine.flatMap((s) => (s.operatorState === undefined ? [] : [s.operatorState]));
+  }
+
+  private async open(subtask: Subtask, restore: CompletedCheckpoint | undefined): Promise<void> {
+    const operatorState = restore === undefined ? [] : this.restoredOperatorState(subtask, restore);
+    if (subtask.source !== undefined) {
+      const offsets = operatorState as { offset: unknown }[];
+      if (offsets.length > 1) throw new WeirError('CHECKPOINT_ERROR', `source ${subtask.node.id} cannot change its parallelism on restore`);
+      if (offsets.length === 1) {
+        const reader = subtask.source.reader;
+        if (reader.seek === undefined) throw new WeirError('CHECKPOINT_ERROR', `source ${subtask.node.id} cannot replay from an offset`);
+        reader.seek(offsets[0]!.offset);
+      }
+      await subtask.source.reader.open({ subtask: subtask.index, parallelism: subtask.node.parallelism, warn: (m) => this.warn(subtask.node, m) });
+      return;
+    }
+    const operator = subtask.operator!;
+    await operator.initializeState?.({
+      isRestored: () => restore !== undefined,
+      restoredCheckpointId: restore?.metadata.checkpointId,
+      operatorState,
+    });
+    await operator.open?.(this.operatorContext(subtask));
+  }
+
+  private operatorContext(subtask: Subtask): OperatorContext {
     return {
       operatorId: subtask.node.id,
       subtask: subtask.index,
       parallelism: subtask.node.parallelism,
       maxParallelism: this.services.maxParallelism,
+      checkpointing: this.coordinator !== undefined,
       output: subtask.output,
-      keyedState: new MemoryStateBackend(),
+      keyedState: subtask.state,
       waitFor: (work: Promise<void>) => this.track(work),
       warn: (message: string) => this.warn(subtask.node, message),
     };
   }
+
+  // ---- checkpoints -------------------------------------------------------------------------
+
+  private injectBarrier(barrier: Barrier): void {
+    for (const subtask of this.subtasks) if (subtask.source !== undefined) this.barrierFor.set(subtask.source, barrier);
+    this.wakeSources();
+  }
+
+  private wakeSources(): void {
+    const waiters = this.barrierWaiters;
+    this.barrierWaiters = [];
+    for (const wake of waiters) wake();
+  }
+
+  /** @internal SourceTaskHost */
+  takeBarrier(task: SourceTask): Barrier | undefined {
+    const barrier = this.barrierFor.get(task);
+    if (barrier !== undefined) this.barrierFor.delete(task);
+    return barrier;
+  }
+
+  /** @internal SourceTaskHost */
+  acknowledgeSource(task: SourceTask, barrier: Barrier, offset: unknown): void {
+    const subtask = this.subtasks.find((s) => s.source === task)!;
+    this.coordinator?.acknowledge(barrier.id, { nodeId: subtask.node.id, state: { subtask: subtask.index, keyGroups: this.keyGroups(subtask), operatorState: { offset } } });
+  }
+
+  /** @internal SourceTaskHost */
+  sourceEnded(): boolean {
+    if (this.coordinator === undefined) return false;
+    this.sourcesEnded++;
+    if (this.sourcesEnded === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
+    return true;
+  }
+
+  /** The last checkpoint of a bounded job, retried while checkpoint failures are tolerated. */
+  private async takeFinalCheckpoint(): Promise<void> {
+    while (!this.stopped) {
+      try {
+        await this.coordinator!.trigger('checkpoint', true);
+        return;
+      } catch {
+        // An aborted final checkpoint is retried; the coordinator fails the job once failures exceed the tolerance.
+      }
+    }
+  }
+
+  /** @internal SourceTaskHost */
+  barrierRequested(): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    return new Promise((resolve) => this.barrierWaiters.push(resolve));
+  }
+
+  /** @internal BarrierHandler: the synchronous snapshot of an operator subtask, then its asynchronous write and acknowledgement. */
+  snapshot(runner: OperatorRunner, barrier: Barrier): void {
+    const coordinator = this.coordinator;
+    if (coordinator === undefined) return;
+    const subtask = this.subtasks.find((s) => s.runner === runner)!;
+    let keyed: Uint8Array | undefined;
+    let operatorState: unknown;
+    try {
+      keyed = subtask.state.snapshot();
+      operatorState = subtask.operator!.snapshotState?.(barrier.id);
+    } catch (error) {
+      coordinator.decline(barrier.id, error);
+      return;
+    }
+    const write = async (): Promise<SubtaskState> => {
+      const storage = this.services.checkpointing!.storage;
+      const file = keyed === undefined ? undefined : await storage.writeStateFile(barrier.id, barrier.kind, `${subtask.node.id}-${subtask.index}.state`, keyed);
+      const resolved: unknown = await operatorState;
+      return {
+        subtask: subtask.index,
+        keyGroups: this.keyGroups(subtask),
+        ...(file === undefined ? {} : { keyedStateFile: file }),
+        ...(resolved === undefined ? {} : { operatorState: resolved }),
+      };
+    };
+    write().then(
+      (state) => coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state }),
+      (error: unknown) => {
+        coordinator.decline(barrier.id, error);
+        if (operatorState instanceof Promise) void this.fail(error);
+      },
+    );
+  }
+
+  private keyGroups(subtask: Subtask): [number, number] {
+    const maxP = this.services.maxParallelism;
+    const p = subtask.node.parallelism;
+    return [Math.ceil((subtask.index * maxP) / p), Math.ceil(((subtask.index + 1) * maxP) / p) - 1];
+  }
+
+  private async notifyComplete(checkpointId: number): Promise<void> {
+    for (const subtask of this.subtasks) {
+      await subtask.operator?.notifyCheckpointComplete?.(checkpointId);
+      if (subtask.node.spec.kind === 'sink') failpoint('sink.between-commits');
+    }
+  }
+
+  // ---- lifecycle -----------------------------------------------------------------------------
 
   /** Resolves when no asynchronous work is pending; undefined when there is none (the common case). */
   idle(): Promise<void> | undefined {
@@ -210,7 +433,9 @@ export class JobExecution {
 
   private async complete(): Promise<void> {
     await this.settlePending();
+    await this.finalCheckpoint;
     if (this.state !== 'RUNNING') return;
+    this.coordinator?.stop();
     await this.closeAll();
     if (this.state === 'RUNNING') this.state = 'FINISHED';
   }
@@ -219,10 +444,10 @@ export class JobExecution {
     if (this.state === 'FAILED') return;
     this.failure = error;
     this.state = 'FAILED';
+    this.coordinator?.stop();
+    this.wakeSources();
     await this.closeAll();
   }
-
-  private closed = false;
 
   private async closeAll(): Promise<void> {
     if (this.closed) return;

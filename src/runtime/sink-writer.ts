@@ -25,9 +25,43 @@ export interface SinkWriter {
   /** Makes everything written so far durable or visible; called at the end of input. */
   flush(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Operator state kept in checkpoints (Flink's CheckpointedFunction, e.g. rows buffered but not
+   * yet flushed): called synchronously at each barrier; JSON-serialisable data.
+   */
+  snapshotState?(checkpointId: number): unknown;
+  /** Receives the states returned by `snapshotState` before a restart (called before `open`). */
+  initializeState?(states: readonly unknown[]): void;
 }
 
 /** Creates writers for one connector. */
 export interface SinkFactory {
   createWriter(spec: SinkSpec): SinkWriter;
+}
+
+/** A transaction prepared at a barrier, as recorded in the checkpoint (JSON-serialisable data). */
+export interface PreparedTransaction {
+  readonly checkpointId: number;
+  readonly data: unknown;
+}
+
+/**
+ * A sink that commits with the checkpoint protocol (Flink's TwoPhaseCommitSinkFunction):
+ * at barrier n, `prepareCommit(n)` pre-commits everything written since the previous barrier
+ * (durably, but invisible to readers) and returns what is needed to commit it; once checkpoint n
+ * is complete, `commit` makes every prepared transaction up to n visible. After a restore from
+ * checkpoint n, `recover` commits the transactions recorded in n (their checkpoint completed) and
+ * aborts any other transaction this sink prepared after n. Commit and recover must tolerate
+ * transactions that were already committed, and must fail loudly when one was lost.
+ */
+export interface TransactionalSinkWriter extends SinkWriter {
+  prepareCommit(checkpointId: number): Promise<PreparedTransaction>;
+  commit(transactions: readonly PreparedTransaction[]): Promise<void>;
+  recover(pending: readonly PreparedTransaction[], restoredCheckpointId: number): Promise<void>;
+}
+
+/** True when a writer takes part in the checkpoint protocol. */
+export function isTransactional(writer: SinkWriter): writer is TransactionalSinkWriter {
+  const candidate = writer as Partial<TransactionalSinkWriter>;
+  return typeof candidate.prepareCommit === 'function' && typeof candidate.commit === 'function' && typeof candidate.recover === 'function';
 }

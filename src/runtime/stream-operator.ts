@@ -21,6 +21,8 @@ export interface OperatorContext {
   readonly subtask: number;
   readonly parallelism: number;
   readonly maxParallelism: number;
+  /** True when the job takes checkpoints (transactional sinks then commit per checkpoint, not at the end). */
+  readonly checkpointing: boolean;
   readonly output: Output;
   /** Keyed state scoped to the current key (Flink's keyed state backend). */
   readonly keyedState: KeyedStateBackend;
@@ -33,9 +35,32 @@ export interface OperatorContext {
   warn(message: string): void;
 }
 
-/** An operator of a running job. Every hook except `processBatch` is optional. */
+/** What an operator gets before it opens: whether it restarts from a checkpoint, and its restored operator state. */
+export interface StateInitializationContext {
+  /** True when the job resumed from a checkpoint or savepoint (keyed state is already restored). */
+  isRestored(): boolean;
+  /** The checkpoint the job resumed from. */
+  readonly restoredCheckpointId: number | undefined;
+  /** Operator states assigned to this subtask (values returned by `snapshotState` before the restart). */
+  readonly operatorState: readonly unknown[];
+}
+
+/**
+ * An operator of a running job. Every hook except `processBatch` is optional. The checkpoint
+ * hooks mirror Flink's CheckpointedFunction and CheckpointListener.
+ */
 export interface StreamOperator {
+  /** Called before `open`, with the state restored from a checkpoint (if any). */
+  initializeState?(context: StateInitializationContext): void | Promise<void>;
   open?(context: OperatorContext): void | Promise<void>;
+  /**
+   * Operator state at barrier `checkpointId` (keyed state is snapshotted by the runtime). Must be
+   * JSON-serialisable data. A promise only for sinks that pre-commit at the barrier; records that
+   * arrive while it is pending belong to the next checkpoint.
+   */
+  snapshotState?(checkpointId: number): unknown;
+  /** Checkpoint `checkpointId` is complete (and covers every earlier one); sinks commit here. */
+  notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;
   /** Processes one batch from input `input` (0 for single-input operators). */
   processBatch(batch: ChangeBatch, input: number): void;
   /** Event-time progress on an input; the default forwards the minimum over inputs. */

@@ -77,7 +77,7 @@ describe('weir run', () => {
   it('prints --help with the commands and --version', async () => {
     const help = await runWeir(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('run <file>');
+    expect(help.stdout).toContain('run [options] <file>');
     expect(help.stdout).toContain('demo');
     const version = await runWeir(['--version']);
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);

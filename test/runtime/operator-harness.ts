@@ -26,6 +26,8 @@ export interface HarnessOptions {
   readonly subtask?: number;
   readonly parallelism?: number;
   readonly maxParallelism?: number;
+  /** Whether the job takes checkpoints (default false). */
+  readonly checkpointing?: boolean;
 }
 
 /** An opened operator with recording output (see the module comment). */
@@ -92,6 +94,7 @@ export class OperatorHarness {
       subtask: options.subtask ?? 0,
       parallelism: options.parallelism ?? 1,
       maxParallelism: options.maxParallelism ?? 128,
+      checkpointing: options.checkpointing ?? false,
       keyedState: this.state,
       output: {
         collect: (batch) => {

@@ -29,14 +29,25 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
     const inputs = physicalInputs(node).map(edgeTo);
     const spec = specOf(node);
     const id = `${nodes.length + 1}-${spec.kind}`;
-    const singleton = spec.kind === 'values' || inputs.some((e) => e.partitioning.kind === 'single');
-    nodes.push({ id, spec, parallelism: singleton ? 1 : options.parallelism, inputs, schema: node.schema });
+    nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema });
     ids.set(node, id);
     return id;
   };
 
   for (const root of roots) visit(root);
   return { version: JOB_GRAPH_VERSION, name: options.name, nodes };
+}
+
+/**
+ * Sources and VALUES read with one subtask; an exchange by key spreads the work over the
+ * configured parallelism; operators fed only by forward edges keep their input's parallelism,
+ * so that chains need no rebalancing.
+ */
+function parallelismOf(spec: OperatorSpec, inputs: readonly JobEdge[], nodes: readonly JobNode[], configured: number): number {
+  if (spec.kind === 'source' || spec.kind === 'values') return 1;
+  if (inputs.some((e) => e.partitioning.kind === 'single')) return 1;
+  if (inputs.some((e) => e.partitioning.kind !== 'forward')) return configured;
+  return Math.max(...inputs.map((e) => nodes.find((n) => n.id === e.from)!.parallelism));
 }
 
 function specOf(node: PhysicalNode): OperatorSpec {

@@ -1,28 +1,89 @@
-/** Hands batches to a connector's SinkWriter; flushes it when the input ends. */
+/**
+ * Hands batches to a connector's SinkWriter. With a transactional writer and checkpointing on, it
+ * runs the two-phase commit of the checkpoint protocol: pre-commit at each barrier (the prepared
+ * transactions are this operator's state), commit once the checkpoint is complete, and on
+ * restore commit what the restored checkpoint recorded and abort the rest. Otherwise the writer
+ * is flushed when the input ends.
+ */
 import type { ChangeBatch } from '../../common/row.js';
-import type { SinkWriter } from '../sink-writer.js';
-import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { failpoint } from '../checkpoint/failpoints.js';
+import { isTransactional, type PreparedTransaction, type SinkWriter, type TransactionalSinkWriter } from '../sink-writer.js';
+import type { OperatorContext, StateInitializationContext, StreamOperator } from '../stream-operator.js';
 
-/** The last operator of a pipeline: writes through a SinkWriter, with its backpressure. */
+/** The operator state of a sink subtask: transactions prepared but not known to be committed, and the writer's own state. */
+interface SinkState {
+  readonly pending: readonly PreparedTransaction[];
+  readonly writer?: unknown;
+}
+
+/** The last operator of a pipeline. */
 export class SinkOperator implements StreamOperator {
   private context!: OperatorContext;
+  private pending: PreparedTransaction[] = [];
+  private restored: { pending: PreparedTransaction[]; checkpointId: number } | undefined;
+  /** Batches that arrived while a pre-commit was in flight; they belong to the next transaction. */
+  private held: ChangeBatch[] | null = null;
 
   constructor(private readonly writer: SinkWriter) {}
+
+  initializeState(context: StateInitializationContext): void {
+    if (!context.isRestored()) return;
+    const states = context.operatorState as SinkState[];
+    this.restored = { pending: states.flatMap((s) => s.pending), checkpointId: context.restoredCheckpointId! };
+    this.writer.initializeState?.(states.flatMap((s) => (s.writer === undefined ? [] : [s.writer])));
+  }
 
   async open(context: OperatorContext): Promise<void> {
     this.context = context;
     await this.writer.open({ subtask: context.subtask, parallelism: context.parallelism, warn: (m) => context.warn(m) });
+    if (this.restored !== undefined && isTransactional(this.writer)) {
+      await this.writer.recover(this.restored.pending, this.restored.checkpointId);
+    }
   }
 
   processBatch(batch: ChangeBatch): void {
+    if (this.held !== null) {
+      this.held.push(batch.copy());
+      return;
+    }
     const pending = this.writer.write(batch);
     if (pending !== undefined) this.context.waitFor(pending);
   }
 
   processWatermark(): void {}
 
+  snapshotState(checkpointId: number): SinkState | Promise<SinkState> {
+    const writer = this.writer;
+    const writerState = writer.snapshotState?.(checkpointId);
+    const withWriter = (state: SinkState): SinkState => (writerState === undefined ? state : { ...state, writer: writerState });
+    if (!isTransactional(writer)) return withWriter({ pending: [] });
+    failpoint('sink.before-prepare');
+    this.held = [];
+    return this.prepare(writer, checkpointId).then(withWriter);
+  }
+
+  private async prepare(writer: TransactionalSinkWriter, checkpointId: number): Promise<SinkState> {
+    const transaction = await writer.prepareCommit(checkpointId);
+    this.pending.push(transaction);
+    failpoint('sink.after-prepare-before-ack');
+    const held = this.held ?? [];
+    this.held = null;
+    for (const batch of held) this.processBatch(batch);
+    return { pending: [...this.pending] };
+  }
+
+  async notifyCheckpointComplete(checkpointId: number): Promise<void> {
+    const writer = this.writer;
+    if (!isTransactional(writer)) return;
+    const due = this.pending.filter((t) => t.checkpointId <= checkpointId);
+    if (due.length === 0) return;
+    failpoint('sink.after-complete-before-commit');
+    await writer.commit(due);
+    this.pending = this.pending.filter((t) => t.checkpointId > checkpointId);
+  }
+
   async endInput(): Promise<void> {
-    await this.writer.flush();
+    if (!this.context.checkpointing || !isTransactional(this.writer)) await this.writer.flush();
   }
 
   async close(): Promise<void> {

@@ -3,6 +3,7 @@
  * Map and list states keep a Map / array per key. Snapshots (by key group) are taken by the
  * checkpoint machinery from `states()`.
  */
+import { serialize, deserialize } from 'node:v8';
 import type { Key } from '../../common/key-codec.js';
 import type { KeyedStateBackend, ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
 
@@ -29,6 +30,29 @@ export class MemoryStateBackend implements KeyedStateBackend {
   /** The declared states, for snapshots and metrics. */
   states(): IterableIterator<StateTable> {
     return this.tables.values();
+  }
+
+  /**
+   * The synchronous part of a snapshot: every state table serialised into one buffer (a copy, so
+   * processing may go on mutating state while the buffer is written). Undefined when there is no
+   * keyed state at all.
+   */
+  snapshot(): Uint8Array | undefined {
+    const tables = [...this.tables.values()].filter((t) => t.entries.size > 0);
+    if (tables.length === 0) return undefined;
+    return serialize(tables.map((t) => [t.name, t.kind, t.entries]));
+  }
+
+  /**
+   * Adds the entries of a snapshot whose key this subtask owns (by key group), so that the
+   * snapshots of any number of old subtasks can be redistributed to the new ones.
+   */
+  restore(snapshot: Uint8Array, owns: (key: Key) => boolean): void {
+    const tables = deserialize(snapshot) as [string, StateTable['kind'], Map<Key, unknown>][];
+    for (const [name, kind, entries] of tables) {
+      const target = this.table({ name }, kind);
+      for (const [key, value] of entries) if (owns(key)) target.set(key, value);
+    }
   }
 
   keyCount(): number {

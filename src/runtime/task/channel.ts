@@ -1,12 +1,15 @@
 /** What travels from one producer subtask to one input of one consumer subtask. */
 import type { ChangeBatch } from '../../common/row.js';
+import type { Barrier } from '../checkpoint/barrier.js';
 
-/** The receiving end of a connection between two subtasks. */
+/** The receiving end of a connection between two subtasks. Calls arrive in the producer's order. */
 export interface Channel {
   /** Delivers a batch (valid only during the call). */
   push(batch: ChangeBatch): void;
   /** Delivers the producer's watermark. */
   watermark(watermark: number): void;
+  /** Delivers a checkpoint barrier: everything pushed before it belongs to that checkpoint. */
+  barrier(barrier: Barrier): void;
   /** The producer has ended; resolves once the consumer has handled it (and ended itself if it was the last input). */
   end(): Promise<void>;
 }

@@ -1,62 +1,151 @@
 /**
- * Runs one subtask of an operator: receives batches, watermarks and end-of-input from its
- * upstream channels, keeps the operator's watermark at the minimum over its channels, and ends
- * its own output (after a final watermark) once every input has ended.
+ * Runs one subtask of an operator: receives batches, watermarks, barriers and end-of-input from
+ * its upstream channels. Keeps the watermark at the minimum over its channels; aligns barriers
+ * (EXACTLY_ONCE: a channel that delivered barrier n is blocked, its later input held back, until
+ * every open channel has delivered n; AT_LEAST_ONCE: barriers are only counted); ends its own
+ * output, after a final watermark, once every input has ended.
  */
 import type { ChangeBatch } from '../../common/row.js';
+import type { Barrier, CheckpointingMode } from '../checkpoint/barrier.js';
 import type { StreamOperator } from '../stream-operator.js';
 import type { Channel } from './channel.js';
 import type { OutputRouter } from './output-router.js';
 
+/** What the runner asks of its job when a barrier is aligned. */
+export interface BarrierHandler {
+  readonly mode: CheckpointingMode;
+  /** Takes the subtask's snapshot for `barrier` (synchronous part now, the rest asynchronously). */
+  snapshot(runner: OperatorRunner, barrier: Barrier): void;
+}
+
+/** Input held back on a blocked channel, replayed in arrival order once alignment ends. */
+type HeldEvent =
+  | { readonly type: 'batch'; readonly channel: number; readonly batch: ChangeBatch }
+  | { readonly type: 'watermark'; readonly channel: number; readonly watermark: number }
+  | { readonly type: 'barrier'; readonly channel: number; readonly barrier: Barrier }
+  | { readonly type: 'end'; readonly channel: number; readonly done: (error?: unknown) => void };
+
 /** A subtask of a non-source operator. */
 export class OperatorRunner {
   recordsIn = 0;
-  private readonly openChannels: number[];
-  private readonly channelWatermarks: number[][];
+  private readonly inputOf: number[] = [];
+  private readonly openPerInput: number[];
+  private readonly channelWatermarks: number[];
+  private readonly ended: boolean[];
   private currentWatermark = -Infinity;
   private inputsOpen: number;
+  private aligning: { barrier: Barrier; arrived: Set<number> } | null = null;
+  private readonly blocked: boolean[];
+  private held: HeldEvent[] = [];
+  private readonly firstChannel: number[] = [];
 
   constructor(
     readonly operator: StreamOperator,
     readonly output: OutputRouter,
     channelsPerInput: readonly number[],
+    private readonly barriers: BarrierHandler,
   ) {
-    this.openChannels = [...channelsPerInput];
-    this.channelWatermarks = channelsPerInput.map((n) => new Array<number>(n).fill(-Infinity));
+    channelsPerInput.forEach((count, input) => {
+      this.firstChannel.push(this.inputOf.length);
+      for (let i = 0; i < count; i++) this.inputOf.push(input);
+    });
+    this.openPerInput = [...channelsPerInput];
+    this.channelWatermarks = this.inputOf.map(() => -Infinity);
+    this.ended = this.inputOf.map(() => false);
+    this.blocked = this.inputOf.map(() => false);
     this.inputsOpen = channelsPerInput.filter((n) => n > 0).length;
   }
 
   /** The receiving end for upstream channel `channel` (0-based per input) of input `input`. */
   channel(input: number, channel: number): Channel {
+    const id = this.firstChannel[input]! + channel;
     return {
-      push: (batch: ChangeBatch) => {
-        this.recordsIn += batch.size;
-        this.operator.processBatch(batch, input);
+      push: (batch) => (this.blocked[id] ? this.held.push({ type: 'batch', channel: id, batch: batch.copy() }) : this.process(id, batch)),
+      watermark: (watermark) => (this.blocked[id] ? this.held.push({ type: 'watermark', channel: id, watermark }) : this.onWatermark(id, watermark)),
+      barrier: (barrier) => (this.blocked[id] ? this.held.push({ type: 'barrier', channel: id, barrier }) : this.onBarrier(id, barrier)),
+      end: () => {
+        if (!this.blocked[id]) return this.onChannelEnd(id);
+        return new Promise<void>((resolve, reject) => this.held.push({ type: 'end', channel: id, done: (e) => (e === undefined ? resolve() : reject(e)) }));
       },
-      watermark: (watermark: number) => this.onWatermark(input, channel, watermark),
-      end: () => this.onChannelEnd(input, channel),
     };
   }
 
-  private onWatermark(input: number, channel: number, watermark: number): void {
-    const marks = this.channelWatermarks[input]!;
-    if (watermark <= marks[channel]!) return;
-    marks[channel] = watermark;
+  private process(channel: number, batch: ChangeBatch): void {
+    this.recordsIn += batch.size;
+    this.operator.processBatch(batch, this.inputOf[channel]!);
+  }
+
+  private onWatermark(channel: number, watermark: number): void {
+    if (watermark <= this.channelWatermarks[channel]!) return;
+    this.channelWatermarks[channel] = watermark;
     let min = Infinity;
-    for (const perInput of this.channelWatermarks) for (const mark of perInput) if (mark < min) min = mark;
+    for (const mark of this.channelWatermarks) if (mark < min) min = mark;
     if (min <= this.currentWatermark) return;
     this.currentWatermark = min;
-    if (this.operator.processWatermark !== undefined) this.operator.processWatermark(min, input);
+    if (this.operator.processWatermark !== undefined) this.operator.processWatermark(min, this.inputOf[channel]!);
     else this.output.emitWatermark(min);
   }
 
-  private async onChannelEnd(input: number, channel: number): Promise<void> {
-    this.onWatermark(input, channel, Infinity);
-    this.openChannels[input]!--;
-    if (this.openChannels[input] !== 0) return;
+  private onBarrier(channel: number, barrier: Barrier): void {
+    const current = this.aligning;
+    if (current !== null && barrier.id < current.barrier.id) return;
+    if (current !== null && barrier.id > current.barrier.id) this.cancelAlignment();
+    const alignment = this.aligning ?? (this.aligning = { barrier, arrived: new Set() });
+    alignment.arrived.add(channel);
+    if (this.barriers.mode === 'EXACTLY_ONCE') this.blocked[channel] = true;
+    this.completeAlignmentIfReady();
+  }
+
+  private completeAlignmentIfReady(): void {
+    const alignment = this.aligning;
+    if (alignment === null) return;
+    for (let c = 0; c < this.ended.length; c++) if (!this.ended[c] && !alignment.arrived.has(c)) return;
+    this.aligning = null;
+    this.barriers.snapshot(this, alignment.barrier);
+    this.output.emitBarrier(alignment.barrier);
+    this.release();
+  }
+
+  /** A newer barrier overtook the one being aligned (that checkpoint was aborted): stop waiting for it. */
+  private cancelAlignment(): void {
+    this.aligning = null;
+    this.release();
+  }
+
+  private release(): void {
+    this.blocked.fill(false);
+    const held = this.held;
+    this.held = [];
+    for (const event of held) {
+      if (this.blocked[event.channel]) {
+        this.held.push(event);
+        continue;
+      }
+      switch (event.type) {
+        case 'batch':
+          this.process(event.channel, event.batch);
+          break;
+        case 'watermark':
+          this.onWatermark(event.channel, event.watermark);
+          break;
+        case 'barrier':
+          this.onBarrier(event.channel, event.barrier);
+          break;
+        case 'end':
+          this.onChannelEnd(event.channel).then(() => event.done(), event.done);
+          break;
+      }
+    }
+  }
+
+  private async onChannelEnd(channel: number): Promise<void> {
+    this.onWatermark(channel, Infinity);
+    this.ended[channel] = true;
+    this.completeAlignmentIfReady();
+    const input = this.inputOf[channel]!;
+    if (--this.openPerInput[input]! !== 0) return;
     await this.operator.endInput?.(input);
-    this.inputsOpen--;
-    if (this.inputsOpen > 0) return;
+    if (--this.inputsOpen > 0) return;
     this.output.emitWatermark(Infinity);
     await this.output.end();
   }

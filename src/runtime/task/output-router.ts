@@ -6,6 +6,7 @@
 import { keyGroupOf, keySelector, subtaskOfKeyGroup, type KeySelector } from '../../common/key-codec.js';
 import { ChangeBatch } from '../../common/row.js';
 import type { Partitioning } from '../../dataflow/job-graph.js';
+import type { Barrier } from '../checkpoint/barrier.js';
 import type { Output } from '../stream-operator.js';
 import type { Channel } from './channel.js';
 
@@ -19,6 +20,7 @@ export interface OutputTarget {
 /** Routes a subtask's output; counts records out. */
 export class OutputRouter implements Output {
   recordsOut = 0;
+  private lastWatermark = -Infinity;
   private readonly routes: readonly Route[];
 
   constructor(
@@ -34,8 +36,16 @@ export class OutputRouter implements Output {
     for (const route of this.routes) route.send(batch);
   }
 
+  /** Sends a watermark downstream, unless it does not advance on the last one (watermarks only increase). */
   emitWatermark(watermark: number): void {
+    if (watermark <= this.lastWatermark) return;
+    this.lastWatermark = watermark;
     for (const route of this.routes) for (const channel of route.connected) channel.watermark(watermark);
+  }
+
+  /** Sends a barrier to every connected consumer subtask. */
+  emitBarrier(barrier: Barrier): void {
+    for (const route of this.routes) for (const channel of route.connected) channel.barrier(barrier);
   }
 
   /** Ends every connected channel, one after another. */
@@ -61,10 +71,20 @@ function makeRoute(target: OutputTarget, subtask: number, maxParallelism: number
   if (partitioning.kind === 'broadcast') {
     return { connected, send: (batch) => connected.forEach((c) => c.push(batch)) };
   }
+  if (partitioning.kind === 'rebalance') {
+    let next = subtask % connected.length;
+    return {
+      connected,
+      send: (batch) => {
+        connected[next]!.push(batch);
+        next = (next + 1) % connected.length;
+      },
+    };
+  }
   if (partitioning.kind === 'hash' && channels.length > 1) {
     return new HashRoute(channels as readonly Channel[], keySelector(partitioning.keys), maxParallelism);
   }
-  const only = partitioning.kind === 'forward' ? channels[subtask % channels.length] : channels[0];
+  const only = partitioning.kind === 'forward' ? channels[subtask] : channels[0];
   if (only === undefined) throw new Error(`subtask ${subtask} has no channel on a ${partitioning.kind} edge`);
   return { connected, send: (batch) => only.push(batch) };
 }

@@ -2,17 +2,29 @@
  * Runs one subtask of a source: polls its reader for batches and pushes each synchronously
  * through the operators downstream, pausing while the job has pending asynchronous work
  * (backpressure) and yielding to the event loop between batches so that other jobs and I/O run.
+ * Between two polls it injects the barrier of a triggered checkpoint, recording the reader's
+ * offset at exactly that point. With checkpointing on, a source whose input has ended stays
+ * until the job's final checkpoint has passed through it, so that the sinks commit everything.
  */
 import { ChangeBatch } from '../../common/row.js';
+import type { Barrier } from '../checkpoint/barrier.js';
 import type { SourceReader } from '../source-reader.js';
 import type { OutputRouter } from './output-router.js';
 
 /** What a source task needs from its job. */
 export interface SourceTaskHost {
-  /** Resolves when the job has no pending asynchronous work. */
+  /** Resolves when the job has no pending asynchronous work; undefined when there is none. */
   idle(): Promise<void> | undefined;
   /** True once the job is cancelled or has failed. */
   readonly stopped: boolean;
+  /** The barrier this source must inject now, if a checkpoint was triggered. */
+  takeBarrier(task: SourceTask): Barrier | undefined;
+  /** Records the source's offset for the barrier it is injecting. */
+  acknowledgeSource(task: SourceTask, barrier: Barrier, offset: unknown): void;
+  /** The reader has ended. Resolves false when the task may end at once (no checkpointing). */
+  sourceEnded(task: SourceTask): boolean;
+  /** Resolves when a barrier is waiting for this task, or the job stopped. */
+  barrierRequested(task: SourceTask): Promise<void>;
 }
 
 /** Records per poll: large enough to amortise per-batch costs, small enough to keep latency low. */
@@ -36,6 +48,7 @@ export class SourceTask {
       const waiting = this.host.idle();
       if (waiting !== undefined) await waiting;
       if (this.host.stopped) return;
+      this.injectPendingBarrier();
       batch.clear();
       let status = this.reader.poll(batch, BATCH_SIZE);
       if (typeof status !== 'string') status = await status;
@@ -43,9 +56,24 @@ export class SourceTask {
       if (status === 'end') break;
       await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
     }
+    if (this.host.sourceEnded(this)) {
+      while (!this.host.stopped) {
+        const barrier = this.injectPendingBarrier();
+        if (barrier?.final) break;
+        if (barrier === undefined) await this.host.barrierRequested(this);
+      }
+    }
     if (this.host.stopped) return;
     this.output.emitWatermark(Infinity);
     await this.output.end();
+  }
+
+  private injectPendingBarrier(): Barrier | undefined {
+    const barrier = this.host.takeBarrier(this);
+    if (barrier === undefined) return undefined;
+    this.host.acknowledgeSource(this, barrier, this.reader.currentOffset());
+    this.output.emitBarrier(barrier);
+    return barrier;
   }
 }
 

@@ -1,0 +1,192 @@
+/**
+ * The checkpoint coordinator of one job (Flink's CheckpointCoordinator): triggers checkpoint n on
+ * a timer (or on request: savepoints, the final checkpoint of a bounded job) by asking every
+ * source to inject barrier n, collects one acknowledgement per subtask, then makes the checkpoint
+ * durable — `_metadata` written last — and only then notifies every operator, so that sinks
+ * commit. One checkpoint is in flight at a time; a checkpoint that does not complete within the
+ * timeout is aborted, and more aborted checkpoints in a row than tolerated fail the job.
+ */
+import { WeirError } from '../../common/errors.js';
+import type { Barrier, CheckpointingMode } from './barrier.js';
+import { CHECKPOINT_METADATA_VERSION, type CheckpointMetadata, type SubtaskState } from './checkpoint-metadata.js';
+import type { CheckpointStorage } from './checkpoint-storage.js';
+import { failpoint } from './failpoints.js';
+
+/** Checkpoint settings (Flink's `execution.checkpointing.*` and `state.checkpoints.*`). */
+export interface CheckpointConfig {
+  /** Milliseconds between checkpoints; undefined when periodic checkpoints are off. */
+  readonly interval: number | undefined;
+  readonly mode: CheckpointingMode;
+  readonly timeout: number;
+  readonly tolerableFailures: number;
+  readonly retained: number;
+}
+
+/** What the coordinator drives. */
+export interface CoordinatorHost {
+  readonly jobName: string;
+  readonly graphFingerprint: string;
+  readonly maxParallelism: number;
+  /** Node id → parallelism, for every node of the job. */
+  readonly parallelism: Readonly<Record<string, number>>;
+  /** Asks every source subtask to inject this barrier before its next poll. */
+  injectBarrier(barrier: Barrier): void;
+  /** Delivers notifyCheckpointComplete to every operator; rejects when a commit fails. */
+  notifyComplete(checkpointId: number): Promise<void>;
+  /** Fails the job. */
+  fail(error: unknown): void;
+}
+
+/** A subtask's acknowledgement of a barrier. */
+export interface Acknowledgement {
+  readonly nodeId: string;
+  readonly state: SubtaskState;
+}
+
+interface PendingCheckpoint {
+  readonly barrier: Barrier;
+  readonly acks: Map<string, Acknowledgement>;
+  readonly timer: NodeJS.Timeout;
+  readonly completion: { resolve: (path: string) => void; reject: (error: unknown) => void };
+  readonly promise: Promise<string>;
+}
+
+/** Facts about the last completed checkpoint, for SHOW JOBS and metrics. */
+export interface CompletedInfo {
+  readonly id: number;
+  readonly path: string;
+  readonly kind: CheckpointMetadata['kind'];
+  readonly durationMs: number;
+}
+
+/** Coordinates the checkpoints of one job. */
+export class CheckpointCoordinator {
+  private pending: PendingCheckpoint | undefined;
+  private periodic: NodeJS.Timeout | undefined;
+  private consecutiveFailures = 0;
+  private stopped = false;
+  private startedAt = new Map<number, number>();
+  /** The last completed checkpoint or savepoint. */
+  lastCompleted: CompletedInfo | undefined;
+  /** Completed checkpoints since the job started. */
+  completedCount = 0;
+  /** Aborted checkpoints since the job started. */
+  failedCount = 0;
+
+  constructor(
+    private readonly host: CoordinatorHost,
+    private readonly storage: CheckpointStorage,
+    readonly config: CheckpointConfig,
+  ) {}
+
+  /** Starts periodic checkpoints (when an interval is configured). */
+  start(): void {
+    if (this.config.interval === undefined) return;
+    this.periodic = setInterval(() => {
+      if (this.pending === undefined) this.trigger('checkpoint').catch(() => undefined);
+    }, this.config.interval);
+    this.periodic.unref();
+  }
+
+  /** Stops triggering; a pending checkpoint is abandoned. */
+  stop(): void {
+    this.stopped = true;
+    if (this.periodic !== undefined) clearInterval(this.periodic);
+    if (this.pending !== undefined) {
+      clearTimeout(this.pending.timer);
+      this.pending.completion.reject(new WeirError('CHECKPOINT_ERROR', `checkpoint ${this.pending.barrier.id} was abandoned: the job stopped`));
+      this.pending = undefined;
+    }
+  }
+
+  /**
+   * Triggers a checkpoint or savepoint (after the one in flight, if any) and resolves with the
+   * folder of the completed checkpoint; rejects when it is aborted.
+   */
+  async trigger(kind: Barrier['kind'], final = false): Promise<string> {
+    while (this.pending !== undefined) await this.pending.promise.catch(() => undefined);
+    if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
+    const id = await this.storage.nextCheckpointId();
+    if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
+    const barrier: Barrier = { id, kind, final };
+    let completion!: PendingCheckpoint['completion'];
+    const promise = new Promise<string>((resolve, reject) => (completion = { resolve, reject }));
+    promise.catch(() => undefined);
+    const timer = setTimeout(() => void this.abort(id, new WeirError('CHECKPOINT_ERROR', `${kind} ${id} expired after ${this.config.timeout} ms before all subtasks acknowledged it`)), this.config.timeout);
+    timer.unref();
+    this.pending = { barrier, acks: new Map(), timer, completion, promise };
+    this.startedAt.set(id, performance.now());
+    this.host.injectBarrier(barrier);
+    return promise;
+  }
+
+  /** Records a subtask's acknowledgement; the last one completes the checkpoint. */
+  acknowledge(checkpointId: number, ack: Acknowledgement): void {
+    const pending = this.pending;
+    if (pending === undefined || pending.barrier.id !== checkpointId) return;
+    pending.acks.set(`${ack.nodeId}#${ack.state.subtask}`, ack);
+    if (pending.acks.size === this.expectedAcks()) void this.complete(pending);
+  }
+
+  /** A subtask could not take its snapshot: the checkpoint is aborted. */
+  decline(checkpointId: number, reason: unknown): void {
+    if (this.pending?.barrier.id === checkpointId) void this.abort(checkpointId, reason);
+  }
+
+  private expectedAcks(): number {
+    return Object.values(this.host.parallelism).reduce((a, b) => a + b, 0);
+  }
+
+  private async complete(pending: PendingCheckpoint): Promise<void> {
+    const { barrier } = pending;
+    clearTimeout(pending.timer);
+    try {
+      failpoint('checkpoint.after-acks-before-metadata');
+      const operators: Record<string, { parallelism: number; subtasks: SubtaskState[] }> = {};
+      for (const [nodeId, parallelism] of Object.entries(this.host.parallelism)) operators[nodeId] = { parallelism, subtasks: [] };
+      for (const ack of pending.acks.values()) operators[ack.nodeId]!.subtasks.push(ack.state);
+      for (const entry of Object.values(operators)) entry.subtasks.sort((a, b) => a.subtask - b.subtask);
+      const metadata: CheckpointMetadata = {
+        version: CHECKPOINT_METADATA_VERSION,
+        jobName: this.host.jobName,
+        checkpointId: barrier.id,
+        kind: barrier.kind,
+        completedAt: Date.now(),
+        graphFingerprint: this.host.graphFingerprint,
+        maxParallelism: this.host.maxParallelism,
+        finished: barrier.final,
+        operators,
+      };
+      const path = await this.storage.commitMetadata(metadata);
+      failpoint('checkpoint.after-metadata-before-notify');
+      this.pending = undefined;
+      this.consecutiveFailures = 0;
+      this.completedCount++;
+      this.lastCompleted = { id: barrier.id, path, kind: barrier.kind, durationMs: performance.now() - (this.startedAt.get(barrier.id) ?? 0) };
+      this.startedAt.delete(barrier.id);
+      if (barrier.kind === 'checkpoint') await this.storage.retain(this.config.retained);
+      await this.host.notifyComplete(barrier.id);
+      pending.completion.resolve(path);
+    } catch (error) {
+      this.pending = undefined;
+      pending.completion.reject(error);
+      this.host.fail(error);
+    }
+  }
+
+  private async abort(checkpointId: number, reason: unknown): Promise<void> {
+    const pending = this.pending;
+    if (pending === undefined || pending.barrier.id !== checkpointId) return;
+    clearTimeout(pending.timer);
+    this.pending = undefined;
+    this.failedCount++;
+    this.consecutiveFailures++;
+    this.startedAt.delete(checkpointId);
+    pending.completion.reject(reason);
+    await this.storage.discard(checkpointId, pending.barrier.kind).catch(() => undefined);
+    if (this.consecutiveFailures > this.config.tolerableFailures) {
+      const message = reason instanceof Error ? reason.message : String(reason);
+      this.host.fail(new WeirError('CHECKPOINT_ERROR', `${message}; ${this.consecutiveFailures} checkpoints failed in a row, more than tolerated (execution.checkpointing.tolerable-failed-checkpoints = ${this.config.tolerableFailures})`, { cause: reason }));
+    }
+  }
+}

@@ -1,0 +1,36 @@
+/**
+ * Where checkpoints live: a folder per job under `state.checkpoints.dir`, a folder per checkpoint
+ * (`chk-<id>`) holding state files and, written last, `_metadata`. Savepoints go to
+ * `savepoint-<id>` folders that retention never deletes. Checkpoint ids strictly increase across
+ * restarts (a durable counter).
+ */
+import type { CheckpointMetadata } from './checkpoint-metadata.js';
+
+/** A completed checkpoint or savepoint found in storage. */
+export interface CompletedCheckpoint {
+  readonly metadata: CheckpointMetadata;
+  /** The folder that holds it (absolute path); state file names in the metadata are relative to it. */
+  readonly path: string;
+}
+
+/** Checkpoint storage for one job. */
+export interface CheckpointStorage {
+  /** The job's folder. */
+  readonly jobPath: string;
+  /** Reserves the next checkpoint id: larger than every id ever reserved for this job, durably. */
+  nextCheckpointId(): Promise<number>;
+  /** Writes a state file of checkpoint `checkpointId` (fsynced); returns its name relative to the checkpoint folder. */
+  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: Uint8Array): Promise<string>;
+  /** Makes a checkpoint complete: `_metadata` written to a temporary name, fsynced, renamed, folder fsynced. Returns its folder. */
+  commitMetadata(metadata: CheckpointMetadata): Promise<string>;
+  /** Deletes the folder of a checkpoint that did not complete. */
+  discard(checkpointId: number, kind: CheckpointMetadata['kind']): Promise<void>;
+  /** Deletes completed checkpoints (never savepoints) beyond the newest `retained`. */
+  retain(retained: number): Promise<void>;
+  /** The newest completed checkpoint or savepoint of this job, if any; folders without valid `_metadata` are skipped. */
+  latest(): Promise<CompletedCheckpoint | undefined>;
+  /** Reads a state file of a completed checkpoint. */
+  readStateFile(checkpoint: CompletedCheckpoint, name: string): Promise<Uint8Array>;
+  /** Removes everything of this job (for `--fresh`). */
+  clear(): Promise<void>;
+}

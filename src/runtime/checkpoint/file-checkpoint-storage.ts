@@ -1,0 +1,350 @@
+/**
+ * Checkpoint storage on the local file system. Layout under `state.checkpoints.dir`:
+ *
+ *     <job>/checkpoint-counter      last reserved checkpoint id
+ *     <job>/chk-<id>/…, _metadata   a checkpoint: state files, then `_metadata` last
+ *     <job>/savepoint-<id>/…        a savepoint, same content, never deleted by retention
+ *
+ * Every durable change is write-to-temporary, fsync, rename, fsync the folder, so a crash at any
+ * moment leaves either the old or the new state. A folder is a completed checkpoint exactly when
+ * it holds a valid `_metadata`; deleting one removes `_metadata` first to keep that true.
+ */
+import { createHash } from 'node:crypto';
+import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
+import { basename, dirname, join, resolve } from 'node:path';
+import { WeirError } from '../../common/errors.js';
+import { CHECKPOINT_METADATA_VERSION, type CheckpointMetadata } from './checkpoint-metadata.js';
+import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint-storage.js';
+import { FAILPOINTS, failpoint } from './failpoints.js';
+
+/** The file that marks a checkpoint folder as complete. */
+export const METADATA_FILE = '_metadata';
+const COUNTER_FILE = 'checkpoint-counter';
+const MAX_FOLDER_NAME = 64;
+const HASH_LENGTH = 12;
+const FOLDER_PATTERN = /^(chk|savepoint)-([0-9]+)$/;
+const HASHED_NAME_PATTERN = new RegExp(`-[0-9a-f]{${HASH_LENGTH}}$`);
+
+type Kind = CheckpointMetadata['kind'];
+
+/**
+ * A folder name for a job: the name itself when it is short, made of `[A-Za-z0-9._-]` and does
+ * not start with `.` or `-`; otherwise a cleaned-up prefix plus `-` and a hash of the full name.
+ * Stable across runs, and distinct names never share a folder (names that merely look hashed are
+ * hashed too).
+ */
+export function safeJobFolderName(jobName: string): string {
+  const cleaned = jobName.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[.-]/, '_');
+  const keep = cleaned === jobName && jobName !== '' && jobName.length <= MAX_FOLDER_NAME && !HASHED_NAME_PATTERN.test(jobName);
+  if (keep) return jobName;
+  const hash = createHash('sha256').update(jobName).digest('hex').slice(0, HASH_LENGTH);
+  const prefix = cleaned.slice(0, MAX_FOLDER_NAME - HASH_LENGTH - 1) || 'job';
+  return `${prefix}-${hash}`;
+}
+
+/** Stores the checkpoints and savepoints of one job in its own folder under `checkpointsDir`. */
+export class FileCheckpointStorage implements CheckpointStorage {
+  readonly jobPath: string;
+  private idLock: Promise<unknown> = Promise.resolve();
+
+  constructor(
+    checkpointsDir: string,
+    readonly jobName: string,
+  ) {
+    this.jobPath = resolve(checkpointsDir, safeJobFolderName(jobName));
+  }
+
+  /** Reserves max(counter, highest folder id) + 1 and makes it durable before returning it. */
+  nextCheckpointId(): Promise<number> {
+    const reserved = this.idLock.then(() => this.reserveId());
+    this.idLock = reserved.catch(() => undefined);
+    return reserved;
+  }
+
+  private async reserveId(): Promise<number> {
+    await makeDurableDir(this.jobPath);
+    const folders = await this.listFolders();
+    const highest = Math.max(await this.readCounter(), ...folders.map((folder) => folder.id));
+    const id = highest + 1;
+    await writeDurably(join(this.jobPath, COUNTER_FILE), `${id}\n`);
+    return id;
+  }
+
+  private async readCounter(): Promise<number> {
+    const file = join(this.jobPath, COUNTER_FILE);
+    const text = await readIfExists(file);
+    if (text === undefined) return 0;
+    if (!/^[0-9]+\n?$/.test(text)) throw new WeirError('CHECKPOINT_ERROR', `checkpoint counter ${file} is corrupt: expected a number, found '${text.slice(0, 40)}'`);
+    return Number(text);
+  }
+
+  /** Writes the file in two halves around the `checkpoint.during-state-write` failpoint; refuses to overwrite. */
+  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: Uint8Array): Promise<string> {
+    const folder = this.folderPath(checkpointId, kind);
+    const file = join(folder, checkStateFileName(name, folder));
+    await makeDurableDir(folder);
+    const handle = await open(file, 'wx').catch((error: unknown) => {
+      throw ioError(error, `cannot create state file ${file}`);
+    });
+    try {
+      const half = Math.floor(data.byteLength / 2);
+      await handle.writeFile(data.subarray(0, half));
+      failpoint(FAILPOINTS.checkpointDuringStateWrite);
+      await handle.writeFile(data.subarray(half));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+    return name;
+  }
+
+  /** Refuses metadata of another job or version, and a checkpoint that is already complete. */
+  async commitMetadata(metadata: CheckpointMetadata): Promise<string> {
+    const folder = this.folderPath(metadata.checkpointId, metadata.kind);
+    if (metadata.jobName !== this.jobName) throw new WeirError('CHECKPOINT_ERROR', `metadata of job '${metadata.jobName}' cannot be committed to ${folder} of job '${this.jobName}'`);
+    if (metadata.version !== CHECKPOINT_METADATA_VERSION) throw new WeirError('CHECKPOINT_ERROR', `metadata version ${String(metadata.version)} cannot be committed to ${folder}; expected ${CHECKPOINT_METADATA_VERSION}`);
+    await makeDurableDir(folder);
+    const file = join(folder, METADATA_FILE);
+    if (await exists(file)) throw new WeirError('CHECKPOINT_ERROR', `${folder} is already a completed ${metadata.kind}`);
+    await writeDurably(file, serializeMetadata(metadata, folder));
+    await fsyncDir(this.jobPath);
+    return folder;
+  }
+
+  /** Refuses to delete a completed checkpoint: only an aborted one may be discarded. */
+  async discard(checkpointId: number, kind: Kind): Promise<void> {
+    const folder = this.folderPath(checkpointId, kind);
+    if (await exists(join(folder, METADATA_FILE))) throw new WeirError('CHECKPOINT_ERROR', `${folder} is a completed ${kind} and cannot be discarded`);
+    await rm(folder, { recursive: true, force: true });
+  }
+
+  /**
+   * Keeps the newest `retained` completed checkpoints; deletes older completed ones and incomplete
+   * `chk-*` folders older than the newest completed one. Savepoints are never touched.
+   */
+  async retain(retained: number): Promise<void> {
+    if (!Number.isInteger(retained) || retained < 1) throw new WeirError('CHECKPOINT_ERROR', `the number of retained checkpoints must be a whole number of at least 1, got ${retained}`);
+    const checkpoints = (await this.listFolders()).filter((folder) => folder.kind === 'checkpoint');
+    const complete: FolderEntry[] = [];
+    for (const folder of checkpoints) if ((await this.readOwnMetadata(folder)) !== undefined) complete.push(folder);
+    const newestComplete = complete[0]?.id ?? 0;
+    const kept = new Set(complete.slice(0, retained));
+    for (const folder of checkpoints) {
+      if (!kept.has(folder) && folder.id < newestComplete) await deleteCheckpointFolder(folder.path);
+    }
+  }
+
+  async latest(): Promise<CompletedCheckpoint | undefined> {
+    for (const folder of await this.listFolders()) {
+      const metadata = await this.readOwnMetadata(folder);
+      if (metadata !== undefined) return { metadata, path: folder.path };
+    }
+    return undefined;
+  }
+
+  /** Accepts only plain file names inside the checkpoint folder. */
+  async readStateFile(checkpoint: CompletedCheckpoint, name: string): Promise<Uint8Array> {
+    const file = join(checkpoint.path, checkStateFileName(name, checkpoint.path));
+    const data = await readFile(file).catch((error: unknown) => {
+      throw ioError(error, `cannot read state file ${file}`);
+    });
+    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  }
+
+  /**
+   * Deletes every checkpoint and savepoint of the job but keeps `checkpoint-counter`, so ids keep
+   * increasing after `--fresh` and a sink's transaction ids and markers are never reused.
+   */
+  async clear(): Promise<void> {
+    const entries = await readdir(this.jobPath).catch(ignoreMissing);
+    if (entries === undefined) return;
+    const doomed = entries.filter((entry) => entry !== COUNTER_FILE);
+    for (const entry of doomed) await deleteCheckpointFolder(join(this.jobPath, entry));
+    await fsyncDir(this.jobPath);
+  }
+
+  private folderPath(checkpointId: number, kind: Kind): string {
+    if (!Number.isSafeInteger(checkpointId) || checkpointId < 1) throw new WeirError('CHECKPOINT_ERROR', `invalid checkpoint id ${checkpointId} for ${this.jobPath}`);
+    return join(this.jobPath, `${kind === 'checkpoint' ? 'chk' : 'savepoint'}-${checkpointId}`);
+  }
+
+  /** Checkpoint and savepoint folders, newest (highest id) first. */
+  private async listFolders(): Promise<FolderEntry[]> {
+    const entries = await readdir(this.jobPath, { withFileTypes: true }).catch(ignoreMissing);
+    const folders: FolderEntry[] = [];
+    for (const entry of entries ?? []) {
+      const match = FOLDER_PATTERN.exec(entry.name);
+      if (match === null || !entry.isDirectory()) continue;
+      folders.push({ path: join(this.jobPath, entry.name), kind: match[1] === 'chk' ? 'checkpoint' : 'savepoint', id: Number(match[2]) });
+    }
+    return folders.sort((a, b) => b.id - a.id || a.kind.localeCompare(b.kind));
+  }
+
+  /** The folder's metadata if it is complete, valid and belongs to this folder of this job. */
+  private async readOwnMetadata(folder: FolderEntry): Promise<CheckpointMetadata | undefined> {
+    try {
+      const metadata = await readMetadata(folder.path);
+      const own = metadata.jobName === this.jobName && metadata.checkpointId === folder.id && metadata.kind === folder.kind;
+      return own ? metadata : undefined;
+    } catch (error) {
+      if (error instanceof WeirError) return undefined;
+      throw error;
+    }
+  }
+}
+
+interface FolderEntry {
+  readonly path: string;
+  readonly kind: Kind;
+  readonly id: number;
+}
+
+/**
+ * Loads a completed checkpoint or savepoint from its folder or its `_metadata` file, for
+ * `SET 'execution.savepoint.path'`. The folder may have been renamed or moved; the caller checks
+ * that the job graph matches. Throws `CHECKPOINT_ERROR` naming the path when it is missing,
+ * incomplete or unreadable.
+ */
+export async function loadCompletedCheckpoint(path: string): Promise<CompletedCheckpoint> {
+  const absolute = resolve(path);
+  const stats = await stat(absolute).catch((error: unknown) => {
+    throw isMissing(error) ? new WeirError('CHECKPOINT_ERROR', `checkpoint path ${absolute} does not exist`) : ioError(error, `cannot read checkpoint path ${absolute}`);
+  });
+  if (!stats.isDirectory() && basename(absolute) !== METADATA_FILE) throw new WeirError('CHECKPOINT_ERROR', `${absolute} is neither a checkpoint folder nor a ${METADATA_FILE} file`);
+  const folder = stats.isDirectory() ? absolute : dirname(absolute);
+  return { metadata: await readMetadata(folder), path: folder };
+}
+
+async function readMetadata(folder: string): Promise<CheckpointMetadata> {
+  const file = join(folder, METADATA_FILE);
+  const text = await readIfExists(file);
+  if (text === undefined) throw new WeirError('CHECKPOINT_ERROR', `${folder} is not a completed checkpoint or savepoint: no ${METADATA_FILE}`);
+  return parseMetadata(text, file);
+}
+
+/** Validates the parts of the metadata that locating and restoring a checkpoint rely on. */
+function parseMetadata(text: string, file: string): CheckpointMetadata {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new WeirError('CHECKPOINT_ERROR', `${file} is not valid JSON: ${(error as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidMetadata(file, 'not a JSON object');
+  const record = value as Record<string, unknown>;
+  if (record['version'] !== CHECKPOINT_METADATA_VERSION) throw new WeirError('CHECKPOINT_ERROR', `${file} has metadata version ${JSON.stringify(record['version'])}; this weir reads version ${CHECKPOINT_METADATA_VERSION}`);
+  const problem = metadataProblem(record);
+  if (problem !== undefined) throw invalidMetadata(file, problem);
+  return value as CheckpointMetadata;
+}
+
+function metadataProblem(record: Record<string, unknown>): string | undefined {
+  const checks: [string, (v: unknown) => boolean][] = [
+    ['jobName', (v) => typeof v === 'string'],
+    ['checkpointId', (v) => Number.isSafeInteger(v) && (v as number) > 0],
+    ['kind', (v) => v === 'checkpoint' || v === 'savepoint'],
+    ['completedAt', (v) => typeof v === 'number'],
+    ['graphFingerprint', (v) => typeof v === 'string'],
+    ['maxParallelism', (v) => Number.isSafeInteger(v) && (v as number) > 0],
+    ['finished', (v) => typeof v === 'boolean'],
+    ['operators', (v) => typeof v === 'object' && v !== null && !Array.isArray(v)],
+  ];
+  const failed = checks.find(([field, valid]) => !valid(record[field]));
+  return failed === undefined ? undefined : `missing or invalid '${failed[0]}'`;
+}
+
+function invalidMetadata(file: string, problem: string): WeirError {
+  return new WeirError('CHECKPOINT_ERROR', `${file} is not valid checkpoint metadata: ${problem}`);
+}
+
+function serializeMetadata(metadata: CheckpointMetadata, folder: string): string {
+  try {
+    return `${JSON.stringify(metadata)}\n`;
+  } catch (error) {
+    throw new WeirError('CHECKPOINT_ERROR', `cannot serialize the metadata of ${folder}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/** State files are plain names inside the checkpoint folder; names starting with `_` are reserved. */
+function checkStateFileName(name: string, folder: string): string {
+  const plain = name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name) && !name.startsWith('_') && name.length <= 200;
+  if (!plain) throw new WeirError('CHECKPOINT_ERROR', `invalid state file name '${name}' in ${folder}: expected a plain file name not starting with '_'`);
+  return name;
+}
+
+/** Deletes a folder so that it never looks complete half-way: `_metadata` goes first, durably. */
+async function deleteCheckpointFolder(folder: string): Promise<void> {
+  const removed = await unlink(join(folder, METADATA_FILE)).then(
+    () => true,
+    (error: unknown) => ignoreMissing(error) ?? false,
+  );
+  if (removed) await fsyncDir(folder);
+  await rm(folder, { recursive: true, force: true });
+}
+
+/** Replaces `file` atomically: temporary file, fsync, fsync of the folder, rename, fsync of the folder. */
+async function writeDurably(file: string, text: string): Promise<void> {
+  const tmp = `${file}.tmp`;
+  const handle = await open(tmp, 'w').catch((error: unknown) => {
+    throw ioError(error, `cannot create ${tmp}`);
+  });
+  try {
+    await handle.writeFile(text);
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  await fsyncDir(dirname(file));
+  await rename(tmp, file);
+  await fsyncDir(dirname(file));
+}
+
+/** Creates `dir` and its missing parents, and fsyncs the folders that gained an entry. */
+async function makeDurableDir(dir: string): Promise<void> {
+  const first = await mkdir(dir, { recursive: true }).catch((error: unknown) => {
+    throw ioError(error, `cannot create folder ${dir}`);
+  });
+  if (first === undefined) return;
+  for (let created = dir; ; created = dirname(created)) {
+    await fsyncDir(dirname(created));
+    if (created === first || dirname(created) === created) return;
+  }
+}
+
+async function fsyncDir(dir: string): Promise<void> {
+  const handle = await open(dir, 'r');
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
+
+async function readIfExists(file: string): Promise<string | undefined> {
+  return readFile(file, 'utf8').catch((error: unknown) => {
+    if (isMissing(error)) return undefined;
+    throw ioError(error, `cannot read ${file}`);
+  });
+}
+
+async function exists(path: string): Promise<boolean> {
+  return stat(path).then(
+    () => true,
+    (error: unknown) => ignoreMissing(error) ?? false,
+  );
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+function ignoreMissing(error: unknown): undefined {
+  if (isMissing(error)) return undefined;
+  throw error;
+}
+
+function ioError(error: unknown, what: string): WeirError {
+  const reason = (error as NodeJS.ErrnoException | undefined)?.code ?? (error as Error).message;
+  return new WeirError('CHECKPOINT_ERROR', `${what}: ${reason}`, { cause: error });
+}

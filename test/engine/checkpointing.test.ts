@@ -1,0 +1,140 @@
+/**
+ * Checkpoints, savepoints and restore through the engine, in process: a job stopped with a
+ * savepoint and resumed leaves exactly the changelog of an uninterrupted run (transactional
+ * sink), also when the parallelism changes; ids keep rising; a checkpoint of another query is
+ * refused; a finished job is not run again; buffered sink rows survive in operator state.
+ */
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
+import type { JobHandle } from '../../src/engine/job-handle.js';
+import type { StatementResult } from '../../src/engine/statement-result.js';
+import { materialize } from '../runtime/operator-harness.js';
+import { bufferingConnector, resetSent, sent } from '../support/buffering-sink.js';
+import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
+
+const ROWS = 20_000;
+
+function engine(): Engine {
+  return createEngine({ connectors: [collectConnector, bufferingConnector], onWarning: () => {} });
+}
+
+function ddl(dir: string, options: { parallelism?: number; rate?: number } = {}): string {
+  return `SET 'state.checkpoints.dir' = '${dir}';
+    SET 'execution.checkpointing.interval' = '50 ms';
+    SET 'pipeline.name' = 'totals';
+    SET 'parallelism.default' = '${options.parallelism ?? 1}';
+    CREATE TABLE src (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '${options.rate ?? 40000}',
+      'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${ROWS}',
+      'fields.k.min' = '0', 'fields.k.max' = '99', 'fields.v.min' = '0', 'fields.v.max' = '1000');
+    CREATE TABLE totals (k INT, n BIGINT, total INT, hi INT) WITH ('connector' = 'collect', 'transactional' = 'true');`;
+}
+
+const QUERY = 'INSERT INTO totals SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k';
+
+async function start(e: Engine, sql: string): Promise<JobHandle> {
+  const results = await e.execute(sql);
+  const last = results[results.length - 1] as StatementResult;
+  if (last.kind !== 'job') throw new Error(`expected a job, got ${JSON.stringify(last)}`);
+  return last.job;
+}
+
+/** The answer of an uninterrupted run without checkpoints, computed by weir in a separate engine. */
+async function expectedTotals(dir: string): Promise<unknown[][]> {
+  const e = engine();
+  const job = await start(e, `${ddl(dir).replace(/SET 'execution.checkpointing.interval' = '50 ms';/, '').replace("SET 'pipeline.name' = 'totals';", "SET 'pipeline.name' = 'reference';")}
+    CREATE TABLE reference (k INT, n BIGINT, total INT, hi INT) WITH ('connector' = 'collect');
+    INSERT INTO reference SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k;`);
+  expect(await job.result()).toBe('FINISHED');
+  return materialize(collected('reference'));
+}
+
+async function waitForCheckpoint(job: JobHandle): Promise<void> {
+  while (job.lastCheckpoint === undefined) await new Promise((r) => setTimeout(r, 10));
+}
+
+beforeEach(() => {
+  resetCollected();
+  resetSent();
+});
+
+describe('checkpointing', () => {
+  it('a job stopped with a savepoint and resumed leaves exactly the uninterrupted changelog', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const expected = await expectedTotals(dir);
+    const first = await start(engine(), `${ddl(dir)} ${QUERY}`);
+    await waitForCheckpoint(first);
+    const savepoint = await first.stopWithSavepoint();
+    expect(savepoint).toMatch(/savepoint-\d+$/);
+    const partial = collected('totals').length;
+    expect(partial).toBeGreaterThan(0);
+
+    const second = await start(engine(), `${ddl(dir)} SET 'execution.savepoint.path' = '${savepoint}'; ${QUERY}`);
+    expect(second.resumedFrom?.path).toBe(savepoint);
+    expect(await second.result()).toBe('FINISHED');
+    expect(materialize(collected('totals'))).toEqual(expected);
+  });
+
+  it('resumes from the latest checkpoint at another parallelism, redistributing keyed state', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const expected = await expectedTotals(dir);
+    const first = await start(engine(), `${ddl(dir, { parallelism: 1 })} ${QUERY}`);
+    await waitForCheckpoint(first);
+    await first.stopWithSavepoint();
+    const second = await start(engine(), `${ddl(dir, { parallelism: 4 })} ${QUERY}`);
+    expect(second.resumedFrom).toBeDefined();
+    await waitForCheckpoint(second);
+    await second.stopWithSavepoint();
+    const third = await start(engine(), `${ddl(dir, { parallelism: 2 })} ${QUERY}`);
+    expect(await third.result()).toBe('FINISHED');
+    expect(materialize(collected('totals'))).toEqual(expected);
+  });
+
+  it('keeps checkpoint ids rising across restarts and retains two checkpoints', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const first = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
+    await waitForCheckpoint(first);
+    const firstId = (await first.stopWithSavepoint()).match(/(\d+)$/)![1];
+    const second = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
+    await waitForCheckpoint(second);
+    expect(second.lastCheckpoint!.id).toBeGreaterThan(Number(firstId));
+    await new Promise((r) => setTimeout(r, 300));
+    await second.cancel();
+    const folders = readdirSync(join(dir, 'totals')).filter((f) => f.startsWith('chk-'));
+    expect(folders.length).toBeLessThanOrEqual(3);
+  });
+
+  it('reports a finished job as finished instead of running it again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const job = await start(engine(), `${ddl(dir, { rate: 1000000 })} ${QUERY}`);
+    expect(await job.result()).toBe('FINISHED');
+    const results = await engine().execute(`${ddl(dir)} ${QUERY}`);
+    expect(results[results.length - 1]).toMatchObject({ kind: 'ok', message: expect.stringMatching(/^Job 'totals' already finished \(its final checkpoint \d+ is at .*\); not run again/) });
+  });
+
+  it('refuses a checkpoint taken by a different query', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const first = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
+    await waitForCheckpoint(first);
+    await first.stopWithSavepoint();
+    const other = await start(engine(), `${ddl(dir)} INSERT INTO totals SELECT k, COUNT(*), SUM(v), MIN(v) FROM src GROUP BY k`);
+    expect(await other.result()).toBe('FAILED');
+    expect(String(other.error)).toMatch(/was taken by a different query than job 'totals' runs now; it cannot be restored/);
+  });
+
+  it('keeps unflushed rows of a buffering sink in operator state across a stop and resume', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const script = `${ddl(dir, { rate: 20000 })}
+      CREATE TABLE out_t (id BIGINT) WITH ('connector' = 'buffering', 'threshold' = '700');
+      INSERT INTO out_t SELECT id FROM src;`;
+    const first = await start(engine(), script.replace("'totals'", "'buffered'"));
+    await waitForCheckpoint(first);
+    await first.stopWithSavepoint();
+    const second = await start(engine(), script.replace("'totals'", "'buffered'"));
+    expect(await second.result()).toBe('FINISHED');
+    const ids = new Set(sent('out_t').map((r) => r[0]));
+    expect(ids.size).toBe(ROWS);
+  });
+});
