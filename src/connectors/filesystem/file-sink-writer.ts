@@ -125,10 +125,10 @@ export class FileSinkWriter implements TransactionalSinkWriter {
    */
   write(batch: ChangeBatch): void | Promise<void> {
     const { kinds, rows } = batch;
-    const serialize = this.#format.serialize;
+    const { serialize, appendOnly } = this.#format;
     for (let i = 0; i < rows.length; i++) {
       const kind = kinds[i]!;
-      if (this.#format.appendOnly && kind !== RowKind.INSERT) throw this.#updateRefused(kind);
+      if (appendOnly && kind !== RowKind.INSERT) throw this.#updateRefused(kind);
       this.#append(serialize(kind, rows[i]!));
     }
     if (!this.#drainDue) return;
@@ -194,7 +194,7 @@ export class FileSinkWriter implements TransactionalSinkWriter {
     this.#parts = [];
     this.#current = undefined;
     await this.#queue;
-    for (const part of this.#openParts) await this.#closeHandle(part);
+    for (const part of [...this.#openParts]) await this.#closeHandle(part);
   }
 
   #append(line: string): void {

@@ -107,9 +107,9 @@ function debeziumJsonFormat(schema: Schema): RowFormat {
 
 /** A JSON object with the fields' names as keys, in order; NULL is `null`. */
 function jsonObjectEncoder(fields: readonly RowField[]): Encoder {
+  if (fields.length === 0) return () => '{}';
   const prefixes = fields.map((field, i) => `${i === 0 ? '{' : ','}${JSON.stringify(field.name)}:`);
   const encoders = fields.map((field) => jsonEncoder(field.type));
-  if (fields.length === 0) return () => '{}';
   return (value) => {
     const row = value as readonly unknown[];
     let text = '';

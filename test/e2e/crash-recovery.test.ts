@@ -1,0 +1,119 @@
+/**
+ * Exactly-once across crashes, with real processes: a `weir run` of a deterministic source feeding
+ * an aggregation and a pass-through into transactional file sinks is killed with SIGKILL at random
+ * moments (and at each named failpoint), restarted each time, and finally runs to the end. The
+ * committed output must then equal an uninterrupted run's: every source row exactly once, and the
+ * aggregate's changelog netting to the batch aggregate of those rows (EXACTLY_ONCE); with
+ * AT_LEAST_ONCE nothing may be lost.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { add, committedRecords, entries, netTable, runChild, type Multiset } from '../support/crash-harness.js';
+
+const ROWS = 12_000;
+
+function setup(mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE'): { dir: string; script: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-crash-'));
+  for (const sub of ['raw', 'agg']) mkdirSync(join(dir, sub));
+  const script = join(dir, 'job.sql');
+  writeFileSync(
+    script,
+    `SET 'state.checkpoints.dir' = '${dir}/checkpoints';
+     SET 'execution.checkpointing.interval' = '100 ms';
+     SET 'execution.checkpointing.mode' = '${mode}';
+     SET 'pipeline.name' = 'crash-test';
+     CREATE TABLE src (id BIGINT, k INT, v INT) WITH (
+       'connector' = 'datagen', 'rows-per-second' = '8000',
+       'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${ROWS}',
+       'fields.k.min' = '0', 'fields.k.max' = '49', 'fields.v.min' = '0', 'fields.v.max' = '1000');
+     CREATE TABLE raw_out (id BIGINT, k INT, v INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/raw', 'format' = 'json');
+     CREATE TABLE agg_out (k INT, n BIGINT, total INT, hi INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/agg', 'format' = 'debezium-json');
+     EXECUTE STATEMENT SET BEGIN
+       INSERT INTO raw_out SELECT id, k, v FROM src;
+       INSERT INTO agg_out SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k;
+     END;`,
+  );
+  return { dir, script };
+}
+
+/** Runs the script to completion, restarting it as often as it is killed. */
+async function runToCompletion(script: string, dir: string, crashes: { killAfterMs?: number; failpoints?: string }[]): Promise<string> {
+  let log = '';
+  for (const crash of crashes) {
+    const run = await runChild(script, { cwd: dir, ...crash });
+    log += run.stderr;
+    if (run.code === 0 && crash.failpoints === undefined) return log;
+    expect(run.signal, `the run must die by SIGKILL${crash.failpoints === undefined ? '' : ` at ${crash.failpoints}`}: ${run.stderr}`).toBe('SIGKILL');
+  }
+  const last = await runChild(script, { cwd: dir });
+  log += last.stderr;
+  expect(last.code, last.stderr).toBe(0);
+  return log;
+}
+
+/** What an uninterrupted run commits: each source row once, and the aggregate of those rows. */
+function check(dir: string, mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE'): void {
+  const raw = committedRecords(join(dir, 'raw')) as { id: number; k: number; v: number }[];
+  const ids = new Set(raw.map((r) => r.id));
+  expect(ids.size, 'every source row reaches the sink').toBe(ROWS);
+  if (mode === 'AT_LEAST_ONCE') return;
+  expect(raw.length, 'no source row is committed twice').toBe(ROWS);
+  const expected: Multiset = new Map();
+  const groups = new Map<number, { n: number; total: number; hi: number }>();
+  for (const { k, v } of raw) {
+    const g = groups.get(k) ?? { n: 0, total: 0, hi: -Infinity };
+    groups.set(k, { n: g.n + 1, total: g.total + v, hi: Math.max(g.hi, v) });
+  }
+  for (const [k, g] of groups) add(expected, { k, n: g.n, total: g.total, hi: g.hi });
+  expect(entries(netTable(committedRecords(join(dir, 'agg'))))).toEqual(entries(expected));
+}
+
+describe('crash recovery (SIGKILL, restart, compare with the uninterrupted result)', () => {
+  it('EXACTLY_ONCE: killed at random moments four times, the output is exact', async () => {
+    const { dir, script } = setup('EXACTLY_ONCE');
+    const delays = [350, 700, 500, 900].map((d) => d + Math.floor(Math.random() * 300));
+    const log = await runToCompletion(script, dir, delays.map((killAfterMs) => ({ killAfterMs })));
+    expect(log).toMatch(/resumed from checkpoint \d+/);
+    check(dir, 'EXACTLY_ONCE');
+  });
+
+  it('AT_LEAST_ONCE: killed at random moments, nothing is lost', async () => {
+    const { dir, script } = setup('AT_LEAST_ONCE');
+    await runToCompletion(script, dir, [400, 800].map((killAfterMs) => ({ killAfterMs })));
+    check(dir, 'AT_LEAST_ONCE');
+  });
+
+  it('a second run of a finished job reports it finished and commits nothing more', async () => {
+    const { dir, script } = setup('EXACTLY_ONCE');
+    await runToCompletion(script, dir, []);
+    const again = await runChild(script, { cwd: dir });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toMatch(/Job 'crash-test' already finished/);
+    check(dir, 'EXACTLY_ONCE');
+  });
+
+  const failpoints = [
+    'checkpoint.during-state-write=crash@4',
+    'checkpoint.after-acks-before-metadata=crash@3',
+    'checkpoint.after-metadata-before-notify=crash@3',
+    'sink.before-prepare=crash@5',
+    'sink.after-prepare-before-ack=crash@5',
+    'sink.after-complete-before-commit=crash@4',
+    'sink.between-commits=crash@3',
+  ];
+  for (const failpoint of failpoints) {
+    it(`crash at ${failpoint.split('=')[0]}, then restart: the output is exact`, async () => {
+      const { dir, script } = setup('EXACTLY_ONCE');
+      await runToCompletion(script, dir, [{ failpoints: failpoint }]);
+      check(dir, 'EXACTLY_ONCE');
+    });
+  }
+
+  it('crash during recovery (after an earlier crash), then restart: the output is exact', async () => {
+    const { dir, script } = setup('EXACTLY_ONCE');
+    await runToCompletion(script, dir, [{ killAfterMs: 600 }, { failpoints: 'recovery.during-restore=crash@1' }]);
+    check(dir, 'EXACTLY_ONCE');
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * Fault-injection helpers for end-to-end tests: run `weir run` as a child process, kill it with
+ * SIGKILL (after a delay, or by a failpoint), restart it, and read what the filesystem sink
+ * committed. The check is always the same: the committed output equals an uninterrupted run's.
+ */
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { WEIR } from './weir-cli.js';
+
+/** How a child run ended. */
+export interface ChildRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stderr: string;
+}
+
+/** Runs `weir run <script>`; kills it with SIGKILL after `killAfterMs` when given. */
+export function runChild(script: string, options: { killAfterMs?: number; failpoints?: string; cwd: string; timeoutMs?: number }): Promise<ChildRun> {
+  return new Promise((resolve, reject) => {
+    const env = { ...process.env, WEIR_FAILPOINTS: options.failpoints ?? '' };
+    const child = spawn(process.execPath, [WEIR, 'run', script], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    const killer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+    const timeout = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`weir run did not end within ${options.timeoutMs ?? 60_000} ms; stderr:\n${stderr}`));
+    }, options.timeoutMs ?? 60_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      if (killer !== undefined) clearTimeout(killer);
+      clearTimeout(timeout);
+      resolve({ code, signal, stderr });
+    });
+  });
+}
+
+/** The JSON lines of every committed (visible) part file in a directory. */
+export function committedRecords(dir: string): unknown[] {
+  return readdirSync(dir)
+    .filter((name) => name.startsWith('part-'))
+    .flatMap((name) =>
+      readFileSync(join(dir, name), 'utf8')
+        .split('\n')
+        .filter((line) => line !== '')
+        .map((line) => JSON.parse(line) as unknown),
+    );
+}
+
+/** A multiset of rows, keyed by their JSON text. */
+export type Multiset = Map<string, number>;
+
+/** Adds `count` copies of a row. */
+export function add(set: Multiset, row: unknown, count = 1): void {
+  const key = JSON.stringify(row);
+  const next = (set.get(key) ?? 0) + count;
+  if (next === 0) set.delete(key);
+  else set.set(key, next);
+}
+
+/**
+ * The net table of a debezium-json changelog, independent of record order: every `after` row
+ * added, every `before` row removed. Duplicated or lost changes leave a different table (or
+ * negative counts).
+ */
+export function netTable(records: readonly unknown[]): Multiset {
+  const table: Multiset = new Map();
+  for (const record of records) {
+    const { before, after } = record as { before: unknown; after: unknown };
+    if (after !== null) add(table, after, 1);
+    if (before !== null) add(table, before, -1);
+  }
+  return table;
+}
+
+/** Sorted entries, for readable assertions. */
+export function entries(set: Multiset): [string, number][] {
+  return [...set.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
