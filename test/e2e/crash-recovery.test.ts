@@ -85,6 +85,18 @@ describe('crash recovery (SIGKILL, restart, compare with the uninterrupted resul
     check(dir, 'AT_LEAST_ONCE');
   });
 
+  it('SIGTERM stops the job with a savepoint; the next run resumes from it and the output is exact', async () => {
+    const { dir, script } = setup('EXACTLY_ONCE');
+    const stopped = await runChild(script, { cwd: dir, killAfterMs: 600, signal: 'SIGTERM' });
+    expect(stopped.code, stopped.stderr).toBe(130);
+    const savepoint = /Job \w+ stopped with savepoint (\S+)/.exec(stopped.stderr)?.[1];
+    expect(savepoint).toMatch(/savepoint-\d+$/);
+    const resumed = await runChild(script, { cwd: dir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`resumed from savepoint ${/savepoint-(\d+)$/.exec(savepoint!)![1]} at ${savepoint}`);
+    check(dir, 'EXACTLY_ONCE');
+  });
+
   it('a second run of a finished job reports it finished and commits nothing more', async () => {
     const { dir, script } = setup('EXACTLY_ONCE');
     await runToCompletion(script, dir, []);

@@ -124,6 +124,18 @@ describe('checkpointing', () => {
     expect(String(other.error)).toMatch(/was taken by a different query than job 'totals' runs now; it cannot be restored/);
   });
 
+  it('STOP JOB ... WITH SAVEPOINT stops a job and SHOW JOBS lists it with its last savepoint', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const e = engine();
+    const job = await start(e, `${ddl(dir, { rate: 5000 })} ${QUERY}`);
+    await waitForCheckpoint(job);
+    const [stopped, jobs] = await e.execute(`STOP JOB '${job.id}' WITH SAVEPOINT; SHOW JOBS;`);
+    expect(stopped).toMatchObject({ kind: 'ok', message: expect.stringMatching(new RegExp(`^Job '${job.id}' stopped with savepoint .*savepoint-(\\d+)$`)) });
+    const savepointId = /savepoint-(\d+)$/.exec((stopped as { message: string }).message)![1];
+    expect(jobs).toMatchObject({ kind: 'rows', rows: [[job.id, 'totals', 'CANCELED', expect.any(String), `savepoint ${savepointId}`]] });
+    await expect(e.execute("STOP JOB 'nope'")).rejects.toThrow("no job with id 'nope'");
+  });
+
   it('keeps unflushed rows of a buffering sink in operator state across a stop and resume', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const script = `${ddl(dir, { rate: 20000 })}

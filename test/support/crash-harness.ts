@@ -15,14 +15,17 @@ export interface ChildRun {
   readonly stderr: string;
 }
 
-/** Runs `weir run <script>`; kills it with SIGKILL after `killAfterMs` when given. */
-export function runChild(script: string, options: { killAfterMs?: number; failpoints?: string; cwd: string; timeoutMs?: number }): Promise<ChildRun> {
+/** Runs `weir run <script>`; sends it `signal` (default SIGKILL) after `killAfterMs` when given. */
+export function runChild(
+  script: string,
+  options: { killAfterMs?: number; signal?: NodeJS.Signals; failpoints?: string; cwd: string; timeoutMs?: number },
+): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const env = { ...process.env, WEIR_FAILPOINTS: options.failpoints ?? '' };
     const child = spawn(process.execPath, [WEIR, 'run', script], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const killer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill('SIGKILL'), options.killAfterMs);
+    const killer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill(options.signal ?? 'SIGKILL'), options.killAfterMs);
     const timeout = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`weir run did not end within ${options.timeoutMs ?? 60_000} ms; stderr:\n${stderr}`));

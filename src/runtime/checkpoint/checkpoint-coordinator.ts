@@ -182,11 +182,12 @@ export class CheckpointCoordinator {
     this.failedCount++;
     this.consecutiveFailures++;
     this.startedAt.delete(checkpointId);
-    pending.completion.reject(reason);
-    await this.storage.discard(checkpointId, pending.barrier.kind).catch(() => undefined);
     if (this.consecutiveFailures > this.config.tolerableFailures) {
       const message = reason instanceof Error ? reason.message : String(reason);
       this.host.fail(new WeirError('CHECKPOINT_ERROR', `${message}; ${this.consecutiveFailures} checkpoints failed in a row, more than tolerated (execution.checkpointing.tolerable-failed-checkpoints = ${this.config.tolerableFailures})`, { cause: reason }));
     }
+    pending.completion.reject(reason);
+    // A folder that cannot be removed now is removed by retention after the next completed checkpoint.
+    await this.storage.discard(checkpointId, pending.barrier.kind).catch(() => undefined);
   }
 }

@@ -1,7 +1,7 @@
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import { builtinConnectors } from '../../../src/connectors/builtin-connectors.js';
@@ -115,9 +115,21 @@ function script(dir: string, rows: number, options: { checkpoints?: string; sink
 const ids = (records: unknown[]): number[] => records.map((record) => (record as { id: number }).id).sort((a, b) => a - b);
 const oneTo = (n: number): number[] => Array.from({ length: n }, (_unused, i) => i + 1);
 
+const jobDirs: string[] = [];
+
+function jobDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-fs-job-'));
+  jobDirs.push(dir);
+  return dir;
+}
+
 describe('filesystem sink in a job', () => {
+  afterEach(() => {
+    for (const dir of jobDirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  });
+
   it('makes every row visible at the end of a job without checkpoints', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weir-fs-job-'));
+    const dir = jobDir();
     const job = await start(script(dir, 5000));
     expect(await job.result()).toBe('FINISHED');
     expect(ids(committedRecords(join(dir, 'out')))).toEqual(oneTo(5000));
@@ -125,7 +137,7 @@ describe('filesystem sink in a job', () => {
   });
 
   it('writes every row exactly once across a stop with savepoint and a resume', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weir-fs-job-'));
+    const dir = jobDir();
     const rows = 20_000;
     const first = await start(script(dir, rows, { checkpoints: '50 ms', rate: 20000 }));
     while (first.lastCheckpoint === undefined) await new Promise((resolve) => setTimeout(resolve, 10));
@@ -142,8 +154,9 @@ describe('filesystem sink in a job', () => {
   });
 
   it('fails an updating query into an append-only format with the precise error', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'weir-fs-job-'));
-    const job = await start(script(dir, 100, { sink: 'k BIGINT, n BIGINT', query: 'INSERT INTO out_files SELECT id % 3, COUNT(*) FROM src GROUP BY id % 3;' }));
+    const dir = jobDir();
+    const query = 'INSERT INTO out_files SELECT id % 3, COUNT(*) FROM src GROUP BY id % 3;';
+    const job = await start(script(dir, 400, { sink: 'k BIGINT, n BIGINT', query, rate: 2000 }));
     expect(await job.result()).toBe('FAILED');
     expect(String(job.error)).toMatch(
       /filesystem sink 'out_files' with format 'json' received an update \(-U\); use 'format' = 'debezium-json' for updating queries/,
