@@ -62,6 +62,9 @@ export interface CompletedInfo {
 /** Coordinates the checkpoints of one job. */
 export class CheckpointCoordinator {
   private pending: PendingCheckpoint | undefined;
+  /** Triggers run one after another: each waits until the previous checkpoint completed or was aborted. */
+  private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
   private periodic: NodeJS.Timeout | undefined;
   private consecutiveFailures = 0;
   private stopped = false;
@@ -83,7 +86,7 @@ export class CheckpointCoordinator {
   start(): void {
     if (this.config.interval === undefined) return;
     this.periodic = setInterval(() => {
-      if (this.pending === undefined) this.trigger('checkpoint').catch(() => undefined);
+      if (this.queued === 0) this.trigger('checkpoint').catch(() => undefined);
     }, this.config.interval);
     this.periodic.unref();
   }
@@ -103,8 +106,15 @@ export class CheckpointCoordinator {
    * Triggers a checkpoint or savepoint (after the one in flight, if any) and resolves with the
    * folder of the completed checkpoint; rejects when it is aborted.
    */
-  async trigger(kind: Barrier['kind'], final = false): Promise<string> {
-    while (this.pending !== undefined) await this.pending.promise.catch(() => undefined);
+  trigger(kind: Barrier['kind'], final = false): Promise<string> {
+    this.queued++;
+    const turn = this.queue.then(() => this.begin(kind, final));
+    const done = turn.finally(() => this.queued--);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
+  private async begin(kind: Barrier['kind'], final: boolean): Promise<string> {
     if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
     const id = await this.storage.nextCheckpointId();
     if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
