@@ -34,6 +34,11 @@ export class JobHandle {
     return this.execution.stopWithSavepoint();
   }
 
+  /** How many checkpoints completed and failed since the job started. */
+  checkpointStats(): { completed: number; failed: number } {
+    return this.execution.checkpointStats();
+  }
+
   /** Takes a checkpoint now; resolves with its folder once it is complete and committed. */
   checkpoint(): Promise<string> {
     return this.execution.checkpoint();

@@ -175,6 +175,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     return this.coordinator.trigger('checkpoint');
   }
 
+  /** Completed and failed checkpoints since the job started. */
+  checkpointStats(): { completed: number; failed: number } {
+    return { completed: this.coordinator?.completedCount ?? 0, failed: this.coordinator?.failedCount ?? 0 };
+  }
+
   /** Records in and out per node, summed over subtasks. */
   metrics(): NodeMetrics[] {
     return this.graph.nodes.map((node) => {

@@ -1,0 +1,50 @@
+/**
+ * Checkpoint overhead: the same stateful query (GROUP BY over 100K keys) with checkpointing off
+ * and with EXACTLY_ONCE checkpoints every second to local storage; reports the throughput ratio,
+ * how many checkpoints completed, how long the last one took and how big it was.
+ */
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../src/engine/engine.js';
+
+/** One run of the checkpoint benchmark. */
+export interface CheckpointRun {
+  readonly checkpointing: boolean;
+  readonly rows: number;
+  readonly rowsPerSecond: number;
+  readonly checkpoints: number;
+  readonly lastCheckpointMs: number | undefined;
+  readonly lastCheckpointBytes: number | undefined;
+}
+
+const KEYS = 100_000;
+
+/** Runs the query once, with or without checkpoints. */
+export async function runCheckpointBench(rows: number, checkpointing: boolean): Promise<CheckpointRun> {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-bench-ckpt-'));
+  const engine = createEngine();
+  await engine.execute(`
+    ${checkpointing ? `SET 'execution.checkpointing.interval' = '1 s'; SET 'state.checkpoints.dir' = '${dir}'; SET 'pipeline.name' = 'bench';` : ''}
+    CREATE TABLE src (k INT, v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000000', 'number-of-rows' = '${rows}',
+      'fields.k.min' = '0', 'fields.k.max' = '${KEYS - 1}', 'fields.v.min' = '0', 'fields.v.max' = '1000');
+    CREATE TABLE sink (k INT, cnt BIGINT, total BIGINT) WITH ('connector' = 'blackhole');`);
+  const start = performance.now();
+  const [result] = await engine.execute('INSERT INTO sink SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k');
+  if (result?.kind !== 'job') throw new Error('expected a job');
+  const status = await result.job.result();
+  const seconds = (performance.now() - start) / 1000;
+  if (status !== 'FINISHED') throw new Error(`job ended ${status}: ${String(result.job.error)}`);
+  const last = result.job.lastCheckpoint;
+  const bytes = last === undefined ? undefined : readdirSync(last.path).reduce((n, f) => n + statSync(join(last.path, f)).size, 0);
+  const stats = result.job.checkpointStats();
+  rmSync(dir, { recursive: true, force: true });
+  return {
+    checkpointing,
+    rows,
+    rowsPerSecond: rows / seconds,
+    checkpoints: stats.completed,
+    lastCheckpointMs: last?.durationMs,
+    lastCheckpointBytes: bytes,
+  };
+}
