@@ -37,6 +37,9 @@ export class Scope {
       const index = this.find(second!.name, first.name, second!.span);
       return accessFields(Exprs.inputRef(index, this.columns[index]!.type), parts.slice(2));
     }
+    if (parts.length >= 2 && !this.columns.some((c) => c.name === first.name || c.name.toLowerCase() === first.name.toLowerCase())) {
+      throw new WeirError('UNKNOWN_TABLE', `table '${first.name}' is not in the FROM clause`, { span: first.span, hint: this.qualifierHint(first.name) });
+    }
     const index = this.find(first.name, undefined, span);
     return accessFields(Exprs.inputRef(index, this.columns[index]!.type), parts.slice(1));
   }
