@@ -1,3 +1,5 @@
+import { maskSecrets } from './secrets.js';
+
 /** Where in a piece of text something is; line and column count from 1. */
 export interface SourcePosition {
   readonly offset: number;
@@ -113,6 +115,10 @@ export function invariant(condition: unknown, message: string): asserts conditio
  * `source` is the text the span refers to; `sourceName` (a file) is named when given.
  */
 export function renderError(error: unknown, source?: string, sourceName?: string): string {
+  return maskSecrets(renderUnmasked(error, source, sourceName));
+}
+
+function renderUnmasked(error: unknown, source?: string, sourceName?: string): string {
   if (!(error instanceof WeirError)) {
     const message = error instanceof Error ? error.message : String(error);
     return `ERROR: ${message}`;

@@ -8,9 +8,11 @@ import { resolve } from 'node:path';
 import { parseDuration } from '../common/duration.js';
 import type { Connector } from '../connectors/api/connector.js';
 import { WeirError } from '../common/errors.js';
+import { maskSecrets } from '../common/secrets.js';
 import { formatType, type SqlType } from '../common/sql-type.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
+import type { JobGraph } from '../dataflow/job-graph.js';
 import type { LogicalNode } from '../plan/logical/logical-node.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
@@ -168,8 +170,9 @@ export class Session {
 
   private async startJob(sinks: readonly LogicalNode[], name: string, text: string): Promise<StatementResult> {
     const options = this.plannerOptions();
-    const graph = buildJobGraph(planPhysical(sinks, options), name, options);
-    const checkpointing = await this.checkpointing(name, text);
+    const key = this.jobKey(name, text);
+    const graph = withJobIdentity(buildJobGraph(planPhysical(sinks, options), name, options), key);
+    const checkpointing = await this.checkpointing(key);
     if (checkpointing?.restoreFrom?.metadata.finished) {
       const { metadata, path } = checkpointing.restoreFrom;
       return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
@@ -188,16 +191,23 @@ export class Session {
   }
 
   /**
-   * Checkpointing for a job, when `execution.checkpointing.interval` is set: storage in a folder
-   * named by `pipeline.name`, or by the job's name and a hash of its statement; the checkpoint to
-   * resume from (`execution.savepoint.path`, else the job's latest).
+   * What identifies a job across restarts (its checkpoint folder, the transactions its sinks
+   * leave in external systems): `pipeline.name`, or the job's name and a hash of its statement.
    */
-  private async checkpointing(name: string, text: string): Promise<JobCheckpointing | undefined> {
+  private jobKey(name: string, text: string): string {
+    return this.config.get('pipeline.name') || `${name}-${createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 8)}`;
+  }
+
+  /**
+   * Checkpointing for a job, when `execution.checkpointing.interval` (or a savepoint path) is
+   * set: storage in the job's folder, and the checkpoint to resume from
+   * (`execution.savepoint.path`, else the job's latest).
+   */
+  private async checkpointing(key: string): Promise<JobCheckpointing | undefined> {
     const interval = this.config.get('execution.checkpointing.interval') ?? '';
     const savepointPath = this.config.get('execution.savepoint.path') ?? '';
     if (interval.trim() === '' && savepointPath.trim() === '') return undefined;
-    const folder = this.config.get('pipeline.name') || `${name}-${createHash('sha256').update(text.replace(/\s+/g, ' ').trim()).digest('hex').slice(0, 8)}`;
-    const storage = new FileCheckpointStorage(resolve(this.config.get('state.checkpoints.dir')!), folder);
+    const storage = new FileCheckpointStorage(resolve(this.config.get('state.checkpoints.dir')!), key);
     if (this.fresh) await storage.clear();
     let restoreFrom: CompletedCheckpoint | undefined;
     if (savepointPath.trim() !== '') restoreFrom = await loadCompletedCheckpoint(resolve(savepointPath));
@@ -251,7 +261,7 @@ export class Session {
       case 'CREATE VIEW': {
         const name = objectName(statement.name!.parts, statement.name!.span);
         const relation = statement.what === 'CREATE TABLE' ? this.catalog.getTable(name, statement.name!.span) : this.catalog.get(name, statement.name!.span);
-        return { kind: 'text', text: relation.ddl };
+        return { kind: 'text', text: maskSecrets(relation.ddl) };
       }
       default:
         throw new WeirError('UNSUPPORTED', `SHOW ${statement.what} is not supported yet`, { span: statement.span });
@@ -267,6 +277,14 @@ export class Session {
     }
     return { kind: 'rows', schema, rows: describeTable(relation) };
   }
+}
+
+/** Gives every sink the job's identity (`weir.job`), which transactional sinks put into their transaction ids. */
+function withJobIdentity(graph: JobGraph, key: string): JobGraph {
+  return {
+    ...graph,
+    nodes: graph.nodes.map((node) => (node.spec.kind === 'sink' ? { ...node, spec: { ...node.spec, options: { ...node.spec.options, 'weir.job': key } } } : node)),
+  };
 }
 
 function describeTable(table: CatalogTable): unknown[][] {
