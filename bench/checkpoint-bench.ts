@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../src/engine/engine.js';
+import { sourceDdl, timeJob } from './bench-job.js';
 
 /** One run of the checkpoint benchmark. */
 export interface CheckpointRun {
@@ -26,18 +27,12 @@ export async function runCheckpointBench(rows: number, checkpointing: boolean): 
   const engine = createEngine();
   await engine.execute(`
     ${checkpointing ? `SET 'execution.checkpointing.interval' = '1 s'; SET 'state.checkpoints.dir' = '${dir}'; SET 'pipeline.name' = 'bench';` : ''}
-    CREATE TABLE src (k INT, v BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000000', 'number-of-rows' = '${rows}',
-      'fields.k.min' = '0', 'fields.k.max' = '${KEYS - 1}', 'fields.v.min' = '0', 'fields.v.max' = '1000');
+    ${sourceDdl(rows, KEYS)};
     CREATE TABLE sink (k INT, cnt BIGINT, total BIGINT) WITH ('connector' = 'blackhole');`);
-  const start = performance.now();
-  const [result] = await engine.execute('INSERT INTO sink SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k');
-  if (result?.kind !== 'job') throw new Error('expected a job');
-  const status = await result.job.result();
-  const seconds = (performance.now() - start) / 1000;
-  if (status !== 'FINISHED') throw new Error(`job ended ${status}: ${String(result.job.error)}`);
-  const last = result.job.lastCheckpoint;
+  const { job, seconds } = await timeJob(engine, 'INSERT INTO sink SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k');
+  const last = job.lastCheckpoint;
   const bytes = last === undefined ? undefined : readdirSync(last.path).reduce((n, f) => n + statSync(join(last.path, f)).size, 0);
-  const stats = result.job.checkpointStats();
+  const stats = job.checkpointStats();
   rmSync(dir, { recursive: true, force: true });
   return {
     checkpointing,

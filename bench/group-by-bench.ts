@@ -7,6 +7,7 @@ import { ChangeBatch } from '../src/common/row.js';
 import { RowKind } from '../src/common/row-kind.js';
 import { datagenConnector } from '../src/connectors/datagen/datagen-connector.js';
 import { createEngine } from '../src/engine/engine.js';
+import { sourceDdl, timeJob } from './bench-job.js';
 
 /** One measured run. */
 export interface Measurement {
@@ -20,43 +21,29 @@ export interface Measurement {
 const KEYS = 10_000;
 const BATCH = 1024;
 
-function sourceDdl(rows: number): string {
-  return `CREATE TABLE src (k INT, v BIGINT) WITH (
-    'connector' = 'datagen', 'rows-per-second' = '1000000000', 'number-of-rows' = '${rows}',
-    'fields.k.min' = '0', 'fields.k.max' = '${KEYS - 1}', 'fields.v.min' = '0', 'fields.v.max' = '1000')`;
-}
 
 /** weir end to end: source generation included. */
 export async function runWeirGroupBy(rows: number): Promise<Measurement> {
   const engine = createEngine();
-  await engine.execute(`${sourceDdl(rows)};
+  await engine.execute(`${sourceDdl(rows, KEYS)};
     CREATE TABLE sink (k INT, cnt BIGINT, total BIGINT) WITH ('connector' = 'blackhole');`);
-  const start = performance.now();
-  const [result] = await engine.execute('INSERT INTO sink SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k');
-  if (result?.kind !== 'job') throw new Error('expected a job');
-  const status = await result.job.result();
-  const seconds = (performance.now() - start) / 1000;
-  if (status !== 'FINISHED') throw new Error(`job ended ${status}: ${String(result.job.error)}`);
-  const changes = result.job.metrics().find((m) => m.node.endsWith('group-aggregate'))!.recordsOut;
+  const { job, seconds } = await timeJob(engine, 'INSERT INTO sink SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k');
+  const changes = job.metrics().find((m) => m.node.endsWith('group-aggregate'))!.recordsOut;
   return { name: 'weir', rows, seconds, rowsPerSecond: rows / seconds, changes };
 }
 
 /** weir reading the source into a blackhole: what the source alone costs. */
 export async function runWeirSourceOnly(rows: number): Promise<Measurement> {
   const engine = createEngine();
-  await engine.execute(`${sourceDdl(rows)}; CREATE TABLE sink (k INT, v BIGINT) WITH ('connector' = 'blackhole');`);
-  const start = performance.now();
-  const [result] = await engine.execute('INSERT INTO sink SELECT k, v FROM src');
-  if (result?.kind !== 'job') throw new Error('expected a job');
-  await result.job.result();
-  const seconds = (performance.now() - start) / 1000;
+  await engine.execute(`${sourceDdl(rows, KEYS)}; CREATE TABLE sink (k INT, v BIGINT) WITH ('connector' = 'blackhole');`);
+  const { seconds } = await timeJob(engine, 'INSERT INTO sink SELECT k, v FROM src');
   return { name: 'weir source → blackhole', rows, seconds, rowsPerSecond: rows / seconds, changes: rows };
 }
 
 /** The same rows as weir's source, generated once, in batches. */
 export async function generateRows(rows: number): Promise<unknown[][][]> {
   const engine = createEngine();
-  await engine.execute(sourceDdl(rows));
+  await engine.execute(sourceDdl(rows, KEYS));
   const table = engine.session.catalog.getTable('src');
   const reader = datagenConnector.source!.createReader({
     kind: 'source',

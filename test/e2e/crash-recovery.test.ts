@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { add, committedRecords, entries, netTable, runChild, type Multiset } from '../support/crash-harness.js';
+import { add, committedRecords, crashSourceDdl, entries, netTable, runChild, runUntilDone, type Multiset } from '../support/crash-harness.js';
 
 const ROWS = 12_000;
 
@@ -24,10 +24,7 @@ function setup(mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE'): { dir: string; script: s
      SET 'execution.checkpointing.interval' = '100 ms';
      SET 'execution.checkpointing.mode' = '${mode}';
      SET 'pipeline.name' = 'crash-test';
-     CREATE TABLE src (id BIGINT, k INT, v INT) WITH (
-       'connector' = 'datagen', 'rows-per-second' = '8000',
-       'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${ROWS}',
-       'fields.k.min' = '0', 'fields.k.max' = '49', 'fields.v.min' = '0', 'fields.v.max' = '1000');
+     ${crashSourceDdl(ROWS)};
      CREATE TABLE raw_out (id BIGINT, k INT, v INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/raw', 'format' = 'json');
      CREATE TABLE agg_out (k INT, n BIGINT, total INT, hi INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/agg', 'format' = 'debezium-json');
      EXECUTE STATEMENT SET BEGIN
@@ -36,21 +33,6 @@ function setup(mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE'): { dir: string; script: s
      END;`,
   );
   return { dir, script };
-}
-
-/** Runs the script to completion, restarting it as often as it is killed. */
-async function runToCompletion(script: string, dir: string, crashes: { killAfterMs?: number; failpoints?: string }[]): Promise<string> {
-  let log = '';
-  for (const crash of crashes) {
-    const run = await runChild(script, { cwd: dir, ...crash });
-    log += run.stderr;
-    if (run.code === 0 && crash.failpoints === undefined) return log;
-    expect(run.signal, `the run must die by SIGKILL${crash.failpoints === undefined ? '' : ` at ${crash.failpoints}`}: ${run.stderr}`).toBe('SIGKILL');
-  }
-  const last = await runChild(script, { cwd: dir });
-  log += last.stderr;
-  expect(last.code, last.stderr).toBe(0);
-  return log;
 }
 
 /** What an uninterrupted run commits: each source row once, and the aggregate of those rows. */
@@ -74,14 +56,14 @@ describe('crash recovery (SIGKILL, restart, compare with the uninterrupted resul
   it('EXACTLY_ONCE: killed at random moments four times, the output is exact', async () => {
     const { dir, script } = setup('EXACTLY_ONCE');
     const delays = [350, 700, 500, 900].map((d) => d + Math.floor(Math.random() * 300));
-    const log = await runToCompletion(script, dir, delays.map((killAfterMs) => ({ killAfterMs })));
+    const log = await runUntilDone(script, dir, delays.map((killAfterMs) => ({ killAfterMs })));
     expect(log).toMatch(/resumed from checkpoint \d+/);
     check(dir, 'EXACTLY_ONCE');
   });
 
   it('AT_LEAST_ONCE: killed at random moments, nothing is lost', async () => {
     const { dir, script } = setup('AT_LEAST_ONCE');
-    await runToCompletion(script, dir, [400, 800].map((killAfterMs) => ({ killAfterMs })));
+    await runUntilDone(script, dir, [400, 800].map((killAfterMs) => ({ killAfterMs })));
     check(dir, 'AT_LEAST_ONCE');
   });
 
@@ -99,7 +81,7 @@ describe('crash recovery (SIGKILL, restart, compare with the uninterrupted resul
 
   it('a second run of a finished job reports it finished and commits nothing more', async () => {
     const { dir, script } = setup('EXACTLY_ONCE');
-    await runToCompletion(script, dir, []);
+    await runUntilDone(script, dir, []);
     const again = await runChild(script, { cwd: dir });
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/Job 'crash-test' already finished/);
@@ -118,14 +100,14 @@ describe('crash recovery (SIGKILL, restart, compare with the uninterrupted resul
   for (const failpoint of failpoints) {
     it(`crash at ${failpoint.split('=')[0]}, then restart: the output is exact`, async () => {
       const { dir, script } = setup('EXACTLY_ONCE');
-      await runToCompletion(script, dir, [{ failpoints: failpoint }]);
+      await runUntilDone(script, dir, [{ failpoints: failpoint }]);
       check(dir, 'EXACTLY_ONCE');
     });
   }
 
   it('crash during recovery (after an earlier crash), then restart: the output is exact', async () => {
     const { dir, script } = setup('EXACTLY_ONCE');
-    await runToCompletion(script, dir, [{ killAfterMs: 600 }, { failpoints: 'recovery.during-restore=crash@1' }]);
+    await runUntilDone(script, dir, [{ killAfterMs: 600 }, { failpoints: 'recovery.during-restore=crash@1' }]);
     check(dir, 'EXACTLY_ONCE');
   });
 });

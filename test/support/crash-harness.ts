@@ -4,6 +4,7 @@
  * committed. The check is always the same: the committed output equals an uninterrupted run's.
  */
 import { spawn } from 'node:child_process';
+import { expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { WEIR } from './weir-cli.js';
@@ -80,4 +81,37 @@ export function netTable(records: readonly unknown[]): Multiset {
 /** Sorted entries, for readable assertions. */
 export function entries(set: Multiset): [string, number][] {
   return [...set.entries()].sort(([a], [b]) => a.localeCompare(b));
+}
+
+/** The deterministic source the crash tests share: `rows` rows (id 1..rows, k in 0..49, v in 0..1000) at 8000 rows/s. */
+export function crashSourceDdl(rows: number): string {
+  return `CREATE TABLE src (id BIGINT, k INT, v INT) WITH (
+       'connector' = 'datagen', 'rows-per-second' = '8000',
+       'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${rows}',
+       'fields.k.min' = '0', 'fields.k.max' = '49', 'fields.v.min' = '0', 'fields.v.max' = '1000')`;
+}
+
+/** One planned interruption of a run: SIGKILL after a delay, or a failpoint that must crash it. */
+export interface Crash {
+  readonly killAfterMs?: number;
+  readonly failpoints?: string;
+}
+
+/**
+ * Runs the script once per planned crash, restarting after each, then once more to completion;
+ * returns everything the runs printed on stderr. A run killed by a delay may finish first (then
+ * the rest is skipped); a run with a failpoint must die by SIGKILL, or the test proves nothing.
+ */
+export async function runUntilDone(script: string, dir: string, crashes: readonly Crash[]): Promise<string> {
+  let log = '';
+  for (const crash of crashes) {
+    const run = await runChild(script, { cwd: dir, ...crash });
+    log += run.stderr;
+    if (run.code === 0 && crash.failpoints === undefined) return log;
+    expect(run.signal, `the run must die by SIGKILL${crash.failpoints === undefined ? '' : ` at ${crash.failpoints}`}: ${run.stderr}`).toBe('SIGKILL');
+  }
+  const last = await runChild(script, { cwd: dir });
+  log += last.stderr;
+  expect(last.code, last.stderr).toBe(0);
+  return log;
 }
