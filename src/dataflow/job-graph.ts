@@ -125,6 +125,11 @@ export interface SinkSpec {
   readonly options: Readonly<Record<string, string>>;
   readonly schema: Schema;
   readonly primaryKey: readonly string[];
+  /**
+   * What identifies the job across restarts (`pipeline.name`, or derived from its statement);
+   * transactional sinks put it into the ids of the transactions they leave in external systems.
+   */
+  readonly jobKey?: string;
 }
 
 /**

@@ -279,11 +279,11 @@ export class Session {
   }
 }
 
-/** Gives every sink the job's identity (`weir.job`), which transactional sinks put into their transaction ids. */
+/** Gives every sink the job's identity, which transactional sinks put into their transaction ids. */
 function withJobIdentity(graph: JobGraph, key: string): JobGraph {
   return {
     ...graph,
-    nodes: graph.nodes.map((node) => (node.spec.kind === 'sink' ? { ...node, spec: { ...node.spec, options: { ...node.spec.options, 'weir.job': key } } } : node)),
+    nodes: graph.nodes.map((node) => (node.spec.kind === 'sink' ? { ...node, spec: { ...node.spec, jobKey: key } } : node)),
   };
 }
 
