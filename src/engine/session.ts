@@ -13,7 +13,7 @@ import { formatType, type SqlType } from '../common/sql-type.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
 import type { JobGraph } from '../dataflow/job-graph.js';
-import type { LogicalNode } from '../plan/logical/logical-node.js';
+import { inputsOf, type LogicalNode } from '../plan/logical/logical-node.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
@@ -173,6 +173,7 @@ export class Session {
     const key = this.jobKey(name, text);
     const graph = withJobIdentity(buildJobGraph(planPhysical(sinks, options), name, options), key);
     const checkpointing = await this.checkpointing(key);
+    if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     if (checkpointing?.restoreFrom?.metadata.finished) {
       const { metadata, path } = checkpointing.restoreFrom;
       return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
@@ -277,6 +278,19 @@ export class Session {
     }
     return { kind: 'rows', schema, rows: describeTable(relation) };
   }
+}
+
+/** EXACTLY_ONCE needs every source to replay from its checkpointed offset; one that cannot is refused, never run at-least-once silently. */
+function requireReplayableSources(roots: readonly LogicalNode[]): void {
+  const visit = (node: LogicalNode): void => {
+    if (node.kind === 'scan' && !node.source.replayable) {
+      throw new WeirError('PLANNING_ERROR', `source table '${node.source.name}' (connector '${node.source.connector}') cannot replay from a checkpoint, so the job cannot run EXACTLY_ONCE`, {
+        hint: "SET 'execution.checkpointing.mode' = 'AT_LEAST_ONCE' to accept duplicates after a failure",
+      });
+    }
+    inputsOf(node).forEach(visit);
+  };
+  roots.forEach(visit);
 }
 
 /** Gives every sink the job's identity, which transactional sinks put into their transaction ids. */

@@ -136,6 +136,22 @@ describe('checkpointing', () => {
     await expect(e.execute("STOP JOB 'nope'")).rejects.toThrow("no job with id 'nope'");
   });
 
+  it('refuses EXACTLY_ONCE for a source that cannot replay, and names the way out', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const e = createEngine({
+      connectors: [
+        collectConnector,
+        { descriptor: { name: 'live', description: 'cannot replay', options: [], source: { changelog: 'insert-only', traits: () => ({ bounded: false, replayable: false }) } } },
+      ],
+    });
+    await e.execute(`SET 'state.checkpoints.dir' = '${dir}'; SET 'execution.checkpointing.interval' = '1 s';
+      CREATE TABLE feed (x INT) WITH ('connector' = 'live'); CREATE TABLE out_t (x INT) WITH ('connector' = 'collect');`);
+    await expect(e.execute('INSERT INTO out_t SELECT x FROM feed')).rejects.toMatchObject({
+      message: "source table 'feed' (connector 'live') cannot replay from a checkpoint, so the job cannot run EXACTLY_ONCE",
+      hint: "SET 'execution.checkpointing.mode' = 'AT_LEAST_ONCE' to accept duplicates after a failure",
+    });
+  });
+
   it('keeps unflushed rows of a buffering sink in operator state across a stop and resume', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const script = `${ddl(dir, { rate: 20000 })}

@@ -23,6 +23,8 @@ export interface ScanSource {
   /** Whether the connector's changelog has updates and deletes. */
   readonly changelog: 'insert-only' | 'all' | 'upsert';
   readonly bounded: boolean;
+  /** True when the source can replay from an offset kept in a checkpoint. */
+  readonly replayable: boolean;
   readonly primaryKey: readonly string[];
 }
 

@@ -109,6 +109,7 @@ export function bindTableScan(table: CatalogTable, _ctx: BinderContext): BoundRe
       options: Object.fromEntries(table.options),
       changelog: table.connector.source?.changelog ?? 'insert-only',
       bounded: table.traits?.bounded ?? false,
+      replayable: table.traits?.replayable ?? false,
       primaryKey: table.primaryKey,
     },
     schema: physical,
