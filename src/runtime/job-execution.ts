@@ -4,7 +4,6 @@
  * lifecycle (RUNNING → FINISHED | FAILED | CANCELED). Everything runs on the calling thread;
  * subtasks of one operator are separate instances with separate keyed state.
  */
-import { keyGroupOf, subtaskOfKeyGroup } from '../common/key-codec.js';
 import { WeirError } from '../common/errors.js';
 import { graphFingerprint, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
 import type { ExprCompiler } from '../expr/expr-compiler.js';
@@ -13,13 +12,12 @@ import { CheckpointCoordinator, type CheckpointConfig, type CompletedInfo } from
 import type { SubtaskState } from './checkpoint/checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint/checkpoint-storage.js';
 import { failpoint } from './checkpoint/failpoints.js';
-import { createOperator, createSourceReader, isSourceNode, type ConnectorResolver } from './operator-factory.js';
-import { MemoryStateBackend } from './state/memory-state-backend.js';
-import type { OperatorContext, StreamOperator } from './stream-operator.js';
-import type { Channel } from './task/channel.js';
-import { OperatorRunner, type BarrierHandler } from './task/operator-runner.js';
-import { OutputRouter, type OutputTarget } from './task/output-router.js';
-import { SourceTask, type SourceTaskHost } from './task/source-task.js';
+import { restoredOperatorState, restoreKeyedState } from './checkpoint/state-restore.js';
+import type { ConnectorResolver } from './operator-factory.js';
+import type { OperatorContext } from './stream-operator.js';
+import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
+import type { SourceTask, SourceTaskHost } from './task/source-task.js';
+import { wireSubtasks, type Subtask } from './task/subtask-wiring.js';
 
 /** Where a job is in its life. */
 export type JobStatus = 'CREATED' | 'RUNNING' | 'FINISHED' | 'FAILED' | 'CANCELED';
@@ -49,15 +47,6 @@ export interface NodeMetrics {
   readonly recordsOut: number;
 }
 
-interface Subtask {
-  readonly node: JobNode;
-  readonly index: number;
-  readonly output: OutputRouter;
-  readonly state: MemoryStateBackend;
-  readonly runner?: OperatorRunner;
-  readonly operator?: StreamOperator;
-  readonly source?: SourceTask;
-}
 
 /** One execution of a job graph. */
 export class JobExecution implements SourceTaskHost, BarrierHandler {
@@ -127,9 +116,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.graph.name}' was already started`);
     this.state = 'RUNNING';
     try {
-      this.build();
+      this.subtasks.push(...wireSubtasks(this.graph, this.services, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
-      if (restore !== undefined) await this.restore(restore);
+      if (restore !== undefined) await restoreKeyedState(this.subtasks, this.graph, restore, this.services.checkpointing!.storage, this.services.maxParallelism);
       for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restore);
     } catch (error) {
       await this.fail(error);
@@ -194,89 +183,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   // ---- building and restoring --------------------------------------------------------------
 
-  private build(): void {
-    const consumers = new Map<string, { node: JobNode; input: number }[]>();
-    for (const node of this.graph.nodes) {
-      node.inputs.forEach((edge, input) => {
-        const list = consumers.get(edge.from) ?? [];
-        list.push({ node, input });
-        consumers.set(edge.from, list);
-      });
-    }
-    const runners = new Map<string, OperatorRunner[]>();
-    const byNode = new Map<string, Subtask[]>();
-    // Consumers are created first (reverse topological order), so producers can connect to them.
-    for (const node of [...this.graph.nodes].reverse()) {
-      const subtasks: Subtask[] = [];
-      for (let index = 0; index < node.parallelism; index++) {
-        const targets: OutputTarget[] = (consumers.get(node.id) ?? []).map(({ node: consumer, input }) => {
-          const edge = consumer.inputs[input]!;
-          const consumerRunners = runners.get(consumer.id)!;
-          const rebalance = edge.partitioning.kind === 'forward' && node.parallelism !== consumer.parallelism;
-          const channels = consumerRunners.map((runner, target): Channel | undefined => {
-            if (edge.partitioning.kind !== 'forward' || rebalance) return runner.channel(input, index);
-            return index === target ? runner.channel(input, 0) : undefined;
-          });
-          return { partitioning: rebalance ? { kind: 'rebalance' } : edge.partitioning, channels };
-        });
-        const output = new OutputRouter(targets, index, this.services.maxParallelism);
-        const state = new MemoryStateBackend();
-        if (isSourceNode(node)) {
-          subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, this.services.connectors), output, this) });
-        } else {
-          const operator = createOperator(node, this.services.compiler, this.services.connectors);
-          const channelsPerInput = node.inputs.map((edge) => this.channelCount(edge.from, edge.partitioning.kind, node.parallelism));
-          subtasks.push({ node, index, output, state, operator, runner: new OperatorRunner(operator, output, channelsPerInput, this) });
-        }
-      }
-      runners.set(node.id, subtasks.flatMap((s) => (s.runner === undefined ? [] : [s.runner])));
-      byNode.set(node.id, subtasks);
-    }
-    for (const node of this.graph.nodes) this.subtasks.push(...byNode.get(node.id)!);
-  }
-
-  /** How many producer subtasks feed one consumer subtask over an edge. */
-  private channelCount(producerId: string, partitioning: string, consumerParallelism: number): number {
-    const producer = this.graph.nodes.find((n) => n.id === producerId)!;
-    return partitioning === 'forward' && producer.parallelism === consumerParallelism ? 1 : producer.parallelism;
-  }
-
-  /** Loads keyed state (redistributed by key group) from the checkpoint into every subtask. */
-  private async restore(checkpoint: CompletedCheckpoint): Promise<void> {
-    const { metadata } = checkpoint;
-    const fingerprint = graphFingerprint(this.graph);
-    if (metadata.graphFingerprint !== fingerprint) {
-      throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} was taken by a different query than job '${this.graph.name}' runs now; it cannot be restored`, {
-        hint: 'start the job from scratch (weir run --fresh), or restore the query the checkpoint was taken with',
-      });
-    }
-    if (metadata.maxParallelism !== this.services.maxParallelism) {
-      throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} was taken with pipeline.max-parallelism ${metadata.maxParallelism}, which can never change (now ${this.services.maxParallelism})`);
-    }
-    failpoint('recovery.during-restore');
-    for (const subtask of this.subtasks) {
-      const old = metadata.operators[subtask.node.id]!;
-      const sameLayout = old.parallelism === subtask.node.parallelism;
-      const maxP = this.services.maxParallelism;
-      const owns = (key: Parameters<typeof keyGroupOf>[0]): boolean => subtaskOfKeyGroup(keyGroupOf(key, maxP), subtask.node.parallelism, maxP) === subtask.index;
-      for (const oldSubtask of old.subtasks) {
-        if (oldSubtask.keyedStateFile === undefined) continue;
-        if (sameLayout && oldSubtask.subtask !== subtask.index) continue;
-        const data = await this.services.checkpointing!.storage.readStateFile(checkpoint, oldSubtask.keyedStateFile);
-        subtask.state.restore(data, sameLayout ? () => true : owns);
-      }
-    }
-  }
-
-  /** Operator states of the old subtasks assigned to this one: sinks get all of them on subtask 0, others round-robin. */
-  private restoredOperatorState(subtask: Subtask, restore: CompletedCheckpoint): unknown[] {
-    const old = restore.metadata.operators[subtask.node.id]!.subtasks;
-    const mine = subtask.node.spec.kind === 'sink' ? (subtask.index === 0 ? old : []) : old.filter((s) => s.subtask % subtask.node.parallelism === subtask.index);
-    return mine.flatMap((s) => (s.operatorState === undefined ? [] : [s.operatorState]));
-  }
-
   private async open(subtask: Subtask, restore: CompletedCheckpoint | undefined): Promise<void> {
-    const operatorState = restore === undefined ? [] : this.restoredOperatorState(subtask, restore);
+    const operatorState = restore === undefined ? [] : restoredOperatorState(subtask, restore);
     if (subtask.source !== undefined) {
       const offsets = operatorState as { offset: unknown }[];
       if (offsets.length > 1) throw new WeirError('CHECKPOINT_ERROR', `source ${subtask.node.id} cannot change its parallelism on restore`);

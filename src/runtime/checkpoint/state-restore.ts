@@ -1,0 +1,44 @@
+/**
+ * Restoring a job's state from a checkpoint: keyed state of every old subtask is redistributed to
+ * the subtasks that own its keys' key groups now (the parallelism may have changed); operator
+ * state is handed out round-robin, except that a sink's prepared transactions all go to its
+ * subtask 0, which commits or aborts them before any subtask writes.
+ */
+import { WeirError } from '../../common/errors.js';
+import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../common/key-codec.js';
+import { graphFingerprint, type JobGraph } from '../../dataflow/job-graph.js';
+import type { Subtask } from '../task/subtask-wiring.js';
+import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint-storage.js';
+import { failpoint } from './failpoints.js';
+
+/** Loads keyed state into every subtask; refuses a checkpoint of another query or max-parallelism. */
+export async function restoreKeyedState(subtasks: readonly Subtask[], graph: JobGraph, checkpoint: CompletedCheckpoint, storage: CheckpointStorage, maxParallelism: number): Promise<void> {
+  const { metadata } = checkpoint;
+  if (metadata.graphFingerprint !== graphFingerprint(graph)) {
+    throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} was taken by a different query than job '${graph.name}' runs now; it cannot be restored`, {
+      hint: 'start the job from scratch (weir run --fresh), or restore the query the checkpoint was taken with',
+    });
+  }
+  if (metadata.maxParallelism !== maxParallelism) {
+    throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} was taken with pipeline.max-parallelism ${metadata.maxParallelism}, which can never change (now ${maxParallelism})`);
+  }
+  failpoint('recovery.during-restore');
+  for (const subtask of subtasks) {
+    const old = metadata.operators[subtask.node.id]!;
+    const sameLayout = old.parallelism === subtask.node.parallelism;
+    const owns = (key: Key): boolean => subtaskOfKeyGroup(keyGroupOf(key, maxParallelism), subtask.node.parallelism, maxParallelism) === subtask.index;
+    for (const oldSubtask of old.subtasks) {
+      if (oldSubtask.keyedStateFile === undefined) continue;
+      if (sameLayout && oldSubtask.subtask !== subtask.index) continue;
+      const data = await storage.readStateFile(checkpoint, oldSubtask.keyedStateFile);
+      subtask.state.restore(data, sameLayout ? () => true : owns);
+    }
+  }
+}
+
+/** The operator states of the old subtasks that this subtask takes over. */
+export function restoredOperatorState(subtask: Subtask, checkpoint: CompletedCheckpoint): unknown[] {
+  const old = checkpoint.metadata.operators[subtask.node.id]!.subtasks;
+  const mine = subtask.node.spec.kind === 'sink' ? (subtask.index === 0 ? old : []) : old.filter((s) => s.subtask % subtask.node.parallelism === subtask.index);
+  return mine.flatMap((s) => (s.operatorState === undefined ? [] : [s.operatorState]));
+}

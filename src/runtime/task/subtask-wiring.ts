@@ -1,0 +1,80 @@
+/**
+ * Builds the subtasks of a job graph and wires them: every producer subtask gets an output
+ * router whose channels lead into the consumer subtasks its edge reaches (the subtask of the same
+ * index for forward edges, all of them for hash, broadcast and rebalance).
+ */
+import type { JobGraph, JobNode } from '../../dataflow/job-graph.js';
+import type { ExprCompiler } from '../../expr/expr-compiler.js';
+import { createOperator, createSourceReader, isSourceNode, type ConnectorResolver } from '../operator-factory.js';
+import { MemoryStateBackend } from '../state/memory-state-backend.js';
+import type { StreamOperator } from '../stream-operator.js';
+import type { Channel } from './channel.js';
+import { OperatorRunner, type BarrierHandler } from './operator-runner.js';
+import { OutputRouter, type OutputTarget } from './output-router.js';
+import { SourceTask, type SourceTaskHost } from './source-task.js';
+
+/** One subtask of a running job: a source task, or an operator with its runner; each with its own keyed state. */
+export interface Subtask {
+  readonly node: JobNode;
+  readonly index: number;
+  readonly output: OutputRouter;
+  readonly state: MemoryStateBackend;
+  readonly runner?: OperatorRunner;
+  readonly operator?: StreamOperator;
+  readonly source?: SourceTask;
+}
+
+/** What wiring needs to create operators and readers. */
+export interface WiringServices {
+  readonly compiler: ExprCompiler;
+  readonly connectors: ConnectorResolver;
+  readonly maxParallelism: number;
+}
+
+/** Every subtask of the graph, in the graph's (topological) order. */
+export function wireSubtasks(graph: JobGraph, services: WiringServices, sources: SourceTaskHost, barriers: BarrierHandler): Subtask[] {
+  const consumers = new Map<string, { node: JobNode; input: number }[]>();
+  for (const node of graph.nodes) {
+    node.inputs.forEach((edge, input) => {
+      const list = consumers.get(edge.from) ?? [];
+      list.push({ node, input });
+      consumers.set(edge.from, list);
+    });
+  }
+  const runners = new Map<string, OperatorRunner[]>();
+  const byNode = new Map<string, Subtask[]>();
+  // Consumers are created first (reverse topological order), so producers can connect to them.
+  for (const node of [...graph.nodes].reverse()) {
+    const subtasks: Subtask[] = [];
+    for (let index = 0; index < node.parallelism; index++) {
+      const targets: OutputTarget[] = (consumers.get(node.id) ?? []).map(({ node: consumer, input }) => {
+        const edge = consumer.inputs[input]!;
+        const consumerRunners = runners.get(consumer.id)!;
+        const rebalance = edge.partitioning.kind === 'forward' && node.parallelism !== consumer.parallelism;
+        const channels = consumerRunners.map((runner, target): Channel | undefined => {
+          if (edge.partitioning.kind !== 'forward' || rebalance) return runner.channel(input, index);
+          return index === target ? runner.channel(input, 0) : undefined;
+        });
+        return { partitioning: rebalance ? { kind: 'rebalance' } : edge.partitioning, channels };
+      });
+      const output = new OutputRouter(targets, index, services.maxParallelism);
+      const state = new MemoryStateBackend();
+      if (isSourceNode(node)) {
+        subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources) });
+      } else {
+        const operator = createOperator(node, services.compiler, services.connectors);
+        const channelsPerInput = node.inputs.map((edge) => channelCount(graph, edge.from, edge.partitioning.kind, node.parallelism));
+        subtasks.push({ node, index, output, state, operator, runner: new OperatorRunner(operator, output, channelsPerInput, barriers) });
+      }
+    }
+    runners.set(node.id, subtasks.flatMap((s) => (s.runner === undefined ? [] : [s.runner])));
+    byNode.set(node.id, subtasks);
+  }
+  return graph.nodes.flatMap((node) => byNode.get(node.id)!);
+}
+
+/** How many producer subtasks feed one consumer subtask over an edge. */
+function channelCount(graph: JobGraph, producerId: string, partitioning: string, consumerParallelism: number): number {
+  const producer = graph.nodes.find((n) => n.id === producerId)!;
+  return partitioning === 'forward' && producer.parallelism === consumerParallelism ? 1 : producer.parallelism;
+}
