@@ -8,8 +8,6 @@ import { resolve } from 'node:path';
 import { parseDuration } from '../common/duration.js';
 import type { Connector } from '../connectors/api/connector.js';
 import { WeirError } from '../common/errors.js';
-import { maskSecrets } from '../common/secrets.js';
-import { formatType, type SqlType } from '../common/sql-type.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
 import type { JobGraph } from '../dataflow/job-graph.js';
@@ -25,9 +23,9 @@ import { bindInsert } from '../sql/bind/bind-insert.js';
 import { bindQuery, objectName } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
-import type { CatalogTable } from '../sql/catalog/catalog-objects.js';
 import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
 import { parseScript } from '../sql/parse/parser.js';
+import { describe, show, stringField } from './catalog-statements.js';
 import { JobHandle } from './job-handle.js';
 import { SessionConfig } from './session-config.js';
 import type { StatementResult } from './statement-result.js';
@@ -119,9 +117,9 @@ export class Session {
         this.config.reset(statement.key);
         return ok(statement.key === undefined ? 'All session properties have been set to their default values.' : 'Session property has been reset.');
       case 'show':
-        return this.show(statement);
+        return show(statement, { catalog: this.catalog, functions: this.functions, jobs: this.jobList });
       case 'describe':
-        return this.describe(objectName(statement.name.parts, statement.name.span), statement.name.span);
+        return describe(this.catalog, objectName(statement.name.parts, statement.name.span), statement.name.span);
       case 'explain':
         return { kind: 'text', text: this.explain(statement.statement, binder) };
       default:
@@ -235,49 +233,6 @@ export class Session {
     const path = await job.stopWithSavepoint();
     return ok(`Job '${job.id}' stopped with savepoint ${path}`);
   }
-
-  private show(statement: Extract<Statement, { kind: 'show' }>): StatementResult {
-    switch (statement.what) {
-      case 'TABLES':
-        return { kind: 'rows', schema: [stringField('table name')], rows: this.catalog.tables().map((t) => [t.name]) };
-      case 'VIEWS':
-        return { kind: 'rows', schema: [stringField('view name')], rows: this.catalog.views().map((v) => [v.name]) };
-      case 'FUNCTIONS':
-        return { kind: 'rows', schema: [stringField('function name')], rows: [...this.functions.names()].sort().map((n) => [n]) };
-      case 'CATALOGS':
-        return { kind: 'rows', schema: [stringField('catalog name')], rows: [[DEFAULT_CATALOG]] };
-      case 'DATABASES':
-        return { kind: 'rows', schema: [stringField('database name')], rows: [[DEFAULT_DATABASE]] };
-      case 'CURRENT CATALOG':
-        return { kind: 'rows', schema: [stringField('current catalog name')], rows: [[DEFAULT_CATALOG]] };
-      case 'CURRENT DATABASE':
-        return { kind: 'rows', schema: [stringField('current database name')], rows: [[DEFAULT_DATABASE]] };
-      case 'JOBS':
-        return {
-          kind: 'rows',
-          schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time'), stringField('last checkpoint')],
-          rows: this.jobList.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString(), j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`]),
-        };
-      case 'CREATE TABLE':
-      case 'CREATE VIEW': {
-        const name = objectName(statement.name!.parts, statement.name!.span);
-        const relation = statement.what === 'CREATE TABLE' ? this.catalog.getTable(name, statement.name!.span) : this.catalog.get(name, statement.name!.span);
-        return { kind: 'text', text: maskSecrets(relation.ddl) };
-      }
-      default:
-        throw new WeirError('UNSUPPORTED', `SHOW ${statement.what} is not supported yet`, { span: statement.span });
-    }
-  }
-
-  /** Flink's DESCRIBE: name, type, null, key, extras (computed expression), watermark. */
-  private describe(name: string, span: Extract<Statement, { kind: 'describe' }>['span']): StatementResult {
-    const relation = this.catalog.get(name, span);
-    const schema = [stringField('name'), stringField('type'), stringField('null'), stringField('key'), stringField('extras'), stringField('watermark')];
-    if (relation.kind === 'view') {
-      return { kind: 'rows', schema, rows: relation.schema.map((f) => [f.name, typeText(f.type), f.type.nullable ? 'TRUE' : 'FALSE', null, null, null]) };
-    }
-    return { kind: 'rows', schema, rows: describeTable(relation) };
-  }
 }
 
 /** EXACTLY_ONCE needs every source to replay from its checkpointed offset; one that cannot is refused, never run at-least-once silently. */
@@ -299,24 +254,6 @@ function withJobIdentity(graph: JobGraph, key: string): JobGraph {
     ...graph,
     nodes: graph.nodes.map((node) => (node.spec.kind === 'sink' ? { ...node, spec: { ...node.spec, jobKey: key } } : node)),
   };
-}
-
-function describeTable(table: CatalogTable): unknown[][] {
-  return table.columns.map((column) => {
-    const key = table.primaryKey.includes(column.name) ? `PRI(${table.primaryKey.join(', ')})` : null;
-    const extras = column.kind === 'computed' ? `AS ${column.text}` : null;
-    const watermark = table.watermark?.column === column.name ? table.watermark.text : null;
-    const type = watermark === null ? typeText(column.type) : `${typeText(column.type)} *ROWTIME*`;
-    return [column.name, type, column.type.nullable ? 'TRUE' : 'FALSE', key, extras, watermark];
-  });
-}
-
-function typeText(type: SqlType): string {
-  return formatType({ ...type, nullable: true } as SqlType);
-}
-
-function stringField(name: string) {
-  return { name, type: { kind: 'VARCHAR', nullable: true, length: 2147483647 } as SqlType };
 }
 
 function ok(message: string): StatementResult {

@@ -1,0 +1,82 @@
+/** The statements that answer from the catalog and the job list: SHOW ... and DESCRIBE, with Flink's column names. */
+import { WeirError, type SourceSpan } from '../common/errors.js';
+import { maskSecrets } from '../common/secrets.js';
+import { formatType, SqlTypes, type SqlType } from '../common/sql-type.js';
+import type { Field } from '../common/schema.js';
+import type { FunctionRegistry } from '../expr/function-registry.js';
+import { objectName } from '../sql/bind/bind-query.js';
+import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
+import type { CatalogTable } from '../sql/catalog/catalog-objects.js';
+import type { Statement } from '../sql/parse/ast.js';
+import type { JobHandle } from './job-handle.js';
+import type { StatementResult } from './statement-result.js';
+
+/** What SHOW reads. */
+export interface ShowContext {
+  readonly catalog: Catalog;
+  readonly functions: FunctionRegistry;
+  readonly jobs: readonly JobHandle[];
+}
+
+/** Answers a SHOW statement. */
+export function show(statement: Extract<Statement, { kind: 'show' }>, session: ShowContext): StatementResult {
+  switch (statement.what) {
+    case 'TABLES':
+      return { kind: 'rows', schema: [stringField('table name')], rows: session.catalog.tables().map((t) => [t.name]) };
+    case 'VIEWS':
+      return { kind: 'rows', schema: [stringField('view name')], rows: session.catalog.views().map((v) => [v.name]) };
+    case 'FUNCTIONS':
+      return { kind: 'rows', schema: [stringField('function name')], rows: [...session.functions.names()].sort().map((n) => [n]) };
+    case 'CATALOGS':
+      return { kind: 'rows', schema: [stringField('catalog name')], rows: [[DEFAULT_CATALOG]] };
+    case 'DATABASES':
+      return { kind: 'rows', schema: [stringField('database name')], rows: [[DEFAULT_DATABASE]] };
+    case 'CURRENT CATALOG':
+      return { kind: 'rows', schema: [stringField('current catalog name')], rows: [[DEFAULT_CATALOG]] };
+    case 'CURRENT DATABASE':
+      return { kind: 'rows', schema: [stringField('current database name')], rows: [[DEFAULT_DATABASE]] };
+    case 'JOBS':
+      return {
+        kind: 'rows',
+        schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time'), stringField('last checkpoint')],
+        rows: session.jobs.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString(), j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`]),
+      };
+    case 'CREATE TABLE':
+    case 'CREATE VIEW': {
+      const name = objectName(statement.name!.parts, statement.name!.span);
+      const relation = statement.what === 'CREATE TABLE' ? session.catalog.getTable(name, statement.name!.span) : session.catalog.get(name, statement.name!.span);
+      return { kind: 'text', text: maskSecrets(relation.ddl) };
+    }
+    default:
+      throw new WeirError('UNSUPPORTED', `SHOW ${statement.what} is not supported yet`, { span: statement.span });
+  }
+}
+
+/** Flink's DESCRIBE: name, type, null, key, extras (computed expression), watermark. */
+export function describe(catalog: Catalog, name: string, span: SourceSpan): StatementResult {
+  const relation = catalog.get(name, span);
+  const schema = [stringField('name'), stringField('type'), stringField('null'), stringField('key'), stringField('extras'), stringField('watermark')];
+  if (relation.kind === 'view') {
+    return { kind: 'rows', schema, rows: relation.schema.map((f) => [f.name, typeText(f.type), f.type.nullable ? 'TRUE' : 'FALSE', null, null, null]) };
+  }
+  return { kind: 'rows', schema, rows: describeTable(relation) };
+}
+
+function describeTable(table: CatalogTable): unknown[][] {
+  return table.columns.map((column) => {
+    const key = table.primaryKey.includes(column.name) ? `PRI(${table.primaryKey.join(', ')})` : null;
+    const extras = column.kind === 'computed' ? `AS ${column.text}` : null;
+    const watermark = table.watermark?.column === column.name ? table.watermark.text : null;
+    const type = watermark === null ? typeText(column.type) : `${typeText(column.type)} *ROWTIME*`;
+    return [column.name, type, column.type.nullable ? 'TRUE' : 'FALSE', key, extras, watermark];
+  });
+}
+
+function typeText(type: SqlType): string {
+  return formatType({ ...type, nullable: true } as SqlType);
+}
+
+/** A nullable STRING column of a result. */
+export function stringField(name: string): Field {
+  return { name, type: SqlTypes.string() };
+}
