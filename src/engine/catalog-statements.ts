@@ -23,6 +23,12 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
   switch (statement.what) {
     case 'TABLES':
       return { kind: 'rows', schema: [stringField('table name')], rows: session.catalog.tables().map((t) => [t.name]) };
+    case 'MATERIALIZED VIEWS':
+      return {
+        kind: 'rows',
+        schema: [stringField('materialized view name'), stringField('primary key'), stringField('job id')],
+        rows: session.catalog.materializedViews().map((v) => [v.name, v.primaryKey.join(', '), v.jobId]),
+      };
     case 'VIEWS':
       return { kind: 'rows', schema: [stringField('view name')], rows: session.catalog.views().map((v) => [v.name]) };
     case 'FUNCTIONS':
@@ -41,6 +47,11 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
         schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time'), stringField('last checkpoint')],
         rows: session.jobs.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString(), j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`]),
       };
+    case 'CREATE MATERIALIZED VIEW': {
+      const view = session.catalog.materializedView(objectName(statement.name!.parts, statement.name!.span));
+      if (view === undefined) throw new WeirError('UNKNOWN_TABLE', `materialized view '${statement.name!.parts.map((p) => p.name).join('.')}' does not exist`, { span: statement.name!.span });
+      return { kind: 'text', text: maskSecrets(view.ddl) };
+    }
     case 'CREATE TABLE':
     case 'CREATE VIEW': {
       const name = objectName(statement.name!.parts, statement.name!.span);

@@ -20,6 +20,7 @@ import { JobExecution, type JobCheckpointing } from '../runtime/job-execution.js
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
+import { bindMaterializedView } from '../sql/bind/bind-materialized-view.js';
 import { bindQuery, objectName } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
@@ -92,6 +93,7 @@ export class Session {
         return ok('Execute statement succeeded.');
       }
       case 'drop': {
+        if (statement.object === 'MATERIALIZED VIEW') return this.dropMaterializedView(statement);
         if (statement.object !== 'TABLE' && statement.object !== 'VIEW') {
           throw new WeirError('UNSUPPORTED', `DROP ${statement.object} is not supported yet`, { span: statement.span });
         }
@@ -107,6 +109,8 @@ export class Session {
         return this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect', text);
       case 'stop-job':
         return this.stopJob(statement);
+      case 'create-materialized-view':
+        return this.createMaterializedView(statement, text, binder);
       case 'set':
         if (statement.key === undefined) {
           return { kind: 'rows', schema: [stringField('key'), stringField('value')], rows: this.config.entries() };
@@ -166,11 +170,11 @@ export class Session {
     return inserts.map((i) => `insert-into_${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${i.target.parts[i.target.parts.length - 1]!.name}`).join(',');
   }
 
-  private async startJob(sinks: readonly LogicalNode[], name: string, text: string): Promise<StatementResult> {
+  private async startJob(sinks: readonly LogicalNode[], name: string, text: string, identity: { key?: string; defaultInterval?: string } = {}): Promise<StatementResult> {
     const options = this.plannerOptions();
-    const key = this.jobKey(name, text);
+    const key = identity.key ?? this.jobKey(name, text);
     const graph = withJobIdentity(buildJobGraph(planPhysical(sinks, options), name, options), key);
-    const checkpointing = await this.checkpointing(key);
+    const checkpointing = await this.checkpointing(key, identity.defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     if (checkpointing?.restoreFrom?.metadata.finished) {
       const { metadata, path } = checkpointing.restoreFrom;
@@ -202,8 +206,8 @@ export class Session {
    * set: storage in the job's folder, and the checkpoint to resume from
    * (`execution.savepoint.path`, else the job's latest).
    */
-  private async checkpointing(key: string): Promise<JobCheckpointing | undefined> {
-    const interval = this.config.get('execution.checkpointing.interval') ?? '';
+  private async checkpointing(key: string, defaultInterval = ''): Promise<JobCheckpointing | undefined> {
+    const interval = this.config.get('execution.checkpointing.interval') || defaultInterval;
     const savepointPath = this.config.get('execution.savepoint.path') ?? '';
     if (interval.trim() === '' && savepointPath.trim() === '') return undefined;
     const storage = new FileCheckpointStorage(resolve(this.config.get('state.checkpoints.dir')!), key);
@@ -218,7 +222,35 @@ export class Session {
       tolerableFailures: this.config.getInt('execution.checkpointing.tolerable-failed-checkpoints'),
       retained: this.config.getInt('state.checkpoints.num-retained'),
     };
-    return { config, storage, ...(restoreFrom === undefined ? {} : { restoreFrom }) };
+    return { jobKey: key, config, storage, ...(restoreFrom === undefined ? {} : { restoreFrom }) };
+  }
+
+  /**
+   * CREATE MATERIALIZED VIEW: a job keeping a Postgres table equal to the query, exactly once,
+   * keyed by the query's unique key. It always takes checkpoints (every second unless
+   * `execution.checkpointing.interval` says otherwise), since its sink commits with them.
+   */
+  private async createMaterializedView(statement: Extract<Statement, { kind: 'create-materialized-view' }>, text: string, binder: BinderContext): Promise<StatementResult> {
+    const name = objectName(statement.name.parts, statement.name.span);
+    if (statement.ifNotExists && this.catalog.materializedView(name) !== undefined) return ok('Execute statement succeeded.');
+    this.catalog.checkFree(name, statement.name.span);
+    const sink = bindMaterializedView(statement, name, binder);
+    const result = await this.startJob([sink], `materialized-view_${name}`, text, { key: `mv-${name}`, defaultInterval: '1 s' });
+    if (result.kind !== 'job') return result;
+    this.catalog.addMaterializedView(
+      { kind: 'materialized-view', name, queryText: statement.queryText, schema: sink.schema, primaryKey: sink.target.primaryKey, options: new Map(Object.entries(sink.target.options)), ddl: text, jobId: result.job.id },
+      statement.name.span,
+    );
+    return result;
+  }
+
+  /** DROP MATERIALIZED VIEW: stops its job (its last committed checkpoint stays in Postgres, and so does the table). */
+  private async dropMaterializedView(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
+    const name = objectName(statement.name.parts, statement.name.span);
+    const view = this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
+    if (view === undefined) return ok('Execute statement succeeded.');
+    await this.jobList.find((j) => j.id === view.jobId)?.cancel();
+    return ok(`Materialized view '${view.name}' dropped; its table '${view.options.get('table-name') ?? view.name}' stays in Postgres.`);
   }
 
   private async stopJob(statement: Extract<Statement, { kind: 'stop-job' }>): Promise<StatementResult> {

@@ -24,6 +24,8 @@ export type JobStatus = 'CREATED' | 'RUNNING' | 'FINISHED' | 'FAILED' | 'CANCELE
 
 /** Checkpointing of one job: settings, storage, and the checkpoint to resume from. */
 export interface JobCheckpointing {
+  /** What names the job in checkpoint storage (stable across restarts, unlike the job's display name). */
+  readonly jobKey: string;
   readonly config: CheckpointConfig;
   readonly storage: CheckpointStorage;
   readonly restoreFrom?: CompletedCheckpoint;
@@ -72,7 +74,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     if (checkpointing !== undefined) {
       this.coordinator = new CheckpointCoordinator(
         {
-          jobName: graph.name,
+          jobName: checkpointing.jobKey,
           graphFingerprint: graphFingerprint(graph),
           maxParallelism: services.maxParallelism,
           parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),

@@ -114,6 +114,17 @@ describe('checkpointing', () => {
     expect(results[results.length - 1]).toMatchObject({ kind: 'ok', message: expect.stringMatching(/^Job 'totals' already finished \(its final checkpoint \d+ is at .*\); not run again/) });
   });
 
+  it('names the checkpoints of a job without pipeline.name after its statement, and finds them again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const script = `${ddl(dir, { rate: 1000000 }).replace("SET 'pipeline.name' = 'totals';", '')} ${QUERY}`;
+    const job = await start(engine(), script);
+    expect(await job.result(), String(job.error)).toBe('FINISHED');
+    const [folder] = readdirSync(dir);
+    expect(folder).toMatch(/^insert-into_default_catalog\.default_database\.totals-[0-9a-f]{8}$/);
+    const again = await engine().execute(script);
+    expect(again[again.length - 1]).toMatchObject({ kind: 'ok', message: expect.stringContaining('already finished') });
+  });
+
   it('refuses a checkpoint taken by a different query', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const first = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);

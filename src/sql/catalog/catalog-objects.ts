@@ -58,6 +58,23 @@ export interface CatalogView {
   readonly ddl: string;
 }
 
+/**
+ * A materialized view: a query kept equal to a Postgres table by a job that runs while weir runs.
+ * Its primary key is inferred from the query (GROUP BY keys, a source's primary key).
+ */
+export interface CatalogMaterializedView {
+  readonly kind: 'materialized-view';
+  readonly name: string;
+  readonly queryText: string;
+  readonly schema: Schema;
+  readonly primaryKey: readonly string[];
+  /** The options of its Postgres sink (`url` masked when printed). */
+  readonly options: ReadonlyMap<string, string>;
+  readonly ddl: string;
+  /** The id of the job that maintains it in this process. */
+  readonly jobId: string;
+}
+
 /** Anything FROM can name. */
 export type CatalogRelation = CatalogTable | CatalogView;
 

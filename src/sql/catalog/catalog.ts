@@ -5,7 +5,7 @@
  */
 import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
-import type { CatalogRelation, CatalogTable, CatalogView } from './catalog-objects.js';
+import type { CatalogMaterializedView, CatalogRelation, CatalogTable, CatalogView } from './catalog-objects.js';
 
 /** The catalog and database every object lives in, as Flink names them by default. */
 export const DEFAULT_CATALOG = 'default_catalog';
@@ -14,6 +14,7 @@ export const DEFAULT_DATABASE = 'default_database';
 /** Tables, views and known connectors of a session. */
 export class Catalog {
   private readonly relations = new Map<string, CatalogRelation>();
+  private readonly materialized = new Map<string, CatalogMaterializedView>();
   private readonly connectors = new Map<string, ConnectorDescriptor>();
 
   constructor(connectors: Iterable<ConnectorDescriptor>) {
@@ -49,6 +50,13 @@ export class Catalog {
   get(name: string, span?: SourceSpan): CatalogRelation {
     const relation = this.find(name);
     if (relation !== undefined) return relation;
+    const view = this.materializedView(name);
+    if (view !== undefined) {
+      throw new WeirError('UNSUPPORTED', `materialized view '${view.name}' lives in Postgres; weir queries cannot read it yet`, {
+        span,
+        hint: `query its table '${view.options.get('table-name') ?? view.name}' in Postgres, or build the query on the tables it reads`,
+      });
+    }
     const suggestion = closestName(name, this.relations.keys());
     throw new WeirError('UNKNOWN_TABLE', `table or view '${name}' does not exist`, {
       span,
@@ -63,8 +71,42 @@ export class Catalog {
     return relation;
   }
 
+  /** A materialized view by name. */
+  materializedView(name: string): CatalogMaterializedView | undefined {
+    return this.materialized.get(name) ?? [...this.materialized.values()].find((v) => v.name.toLowerCase() === name.toLowerCase());
+  }
+
+  /** Materialized views, sorted by name. */
+  materializedViews(): readonly CatalogMaterializedView[] {
+    return [...this.materialized.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
+  /** Adds a materialized view; its name must not be taken by any relation. */
+  addMaterializedView(view: CatalogMaterializedView, span?: SourceSpan): void {
+    this.checkFree(view.name, span);
+    this.materialized.set(view.name, view);
+  }
+
+  /** Removes a materialized view; returns it, or undefined (an error unless `ifExists`). */
+  dropMaterializedView(name: string, options: { ifExists: boolean; span?: SourceSpan }): CatalogMaterializedView | undefined {
+    const view = this.materializedView(name);
+    if (view === undefined) {
+      if (options.ifExists) return undefined;
+      throw new WeirError('UNKNOWN_TABLE', `materialized view '${name}' does not exist`, { span: options.span });
+    }
+    this.materialized.delete(view.name);
+    return view;
+  }
+
+  /** Fails when a table, view or materialized view already has this name. */
+  checkFree(name: string, span?: SourceSpan): void {
+    const existing = this.relations.get(name) ?? this.materialized.get(name);
+    if (existing !== undefined) throw new WeirError('DUPLICATE_OBJECT', `${existing.kind.replace('-', ' ')} '${name}' already exists`, { span });
+  }
+
   /** Adds a table or view; an existing name is an error unless `ifNotExists` (then nothing happens). */
   add(relation: CatalogRelation, options: { ifNotExists: boolean; span?: SourceSpan }): boolean {
+    if (this.materialized.has(relation.name)) this.checkFree(relation.name, options.span);
     const existing = this.relations.get(relation.name);
     if (existing !== undefined) {
       if (options.ifNotExists) return false;
