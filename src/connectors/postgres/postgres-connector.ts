@@ -1,0 +1,44 @@
+/**
+ * The `postgres` connector, as a sink: rows land in a PostgreSQL table exactly once with
+ * checkpoints (two-phase commit, `'sink.semantic' = 'exactly-once'`, the default) or at least once
+ * (plain commits). A table with a primary key takes updating queries as upserts by that key;
+ * without one, only inserts. The target table is created when missing.
+ */
+import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
+import type { SinkSpec } from '../../dataflow/job-graph.js';
+import type { Connector } from '../api/connector.js';
+import { checkIdentifierLength, DEFAULT_MAX_BUFFERED_ROWS, parsePostgresSinkOptions, SINK_SEMANTICS } from './postgres-options.js';
+import { PostgresSinkWriter } from './postgres-sink-writer.js';
+
+/** What `'connector' = 'postgres'` declares: an upsert sink. */
+export const postgresDescriptor: ConnectorDescriptor = {
+  name: 'postgres',
+  description: 'Writes into a PostgreSQL table, exactly once with checkpoints (two-phase commit), upserting by the primary key when there is one.',
+  options: [
+    {
+      key: 'url',
+      description: 'The server, as postgres://user:password@host:5432/database. Default: DATABASE_URL, else the PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE variables.',
+    },
+    { key: 'table-name', description: "The target table, 'table' or 'schema.table' (names are taken as written; double-quote one that holds a dot). Default: the table's own name." },
+    { key: 'sink.semantic', description: 'exactly-once: two-phase commit per checkpoint; at-least-once: plain commits (a replay duplicates appended rows).', values: SINK_SEMANTICS, default: 'exactly-once' },
+    { key: 'sink.buffer-flush.max-rows', description: 'Buffered rows per subtask beyond which they are written into the open transaction before the checkpoint.', default: String(DEFAULT_MAX_BUFFERED_ROWS) },
+    { key: 'sink.parallelism', description: 'Parallelism of the sink.' },
+  ],
+  sink: { accepts: 'upsert' },
+  validate(options, schema) {
+    parsePostgresSinkOptions(options);
+    for (const field of schema) checkIdentifierLength(field.name, `column name`);
+  },
+};
+
+/** The `postgres` connector as the engine registers it. */
+export const postgresConnector: Connector = {
+  descriptor: postgresDescriptor,
+  sink: { createWriter: (spec) => new PostgresSinkWriter(withJobKey(spec)) },
+};
+
+/** The engine names the job in `spec.jobKey`; gids and marker rows carry it as the `weir.job` option. */
+function withJobKey(spec: SinkSpec): SinkSpec {
+  if (spec.jobKey === undefined || spec.options['weir.job'] !== undefined) return spec;
+  return { ...spec, options: { ...spec.options, 'weir.job': spec.jobKey } };
+}

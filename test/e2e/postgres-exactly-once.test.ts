@@ -1,0 +1,126 @@
+/**
+ * Exactly-once into PostgreSQL under crashes: a deterministic source feeds an upsert sink (GROUP
+ * BY) and an append sink (every row) through two-phase commit. `weir run` is killed with SIGKILL
+ * at random moments and at each failpoint of the sink protocol, and Postgres itself is crashed
+ * (immediate stop) while transactions are prepared; after the final run the aggregate table
+ * equals the same query computed by Postgres over the appended rows (EXCEPT ALL both ways is
+ * empty), every source row is there exactly once, and no prepared transaction is left.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { crashSourceDdl, runChild, runUntilDone } from '../support/crash-harness.js';
+import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
+
+const ROWS = 12_000;
+
+async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query<T>(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+/** A fresh database on a cluster, and a job script writing into it. */
+async function setup(serverUrl: string, semantic = 'exactly-once'): Promise<{ dir: string; script: string; url: string }> {
+  const database = `weir_e2e_${Math.random().toString(36).slice(2, 10)}`;
+  await query(serverUrl, `CREATE DATABASE ${database}`);
+  const url = serverUrl.replace(/\/[^/]*$/, `/${database}`);
+  const dir = mkdtempSync(join(tmpdir(), 'weir-pg-e2e-'));
+  const script = join(dir, 'job.sql');
+  writeFileSync(
+    script,
+    `SET 'state.checkpoints.dir' = '${dir}/checkpoints';
+     SET 'execution.checkpointing.interval' = '100 ms';
+     SET 'pipeline.name' = 'pg-e2e';
+     ${crashSourceDdl(ROWS)};
+     CREATE TABLE raw_pg (id BIGINT, k INT, v INT)
+       WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'raw', 'sink.semantic' = '${semantic}');
+     CREATE TABLE agg_pg (k INT, n BIGINT, total INT, hi INT, PRIMARY KEY (k) NOT ENFORCED)
+       WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'agg', 'sink.semantic' = '${semantic}');
+     EXECUTE STATEMENT SET BEGIN
+       INSERT INTO raw_pg SELECT id, k, v FROM src;
+       INSERT INTO agg_pg SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k;
+     END;`,
+  );
+  return { dir, script, url };
+}
+
+async function checkExact(url: string): Promise<void> {
+  const [raw] = await query<{ n: string; ids: string; lo: string; hi: string }>(url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM raw');
+  expect(raw).toEqual({ n: String(ROWS), ids: String(ROWS), lo: '1', hi: String(ROWS) });
+  const batch = 'SELECT k, count(*) AS n, sum(v) AS total, max(v) AS hi FROM raw GROUP BY k';
+  const sink = 'SELECT k, n, total, hi FROM agg';
+  expect(await query(url, `(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
+  expect(await query(url, `(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
+  expect(await query(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
+  const [markers] = await query<{ bad: string }>(url, "SELECT count(*) AS bad FROM weir.sink_commits WHERE job <> 'pg-e2e'");
+  expect(markers?.bad).toBe('0');
+}
+
+describe('exactly-once into PostgreSQL', () => {
+  const serverUrl = (): string => process.env.WEIR_TEST_PG_URL!;
+
+  it('killed at random moments three times: the tables equal the batch answer, nothing left prepared', async () => {
+    const { dir, script, url } = await setup(serverUrl());
+    await runUntilDone(script, dir, [300, 700, 500].map((d) => ({ killAfterMs: d + Math.floor(Math.random() * 400) })));
+    await checkExact(url);
+  });
+
+  for (const failpoint of [
+    'sink.before-prepare=crash@6',
+    'sink.after-prepare-before-ack=crash@6',
+    'checkpoint.after-acks-before-metadata=crash@4',
+    'checkpoint.after-metadata-before-notify=crash@4',
+    'sink.after-complete-before-commit=crash@5',
+    'sink.between-commits=crash@5',
+  ]) {
+    it(`crash at ${failpoint.split('=')[0]}: the tables equal the batch answer, nothing left prepared`, async () => {
+      const { dir, script, url } = await setup(serverUrl());
+      await runUntilDone(script, dir, [{ failpoints: failpoint }]);
+      await checkExact(url);
+    });
+  }
+
+  it('crash during recovery, then restart: exact', async () => {
+    const { dir, script, url } = await setup(serverUrl());
+    await runUntilDone(script, dir, [{ killAfterMs: 700 }, { failpoints: 'recovery.during-restore=crash@1' }]);
+    await checkExact(url);
+  });
+
+  it('at-least-once: nothing lost, the upsert table converges', async () => {
+    const { dir, script, url } = await setup(serverUrl(), 'at-least-once');
+    await runUntilDone(script, dir, [{ killAfterMs: 600 }]);
+    const [raw] = await query<{ ids: string }>(url, 'SELECT count(DISTINCT id) AS ids FROM raw');
+    expect(raw?.ids).toBe(String(ROWS));
+    const batch = 'SELECT k, count(*) AS n, sum(v) AS total, max(v) AS hi FROM (SELECT DISTINCT id, k, v FROM raw) r GROUP BY k';
+    expect(await query(url, `(${batch}) EXCEPT ALL (SELECT k, n, total, hi FROM agg)`)).toEqual([]);
+  });
+
+  describe('with Postgres crashed while transactions are prepared', () => {
+    let cluster: PostgresCluster;
+    beforeAll(async () => {
+      cluster = await startPostgresCluster();
+    });
+    afterAll(() => cluster?.destroy());
+
+    it('the job fails, Postgres comes back, the rerun ends exact', async () => {
+      const { dir, script, url } = await setup(cluster.url);
+      const run = runChild(script, { cwd: dir });
+      await new Promise((r) => setTimeout(r, 700));
+      const prepared = await query<{ gid: string }>(url, 'SELECT gid FROM pg_prepared_xacts');
+      cluster.stop('immediate');
+      const failed = await run;
+      expect(failed.code, 'weir fails when its database goes away').toBe(1);
+      cluster.start();
+      await runUntilDone(script, dir, []);
+      await checkExact(url);
+      expect(prepared.every((p) => p.gid.startsWith('weir1.'))).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,69 @@
+/**
+ * CREATE MATERIALIZED VIEW keeps a Postgres table equal to the query, exactly once, keyed by the
+ * query's GROUP BY; SHOW / DROP MATERIALIZED VIEW; a query without a key is refused when it updates.
+ */
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../../src/engine/engine.js';
+
+async function freshDatabase(): Promise<string> {
+  const server = process.env.WEIR_TEST_PG_URL!;
+  const name = `weir_mv_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new pg.Client({ connectionString: server });
+  await client.connect();
+  await client.query(`CREATE DATABASE ${name}`);
+  await client.end();
+  return server.replace(/\/[^/]*$/, `/${name}`);
+}
+
+async function rows(url: string, sql: string): Promise<unknown[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+const SOURCE = `CREATE TABLE orders (id BIGINT, customer INT, amount DECIMAL(10, 2)) WITH ('connector' = 'datagen', 'rows-per-second' = '100000',
+  'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3000', 'fields.customer.min' = '1', 'fields.customer.max' = '20',
+  'fields.amount.min' = '1', 'fields.amount.max' = '100')`;
+
+describe('materialized views', () => {
+  it('maintains a keyed Postgres table equal to the query', async () => {
+    const url = await freshDatabase();
+    const engine = createEngine();
+    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-'));
+    const results = await engine.execute(`SET 'state.checkpoints.dir' = '${dir}'; ${SOURCE};
+      CREATE TABLE order_log (id BIGINT, customer INT, amount DECIMAL(10, 2)) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'order_log');
+      INSERT INTO order_log SELECT * FROM orders;
+      CREATE MATERIALIZED VIEW customer_totals WITH ('url' = '${url}') AS
+        SELECT customer, COUNT(*) AS orders, SUM(amount) AS total FROM orders GROUP BY customer;
+      SHOW MATERIALIZED VIEWS;`);
+    const shown = results[results.length - 1]!;
+    expect(shown).toMatchObject({ kind: 'rows', rows: [['customer_totals', 'customer', expect.any(String)]] });
+    for (const job of engine.session.jobs()) expect(await job.result(), String(job.error)).toBe('FINISHED');
+    const batch = 'SELECT customer, count(*) AS orders, sum(amount) AS total FROM order_log GROUP BY customer';
+    const view = 'SELECT customer, orders, total FROM customer_totals';
+    expect(await rows(url, `(${batch}) EXCEPT ALL (${view})`)).toEqual([]);
+    expect(await rows(url, `(${view}) EXCEPT ALL (${batch})`)).toEqual([]);
+    expect(await rows(url, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'customer_totals'::regclass AND i.indisprimary")).toEqual([{ attname: 'customer' }]);
+    const [dropped] = await engine.execute('DROP MATERIALIZED VIEW customer_totals');
+    expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'customer_totals' dropped; its table 'customer_totals' stays in Postgres." });
+    await expect(engine.execute('DROP MATERIALIZED VIEW customer_totals')).rejects.toThrow("materialized view 'customer_totals' does not exist");
+  });
+
+  it('refuses an updating query without a unique key, saying why', async () => {
+    const url = await freshDatabase();
+    const engine = createEngine();
+    await engine.execute(SOURCE);
+    await expect(
+      engine.execute(`CREATE MATERIALIZED VIEW histogram WITH ('url' = '${url}') AS SELECT n, COUNT(*) AS c FROM (SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer) GROUP BY n UNION ALL SELECT 1, 1`),
+    ).rejects.toThrow(/needs a primary key to receive the updates the query produces/);
+    await expect(engine.execute(`CREATE MATERIALIZED VIEW bad WITH ('colour' = 'red') AS SELECT * FROM orders`)).rejects.toThrow("unknown option 'colour' for a materialized view");
+  });
+});
