@@ -111,6 +111,8 @@ export class Session {
         return this.stopJob(statement);
       case 'create-materialized-view':
         return this.createMaterializedView(statement, text, binder);
+      case 'flush':
+        return this.flush();
       case 'set':
         if (statement.key === undefined) {
           return { kind: 'rows', schema: [stringField('key'), stringField('value')], rows: this.config.entries() };
@@ -251,6 +253,16 @@ export class Session {
     if (view === undefined) return ok('Execute statement succeeded.');
     await this.jobList.find((j) => j.id === view.jobId)?.cancel();
     return ok(`Materialized view '${view.name}' dropped; its table '${view.options.get('table-name') ?? view.name}' stays in Postgres.`);
+  }
+
+  /**
+   * FLUSH: a checkpoint of every running job that takes checkpoints, returning once each is complete
+   * and its sinks have committed it — so that whatever was written before is visible downstream.
+   */
+  private async flush(): Promise<StatementResult> {
+    const running = this.jobList.filter((j) => j.status === 'RUNNING' && j.takesCheckpoints);
+    const paths = await Promise.all(running.map((j) => j.checkpoint()));
+    return ok(running.length === 0 ? 'No running job takes checkpoints; nothing to flush.' : `Flushed ${running.length} job(s): ${paths.map((p) => p.replace(/^.*\//, '')).join(', ')} committed.`);
   }
 
   private async stopJob(statement: Extract<Statement, { kind: 'stop-job' }>): Promise<StatementResult> {

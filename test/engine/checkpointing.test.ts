@@ -147,6 +147,20 @@ describe('checkpointing', () => {
     await expect(e.execute("STOP JOB 'nope'")).rejects.toThrow("no job with id 'nope'");
   });
 
+  it('FLUSH returns once every running job has checkpointed and its sinks committed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
+    const e = engine();
+    await e.execute(`SET 'execution.checkpointing.interval' = '1 h'; ${ddl(dir, { rate: 2000 }).replace("SET 'execution.checkpointing.interval' = '50 ms';", '')}`);
+    const job = await start(e, QUERY);
+    await new Promise((r) => setTimeout(r, 200));
+    expect(collected('totals')).toEqual([]);
+    const [flushed] = await e.execute('FLUSH');
+    expect(flushed).toMatchObject({ kind: 'ok', message: expect.stringMatching(/^Flushed 1 job\(s\): chk-\d+ committed\.$/) });
+    expect(collected('totals').length).toBeGreaterThan(0);
+    await job.cancel();
+    expect(await createEngine().execute('FLUSH')).toEqual([{ kind: 'ok', message: 'No running job takes checkpoints; nothing to flush.' }]);
+  });
+
   it('refuses EXACTLY_ONCE for a source that cannot replay, and names the way out', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const e = createEngine({
