@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { add, committedRecords, crashSourceDdl, entries, netTable, runChild, runUntilDone, type Multiset } from '../support/crash-harness.js';
+import { add, committedRecords, crashScriptPreamble, entries, netTable, runChild, runUntilDone, type Multiset } from '../support/crash-harness.js';
 
 const ROWS = 12_000;
 
@@ -20,11 +20,7 @@ function setup(mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE'): { dir: string; script: s
   const script = join(dir, 'job.sql');
   writeFileSync(
     script,
-    `SET 'state.checkpoints.dir' = '${dir}/checkpoints';
-     SET 'execution.checkpointing.interval' = '100 ms';
-     SET 'execution.checkpointing.mode' = '${mode}';
-     SET 'pipeline.name' = 'crash-test';
-     ${crashSourceDdl(ROWS)};
+    `${crashScriptPreamble(dir, 'crash-test', ROWS, `SET 'execution.checkpointing.mode' = '${mode}';`)}
      CREATE TABLE raw_out (id BIGINT, k INT, v INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/raw', 'format' = 'json');
      CREATE TABLE agg_out (k INT, n BIGINT, total INT, hi INT) WITH ('connector' = 'filesystem', 'path' = '${dir}/agg', 'format' = 'debezium-json');
      EXECUTE STATEMENT SET BEGIN

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { crashSourceDdl, runChild, runUntilDone } from '../support/crash-harness.js';
+import { crashScriptPreamble, runChild, runUntilDone } from '../support/crash-harness.js';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 
 const ROWS = 12_000;
@@ -35,10 +35,7 @@ async function setup(serverUrl: string, semantic = 'exactly-once'): Promise<{ di
   const script = join(dir, 'job.sql');
   writeFileSync(
     script,
-    `SET 'state.checkpoints.dir' = '${dir}/checkpoints';
-     SET 'execution.checkpointing.interval' = '100 ms';
-     SET 'pipeline.name' = 'pg-e2e';
-     ${crashSourceDdl(ROWS)};
+    `${crashScriptPreamble(dir, 'pg-e2e', ROWS)}
      CREATE TABLE raw_pg (id BIGINT, k INT, v INT)
        WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'raw', 'sink.semantic' = '${semantic}');
      CREATE TABLE agg_pg (k INT, n BIGINT, total INT, hi INT, PRIMARY KEY (k) NOT ENFORCED)

@@ -83,12 +83,20 @@ export function entries(set: Multiset): [string, number][] {
   return [...set.entries()].sort(([a], [b]) => a.localeCompare(b));
 }
 
-/** The deterministic source the crash tests share: `rows` rows (id 1..rows, k in 0..49, v in 0..1000) at 8000 rows/s. */
-export function crashSourceDdl(rows: number): string {
-  return `CREATE TABLE src (id BIGINT, k INT, v INT) WITH (
+/**
+ * The start the crash tests' scripts share: checkpoints every 100 ms into `dir`, the job named
+ * `job`, and a deterministic source `src` of `rows` rows (id 1..rows, k in 0..49, v in 0..1000) at
+ * 8000 rows/s. `settings` are more SET statements.
+ */
+export function crashScriptPreamble(dir: string, job: string, rows: number, settings = ''): string {
+  return `SET 'state.checkpoints.dir' = '${dir}/checkpoints';
+     SET 'execution.checkpointing.interval' = '100 ms';
+     SET 'pipeline.name' = '${job}';
+     ${settings}
+     CREATE TABLE src (id BIGINT, k INT, v INT) WITH (
        'connector' = 'datagen', 'rows-per-second' = '8000',
        'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${rows}',
-       'fields.k.min' = '0', 'fields.k.max' = '49', 'fields.v.min' = '0', 'fields.v.max' = '1000')`;
+       'fields.k.min' = '0', 'fields.k.max' = '49', 'fields.v.min' = '0', 'fields.v.max' = '1000');`;
 }
 
 /** One planned interruption of a run: SIGKILL after a delay, or a failpoint that must crash it. */
