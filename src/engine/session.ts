@@ -27,6 +27,7 @@ import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catal
 import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
 import { parseScript } from '../sql/parse/parser.js';
 import { describe, show, stringField } from './catalog-statements.js';
+import { loadFunction } from './function-library.js';
 import { JobHandle } from './job-handle.js';
 import { SessionConfig } from './session-config.js';
 import type { StatementResult } from './statement-result.js';
@@ -94,6 +95,13 @@ export class Session {
       }
       case 'drop': {
         if (statement.object === 'MATERIALIZED VIEW') return this.dropMaterializedView(statement);
+        if (statement.object === 'FUNCTION') {
+          const name = objectName(statement.name.parts, statement.name.span);
+          if (!this.functions.unregister(name) && !statement.ifExists) {
+            throw new WeirError('UNKNOWN_FUNCTION', `user-defined function '${name}' does not exist`, { span: statement.name.span });
+          }
+          return ok('Execute statement succeeded.');
+        }
         if (statement.object !== 'TABLE' && statement.object !== 'VIEW') {
           throw new WeirError('UNSUPPORTED', `DROP ${statement.object} is not supported yet`, { span: statement.span });
         }
@@ -113,6 +121,16 @@ export class Session {
         return this.createMaterializedView(statement, text, binder);
       case 'flush':
         return this.flush();
+      case 'create-function': {
+        const name = objectName(statement.name.parts, statement.name.span);
+        if (statement.ifNotExists && this.functions.lookup(name) !== undefined) return ok('Execute statement succeeded.');
+        try {
+          this.functions.registerScalar(name, await loadFunction(name, statement.identifier, statement.span));
+        } catch (error) {
+          throw error instanceof WeirError ? error.withSpan(statement.span) : error;
+        }
+        return ok('Execute statement succeeded.');
+      }
       case 'set':
         if (statement.key === undefined) {
           return { kind: 'rows', schema: [stringField('key'), stringField('value')], rows: this.config.entries() };

@@ -7,7 +7,7 @@
  * and BYTES is VARBINARY without one, so 'STRING' itself never appears in a parsed tree.
  */
 import { WeirError } from '../../common/errors.js';
-import type { Expr, ParsedStatement, Statement } from './ast.js';
+import type { Expr, ParsedStatement, Statement, TypeSyntax } from './ast.js';
 import { parse, SyntaxError as PeggySyntaxError, type StartRuleNames } from './generated/flink-sql-parser.js';
 import { buildSyntaxError, spanBetween, syntaxErrorMessage, tokenAt } from './syntax-error-builder.js';
 
@@ -27,6 +27,11 @@ export function parseStatement(text: string): Statement {
 /** Parses one scalar expression, such as a computed column or a watermark. */
 export function parseExpression(text: string): Expr {
   return run(text, 'expression') as Expr;
+}
+
+/** Parses a type such as `BIGINT`, `DECIMAL(23, 3) NOT NULL` or `ROW<a INT, b STRING>` (surrounding spaces allowed). */
+export function parseType(text: string): TypeSyntax {
+  return run(text.trim(), 'data_type') as TypeSyntax;
 }
 
 function run(text: string, startRule: StartRuleNames): unknown {
