@@ -6,6 +6,10 @@ import { builtinConnectors } from '../connectors/builtin-connectors.js';
 import type { Connector } from '../connectors/api/connector.js';
 import type { FunctionRegistry } from '../expr/function-registry.js';
 import type { ParsedStatement } from '../sql/parse/ast.js';
+import { ROW_KIND_SHORT, type RowKindShort } from '../common/row-kind.js';
+import { WeirError } from '../common/errors.js';
+import { toApiRow, type ApiRow } from './api-values.js';
+import { ChangeQueue } from './change-queue.js';
 import { Session } from './session.js';
 import type { StatementResult } from './statement-result.js';
 
@@ -24,6 +28,21 @@ export interface ScriptStep {
   readonly statement: ParsedStatement;
   readonly result: StatementResult;
 }
+
+/** One change of a subscription: the row kind and the row as an object keyed by column name. */
+export interface Change<R = ApiRow> {
+  readonly op: RowKindShort;
+  readonly row: R;
+}
+
+/** Options of {@link Engine.subscribe} and {@link Engine.query}. */
+export interface QueryOptions {
+  /** Aborting stops the query's job and ends the iteration. */
+  readonly signal?: AbortSignal;
+}
+
+/** Changes buffered per subscription before the job waits for the consumer. */
+const SUBSCRIPTION_BUFFER = 16_384;
 
 /** An engine: one session, its catalog and its jobs. */
 export class Engine {
@@ -45,6 +64,55 @@ export class Engine {
     for (const statement of this.session.parse(sql)) {
       yield { statement, result: await this.session.execute(statement) };
     }
+  }
+
+  /**
+   * Runs a SELECT and yields its changelog as it is produced: `{ op: '+I' | '-U' | '+U' | '-D', row }`.
+   * Breaking out of the loop, or aborting `signal`, cancels the query's job; a failure of the job
+   * is thrown from the loop.
+   */
+  async *subscribe(sql: string, options: QueryOptions = {}): AsyncGenerator<Change> {
+    options.signal?.throwIfAborted();
+    const queue = new ChangeQueue<Change>(SUBSCRIPTION_BUFFER);
+    const job = await this.session.subscribe(sql, (spec) => ({
+      open: async () => {},
+      write: (batch) => {
+        const changes: Change[] = [];
+        for (let i = 0; i < batch.size; i++) changes.push({ op: ROW_KIND_SHORT[batch.kinds[i]!], row: toApiRow(batch.rows[i]!, spec.schema) });
+        return queue.push(changes);
+      },
+      flush: async () => {},
+      close: async () => {},
+    }));
+    const abort = (): void => {
+      queue.close();
+      void job.cancel();
+    };
+    options.signal?.addEventListener('abort', abort, { once: true });
+    void job.result().then((status) => (status === 'FAILED' ? queue.fail(job.error) : queue.end()));
+    try {
+      yield* queue.drain();
+    } finally {
+      options.signal?.removeEventListener('abort', abort);
+      queue.close();
+      await job.cancel();
+    }
+  }
+
+  /**
+   * Runs a SELECT over bounded inputs to its end and returns the final table: the changelog
+   * applied, as rows keyed by column name.
+   */
+  async query(sql: string, options: QueryOptions = {}): Promise<ApiRow[]> {
+    const table = new Map<string, { row: ApiRow; count: number }>();
+    for await (const { op, row } of this.subscribe(sql, options)) {
+      const key = JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
+      const entry = table.get(key);
+      if (op === '+I' || op === '+U') table.set(key, { row, count: (entry?.count ?? 0) + 1 });
+      else if (entry === undefined) throw new WeirError('INTERNAL_ERROR', `the query's changelog retracts a row it never produced: ${key}`);
+      else if (--entry.count === 0) table.delete(key);
+    }
+    return [...table.values()].flatMap(({ row, count }) => Array<ApiRow>(count).fill(row));
   }
 
   /** Cancels every running job. */

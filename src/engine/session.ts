@@ -10,8 +10,9 @@ import type { Connector } from '../connectors/api/connector.js';
 import { WeirError } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
-import type { JobGraph } from '../dataflow/job-graph.js';
-import { inputsOf, type LogicalNode } from '../plan/logical/logical-node.js';
+import type { JobGraph, SinkSpec } from '../dataflow/job-graph.js';
+import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
+import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
@@ -51,6 +52,7 @@ export class Session {
   private readonly jobList: JobHandle[] = [];
   private readonly onWarning: (message: string) => void;
   private readonly fresh: boolean;
+  private readonly subscriptionWriters = new Map<string, (spec: SinkSpec) => SinkWriter>();
 
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
@@ -58,9 +60,12 @@ export class Session {
     this.functions = options.functions ?? FunctionRegistry.withBuiltins();
     this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
     const byName = new Map(options.connectors.map((c) => [c.descriptor.name, c]));
+    const subscriptions: SinkFactory = {
+      createWriter: (spec) => (this.subscriptionWriters.get(spec.options[SUBSCRIPTION_ID]!) ?? unsupported(`subscription ${spec.options[SUBSCRIPTION_ID]} is gone`))(spec),
+    };
     this.connectors = {
       source: (name) => byName.get(name)?.source ?? unsupported(`connector '${name}' cannot be read from`),
-      sink: (name) => byName.get(name)?.sink ?? unsupported(`connector '${name}' cannot be written to`),
+      sink: (name) => (name === SUBSCRIPTION_CONNECTOR ? subscriptions : byName.get(name)?.sink ?? unsupported(`connector '${name}' cannot be written to`)),
     };
   }
 
@@ -171,13 +176,30 @@ export class Session {
 
   /** A bare SELECT runs as a job printing its changelog, as the print connector does. */
   private printSink(query: Query, binder: BinderContext): LogicalNode {
-    const bound = bindQuery(query, binder);
-    return {
-      kind: 'sink',
-      input: bound.plan,
-      target: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.collect`, name: 'collect', connector: 'print', options: {}, accepts: 'all', primaryKey: [] },
-      schema: bound.schema,
-    };
+    return querySink(query, binder, 'print', {});
+  }
+
+  /**
+   * Runs one query as a job whose changes go to writers made by `createWriter` (one per sink
+   * subtask, given the sink's spec with the query's schema; the programmatic API's
+   * subscriptions); resolves with the job once it runs.
+   */
+  async subscribe(sql: string, createWriter: (spec: SinkSpec) => SinkWriter): Promise<JobHandle> {
+    const parsed = parseScript(sql);
+    const only = parsed[0];
+    if (parsed.length !== 1 || only === undefined || only.statement.kind !== 'query') {
+      throw new WeirError('INVALID_ARGUMENT', 'subscribe takes exactly one SELECT statement', { span: only?.span });
+    }
+    const id = randomBytes(6).toString('hex');
+    this.subscriptionWriters.set(id, createWriter);
+    try {
+      const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
+      const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text);
+      if (result.kind !== 'job') throw new WeirError('INTERNAL_ERROR', 'a subscription did not start a job');
+      return result.job;
+    } finally {
+      this.subscriptionWriters.delete(id);
+    }
   }
 
   private plannerOptions(): PlannerOptions {
@@ -295,6 +317,21 @@ export class Session {
     const path = await job.stopWithSavepoint();
     return ok(`Job '${job.id}' stopped with savepoint ${path}`);
   }
+}
+
+/** The internal connector of subscriptions, and the option naming the writer. */
+const SUBSCRIPTION_CONNECTOR = 'weir-subscription';
+const SUBSCRIPTION_ID = 'subscription.id';
+
+/** A query under a sink that takes any changelog. */
+function querySink(query: Query, binder: BinderContext, connector: string, options: Record<string, string>): LogicalSink {
+  const bound = bindQuery(query, binder);
+  return {
+    kind: 'sink',
+    input: bound.plan,
+    target: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.collect`, name: 'collect', connector, options, accepts: 'all', primaryKey: [] },
+    schema: bound.schema,
+  };
 }
 
 /** EXACTLY_ONCE needs every source to replay from its checkpointed offset; one that cannot is refused, never run at-least-once silently. */
