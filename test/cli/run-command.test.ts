@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { applyChangelog, linesWithIdentifier } from '../support/changelog.js';
-import { runWeir, writeScript } from '../support/weir-cli.js';
+import { ROOT, runWeir, writeScript } from '../support/weir-cli.js';
 
 describe('weir run', () => {
   it('runs VALUES → view with GROUP BY → aggregate over it → print sinks, and exits 0', async () => {
@@ -87,5 +87,15 @@ describe('weir run', () => {
     const run = await runWeir(['run', '/nonexistent/job.sql']);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain("cannot read '/nonexistent/job.sql': ENOENT");
+  });
+});
+
+describe('the package', () => {
+  it("imports as 'weir' from a Node program", async () => {
+    const { spawnSync } = await import('node:child_process');
+    const script = "import { createEngine } from 'weir'; const rows = await createEngine().query(\"SELECT UPPER(s) AS s FROM (VALUES ('a')) AS t(s)\"); console.log(JSON.stringify(rows));";
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe('[{"s":"A"}]');
   });
 });
