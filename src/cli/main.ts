@@ -1,7 +1,11 @@
 /** The `weir` command line: `weir run FILE.sql`, `--help`, `--version`. */
 import { Command } from 'commander';
 import { DEMO_SQL } from './demo-command.js';
+import { readFile } from 'node:fs/promises';
+import { runRepl } from './repl.js';
+import { FORMATS, type OutputFormat } from './result-printer.js';
 import { EXIT, runFile, runScript } from './run-command.js';
+import { readStdin, runPiped } from './script-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const program = new Command()
@@ -9,6 +13,33 @@ const program = new Command()
   .description('A streaming SQL engine: Flink SQL over streams, with exactly-once results in PostgreSQL.')
   .version(packageJson.version, '-V, --version', 'print the version')
   .option('--verbose', 'print stack traces with errors', false)
+  .option('-f, --file <file>', 'run the statements of a file and exit (results in --format)')
+  .option('-i, --init <file>', 'run a script before the statements or the shell')
+  .option('--format <format>', `result format: ${FORMATS.join(', ')} (default: table on a terminal, ndjson otherwise)`)
+  .action(async (options: { verbose: boolean; file?: string; init?: string; format?: string }) => {
+    const format = (options.format ?? (process.stdout.isTTY ? 'table' : 'ndjson')) as OutputFormat;
+    if (!FORMATS.includes(format)) {
+      process.stderr.write(`ERROR: unknown format '${options.format}'; use one of ${FORMATS.join(', ')}\n`);
+      process.exitCode = EXIT.USAGE;
+      return;
+    }
+    const init = options.init === undefined ? {} : { init: options.init };
+    if (options.file !== undefined) {
+      let text: string;
+      try {
+        text = await readFile(options.file, 'utf8');
+      } catch (error) {
+        process.stderr.write(`ERROR: cannot read '${options.file}': ${(error as NodeJS.ErrnoException).code ?? String(error)}\n`);
+        process.exitCode = EXIT.USAGE;
+        return;
+      }
+      process.exitCode = await runPiped(text, options.file, { verbose: options.verbose, format, ...init });
+    } else if (process.stdin.isTTY) {
+      process.exitCode = await runRepl({ verbose: options.verbose, format });
+    } else {
+      process.exitCode = await runPiped(await readStdin(), 'stdin', { verbose: options.verbose, format, ...init });
+    }
+  })
   .addHelpText(
     'after',
     `

@@ -96,7 +96,7 @@ async function stopWithSavepoints(jobs: readonly JobHandle[], signal: NodeJS.Sig
 }
 
 /** Waits until every job has finished, or until the first one fails (then reports it). */
-async function waitForJobs(jobs: readonly JobHandle[], fail: (error: unknown) => Promise<number>): Promise<number> {
+export async function waitForJobs(jobs: readonly JobHandle[], fail: (error: unknown) => Promise<number>): Promise<number> {
   const firstFailure = new Promise<JobHandle>((resolve) => {
     for (const job of jobs) void job.result().then((status) => status === 'FAILED' && resolve(job));
   });

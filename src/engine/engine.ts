@@ -6,6 +6,7 @@ import { builtinConnectors } from '../connectors/builtin-connectors.js';
 import type { Connector } from '../connectors/api/connector.js';
 import type { FunctionRegistry } from '../expr/function-registry.js';
 import type { ParsedStatement } from '../sql/parse/ast.js';
+import { parseScript } from '../sql/parse/parser.js';
 import { ROW_KIND_SHORT, type RowKindShort } from '../common/row-kind.js';
 import { WeirError } from '../common/errors.js';
 import { toApiRow, type ApiRow } from './api-values.js';
@@ -71,7 +72,7 @@ export class Engine {
    * Breaking out of the loop, or aborting `signal`, cancels the query's job; a failure of the job
    * is thrown from the loop.
    */
-  async *subscribe(sql: string, options: QueryOptions = {}): AsyncGenerator<Change> {
+  async *subscribe(sql: string | ParsedStatement, options: QueryOptions = {}): AsyncGenerator<Change> {
     options.signal?.throwIfAborted();
     const queue = new ChangeQueue<Change>(SUBSCRIPTION_BUFFER);
     const job = await this.session.subscribe(sql, (spec) => ({
@@ -103,7 +104,7 @@ export class Engine {
    * Runs a SELECT over bounded inputs to its end and returns the final table: the changelog
    * applied, as rows keyed by column name.
    */
-  async query(sql: string, options: QueryOptions = {}): Promise<ApiRow[]> {
+  async query(sql: string | ParsedStatement, options: QueryOptions = {}): Promise<ApiRow[]> {
     const table = new Map<string, { row: ApiRow; count: number }>();
     for await (const { op, row } of this.subscribe(sql, options)) {
       const key = JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
@@ -120,6 +121,18 @@ export class Engine {
     for (const job of this.session.jobs()) await job.cancel();
   }
 }
+
+/** Parses a script without running it (statements with their exact text). */
+export function parseScriptText(sql: string): readonly ParsedStatement[] {
+  return parseScript(sql);
+}
+
+/** True for a syntax error at the very end of the text: the statement is not finished yet. */
+export function isIncompleteInput(error: unknown, text: string): boolean {
+  return error instanceof WeirError && error.code === 'SYNTAX_ERROR' && error.span !== undefined && error.span.start.offset >= text.trimEnd().length;
+}
+
+export type { ParsedStatement };
 
 /** Creates an engine with the built-in connectors and functions. */
 export function createEngine(options: EngineOptions = {}): Engine {

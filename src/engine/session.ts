@@ -184,8 +184,8 @@ export class Session {
    * subtask, given the sink's spec with the query's schema; the programmatic API's
    * subscriptions); resolves with the job once it runs.
    */
-  async subscribe(sql: string, createWriter: (spec: SinkSpec) => SinkWriter): Promise<JobHandle> {
-    const parsed = parseScript(sql);
+  async subscribe(sql: string | ParsedStatement, createWriter: (spec: SinkSpec) => SinkWriter): Promise<JobHandle> {
+    const parsed = typeof sql === 'string' ? parseScript(sql) : [sql];
     const only = parsed[0];
     if (parsed.length !== 1 || only === undefined || only.statement.kind !== 'query') {
       throw new WeirError('INVALID_ARGUMENT', 'subscribe takes exactly one SELECT statement', { span: only?.span });
