@@ -3,30 +3,12 @@
  * substituted) on a bounded nexmark source: each runs to completion, and the rows each writes
  * match a hand-written reference over the same bids.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
-import { ROOT } from '../support/weir-cli.js';
+import { publishedSql } from '../support/nexmark-published.js';
 
-const QUERIES = join(ROOT, '..', 'shared', 'nexmark', 'queries');
 const EVENTS = 20_000;
-const PLACEHOLDERS: Readonly<Record<string, string>> = {
-  TPS: '10000',
-  EVENTS_NUM: String(EVENTS),
-  PERSON_PROPORTION: '1',
-  AUCTION_PROPORTION: '3',
-  BID_PROPORTION: '46',
-  NEXMARK_TABLE: 'datagen',
-};
-
-function published(file: string): string {
-  return readFileSync(join(QUERIES, file), 'utf8').replace(/\$\{(\w+)\}/g, (_, name: string) => {
-    const value = PLACEHOLDERS[name];
-    if (value === undefined) throw new Error(`no value for \${${name}} in ${file}`);
-    return value;
-  });
-}
+const published = (file: string): string => publishedSql(file, { EVENTS_NUM: String(EVENTS) });
 
 interface Bid {
   auction: number;

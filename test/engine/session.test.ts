@@ -1,21 +1,14 @@
 /** The session in process: DDL, SHOW / DESCRIBE / SET, and jobs over datagen and VALUES. */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { StatementResult } from '../../src/engine/statement-result.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
+import { runJob } from '../support/jobs.js';
 
 function engine(): Engine {
   return createEngine({ connectors: [collectConnector] });
 }
 
-async function runJob(e: Engine, sql: string): Promise<void> {
-  const results = await e.execute(sql);
-  const job = results.find((r): r is Extract<StatementResult, { kind: 'job' }> => r.kind === 'job');
-  if (job === undefined) throw new Error('no job started');
-  const status = await job.job.result();
-  if (status !== 'FINISHED') throw job.job.error;
-}
 
 beforeEach(() => resetCollected());
 

@@ -3,34 +3,21 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { createEngine, type Engine } from '../../../src/engine/engine.js';
+import { createEngine } from '../../../src/engine/engine.js';
 import type { JobHandle } from '../../../src/engine/job-handle.js';
-import type { StatementResult } from '../../../src/engine/statement-result.js';
 import { collectConnector, collected, resetCollected } from '../../support/collect-connector.js';
-import { events, publishedSql } from './nexmark-test-util.js';
+import { runJob } from '../../support/jobs.js';
+import { publishedSql } from '../../support/nexmark-published.js';
+import { events } from './nexmark-test-util.js';
 
 const EVENTS = 5000;
-const DDL = publishedSql('ddl.sql', {
-  TPS: '10000',
-  EVENTS_NUM: String(EVENTS),
-  PERSON_PROPORTION: '1',
-  AUCTION_PROPORTION: '3',
-  BID_PROPORTION: '46',
-  NEXMARK_TABLE: 'datagen',
-});
+const DDL = publishedSql('ddl.sql', { EVENTS_NUM: String(EVENTS) });
 
 /** A published query with its blackhole sink turned into a collect sink. */
 function query(file: string): string {
-  return publishedSql(file, {}).replace(/'connector'\s*=\s*'blackhole'/, "'connector' = 'collect'");
+  return publishedSql(file).replace(/'connector'\s*=\s*'blackhole'/, "'connector' = 'collect'");
 }
 
-async function runJob(e: Engine, sql: string): Promise<void> {
-  const results = await e.execute(sql);
-  const job = results.find((r): r is Extract<StatementResult, { kind: 'job' }> => r.kind === 'job');
-  if (job === undefined) throw new Error('no job started');
-  const status = await job.job.result();
-  if (status !== 'FINISHED') throw job.job.error;
-}
 
 beforeEach(() => resetCollected());
 

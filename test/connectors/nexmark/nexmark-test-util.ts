@@ -1,7 +1,4 @@
-/** Helpers for nexmark tests: readers over option records, and the published DDL with its placeholders filled in. */
-import { readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+/** Helpers for nexmark tests: readers and generators over option records. */
 import { ChangeBatch, type Row } from '../../../src/common/row.js';
 import { NexmarkGenerator, splitOf } from '../../../src/connectors/nexmark/nexmark-generator.js';
 import { parseNexmarkOptions } from '../../../src/connectors/nexmark/nexmark-options.js';
@@ -35,18 +32,6 @@ export function readRows(reader: NexmarkReader, limit = Infinity, batchSize = 97
 /** The first `count` events of a table with these options. */
 export async function events(count: number, options: Record<string, string> = {}): Promise<Row[]> {
   return readRows(await openReader(options), count).rows;
-}
-
-/** The published Nexmark queries (Flink dialect), shared beside the repository. */
-const QUERIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/nexmark/queries');
-
-/** A published query file with the runner's placeholders substituted (`${TPS}`, `${EVENTS_NUM}`, ...). */
-export function publishedSql(file: string, values: Readonly<Record<string, string>>): string {
-  return readFileSync(resolve(QUERIES_DIR, file), 'utf8').replace(/\$\{(\w+)\}/g, (whole, name: string) => {
-    const value = values[name];
-    if (value === undefined) throw new Error(`no value for ${whole} in ${file}`);
-    return value;
-  });
 }
 
 /** The generator of split `subtask` of `parallelism` for a table with these options (base time fixed). */

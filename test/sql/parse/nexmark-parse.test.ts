@@ -1,39 +1,17 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CreateTable, InsertStatement, SelectQuery } from '../../../src/sql/parse/ast.js';
 import { parseScript } from '../../../src/sql/parse/parser.js';
+import { NEXMARK_QUERIES_DIR, publishedSql } from '../../support/nexmark-published.js';
 
-/** The published Nexmark queries (Flink dialect), shared beside the repository. */
-const QUERIES_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../../shared/nexmark/queries');
 
-/** What the Nexmark runner substitutes for the `${...}` placeholders. */
-const PLACEHOLDERS: Readonly<Record<string, string>> = {
-  TPS: '10000',
-  EVENTS_NUM: '1000',
-  PERSON_PROPORTION: '1',
-  AUCTION_PROPORTION: '3',
-  BID_PROPORTION: '46',
-  NEXMARK_TABLE: 'datagen',
-  FLINK_HOME: '/tmp',
-  NEXMARK_DIR: '/tmp',
-  SUBMIT_TIME: '1',
-};
+const readQuery = (file: string): string => publishedSql(file);
 
-function readQuery(file: string): string {
-  return readFileSync(resolve(QUERIES_DIR, file), 'utf8').replace(/\$\{(\w+)\}/g, (placeholder, name: string) => {
-    const value = PLACEHOLDERS[name];
-    if (value === undefined) throw new Error(`no value for ${placeholder} in ${file}`);
-    return value;
-  });
-}
-
-const files = existsSync(QUERIES_DIR) ? readdirSync(QUERIES_DIR).filter((file) => /^(ddl|q\d+)\.sql$/.test(file)).sort() : [];
+const files = existsSync(NEXMARK_QUERIES_DIR) ? readdirSync(NEXMARK_QUERIES_DIR).filter((file) => /^(ddl|q\d+)\.sql$/.test(file)).sort() : [];
 
 describe('Nexmark queries', () => {
   it('are all there: ddl.sql and q0.sql to q23.sql', () => {
-    expect(existsSync(QUERIES_DIR)).toBe(true);
+    expect(existsSync(NEXMARK_QUERIES_DIR)).toBe(true);
     expect(files).toHaveLength(25);
   });
 
