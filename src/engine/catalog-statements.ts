@@ -44,8 +44,22 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
     case 'JOBS':
       return {
         kind: 'rows',
-        schema: [stringField('job id'), stringField('job name'), stringField('status'), stringField('start time'), stringField('last checkpoint')],
-        rows: session.jobs.map((j) => [j.id, j.name, j.status, j.startedAt.toISOString(), j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`]),
+        schema: ['job id', 'job name', 'status', 'start time', 'uptime', 'last checkpoint', 'records in', 'records out'].map(stringField),
+        rows: session.jobs.map((j) => {
+          const metrics = j.metrics();
+          const sources = metrics.filter((m) => /-(source|values)$/.test(m.node));
+          const sinks = metrics.filter((m) => m.node.endsWith('-sink'));
+          return [
+            j.id,
+            j.name,
+            j.status,
+            j.startedAt.toISOString(),
+            `${((Date.now() - j.startedAt.getTime()) / 1000).toFixed(1)} s`,
+            j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`,
+            String(sources.reduce((n, m) => n + m.recordsOut, 0)),
+            String(sinks.reduce((n, m) => n + m.recordsIn, 0)),
+          ];
+        }),
       };
     case 'CREATE MATERIALIZED VIEW': {
       const view = session.catalog.materializedView(objectName(statement.name!.parts, statement.name!.span));

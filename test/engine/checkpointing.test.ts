@@ -143,7 +143,10 @@ describe('checkpointing', () => {
     const [stopped, jobs] = await e.execute(`STOP JOB '${job.id}' WITH SAVEPOINT; SHOW JOBS;`);
     expect(stopped).toMatchObject({ kind: 'ok', message: expect.stringMatching(new RegExp(`^Job '${job.id}' stopped with savepoint .*savepoint-(\\d+)$`)) });
     const savepointId = /savepoint-(\d+)$/.exec((stopped as { message: string }).message)![1];
-    expect(jobs).toMatchObject({ kind: 'rows', rows: [[job.id, 'totals', 'CANCELED', expect.any(String), `savepoint ${savepointId}`]] });
+    expect(jobs).toMatchObject({
+      kind: 'rows',
+      rows: [[job.id, 'totals', 'CANCELED', expect.any(String), expect.stringMatching(/^\d+\.\d s$/), `savepoint ${savepointId}`, expect.stringMatching(/^[1-9]\d*$/), expect.stringMatching(/^[1-9]\d*$/)]],
+    });
     await expect(e.execute("STOP JOB 'nope'")).rejects.toThrow("no job with id 'nope'");
   });
 
