@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Schema } from '../common/schema.js';
+import type { WindowSpec } from '../common/window-spec.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
 
 /** Version of the job-graph format. */
@@ -47,7 +48,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | UnionSpec | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | UnionSpec | SinkSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -110,6 +111,21 @@ export interface GroupAggregateSpec {
   /** Whether the input carries retractions (-U/-D); when false, cheaper accumulators are used. */
   readonly inputRetracts: boolean;
   readonly emitUpdateBefore: boolean;
+}
+
+/**
+ * Window aggregation over an insert-only input: each row is assigned to its windows (by the event
+ * time in column `timeIndex`), becoming the row followed by `window_start` and `window_end`; the
+ * expanded rows are grouped by `keys` (which include both window columns) and each group's final
+ * row is emitted once, as +I, when the watermark passes its window's end. Late rows are dropped
+ * and counted.
+ */
+export interface WindowAggregateSpec {
+  readonly kind: 'window-aggregate';
+  readonly window: WindowSpec;
+  readonly timeIndex: number;
+  readonly keys: readonly number[];
+  readonly aggregates: readonly AggregateCallSpec[];
 }
 
 /** UNION ALL of the inputs, which share one schema. */

@@ -36,6 +36,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, required) };
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
+    case 'window-aggregate':
+      return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
   }
@@ -60,6 +62,15 @@ function produce(node: PhysicalNode): PhysicalNode {
       const updates = node.calls.length > 0;
       const mode: ChangelogMode = { insert: true, updateBefore: updates && node.emitUpdateBefore, updateAfter: updates, delete: isUpdating(input.mode) };
       return { ...node, input, mode };
+    }
+    case 'window-aggregate': {
+      const input = produce(node.input);
+      if (isUpdating(input.mode)) {
+        throw new WeirError('PLANNING_ERROR', `a ${node.window.kind} window aggregation needs an insert-only input, but its input produces updates`, {
+          hint: 'window aggregations over updating inputs are not supported yet',
+        });
+      }
+      return { ...node, input, mode: INSERT_ONLY };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

@@ -5,10 +5,11 @@
  */
 import type { Schema } from '../../common/schema.js';
 import type { SqlType } from '../../common/sql-type.js';
+import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalSink;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalSink;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -93,6 +94,19 @@ export interface LogicalWatermarkAssigner {
   readonly input: LogicalNode;
   readonly rowtimeIndex: number;
   readonly watermark: ScalarExpr;
+  readonly schema: Schema;
+}
+
+/**
+ * `TABLE(TUMBLE | HOP | CUMULATE(TABLE t, DESCRIPTOR(ts), ...))`: the input's columns followed
+ * by `window_start`, `window_end` and `window_time`, one row per window a row falls into.
+ */
+export interface LogicalWindowTvf {
+  readonly kind: 'window-tvf';
+  readonly input: LogicalNode;
+  /** The input column holding the event time (a rowtime attribute). */
+  readonly timeIndex: number;
+  readonly window: WindowSpec;
   readonly schema: Schema;
 }
 

@@ -27,6 +27,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     }
     case 'values':
     case 'union':
+    case 'window-tvf':
     case 'sink':
       return undefined;
   }

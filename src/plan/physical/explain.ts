@@ -3,6 +3,7 @@
  * `+- `, every node with its changelog mode, expressions written with column names.
  */
 import type { Schema } from '../../common/schema.js';
+import type { WindowSpec } from '../../common/window-spec.js';
 import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
@@ -50,10 +51,29 @@ function describeNode(node: PhysicalNode): string {
       const groupBy = keys.length === 0 ? '' : `groupBy=[${keys.join(', ')}], `;
       return `GroupAggregate(${groupBy}select=[${[...keys, ...calls].join(', ')}], ${mode})`;
     }
+    case 'window-aggregate': {
+      const input = node.input.schema;
+      const name = (i: number): string => (i === node.timeIndex + 1 ? 'window_start' : i === node.timeIndex + 2 ? 'window_end' : input[i]!.name);
+      const keys = node.keys.map(name);
+      const calls = node.calls.map((c) => aliased(`${c.function}(${c.distinct ? 'DISTINCT ' : ''}${c.args.length === 0 ? '*' : c.args.map(name).join(', ')})${c.filter === null ? '' : ` FILTER ${name(c.filter)}`}`, c.name));
+      return `WindowAggregate(window=[${describeWindow(node.window)}], time=[${input[node.timeIndex]!.name}], groupBy=[${keys.join(', ')}], select=[${[...keys, ...calls].join(', ')}], ${mode})`;
+    }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':
       return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}], ${mode})`;
+  }
+}
+
+function describeWindow(window: WindowSpec): string {
+  const seconds = (ms: number): string => `${ms / 1000} s`;
+  switch (window.kind) {
+    case 'TUMBLE':
+      return `TUMBLE(size=[${seconds(window.size)}])`;
+    case 'HOP':
+      return `HOP(slide=[${seconds(window.slide)}], size=[${seconds(window.size)}])`;
+    case 'CUMULATE':
+      return `CUMULATE(step=[${seconds(window.step)}], size=[${seconds(window.size)}])`;
   }
 }
 

@@ -3,7 +3,8 @@
  * Calc (consecutive ones merge), aggregations get a hash exchange on their keys. Changelog
  * modes are filled in afterwards by plan/changelog.
  */
-import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { WeirError } from '../../common/errors.js';
+import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { SqlTypes } from '../../common/sql-type.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import type { LogicalNode } from '../logical/logical-node.js';
@@ -24,6 +25,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     case 'watermark-assigner':
       return { kind: 'watermark-assigner', input: lowerToPhysical(node.input), rowtimeIndex: node.rowtimeIndex, watermark: node.watermark, schema: node.schema, mode };
     case 'aggregate': {
+      const windowed = lowerWindowAggregate(node);
+      if (windowed !== undefined) return windowed;
       const input = lowerToPhysical(node.input);
       const exchange: PhysicalNode = { kind: 'exchange', input, keys: node.keys.length === 0 ? null : node.keys, schema: input.schema, mode };
       return { kind: 'group-aggregate', input: exchange, keys: node.keys, calls: node.calls, emitUpdateBefore: true, schema: node.schema, mode };
@@ -32,7 +35,49 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { kind: 'union', inputs: node.inputs.map(lowerToPhysical), schema: node.schema, mode };
     case 'sink':
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
+    case 'window-tvf':
+      throw new WeirError('UNSUPPORTED', `${node.window.kind} windows are only supported in a GROUP BY that includes window_start and window_end`, {
+        hint: 'aggregate the window: ... GROUP BY window_start, window_end',
+      });
   }
+}
+
+/**
+ * GROUP BY over a window TVF (directly, or through the projection the binder puts before every
+ * aggregation) whose keys include window_start and window_end becomes a window aggregation: the
+ * projection is computed on the TVF's input (plus the time column), and the window operator
+ * appends the window columns itself.
+ */
+function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>): PhysicalNode | undefined {
+  const project = node.input.kind === 'project' ? node.input : undefined;
+  const tvf = project?.input ?? node.input;
+  if (tvf.kind !== 'window-tvf') return undefined;
+  const width = tvf.input.schema.length;
+  const exprs = project?.exprs ?? tvf.schema.map((f, i) => Exprs.inputRef(i, f.type));
+  const role = exprs.map((e) => (e.kind === 'input-ref' && e.index === width ? 'start' : e.kind === 'input-ref' && e.index === width + 1 ? 'end' : 'value'));
+  const keyRoles = node.keys.map((k) => role[k]);
+  if (!keyRoles.includes('start') || !keyRoles.includes('end')) {
+    throw new WeirError('UNSUPPORTED', `a GROUP BY over a ${tvf.window.kind} window must include window_start and window_end`);
+  }
+  exprs.forEach((e, i) => {
+    if (role[i] === 'value' && inputRefsOf(e).some((r) => r >= width)) {
+      throw new WeirError('UNSUPPORTED', 'window_start, window_end and window_time may only be grouped by, not computed on, in a window aggregation');
+    }
+  });
+  const names = (project ?? tvf).schema.map((f) => f.name);
+  const values = exprs.filter((_, i) => role[i] === 'value');
+  const valueNames = names.filter((_, i) => role[i] === 'value');
+  const timeColumn = values.length;
+  const preProjection = [...values, Exprs.inputRef(tvf.timeIndex, tvf.input.schema[tvf.timeIndex]!.type)];
+  let next = 0;
+  const position = role.map((r) => (r === 'start' ? timeColumn + 1 : r === 'end' ? timeColumn + 2 : next++));
+  const preSchema = preProjection.map((e, i) => ({ name: i === timeColumn ? tvf.input.schema[tvf.timeIndex]!.name : valueNames[i]!, type: e.type }));
+  const calc = mergeCalc(lowerToPhysical(tvf.input), null, preProjection, { kind: 'project', input: tvf.input, exprs: preProjection, schema: preSchema });
+  const keys = node.keys.map((k) => position[k]!);
+  const partitionKeys = keys.filter((k) => k < timeColumn);
+  const exchange: PhysicalNode = { kind: 'exchange', input: calc, keys: partitionKeys.length === 0 ? null : partitionKeys, schema: calc.schema, mode: INSERT_ONLY };
+  const calls = node.calls.map((c) => ({ ...c, args: c.args.map((a) => position[a]!), filter: c.filter === null ? null : position[c.filter]! }));
+  return { kind: 'window-aggregate', input: exchange, window: tvf.window, timeIndex: timeColumn, keys, calls, schema: node.schema, mode: INSERT_ONLY };
 }
 
 /**

@@ -3,6 +3,7 @@
  * changelog mode each node produces. EXPLAIN prints it; the job graph is lowered from it.
  */
 import type { Schema } from '../../common/schema.js';
+import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, ScanSource, SinkTarget } from '../logical/logical-node.js';
@@ -34,6 +35,18 @@ export type PhysicalNode =
       readonly keys: readonly number[];
       readonly calls: readonly AggregateCall[];
       readonly emitUpdateBefore: boolean;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
+      readonly kind: 'window-aggregate';
+      readonly input: PhysicalNode;
+      readonly window: WindowSpec;
+      /** Input column with the event time; window_start and window_end follow the input's columns. */
+      readonly timeIndex: number;
+      /** Grouping columns of the expanded row (input columns, then window_start, window_end). */
+      readonly keys: readonly number[];
+      readonly calls: readonly AggregateCall[];
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

@@ -2,7 +2,8 @@
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
  * except exchanges, which become the partitioning of the edge into their consumer.
  */
-import { JOB_GRAPH_VERSION, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
+import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
+import type { AggregateCall } from '../logical/logical-node.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
 /** How the job graph is laid out. */
@@ -64,9 +65,17 @@ function specOf(node: PhysicalNode): OperatorSpec {
       return {
         kind: 'group-aggregate',
         keys: node.keys,
-        aggregates: node.calls.map((c) => ({ function: c.function, args: c.args, distinct: c.distinct, filter: c.filter, type: c.type, argTypes: c.argTypes })),
+        aggregates: aggregateSpecs(node.calls),
         inputRetracts: node.input.mode.updateBefore || node.input.mode.delete,
         emitUpdateBefore: node.emitUpdateBefore,
+      };
+    case 'window-aggregate':
+      return {
+        kind: 'window-aggregate',
+        window: node.window,
+        timeIndex: node.timeIndex,
+        keys: node.keys,
+        aggregates: aggregateSpecs(node.calls),
       };
     case 'union':
       return { kind: 'union' };
@@ -75,4 +84,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'exchange':
       throw new Error('an exchange is lowered into the edge of its consumer');
   }
+}
+
+function aggregateSpecs(calls: readonly AggregateCall[]): AggregateCallSpec[] {
+  return calls.map((c) => ({ function: c.function, args: c.args, distinct: c.distinct, filter: c.filter, type: c.type, argTypes: c.argTypes }));
 }

@@ -52,6 +52,8 @@ export interface KeyedStateBackend {
   getMapState<K, V>(descriptor: StateDescriptor): MapState<K, V>;
   getListState<T>(descriptor: StateDescriptor): ListState<T>;
   getReducingState<T>(descriptor: StateDescriptor, reduce: (a: T, b: T) => T): ReducingState<T>;
+  /** Every key of a declared state with its value (for operators that index their state, e.g. after a restore). */
+  entriesOf<T>(descriptor: StateDescriptor): IterableIterator<[Key, T]>;
   /** Number of keys with any state, over all declared states (for metrics and tests). */
   keyCount(): number;
 }

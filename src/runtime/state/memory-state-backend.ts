@@ -55,6 +55,10 @@ export class MemoryStateBackend implements KeyedStateBackend {
     }
   }
 
+  entriesOf<T>(descriptor: StateDescriptor): IterableIterator<[Key, T]> {
+    return (this.tables.get(descriptor.name)?.entries ?? new Map<Key, T>()).entries() as IterableIterator<[Key, T]>;
+  }
+
   keyCount(): number {
     const keys = new Set<Key>();
     for (const table of this.tables.values()) for (const key of table.entries.keys()) keys.add(key);

@@ -14,6 +14,7 @@ import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js
 import type { Identifier, Query, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import { bindSelect } from './bind-select.js';
+import { bindWindowTvf, WINDOW_FUNCTIONS } from './bind-window-tvf.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -64,8 +65,12 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
     }
     case 'join':
       throw new WeirError('UNSUPPORTED', `${ref.type} JOIN is not supported yet`, { span: ref.span });
-    case 'table-function':
-      throw new WeirError('UNSUPPORTED', `table function ${ref.call.name.parts.map((p) => p.name).join('.')} is not supported yet`, { span: ref.span });
+    case 'table-function': {
+      const name = ref.call.name.parts.map((p) => p.name).join('.');
+      if (!WINDOW_FUNCTIONS.has(name.toUpperCase())) throw new WeirError('UNSUPPORTED', `table function ${name} is not supported yet`, { span: ref.span });
+      const relation = bindWindowTvf(ref.call, ctx, (arg) => bindNamedRelation(arg.name.parts, ctx, arg.name.span));
+      return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
+    }
     case 'unnest':
       throw new WeirError('UNSUPPORTED', 'UNNEST is not supported yet', { span: ref.span });
   }

@@ -1,0 +1,25 @@
+/** The windows of a window table function, in milliseconds of event time; shared by the plan and the job graph. */
+export type WindowSpec =
+  | { readonly kind: 'TUMBLE'; readonly size: number }
+  | { readonly kind: 'HOP'; readonly slide: number; readonly size: number }
+  | { readonly kind: 'CUMULATE'; readonly step: number; readonly size: number };
+
+/** Calls `visit(start, end)` for every window (start inclusive, end exclusive) that contains time `t`. */
+export function forEachWindow(window: WindowSpec, t: number, visit: (start: number, end: number) => void): void {
+  switch (window.kind) {
+    case 'TUMBLE': {
+      const start = Math.floor(t / window.size) * window.size;
+      visit(start, start + window.size);
+      return;
+    }
+    case 'HOP': {
+      for (let start = Math.floor(t / window.slide) * window.slide; start > t - window.size; start -= window.slide) visit(start, start + window.size);
+      return;
+    }
+    case 'CUMULATE': {
+      const base = Math.floor(t / window.size) * window.size;
+      for (let end = Math.floor((t - base) / window.step) * window.step + window.step + base; end <= base + window.size; end += window.step) visit(base, end);
+      return;
+    }
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Window aggregation (Flink's WindowAggregate over window TVFs) for insert-only input: each row
+ * is expanded into one row per window it falls into (`row ++ [window_start, window_end]`), the
+ * expanded rows are folded by an incremental group aggregation keyed by the grouping columns
+ * (window columns included), and each group's latest result waits in keyed state until the
+ * watermark passes the end of its window; then it is emitted once as +I and its state cleared.
+ * Rows for windows that have already fired are late: dropped and counted, never mixed in.
+ */
+import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
+import { RowKind } from '../../common/row-kind.js';
+import { ChangeBatch, type Row } from '../../common/row.js';
+import { forEachWindow } from '../../common/window-spec.js';
+import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
+import type { ValueState } from '../state/keyed-state-backend.js';
+import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { GROUP_ACCUMULATOR_STATE, GroupAggregateOperator } from './group-aggregate-operator.js';
+
+/** Keyed state holding each group's latest result until its window fires. */
+export const WINDOW_RESULT_STATE = 'window-aggregate.result';
+
+/** The runtime implementation of a `window-aggregate` job-graph node. */
+export class WindowAggregateOperator implements StreamOperator {
+  private readonly inner: GroupAggregateOperator;
+  private readonly expanded = new ChangeBatch();
+  private readonly out = new ChangeBatch();
+  private readonly resultKey: KeySelector;
+  /** Where `window_end` is in a result row. */
+  private readonly endColumn: number;
+  private context!: OperatorContext;
+  private results!: ValueState<Row>;
+  private accumulators!: ValueState<unknown>;
+  /** Groups waiting for their window to fire, by window end (derived from keyed state). */
+  private readonly byEnd = new Map<number, Set<Key>>();
+  private watermark = -Infinity;
+  /** Rows dropped because their window had already fired. */
+  lateRows = 0;
+
+  constructor(readonly spec: WindowAggregateSpec) {
+    this.inner = new GroupAggregateOperator({ kind: 'group-aggregate', keys: spec.keys, aggregates: spec.aggregates, inputRetracts: false, emitUpdateBefore: false });
+    this.resultKey = keySelector(spec.keys.map((_, i) => i));
+    const windowEnd = spec.timeIndex + 2;
+    this.endColumn = spec.keys.indexOf(windowEnd);
+  }
+
+  open(context: OperatorContext): void {
+    this.context = context;
+    this.results = context.keyedState.getValueState<Row>({ name: WINDOW_RESULT_STATE });
+    this.accumulators = context.keyedState.getValueState<unknown>({ name: GROUP_ACCUMULATOR_STATE });
+    this.inner.open({ ...context, output: { collect: (batch) => this.remember(batch), emitWatermark: () => {} } });
+    for (const [key, row] of context.keyedState.entriesOf<Row>({ name: WINDOW_RESULT_STATE })) this.index(key, row);
+  }
+
+  processBatch(batch: ChangeBatch): void {
+    const expanded = this.expanded;
+    expanded.clear();
+    const { window, timeIndex } = this.spec;
+    for (let i = 0; i < batch.size; i++) {
+      const row = batch.rows[i]!;
+      const time = row[timeIndex];
+      if (typeof time !== 'number') continue;
+      forEachWindow(window, time, (start, end) => {
+        if (end - 1 <= this.watermark) this.late();
+        else expanded.push(RowKind.INSERT, [...row, start, end]);
+      });
+    }
+    if (expanded.size > 0) this.inner.processBatch(expanded);
+  }
+
+  processWatermark(watermark: number): void {
+    this.watermark = watermark;
+    const due = [...this.byEnd.keys()].filter((end) => end - 1 <= watermark).sort((a, b) => a - b);
+    const out = this.out;
+    out.clear();
+    const state = this.context.keyedState;
+    for (const end of due) {
+      for (const key of this.byEnd.get(end)!) {
+        state.setCurrentKey(key);
+        const row = this.results.value();
+        if (row !== undefined) out.push(RowKind.INSERT, row);
+        this.results.clear();
+        this.accumulators.clear();
+      }
+      this.byEnd.delete(end);
+    }
+    if (out.size > 0) this.context.output.collect(out);
+    this.context.output.emitWatermark(watermark);
+  }
+
+  private remember(batch: ChangeBatch): void {
+    const state = this.context.keyedState;
+    for (let i = 0; i < batch.size; i++) {
+      const row = batch.rows[i]!;
+      const key = this.resultKey(row);
+      state.setCurrentKey(key);
+      this.results.update(row);
+      this.index(key, row);
+    }
+  }
+
+  private index(key: Key, row: Row): void {
+    const end = row[this.endColumn] as number;
+    let keys = this.byEnd.get(end);
+    if (keys === undefined) this.byEnd.set(end, (keys = new Set()));
+    keys.add(key);
+  }
+
+  private late(): void {
+    if (this.lateRows++ === 0) this.context.warn(`window aggregate ${this.context.operatorId}: dropped a row whose window had already fired (late); further late rows are counted`);
+  }
+}
