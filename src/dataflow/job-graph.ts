@@ -48,7 +48,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | UnionSpec | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | UnionSpec | SinkSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -126,6 +126,20 @@ export interface WindowAggregateSpec {
   readonly timeIndex: number;
   readonly keys: readonly number[];
   readonly aggregates: readonly AggregateCallSpec[];
+}
+
+/**
+ * Regular inner equi-join of input 0 (left) and input 1 (right), both hash-partitioned by their
+ * keys: every row is kept in keyed state (a multiset per side) and matched against the other
+ * side's rows of the same key. Accumulating changes (+I, +U) emit +I per match, retracting ones
+ * (-U, -D) emit -D per match. A NULL key matches nothing.
+ */
+export interface JoinSpec {
+  readonly kind: 'join';
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftArity: number;
+  readonly rightArity: number;
 }
 
 /** UNION ALL of the inputs, which share one schema. */

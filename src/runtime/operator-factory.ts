@@ -3,6 +3,7 @@ import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
+import { JoinOperator } from './operators/join-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
@@ -43,6 +44,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new GroupAggregateOperator(spec);
     case 'window-aggregate':
       return new WindowAggregateOperator(spec);
+    case 'join':
+      return new JoinOperator(spec);
     case 'union':
       return new UnionOperator();
     case 'sink':

@@ -35,6 +35,42 @@ async function run(query: string): Promise<{ written: number; bids: Bid[] }> {
 
 const channelId = (url: string): string | null => /(?:&|^)channel_id=([^&]*)/.exec(url)?.[1] ?? null;
 
+interface Auction {
+  id: number;
+  seller: number;
+  category: number;
+}
+
+interface Person {
+  id: number;
+  state: string;
+}
+
+describe('published Nexmark queries with regular joins', () => {
+  it('q3 joins auctions of category 10 with their sellers in OR, ID or CA', async () => {
+    const engine = createEngine();
+    await engine.execute(published('ddl.sql'));
+    const auctions = (await engine.query('SELECT id, seller, category FROM auction')) as unknown as Auction[];
+    const persons = (await engine.query('SELECT id, state FROM person')) as unknown as Person[];
+    const { written } = await run('q3.sql');
+    const west = new Set(persons.filter((p) => ['OR', 'ID', 'CA'].includes(p.state)).map((p) => p.id));
+    const expected = auctions.filter((a) => a.category === 10 && west.has(a.seller)).length;
+    expect(written).toBe(expected);
+    expect(expected).toBeGreaterThan(0);
+  });
+
+  it('q20 joins each bid with its auction of category 10', async () => {
+    const engine = createEngine();
+    await engine.execute(published('ddl.sql'));
+    const auctions = (await engine.query('SELECT id, seller, category FROM auction')) as unknown as Auction[];
+    const { written, bids } = await run('q20.sql');
+    const tenth = new Set(auctions.filter((a) => a.category === 10).map((a) => a.id));
+    const expected = bids.filter((b) => tenth.has(b.auction)).length;
+    expect(written).toBe(expected);
+    expect(expected).toBeGreaterThan(0);
+  });
+});
+
 describe('published Nexmark queries without windows or joins', () => {
   it('q0 passes every bid through', async () => {
     const { written, bids } = await run('q0.sql');

@@ -38,6 +38,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
     case 'window-aggregate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
+    case 'join':
+      return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
   }
@@ -71,6 +73,12 @@ function produce(node: PhysicalNode): PhysicalNode {
         });
       }
       return { ...node, input, mode: INSERT_ONLY };
+    }
+    case 'join': {
+      const left = produce(node.left);
+      const right = produce(node.right);
+      const updating = isUpdating(left.mode) || isUpdating(right.mode);
+      return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: updating } };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

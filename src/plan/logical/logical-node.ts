@@ -9,7 +9,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalSink;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalSink;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -110,6 +110,20 @@ export interface LogicalWindowTvf {
   readonly schema: Schema;
 }
 
+/**
+ * An inner equi-join: rows of `left` and `right` whose key columns are equal (SQL equality: a
+ * NULL key matches nothing); the output is the left columns followed by the right ones. Other
+ * conditions of the ON clause are a filter above the join.
+ */
+export interface LogicalJoin {
+  readonly kind: 'join';
+  readonly left: LogicalNode;
+  readonly right: LogicalNode;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly schema: Schema;
+}
+
 /** What the planner knows about a sink table. */
 export interface SinkTarget {
   readonly qualifiedName: string;
@@ -137,6 +151,8 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
       return [];
     case 'union':
       return node.inputs;
+    case 'join':
+      return [node.left, node.right];
     default:
       return [node.input];
   }
@@ -150,6 +166,8 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
       return node;
     case 'union':
       return { ...node, inputs };
+    case 'join':
+      return { ...node, left: inputs[0]!, right: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };
   }

@@ -28,6 +28,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'values':
     case 'union':
     case 'window-tvf':
+    case 'join':
     case 'sink':
       return undefined;
   }

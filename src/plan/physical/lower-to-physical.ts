@@ -35,6 +35,19 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { kind: 'union', inputs: node.inputs.map(lowerToPhysical), schema: node.schema, mode };
     case 'sink':
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
+    case 'join': {
+      const left = lowerToPhysical(node.left);
+      const right = lowerToPhysical(node.right);
+      return {
+        kind: 'join',
+        left: { kind: 'exchange', input: left, keys: node.leftKeys, schema: left.schema, mode },
+        right: { kind: 'exchange', input: right, keys: node.rightKeys, schema: right.schema, mode },
+        leftKeys: node.leftKeys,
+        rightKeys: node.rightKeys,
+        schema: node.schema,
+        mode,
+      };
+    }
     case 'window-tvf':
       throw new WeirError('UNSUPPORTED', `${node.window.kind} windows are only supported in a GROUP BY that includes window_start and window_end`, {
         hint: 'aggregate the window: ... GROUP BY window_start, window_end',

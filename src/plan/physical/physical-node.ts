@@ -50,6 +50,15 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  | {
+      readonly kind: 'join';
+      readonly left: PhysicalNode;
+      readonly right: PhysicalNode;
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
   | { readonly kind: 'sink'; readonly input: PhysicalNode; readonly target: SinkTarget; readonly schema: Schema; readonly mode: ChangelogMode };
 
@@ -61,6 +70,8 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
       return [];
     case 'union':
       return node.inputs;
+    case 'join':
+      return [node.left, node.right];
     default:
       return [node.input];
   }

@@ -13,6 +13,7 @@ import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
 import type { Identifier, Query, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
+import { bindJoin } from './bind-join.js';
 import { bindSelect } from './bind-select.js';
 import { bindWindowTvf, WINDOW_FUNCTIONS } from './bind-window-tvf.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -64,7 +65,7 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
       return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
     }
     case 'join':
-      throw new WeirError('UNSUPPORTED', `${ref.type} JOIN is not supported yet`, { span: ref.span });
+      return bindJoin(ref, bindFrom(ref.left, ctx), bindFrom(ref.right, ctx), ctx);
     case 'table-function': {
       const name = ref.call.name.parts.map((p) => p.name).join('.');
       if (!WINDOW_FUNCTIONS.has(name.toUpperCase())) throw new WeirError('UNSUPPORTED', `table function ${name} is not supported yet`, { span: ref.span });
