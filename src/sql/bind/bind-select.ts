@@ -8,7 +8,7 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, JoinRef, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindExpr, callName, castTo, containsAggregate, type ExprBindContext } from './bind-expr.js';
 import { bindFrom } from './bind-query.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -34,14 +34,18 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   }
   if (query.windows.length > 0) throw new WeirError('UNSUPPORTED', 'the WINDOW clause is not supported yet', { span: query.windows[0]!.name.span });
 
-  const from = query.from === undefined ? singleRow() : bindFrom(query.from, ctx);
+  // `FROM a, b WHERE a.k = b.k AND ...` is an inner join on the WHERE condition.
+  const commaJoin = query.from?.kind === 'join' && query.from.type === 'CROSS' && query.from.on === undefined && query.where !== undefined;
+  const fromRef = commaJoin ? { ...(query.from as JoinRef), type: 'INNER' as const, on: query.where } : query.from;
+  const where = commaJoin ? undefined : query.where;
+  const from = fromRef === undefined ? singleRow() : bindFrom(fromRef, ctx);
   let plan = from.plan;
   const scope = from.scope;
   const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };
 
-  if (query.where !== undefined) {
-    const condition = bindExpr(query.where, exprContext);
-    requireBoolean(condition, 'WHERE', query.where.span);
+  if (where !== undefined) {
+    const condition = bindExpr(where, exprContext);
+    requireBoolean(condition, 'WHERE', where.span);
     plan = { kind: 'filter', input: plan, condition, schema: plan.schema };
   }
 
