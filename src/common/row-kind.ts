@@ -19,11 +19,6 @@ export const ROW_KIND_SHORT: readonly ['+I', '-U', '+U', '-D'] = ['+I', '-U', '+
 /** The printable form of a kind: `+I`, `-U`, `+U` or `-D`. */
 export type RowKindShort = (typeof ROW_KIND_SHORT)[number];
 
-/** True for +I and +U, the kinds that add a row to the table the changelog describes. */
-export function isAccumulate(kind: RowKind): boolean {
-  return kind === RowKind.INSERT || kind === RowKind.UPDATE_AFTER;
-}
-
 /** Parses `+I`/`-U`/`+U`/`-D`. */
 export function parseRowKind(text: string): RowKind {
   const index = ROW_KIND_SHORT.indexOf(text as RowKindShort);

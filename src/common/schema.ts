@@ -8,8 +8,3 @@ export interface Field {
 
 /** The columns of a relation, in order. */
 export type Schema = readonly Field[];
-
-/** Index of the column named `name` (case-sensitive), or -1. */
-export function fieldIndex(schema: Schema, name: string): number {
-  return schema.findIndex((f) => f.name === name);
-}

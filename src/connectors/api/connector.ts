@@ -13,5 +13,3 @@ export interface Connector {
   readonly sink?: SinkFactory;
 }
 
-/** Typed option readers shared by connectors. */
-export { optionInt, optionBool, optionDuration } from './option-readers.js';
