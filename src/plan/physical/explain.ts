@@ -31,7 +31,7 @@ function describeNode(node: PhysicalNode): string {
   const fields = (schema: Schema): string => schema.map((f) => f.name).join(', ');
   switch (node.kind) {
     case 'source':
-      return `TableSourceScan(table=[[${node.source.qualifiedName.split('.').join(', ')}]], fields=[${fields(node.schema)}], ${mode})`;
+      return `TableSourceScan(table=[[${node.source.qualifiedName.split('.').join(', ')}]], fields=[${fields(node.tableSchema)}], ${mode})`;
     case 'values':
       return `Values(tuples=[${node.rows.map((r) => `{ ${r.map((v, i) => literal(v, node.schema[i]!.type)).join(', ')} }`).join(', ')}], ${mode})`;
     case 'calc': {
