@@ -48,7 +48,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | UnionSpec | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | RankSpec | UnionSpec | SinkSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -140,6 +140,19 @@ export interface JoinSpec {
   readonly rightKeys: readonly number[];
   readonly leftArity: number;
   readonly rightArity: number;
+}
+
+/**
+ * Top-N per partition of an insert-only input (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)
+ * with `rn <= limit`): output rows are the input row followed by its row number. A new row that
+ * ranks within the limit is inserted; the rows after it shift down (-U/+U with their new numbers)
+ * and the row pushed past the limit is deleted. Ties keep arrival order.
+ */
+export interface RankSpec {
+  readonly kind: 'rank';
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly { readonly index: number; readonly descending: boolean }[];
+  readonly limit: number;
 }
 
 /** UNION ALL of the inputs, which share one schema. */

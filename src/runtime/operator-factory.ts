@@ -4,6 +4,7 @@ import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
+import { RankOperator } from './operators/rank-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
@@ -46,6 +47,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new WindowAggregateOperator(spec);
     case 'join':
       return new JoinOperator(spec);
+    case 'rank':
+      return new RankOperator(spec);
     case 'union':
       return new UnionOperator();
     case 'sink':

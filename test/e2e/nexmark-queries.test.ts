@@ -63,6 +63,22 @@ describe('published Nexmark queries with windows', () => {
   });
 });
 
+describe('published Nexmark queries with Top-N', () => {
+  it('q19 keeps the ten highest bids of every auction, numbered', async () => {
+    const engine = createEngine();
+    await engine.execute(published('ddl.sql'));
+    const select = published('q19.sql').split(/INSERT INTO nexmark_q19/i)[1]!.replace(/;\s*$/, '');
+    const rows = (await engine.query(select)) as unknown as (Bid & { rank_number: number })[];
+    const bids = (await engine.query('SELECT * FROM bid')) as unknown as Bid[];
+    const byAuction = new Map<number, Bid[]>();
+    for (const b of bids) byAuction.set(b.auction, [...(byAuction.get(b.auction) ?? []), b]);
+    const expected = [...byAuction.values()].flatMap((list) =>
+      [...list].sort((x, y) => y.price - x.price).slice(0, 10).map((b, i) => `${b.auction}/${b.price}/${b.bidder}/${i + 1}`),
+    );
+    expect(rows.map((r) => `${r.auction}/${r.price}/${r.bidder}/${r.rank_number}`).sort()).toEqual(expected.sort());
+  });
+});
+
 describe('published Nexmark queries with regular joins', () => {
   it('q3 joins auctions of category 10 with their sellers in OR, ID or CA', async () => {
     const engine = createEngine();
@@ -89,7 +105,7 @@ describe('published Nexmark queries with regular joins', () => {
 });
 
 describe('published Nexmark queries run to completion', () => {
-  for (const query of ['q4.sql', 'q5.sql', 'q8.sql', 'q15.sql', 'q16.sql', 'q17.sql']) {
+  for (const query of ['q4.sql', 'q5.sql', 'q8.sql', 'q9.sql', 'q15.sql', 'q16.sql', 'q17.sql', 'q18.sql', 'q19.sql']) {
     it(query, async () => {
       const { written } = await run(query);
       expect(written).toBeGreaterThan(0);

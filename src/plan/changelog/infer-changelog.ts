@@ -40,6 +40,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
+    case 'rank':
+      return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
   }
@@ -73,6 +75,13 @@ function produce(node: PhysicalNode): PhysicalNode {
         });
       }
       return { ...node, input, mode: INSERT_ONLY };
+    }
+    case 'rank': {
+      const input = produce(node.input);
+      if (isUpdating(input.mode)) {
+        throw new WeirError('PLANNING_ERROR', 'Top-N (ROW_NUMBER() OVER ...) over an updating input is not supported yet', { hint: 'rank an insert-only input' });
+      }
+      return { ...node, input, mode: ALL_KINDS };
     }
     case 'join': {
       const left = produce(node.left);

@@ -9,7 +9,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalSink;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalSink;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -121,6 +121,20 @@ export interface LogicalJoin {
   readonly right: LogicalNode;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
+  readonly schema: Schema;
+}
+
+/**
+ * `ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)`: the input's columns followed by each row's
+ * position in its partition (BIGINT, from 1). Runs only as Top-N: the optimizer moves a filter
+ * `rn <= N` on the position into `limit`, and rows beyond it are not kept.
+ */
+export interface LogicalRank {
+  readonly kind: 'rank';
+  readonly input: LogicalNode;
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly { readonly index: number; readonly descending: boolean }[];
+  readonly limit: number | undefined;
   readonly schema: Schema;
 }
 

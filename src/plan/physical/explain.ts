@@ -58,6 +58,12 @@ function describeNode(node: PhysicalNode): string {
       const calls = node.calls.map((c) => aliased(`${c.function}(${c.distinct ? 'DISTINCT ' : ''}${c.args.length === 0 ? '*' : c.args.map(name).join(', ')})${c.filter === null ? '' : ` FILTER ${name(c.filter)}`}`, c.name));
       return `WindowAggregate(window=[${describeWindow(node.window)}], time=[${input[node.timeIndex]!.name}], groupBy=[${keys.join(', ')}], select=[${[...keys, ...calls].join(', ')}], ${mode})`;
     }
+    case 'rank': {
+      const input = node.input.schema;
+      const partition = node.partitionKeys.map((k) => input[k]!.name).join(', ');
+      const order = node.orderKeys.map((o) => `${input[o.index]!.name} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
+      return `Rank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
+    }
     case 'join': {
       const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`).join(' AND ');
       return `Join(joinType=[InnerJoin], where=[${keys}], select=[${fields(node.schema)}], ${mode})`;

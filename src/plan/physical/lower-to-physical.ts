@@ -48,6 +48,24 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
         mode,
       };
     }
+    case 'rank': {
+      if (node.limit === undefined) {
+        throw new WeirError('UNSUPPORTED', 'ROW_NUMBER() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10', {
+          hint: 'Flink has the same rule: an unbounded row number would change every row of a partition on each insert',
+        });
+      }
+      const input = lowerToPhysical(node.input);
+      const keys = node.partitionKeys.length === 0 ? null : node.partitionKeys;
+      return {
+        kind: 'rank',
+        input: { kind: 'exchange', input, keys, schema: input.schema, mode },
+        partitionKeys: node.partitionKeys,
+        orderKeys: node.orderKeys,
+        limit: node.limit,
+        schema: node.schema,
+        mode,
+      };
+    }
     case 'window-tvf':
       throw new WeirError('UNSUPPORTED', `${node.window.kind} windows are only supported in a GROUP BY that includes window_start and window_end`, {
         hint: 'aggregate the window: ... GROUP BY window_start, window_end',

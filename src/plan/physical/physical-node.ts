@@ -59,6 +59,15 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  | {
+      readonly kind: 'rank';
+      readonly input: PhysicalNode;
+      readonly partitionKeys: readonly number[];
+      readonly orderKeys: readonly { readonly index: number; readonly descending: boolean }[];
+      readonly limit: number;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
   | { readonly kind: 'sink'; readonly input: PhysicalNode; readonly target: SinkTarget; readonly schema: Schema; readonly mode: ChangelogMode };
 

@@ -77,6 +77,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
         keys: node.keys,
         aggregates: aggregateSpecs(node.calls),
       };
+    case 'rank':
+      return { kind: 'rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit };
     case 'join':
       return { kind: 'join', leftKeys: node.leftKeys, rightKeys: node.rightKeys, leftArity: node.left.schema.length, rightArity: node.right.schema.length };
     case 'union':

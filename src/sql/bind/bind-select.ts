@@ -11,6 +11,7 @@ import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node
 import type { Expr, FunctionCall, JoinRef, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindExpr, callName, castTo, containsAggregate, type ExprBindContext } from './bind-expr.js';
 import { bindFrom } from './bind-query.js';
+import { bindRank, containsWindowCall, windowCalls } from './bind-rank.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -59,8 +60,20 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (grouped) {
     result = bindGrouped(query, items, plan, scope, ctx);
   } else {
-    const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
-    result = project(plan, exprs, items.map((i) => i.name));
+    const ranked = windowCalls(items.flatMap((i) => (i.expr.kind === 'scope-column' ? [] : [i.expr])));
+    if (ranked.length > 0) {
+      const selectContext = { ...exprContext, clause: 'SELECT' as const };
+      const rank = bindRank(plan, ranked, selectContext);
+      if (items.some((i) => i.expr.kind !== 'scope-column' && containsWindowCall(i.expr) && i.expr !== ranked[0])) {
+        throw new WeirError('UNSUPPORTED', 'ROW_NUMBER() OVER (...) may only stand alone in a select item', { span: ranked[0]!.span });
+      }
+      plan = rank.plan;
+      const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : rank.bind(item.expr)));
+      result = project(plan, exprs, items.map((i) => i.name));
+    } else {
+      const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
+      result = project(plan, exprs, items.map((i) => i.name));
+    }
   }
   if (query.distinct) result = distinct(result);
   return result;
