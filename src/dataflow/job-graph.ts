@@ -4,6 +4,7 @@
  * operators from it without knowing anything about SQL. Bump {@link JOB_GRAPH_VERSION} whenever a
  * spec changes meaning, so that state written by an older graph is never misread.
  */
+import type { OrderKey } from '../common/order-key.js';
 import { createHash } from 'node:crypto';
 import type { Schema } from '../common/schema.js';
 import type { WindowSpec } from '../common/window-spec.js';
@@ -151,7 +152,7 @@ export interface JoinSpec {
 export interface RankSpec {
   readonly kind: 'rank';
   readonly partitionKeys: readonly number[];
-  readonly orderKeys: readonly { readonly index: number; readonly descending: boolean }[];
+  readonly orderKeys: readonly OrderKey[];
   readonly limit: number;
 }
 

@@ -3,6 +3,7 @@
  * rewritten by the optimizer. Every node knows its output schema. Nodes never reference the
  * runtime; connector details are carried as data.
  */
+import type { OrderKey } from '../../common/order-key.js';
 import type { Schema } from '../../common/schema.js';
 import type { SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
@@ -133,7 +134,7 @@ export interface LogicalRank {
   readonly kind: 'rank';
   readonly input: LogicalNode;
   readonly partitionKeys: readonly number[];
-  readonly orderKeys: readonly { readonly index: number; readonly descending: boolean }[];
+  readonly orderKeys: readonly OrderKey[];
   readonly limit: number | undefined;
   readonly schema: Schema;
 }

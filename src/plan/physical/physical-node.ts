@@ -2,6 +2,7 @@
  * The physical plan: streaming implementations chosen for the logical plan, annotated with the
  * changelog mode each node produces. EXPLAIN prints it; the job graph is lowered from it.
  */
+import type { OrderKey } from '../../common/order-key.js';
 import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
@@ -63,7 +64,7 @@ export type PhysicalNode =
       readonly kind: 'rank';
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
-      readonly orderKeys: readonly { readonly index: number; readonly descending: boolean }[];
+      readonly orderKeys: readonly OrderKey[];
       readonly limit: number;
       readonly schema: Schema;
       readonly mode: ChangelogMode;

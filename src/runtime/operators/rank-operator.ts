@@ -41,15 +41,12 @@ export class RankOperator implements StreamOperator {
       let position = rows.length;
       while (position > 0 && this.before(row, rows[position - 1]!)) position--;
       if (position >= limit) continue;
-      for (let p = position; p < rows.length; p++) out.push(RowKind.UPDATE_BEFORE, [...rows[p]!, p + 1]);
+      const evicts = rows.length === limit;
+      for (let p = position; p < rows.length; p++) out.push(evicts && p === limit - 1 ? RowKind.DELETE : RowKind.UPDATE_BEFORE, [...rows[p]!, p + 1]);
       rows.splice(position, 0, row);
-      const evicted = rows.length > limit ? rows.pop() : undefined;
+      if (evicts) rows.pop();
       out.push(RowKind.INSERT, [...row, position + 1]);
       for (let p = position + 1; p < rows.length; p++) out.push(RowKind.UPDATE_AFTER, [...rows[p]!, p + 1]);
-      if (evicted !== undefined) {
-        const last = out.kinds.lastIndexOf(RowKind.UPDATE_BEFORE);
-        out.kinds[last] = RowKind.DELETE;
-      }
       this.top.update(rows);
     }
     if (out.size > 0) this.context.output.collect(out);
