@@ -316,6 +316,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private async notifyComplete(checkpointId: number): Promise<void> {
     for (const subtask of this.subtasks) {
       await subtask.operator?.notifyCheckpointComplete?.(checkpointId);
+      await subtask.source?.reader.notifyCheckpointComplete?.(checkpointId);
       if (subtask.node.spec.kind === 'sink') failpoint('sink.between-commits');
     }
   }

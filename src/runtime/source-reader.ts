@@ -30,6 +30,12 @@ export interface SourceReader {
   currentOffset(): unknown;
   /** Continues after the given offset instead of from the start. Called before `open`. */
   seek?(offset: unknown): void;
+  /**
+   * Checkpoint `checkpointId` has completed: every offset up to the one this reader reported for it
+   * is durable, so the reader may release input it kept for replay (acknowledge messages, advance
+   * a replication slot). A rejection fails the job.
+   */
+  notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;
   close(): Promise<void>;
 }
 
