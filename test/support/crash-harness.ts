@@ -19,10 +19,10 @@ export interface ChildRun {
 /** Runs `weir run <script>`; sends it `signal` (default SIGKILL) after `killAfterMs` when given. */
 export function runChild(
   script: string,
-  options: { killAfterMs?: number; signal?: NodeJS.Signals; failpoints?: string; cwd: string; timeoutMs?: number },
+  options: { killAfterMs?: number; signal?: NodeJS.Signals; failpoints?: string; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
 ): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
-    const env = { ...process.env, WEIR_FAILPOINTS: options.failpoints ?? '' };
+    const env = { ...(options.env ?? process.env), WEIR_FAILPOINTS: options.failpoints ?? '' };
     const child = spawn(process.execPath, [WEIR, 'run', script], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
@@ -110,15 +110,15 @@ export interface Crash {
  * returns everything the runs printed on stderr. A run killed by a delay may finish first (then
  * the rest is skipped); a run with a failpoint must die by SIGKILL, or the test proves nothing.
  */
-export async function runUntilDone(script: string, dir: string, crashes: readonly Crash[]): Promise<string> {
+export async function runUntilDone(script: string, dir: string, crashes: readonly Crash[], env?: NodeJS.ProcessEnv): Promise<string> {
   let log = '';
   for (const crash of crashes) {
-    const run = await runChild(script, { cwd: dir, ...crash });
+    const run = await runChild(script, { cwd: dir, ...crash, ...(env === undefined ? {} : { env }) });
     log += run.stderr;
     if (run.code === 0 && crash.failpoints === undefined) return log;
     expect(run.signal, `the run must die by SIGKILL${crash.failpoints === undefined ? '' : ` at ${crash.failpoints}`}: ${run.stderr}`).toBe('SIGKILL');
   }
-  const last = await runChild(script, { cwd: dir });
+  const last = await runChild(script, { cwd: dir, ...(env === undefined ? {} : { env }) });
   log += last.stderr;
   expect(last.code, last.stderr).toBe(0);
   return log;

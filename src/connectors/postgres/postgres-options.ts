@@ -147,12 +147,23 @@ export type ConnectionConfig =
 
 const PG_VARIABLES = ['PGHOST', 'PGPORT', 'PGUSER', 'PGPASSWORD', 'PGDATABASE'] as const;
 
+/** True when the environment names a server: `DATABASE_URL` or one of the libpq variables. */
+export function serverInEnvironment(env: NodeJS.ProcessEnv): boolean {
+  return nonEmpty(env.DATABASE_URL) !== undefined || PG_VARIABLES.some((name) => nonEmpty(env[name]) !== undefined);
+}
+
 /**
- * The server of a sink: its `url` option, else `DATABASE_URL`, else the libpq variables
- * (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`, `PGDATABASE`, with libpq's defaults for the
- * missing ones). Throws CONNECTOR_ERROR naming the sink when none is set.
+ * The server of a sink (or, with `role`, of another user of a table): its `url` option, else
+ * `DATABASE_URL`, else the libpq variables (`PGHOST`, `PGPORT`, `PGUSER`, `PGPASSWORD`,
+ * `PGDATABASE`, with libpq's defaults for the missing ones). Throws CONNECTOR_ERROR naming the
+ * table when none is set.
  */
-export function resolveConnection(sink: string, url: string | undefined, env: NodeJS.ProcessEnv): ConnectionTarget {
+export function resolveConnection(
+  sink: string,
+  url: string | undefined,
+  env: NodeJS.ProcessEnv,
+  role: { readonly label: string; readonly verb: string } = { label: `postgres sink '${sink}'`, verb: 'write to' },
+): ConnectionTarget {
   const chosen = url ?? nonEmpty(env.DATABASE_URL);
   if (chosen !== undefined) {
     checkUrl(chosen, url === undefined ? 'DATABASE_URL' : "option 'url'");
@@ -160,7 +171,7 @@ export function resolveConnection(sink: string, url: string | undefined, env: No
     return { config: { connectionString: chosen }, display: maskUrl(chosen), password: password === '' ? undefined : safeDecode(password) };
   }
   if (!PG_VARIABLES.some((name) => nonEmpty(env[name]) !== undefined)) {
-    throw new WeirError('CONNECTOR_ERROR', `postgres sink '${sink}' does not know which server to write to`, {
+    throw new WeirError('CONNECTOR_ERROR', `${role.label} does not know which server to ${role.verb}`, {
       hint: "set option 'url' (postgres://user@host:5432/database), or DATABASE_URL, or the PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE variables",
     });
   }
@@ -168,7 +179,7 @@ export function resolveConnection(sink: string, url: string | undefined, env: No
   const portText = nonEmpty(env.PGPORT) ?? '5432';
   const port = Number(portText);
   if (!Number.isInteger(port) || port <= 0 || port > 65535) {
-    throw new WeirError('CONNECTOR_ERROR', `postgres sink '${sink}': PGPORT must be a port number, got '${portText}'`);
+    throw new WeirError('CONNECTOR_ERROR', `${role.label}: PGPORT must be a port number, got '${portText}'`);
   }
   const user = nonEmpty(env.PGUSER) ?? nonEmpty(env.USER) ?? 'postgres';
   const database = nonEmpty(env.PGDATABASE) ?? user;

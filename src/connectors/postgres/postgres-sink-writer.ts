@@ -31,8 +31,10 @@ import { AppendBuffer, UpsertBuffer, type BufferedWrites, type ChangeBuffer } fr
 import { markerUpsert, type Marker } from './commit-log.js';
 import { currentSchema, displayTable, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
+import { describeError, sqlState } from './driver-errors.js';
+import { acquireEmbeddedPostgres, defaultEmbeddedDirectory, describeEmbedded, type EmbeddedPostgresLease } from './embedded-postgres.js';
 import { openSinkDatabase, type SinkDatabase } from './postgres-database.js';
-import { parsePostgresSinkOptions, resolveConnection, scrubPassword, type ConnectionTarget, type PostgresSinkOptions } from './postgres-options.js';
+import { parsePostgresSinkOptions, resolveConnection, scrubPassword, serverInEnvironment, type ConnectionTarget, type PostgresSinkOptions } from './postgres-options.js';
 import { arrayElementType, valueEncoder } from './postgres-types.js';
 import { commitPrepared, listPrepared, prepareStatement, rollbackPrepared } from './prepared-transactions.js';
 import { TransactionSession } from './transaction-session.js';
@@ -68,6 +70,9 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   readonly #sink: string;
   readonly #epoch = newEpoch();
   #connection: ConnectionTarget | undefined;
+  #embedded: EmbeddedPostgresLease | undefined;
+  /** Buffered rows that make the writer write early; never with the embedded server (see embedded-postgres.ts). */
+  #maxBufferedRows: number;
   #database: SinkDatabase | undefined;
   #state: OpenState | undefined;
   #restored = false;
@@ -84,6 +89,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     this.#label = `postgres sink '${spec.table}'`;
     this.#job = this.#options.job ?? spec.table;
     this.#sink = this.#options.sink ?? spec.table;
+    this.#maxBufferedRows = this.#options.maxBufferedRows;
   }
 
   /** Called only after a restore (before `open`): `recover` will follow, so `open` leaves earlier transactions to it. */
@@ -106,7 +112,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   }
 
   async #open(context: SinkContext): Promise<void> {
-    const connection = resolveConnection(this.#spec.table, this.#options.url, this.#env);
+    const connection = await this.#resolveServer();
     this.#connection = connection;
     const database = openSinkDatabase(connection.config, applicationName(this.#job, this.#sink, context.subtask), CONNECTIONS_PER_WRITER, (error) =>
       context.warn(`${this.#label}: an idle connection to ${connection.display} failed: ${this.#scrub(error.message)}`),
@@ -147,7 +153,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       if (append && kind !== RowKind.INSERT) throw this.#updateRefused(kind);
       buffer.add(kind, rows[i]!);
     }
-    if (buffer.size < this.#options.maxBufferedRows) return;
+    if (buffer.size < this.#maxBufferedRows) return;
     const writes = buffer.drain();
     return this.#enqueue(`write into ${this.#tableText()}`, () => this.#write(writes));
   }
@@ -231,6 +237,18 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     const database = this.#database;
     this.#database = undefined;
     await database?.db.destroy();
+    const embedded = this.#embedded;
+    this.#embedded = undefined;
+    await embedded?.release();
+  }
+
+  /** The `url` option, else the environment's server, else the embedded one (started on first use). */
+  async #resolveServer(): Promise<ConnectionTarget> {
+    if (this.#options.url !== undefined || serverInEnvironment(this.#env)) return resolveConnection(this.#spec.table, this.#options.url, this.#env);
+    const dir = defaultEmbeddedDirectory();
+    this.#embedded = await acquireEmbeddedPostgres(dir);
+    this.#maxBufferedRows = Infinity;
+    return { ...resolveConnection(this.#spec.table, this.#embedded.url, this.#env), display: describeEmbedded(dir) };
   }
 
   #checkPreparedSlots(maxPrepared: number, context: SinkContext): void {
@@ -348,8 +366,8 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     } catch (error) {
       if (error instanceof WeirError) throw error;
       const message = describeError(error);
-      const state = (error as { code?: unknown }).code;
-      const code = typeof state === 'string' && /^[0-9A-Z]{5}$/.test(state) ? ` (SQLSTATE ${state})` : '';
+      const state = sqlState(error);
+      const code = state === undefined ? '' : ` (SQLSTATE ${state})`;
       throw new WeirError('CONNECTOR_ERROR', `${this.#label} could not ${action}: ${this.#scrub(message)}${code}`, { cause: error });
     }
   }
@@ -372,14 +390,4 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
 /** `weir <job> <sink> <subtask>` as the sessions' application_name (PostgreSQL keeps 63 bytes), so that operators can see whose sessions these are. */
 function applicationName(job: string, sink: string, subtask: number): string {
   return `weir ${job} ${sink} ${subtask}`.replace(/[^\x20-\x7e]/g, '?').slice(0, 63);
-}
-
-/** The message of a driver error; Node's connection errors may be an AggregateError with an empty message. */
-function describeError(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  if (error.message !== '') return error.message;
-  const inner = (error as { errors?: unknown }).errors;
-  if (Array.isArray(inner) && inner.length > 0) return inner.map((e: unknown) => describeError(e)).join('; ');
-  const code = (error as { code?: unknown }).code;
-  return typeof code === 'string' ? code : error.name;
 }
