@@ -69,11 +69,20 @@ export class Engine {
 
   /**
    * Runs a SELECT and yields its changelog as it is produced: `{ op: '+I' | '-U' | '+U' | '-D', row }`.
+   * A SELECT reading only materialized views yields their committed rows from Postgres as inserts.
    * Breaking out of the loop, or aborting `signal`, cancels the query's job; a failure of the job
    * is thrown from the loop.
    */
   async *subscribe(sql: string | ParsedStatement, options: QueryOptions = {}): AsyncGenerator<Change> {
     options.signal?.throwIfAborted();
+    const only = typeof sql === 'string' ? parseScript(sql) : [sql];
+    if (only.length === 1 && only[0]!.statement.kind === 'query') {
+      const stored = await this.session.readMaterializedViews(only[0]!.text, only[0]!.span);
+      if (stored !== undefined) {
+        for (const row of stored.rows) yield { op: '+I', row: toApiRow(row, stored.schema) };
+        return;
+      }
+    }
     const queue = new ChangeQueue<Change>(SUBSCRIPTION_BUFFER);
     const job = await this.session.subscribe(sql, (spec) => ({
       open: async () => {},

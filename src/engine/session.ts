@@ -6,8 +6,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseDuration } from '../common/duration.js';
-import type { Connector } from '../connectors/api/connector.js';
-import { WeirError } from '../common/errors.js';
+import type { Connector, ExternalResult } from '../connectors/api/connector.js';
+import { WeirError, type SourceSpan } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
 import type { JobGraph, SinkSpec } from '../dataflow/job-graph.js';
@@ -21,12 +21,13 @@ import { JobExecution, type JobCheckpointing } from '../runtime/job-execution.js
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
-import { bindMaterializedView } from '../sql/bind/bind-materialized-view.js';
+import { bindMaterializedView, KEEP_TABLE_OPTION } from '../sql/bind/bind-materialized-view.js';
 import { bindQuery, objectName } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
 import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
 import { parseScript } from '../sql/parse/parser.js';
+import { postgresTablesRead } from '../sql/parse/postgres-table-references.js';
 import { describe, show, stringField } from './catalog-statements.js';
 import { loadFunction } from './function-library.js';
 import { JobHandle } from './job-handle.js';
@@ -53,6 +54,7 @@ export class Session {
   private readonly onWarning: (message: string) => void;
   private readonly fresh: boolean;
   private readonly subscriptionWriters = new Map<string, (spec: SinkSpec) => SinkWriter>();
+  private readonly connectorsByName: ReadonlyMap<string, Connector>;
 
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
@@ -60,6 +62,7 @@ export class Session {
     this.functions = options.functions ?? FunctionRegistry.withBuiltins();
     this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
     const byName = new Map(options.connectors.map((c) => [c.descriptor.name, c]));
+    this.connectorsByName = byName;
     const subscriptions: SinkFactory = {
       createWriter: (spec) => (this.subscriptionWriters.get(spec.options[SUBSCRIPTION_ID]!) ?? unsupported(`subscription ${spec.options[SUBSCRIPTION_ID]} is gone`))(spec),
     };
@@ -118,8 +121,11 @@ export class Session {
         return this.startJob([bindInsert(statement, binder)], this.jobName([statement]), text);
       case 'statement-set':
         return this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts), text);
-      case 'query':
+      case 'query': {
+        const stored = await this.readMaterializedViews(text, statement.span);
+        if (stored !== undefined) return { kind: 'rows', schema: stored.schema, rows: stored.rows };
         return this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect', text);
+      }
       case 'stop-job':
         return this.stopJob(statement);
       case 'create-materialized-view':
@@ -154,6 +160,30 @@ export class Session {
       default:
         throw new WeirError('UNSUPPORTED', `${statement.kind.replace(/-/g, ' ').toUpperCase()} is not supported yet`, { span: statement.span });
     }
+  }
+
+  /**
+   * A SELECT that reads only materialized views runs in the Postgres database holding them, as
+   * written: their committed rows. Undefined when the SELECT reads none (weir runs it as a job).
+   */
+  async readMaterializedViews(text: string, span?: SourceSpan): Promise<ExternalResult | undefined> {
+    const references = postgresTablesRead(text);
+    if (references === undefined || references.length === 0) return undefined;
+    const views = references.map((r) => (r.schema === undefined || r.schema === 'public' ? this.catalog.materializedView(r.table) : undefined));
+    const first = views.find((v) => v !== undefined);
+    if (first === undefined) return undefined;
+    const other = references.find((_, i) => views[i] === undefined);
+    if (other !== undefined) {
+      throw new WeirError('UNSUPPORTED', `materialized view '${first.name}' is read from Postgres, so this query may read only materialized views, not '${other.table}'`, {
+        span,
+        hint: 'read the view and the other tables in separate queries, or build a materialized view over the tables',
+      });
+    }
+    const databases = new Set(views.map((v) => v!.options.get('url') ?? ''));
+    if (databases.size > 1) throw new WeirError('UNSUPPORTED', 'this query reads materialized views of different databases', { span });
+    const tables = this.connectorsByName.get(first.options.get('connector') ?? '')?.tables;
+    if (tables === undefined) throw new WeirError('INTERNAL_ERROR', `materialized view '${first.name}' has no readable connector`);
+    return tables.query(Object.fromEntries(first.options), text);
   }
 
   private explain(statement: Statement, binder: BinderContext): string {
@@ -277,22 +307,50 @@ export class Session {
     if (statement.ifNotExists && this.catalog.materializedView(name) !== undefined) return ok('Execute statement succeeded.');
     this.catalog.checkFree(name, statement.name.span);
     const sink = bindMaterializedView(statement, name, binder);
-    const result = await this.startJob([sink], `materialized-view_${name}`, text, { key: `mv-${name}`, defaultInterval: '1 s' });
+    const jobKey = `mv-${name}`;
+    const result = await this.startJob([sink], `materialized-view_${name}`, text, { key: jobKey, defaultInterval: '1 s' });
     if (result.kind !== 'job') return result;
+    const keepTableOnDrop = statement.options.some((o) => o.key === KEEP_TABLE_OPTION && o.value === 'true');
     this.catalog.addMaterializedView(
-      { kind: 'materialized-view', name, queryText: statement.queryText, schema: sink.schema, primaryKey: sink.target.primaryKey, options: new Map(Object.entries(sink.target.options)), ddl: text, jobId: result.job.id },
+      {
+        kind: 'materialized-view',
+        name,
+        queryText: statement.queryText,
+        schema: sink.schema,
+        primaryKey: sink.target.primaryKey,
+        options: new Map(Object.entries(sink.target.options)),
+        ddl: text,
+        jobId: result.job.id,
+        jobKey,
+        keepTableOnDrop,
+      },
       statement.name.span,
     );
     return result;
   }
 
-  /** DROP MATERIALIZED VIEW: stops its job (its last committed checkpoint stays in Postgres, and so does the table). */
+  /**
+   * DROP MATERIALIZED VIEW: stops its job with a final checkpoint (so nothing is left prepared),
+   * then drops its table in Postgres and forgets its checkpoints — unless the view was created
+   * with `'keep-table-on-drop' = 'true'`, which keeps the table as last committed.
+   */
   private async dropMaterializedView(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
     const name = objectName(statement.name.parts, statement.name.span);
-    const view = this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
-    if (view === undefined) return ok('Execute statement succeeded.');
-    await this.jobList.find((j) => j.id === view.jobId)?.cancel();
-    return ok(`Materialized view '${view.name}' dropped; its table '${view.options.get('table-name') ?? view.name}' stays in Postgres.`);
+    const view = this.catalog.materializedView(name);
+    if (view === undefined) {
+      this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
+      return ok('Execute statement succeeded.');
+    }
+    const job = this.jobList.find((j) => j.id === view.jobId);
+    if (job?.status === 'RUNNING') await job.stopWithSavepoint();
+    const table = view.options.get('table-name') ?? view.name;
+    if (!view.keepTableOnDrop) {
+      const tables = this.connectorsByName.get(view.options.get('connector') ?? '')?.tables;
+      await tables?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
+      await new FileCheckpointStorage(resolve(this.config.get('state.checkpoints.dir')!), view.jobKey).clear();
+    }
+    this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
+    return ok(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
   }
 
   /**

@@ -52,9 +52,33 @@ describe('materialized views', () => {
     expect(await rows(url, `(${batch}) EXCEPT ALL (${view})`)).toEqual([]);
     expect(await rows(url, `(${view}) EXCEPT ALL (${batch})`)).toEqual([]);
     expect(await rows(url, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'customer_totals'::regclass AND i.indisprimary")).toEqual([{ attname: 'customer' }]);
+    const [read] = await engine.execute('SELECT customer, total FROM customer_totals WHERE customer <= 2 ORDER BY customer');
+    const expected = await rows(url, 'SELECT customer, sum(amount)::text AS total FROM order_log WHERE customer <= 2 GROUP BY customer ORDER BY customer');
+    expect(read).toMatchObject({ kind: 'rows', schema: [{ name: 'customer', type: { kind: 'INT' } }, { name: 'total', type: { kind: 'DECIMAL', scale: 2 } }] });
+    expect(read.kind === 'rows' && read.rows.map(([c, t]) => ({ customer: c, total: `${String(t).slice(0, -2)}.${String(t).slice(-2)}` }))).toEqual(expected);
+    expect(await engine.query('SELECT count(*) AS n FROM customer_totals')).toEqual([{ n: 20 }]);
+    await expect(engine.execute('SELECT * FROM customer_totals, orders')).rejects.toThrow(
+      "materialized view 'customer_totals' is read from Postgres, so this query may read only materialized views, not 'orders'",
+    );
     const [dropped] = await engine.execute('DROP MATERIALIZED VIEW customer_totals');
-    expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'customer_totals' dropped; its table 'customer_totals' stays in Postgres." });
+    expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'customer_totals' dropped, and its table 'customer_totals' with it." });
+    expect(await rows(url, "SELECT to_regclass('customer_totals') IS NULL AS gone, (SELECT count(*) FROM weir.sink_commits WHERE job = 'mv-customer_totals')::int AS markers")).toEqual([{ gone: true, markers: 0 }]);
     await expect(engine.execute('DROP MATERIALIZED VIEW customer_totals')).rejects.toThrow("materialized view 'customer_totals' does not exist");
+  });
+
+  it('keeps the table on DROP when told to', async () => {
+    const url = await freshDatabase();
+    const engine = createEngine();
+    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-'));
+    const view = `CREATE MATERIALIZED VIEW per_customer WITH ('url' = '${url}', 'keep-table-on-drop' = 'true') AS SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer`;
+    await engine.execute(`SET 'state.checkpoints.dir' = '${dir}'; ${SOURCE}; ${view}`);
+    for (const job of engine.session.jobs()) expect(await job.result(), String(job.error)).toBe('FINISHED');
+    const [dropped] = await engine.execute('DROP MATERIALIZED VIEW per_customer');
+    expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'per_customer' dropped; its table 'per_customer' stays in Postgres." });
+    expect(await rows(url, 'SELECT sum(n)::int AS total FROM per_customer')).toEqual([{ total: 3000 }]);
+    await expect(engine.execute(`CREATE MATERIALIZED VIEW bad WITH ('url' = '${url}', 'keep-table-on-drop' = 'yes') AS SELECT * FROM orders`)).rejects.toThrow(
+      "option 'keep-table-on-drop' must be 'true' or 'false', got 'yes'",
+    );
   });
 
   it('refuses an updating query without a unique key, saying why', async () => {

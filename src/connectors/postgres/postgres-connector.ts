@@ -8,6 +8,7 @@ import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
 import type { SinkSpec } from '../../dataflow/job-graph.js';
 import type { Connector } from '../api/connector.js';
 import { checkIdentifierLength, DEFAULT_MAX_BUFFERED_ROWS, parsePostgresSinkOptions, SINK_SEMANTICS } from './postgres-options.js';
+import { postgresExternalTables } from './postgres-external-tables.js';
 import { PostgresSinkWriter } from './postgres-sink-writer.js';
 
 /** What `'connector' = 'postgres'` declares: an upsert sink. */
@@ -35,6 +36,7 @@ export const postgresDescriptor: ConnectorDescriptor = {
 export const postgresConnector: Connector = {
   descriptor: postgresDescriptor,
   sink: { createWriter: (spec) => new PostgresSinkWriter(withJobKey(spec)) },
+  tables: postgresExternalTables,
 };
 
 /** The engine names the job in `spec.jobKey`; gids and marker rows carry it as the `weir.job` option. */

@@ -32,9 +32,9 @@ import { markerUpsert, type Marker } from './commit-log.js';
 import { currentSchema, displayTable, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
 import { describeError, sqlState } from './driver-errors.js';
-import { acquireEmbeddedPostgres, defaultEmbeddedDirectory, describeEmbedded, type EmbeddedPostgresLease } from './embedded-postgres.js';
 import { openSinkDatabase, type SinkDatabase } from './postgres-database.js';
-import { parsePostgresSinkOptions, resolveConnection, scrubPassword, serverInEnvironment, type ConnectionTarget, type PostgresSinkOptions } from './postgres-options.js';
+import { parsePostgresSinkOptions, scrubPassword, type ConnectionTarget, type PostgresSinkOptions } from './postgres-options.js';
+import { resolveServer, type ResolvedServer } from './server-resolution.js';
 import { arrayElementType, valueEncoder } from './postgres-types.js';
 import { commitPrepared, listPrepared, prepareStatement, rollbackPrepared } from './prepared-transactions.js';
 import { TransactionSession } from './transaction-session.js';
@@ -70,7 +70,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   readonly #sink: string;
   readonly #epoch = newEpoch();
   #connection: ConnectionTarget | undefined;
-  #embedded: EmbeddedPostgresLease | undefined;
+  #server: ResolvedServer | undefined;
   /** Buffered rows that make the writer write early; never with the embedded server (see embedded-postgres.ts). */
   #maxBufferedRows: number;
   #database: SinkDatabase | undefined;
@@ -112,7 +112,9 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   }
 
   async #open(context: SinkContext): Promise<void> {
-    const connection = await this.#resolveServer();
+    this.#server = await resolveServer(this.#spec.table, this.#options.url, this.#env);
+    if (this.#server.embedded) this.#maxBufferedRows = Infinity;
+    const connection = this.#server.connection;
     this.#connection = connection;
     const database = openSinkDatabase(connection.config, applicationName(this.#job, this.#sink, context.subtask), CONNECTIONS_PER_WRITER, (error) =>
       context.warn(`${this.#label}: an idle connection to ${connection.display} failed: ${this.#scrub(error.message)}`),
@@ -237,18 +239,9 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     const database = this.#database;
     this.#database = undefined;
     await database?.db.destroy();
-    const embedded = this.#embedded;
-    this.#embedded = undefined;
-    await embedded?.release();
-  }
-
-  /** The `url` option, else the environment's server, else the embedded one (started on first use). */
-  async #resolveServer(): Promise<ConnectionTarget> {
-    if (this.#options.url !== undefined || serverInEnvironment(this.#env)) return resolveConnection(this.#spec.table, this.#options.url, this.#env);
-    const dir = defaultEmbeddedDirectory();
-    this.#embedded = await acquireEmbeddedPostgres(dir);
-    this.#maxBufferedRows = Infinity;
-    return { ...resolveConnection(this.#spec.table, this.#embedded.url, this.#env), display: describeEmbedded(dir) };
+    const server = this.#server;
+    this.#server = undefined;
+    await server?.release();
   }
 
   #checkPreparedSlots(maxPrepared: number, context: SinkContext): void {

@@ -14,8 +14,11 @@ import type { BinderContext } from './binder-context.js';
 /** The connector every materialized view writes through. */
 const CONNECTOR = 'postgres';
 
+/** The option that keeps a view's table in Postgres when the view is dropped; the view's own, not its sink's. */
+export const KEEP_TABLE_OPTION = 'keep-table-on-drop';
+
 /** Options a materialized view's WITH clause may set (the rest are fixed by the view). */
-const VIEW_OPTIONS = new Set(['url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows']);
+const VIEW_OPTIONS = new Set(['url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', KEEP_TABLE_OPTION]);
 
 /** The sink of a materialized view named `name`. */
 export function bindMaterializedView(statement: CreateMaterializedView, name: string, ctx: BinderContext): LogicalSink {
@@ -32,7 +35,13 @@ export function bindMaterializedView(statement: CreateMaterializedView, name: st
   }
   const key = uniqueKey(bound.plan);
   const primaryKey = key?.map((i) => names[i]!) ?? [];
-  const options = new Map([['connector', CONNECTOR], ['table-name', name], ...statement.options.map((o) => [o.key, o.value] as const)]);
+  for (const option of statement.options) {
+    if (option.key === KEEP_TABLE_OPTION && option.value !== 'true' && option.value !== 'false') {
+      throw new WeirError('INVALID_OPTION', `option '${KEEP_TABLE_OPTION}' must be 'true' or 'false', got '${option.value}'`, { span: option.span });
+    }
+  }
+  const sinkOptions = statement.options.filter((o) => o.key !== KEEP_TABLE_OPTION).map((o) => [o.key, o.value] as const);
+  const options = new Map([['connector', CONNECTOR], ['table-name', name], ...sinkOptions]);
   const connector = ctx.catalog.connector(CONNECTOR, statement.span);
   try {
     connector.validate?.(options, bound.schema, primaryKey);

@@ -73,6 +73,10 @@ export interface CatalogMaterializedView {
   readonly ddl: string;
   /** The id of the job that maintains it in this process. */
   readonly jobId: string;
+  /** The key of that job: its checkpoints and the commits of its sink. */
+  readonly jobKey: string;
+  /** DROP leaves the table in Postgres (`'keep-table-on-drop' = 'true'`). */
+  readonly keepTableOnDrop: boolean;
 }
 
 /** Anything FROM can name. */
