@@ -29,6 +29,10 @@ export interface FileSinkOptions {
   readonly format: RowFormatName;
   /** The CSV field delimiter (one character). */
   readonly fieldDelimiter: string;
+  /** The CSV quote character, when not `"`. */
+  readonly quoteCharacter?: string;
+  /** What CSV writes for NULL, when not an empty field. */
+  readonly nullLiteral?: string;
   /** Bytes after which a new part file is started; absent for one part file per checkpoint. */
   readonly rollSize?: number;
 }
@@ -106,7 +110,7 @@ export class FileSinkWriter implements TransactionalSinkWriter {
   constructor(table: string, schema: Schema, options: FileSinkOptions) {
     this.#table = table;
     this.#dir = options.path;
-    this.#format = createRowFormat(options.format, schema, { fieldDelimiter: options.fieldDelimiter });
+    this.#format = createRowFormat(options.format, schema, options);
     this.#rollSize = options.rollSize;
     this.#tag = tableTag(table);
     this.#hiddenName = new RegExp(`^\\.part-${this.#tag}-([0-9a-f-]{36})-(\\d+)-\\d+\\.(?:json|csv)\\.(?:inprogress|cp-(\\d+)\\.pending)$`);

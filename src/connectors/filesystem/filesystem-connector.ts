@@ -2,16 +2,22 @@
  * The `filesystem` connector (Flink's), as a sink: JSON lines, CSV or Debezium JSON part files in
  * a directory, committed with the checkpoint protocol so that each record becomes visible exactly
  * once. It accepts any changelog because the planner cannot see the format; the writer refuses
- * updates at run time when the format is append-only (`json`, `csv`).
+ * updates at run time when the format is append-only (`json`, `csv`). As a source: the JSON lines
+ * or CSV files of a file or directory, insert-only and replayable from byte offsets, bounded
+ * unless `'source.monitor-interval'` asks it to watch for new files and lines.
  */
 import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
 import { closestName, WeirError } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
 import type { Connector } from '../api/connector.js';
+import { FORMAT_OPTION_KEYS, FORMAT_OPTION_SPECS, readFormatOptions } from '../formats/format-options.js';
+import { checkDecodable } from '../formats/record-decoder-factory.js';
+import { isBoundedFileSource, parseFileSourceOptions } from './file-source-options.js';
+import { FileSourceReader } from './file-source-reader.js';
 import { FileSinkWriter, type FileSinkOptions } from './file-sink-writer.js';
 import { checkFormatSupports, isRowFormatName, ROW_FORMATS, type RowFormatName } from './row-formats.js';
 
-const KNOWN_OPTIONS = ['connector', 'path', 'format', 'csv.field-delimiter', 'sink.rolling-policy.file-size', 'sink.parallelism'] as const;
+const KNOWN_OPTIONS = ['connector', 'path', 'format', 'source.monitor-interval', ...FORMAT_OPTION_KEYS, 'sink.rolling-policy.file-size', 'sink.parallelism'] as const;
 
 /** Flink's memory units (powers of 1024), by every name MemorySize accepts. */
 const MEMORY_UNITS: Readonly<Record<string, number>> = {
@@ -22,26 +28,39 @@ const MEMORY_UNITS: Readonly<Record<string, number>> = {
   t: 1024 ** 4, tb: 1024 ** 4, tebibytes: 1024 ** 4,
 };
 
-/** What `'connector' = 'filesystem'` declares: a sink of any changelog. */
+/** What `'connector' = 'filesystem'` declares: a sink of any changelog, and an insert-only, replayable source. */
 export const filesystemDescriptor: ConnectorDescriptor = {
   name: 'filesystem',
-  description: 'Writes part files (JSON lines, CSV or Debezium JSON) into a directory, exactly once with checkpoints.',
+  description: 'Reads JSON lines or CSV files; writes part files (JSON lines, CSV or Debezium JSON) into a directory, exactly once with checkpoints.',
   options: [
-    { key: 'path', required: true, description: 'The directory of the part files; created when missing.' },
-    { key: 'format', required: true, description: 'The format of the part files.', values: ROW_FORMATS },
-    { key: 'csv.field-delimiter', description: "The CSV field delimiter: one character, or '\\t' for a tab.", default: ',' },
+    { key: 'path', required: true, description: 'Source: a file, or a directory whose files are read in name order. Sink: the directory of the part files; created when missing.' },
+    { key: 'format', required: true, description: "The format of the files ('debezium-json' is written, not read).", values: ROW_FORMATS },
+    { key: 'source.monitor-interval', description: "List the path again at this interval ('1 s') for new files and appended lines; the source never ends. Bounded when absent." },
+    ...FORMAT_OPTION_SPECS,
     { key: 'sink.rolling-policy.file-size', description: "Start a new part file once one reaches this size ('128MB', '1 kb', bytes when bare)." },
     { key: 'sink.parallelism', description: 'Parallelism of the sink.' },
   ],
+  source: {
+    changelog: 'insert-only',
+    traits: (options) => ({ bounded: isBoundedFileSource(options), replayable: true }),
+  },
   sink: { accepts: 'all' },
   validate(options, schema) {
     parseFileSinkOptions(options, schema);
+    parseFileSourceOptions(options);
   },
 };
 
 /** The `filesystem` connector as the engine registers it. */
 export const filesystemConnector: Connector = {
   descriptor: filesystemDescriptor,
+  source: {
+    createReader: (spec) => {
+      const options = parseFileSourceOptions(new Map(Object.entries(spec.options)));
+      checkDecodable(`filesystem source '${spec.table}'`, options.format.format, spec.schema);
+      return new FileSourceReader(spec.table, spec.schema, options);
+    },
+  },
   sink: {
     createWriter: (spec) => new FileSinkWriter(spec.table, spec.schema, parseFileSinkOptions(new Map(Object.entries(spec.options)), spec.schema)),
   },
@@ -54,10 +73,7 @@ export function parseFileSinkOptions(options: ReadonlyMap<string, string>, schem
   if (path === undefined || path.trim() === '') throw new WeirError('INVALID_OPTION', "filesystem needs option 'path': the directory to write part files to");
   const format = parseFormat(options.get('format'));
   checkFormatSupports(format, schema);
-  const delimiter = options.get('csv.field-delimiter');
-  if (delimiter !== undefined && format !== 'csv') {
-    throw new WeirError('INVALID_OPTION', `filesystem option 'csv.field-delimiter' applies only to 'format' = 'csv', not '${format}'`);
-  }
+  const { csv } = readFormatOptions('filesystem', options);
   const parallelism = options.get('sink.parallelism');
   if (parallelism !== undefined && !/^\s*[1-9]\d*\s*$/.test(parallelism)) {
     throw new WeirError('INVALID_OPTION', `filesystem option 'sink.parallelism' must be a positive integer, got '${parallelism}'`);
@@ -66,7 +82,9 @@ export function parseFileSinkOptions(options: ReadonlyMap<string, string>, schem
   return {
     path,
     format,
-    fieldDelimiter: delimiter === undefined ? ',' : parseFieldDelimiter(delimiter),
+    fieldDelimiter: csv.fieldDelimiter,
+    ...(csv.quoteCharacter === '"' ? {} : { quoteCharacter: csv.quoteCharacter }),
+    ...(csv.nullLiteral === undefined ? {} : { nullLiteral: csv.nullLiteral }),
     ...(rollText === undefined ? {} : { rollSize: parseMemorySize(rollText, 'sink.rolling-policy.file-size') }),
   };
 }
@@ -95,13 +113,4 @@ function parseFormat(format: string | undefined): RowFormatName {
   const formats = ROW_FORMATS.map((name) => `'${name}'`).join(', ');
   const problem = format === undefined ? "needs option 'format'" : `does not know format '${format}'`;
   throw new WeirError('INVALID_OPTION', `filesystem ${problem}; the formats are ${formats}`);
-}
-
-/** One character, or Flink's `\t` escape for a tab; never a quote or a line break, which CSV reserves. */
-function parseFieldDelimiter(text: string): string {
-  const delimiter = text === '\\t' ? '\t' : text;
-  if ([...delimiter].length !== 1 || delimiter === '"' || delimiter === '\n' || delimiter === '\r') {
-    throw new WeirError('INVALID_OPTION', `filesystem option 'csv.field-delimiter' must be one character other than a quote or line break, got '${text}'`);
-  }
-  return delimiter;
 }

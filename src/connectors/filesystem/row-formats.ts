@@ -11,15 +11,14 @@ import type { Row } from '../../common/row.js';
 import type { Schema } from '../../common/schema.js';
 import { formatType, type RowField, type SqlType } from '../../common/sql-type.js';
 import { formatDouble, formatFloat, formatValue } from '../../common/value-format.js';
+import { csvCanHold } from '../formats/csv-record-decoder.js';
+import { CSV_ELEMENT_DELIMITER } from '../formats/format-options.js';
 
 /** The formats the sink writes (`'format' = ...`). */
 export const ROW_FORMATS = ['json', 'csv', 'debezium-json'] as const;
 
 /** One of {@link ROW_FORMATS}. */
 export type RowFormatName = (typeof ROW_FORMATS)[number];
-
-/** Flink's `csv.array-element-delimiter`: separates the elements of an ARRAY and the fields of a ROW inside one CSV field. */
-export const CSV_ELEMENT_DELIMITER = ';';
 
 /** A serialiser of records for one schema. */
 export interface RowFormat {
@@ -34,8 +33,12 @@ export interface RowFormat {
 
 /** Settings of the formats beyond the schema. */
 export interface RowFormatSettings {
-  /** The CSV field delimiter: one character, neither `"` nor a line break. */
+  /** The CSV field delimiter: one character, neither the quote character nor a line break. */
   readonly fieldDelimiter: string;
+  /** The CSV quote character (`"` when absent). */
+  readonly quoteCharacter?: string;
+  /** Written for NULL in CSV instead of an empty field; a string equal to it is quoted. */
+  readonly nullLiteral?: string;
 }
 
 /** True when `name` is one of {@link ROW_FORMATS}. */
@@ -49,7 +52,7 @@ export function createRowFormat(format: RowFormatName, schema: Schema, settings:
     case 'json':
       return jsonFormat(schema);
     case 'csv':
-      return csvFormat(schema, settings.fieldDelimiter);
+      return csvFormat(schema, settings);
     case 'debezium-json':
       return debeziumJsonFormat(schema);
   }
@@ -62,24 +65,11 @@ export function createRowFormat(format: RowFormatName, schema: Schema, settings:
 export function checkFormatSupports(format: RowFormatName, schema: Schema): void {
   if (format !== 'csv') return;
   for (const field of schema) {
-    if (!csvCanWrite(field.type, true)) {
+    if (!csvCanHold(field.type)) {
       throw new WeirError('INVALID_OPTION', `format 'csv' cannot write column '${field.name}' of type ${formatType(field.type)}`, {
         hint: "CSV holds MAP values and nested ARRAY or ROW values only as text; use 'format' = 'json'",
       });
     }
-  }
-}
-
-function csvCanWrite(type: SqlType, topLevel: boolean): boolean {
-  switch (type.kind) {
-    case 'MAP':
-      return false;
-    case 'ARRAY':
-      return topLevel && csvCanWrite(type.element, false);
-    case 'ROW':
-      return topLevel && type.fields.every((field) => csvCanWrite(field.type, false));
-    default:
-      return true;
   }
 }
 
@@ -215,29 +205,33 @@ function temporalEncoder(type: Extract<SqlType, { kind: 'DATE' | 'TIME' | 'TIMES
 }
 
 /**
- * RFC 4180 lines with `delimiter` between fields and `\n` at the end (as Flink writes them):
- * a field is quoted when it holds the delimiter, a quote or a line break, with quotes doubled.
- * NULL is an empty field; an empty string is `""`, so the two stay apart.
+ * RFC 4180 lines with the delimiter between fields and `\n` at the end (as Flink writes them):
+ * a field is quoted when it holds the delimiter, the quote character or a line break, or equals
+ * the null literal, with quote characters doubled. NULL is an empty field (or the null literal);
+ * an empty string is quoted (`""`), so the two stay apart.
  */
-function csvFormat(schema: Schema, delimiter: string): RowFormat {
+function csvFormat(schema: Schema, settings: RowFormatSettings): RowFormat {
+  const delimiter = settings.fieldDelimiter;
+  const nullText = settings.nullLiteral ?? '';
   const encoders = schema.map((field) => csvEncoder(field.type));
-  const quote = csvQuoter(delimiter);
+  const quote = csvQuoter(delimiter, settings.quoteCharacter ?? '"', nullText);
   const serialize = (_kind: RowKind, row: Row): string => {
     let line = '';
     for (let i = 0; i < encoders.length; i++) {
       const value = row[i];
       if (i > 0) line += delimiter;
-      if (value !== null && value !== undefined) line += quote(encoders[i]!(value));
+      line += value === null || value === undefined ? nullText : quote(encoders[i]!(value));
     }
     return `${line}\n`;
   };
   return { name: 'csv', extension: 'csv', appendOnly: true, serialize };
 }
 
-function csvQuoter(delimiter: string): (text: string) => string {
+function csvQuoter(delimiter: string, quote: string, nullText: string): (text: string) => string {
+  const doubled = quote + quote;
   return (text) => {
-    if (text !== '' && !text.includes(delimiter) && !text.includes('"') && !text.includes('\n') && !text.includes('\r')) return text;
-    return `"${text.replaceAll('"', '""')}"`;
+    if (text !== '' && text !== nullText && !text.includes(delimiter) && !text.includes(quote) && !text.includes('\n') && !text.includes('\r')) return text;
+    return `${quote}${text.replaceAll(quote, doubled)}${quote}`;
   };
 }
 

@@ -3,7 +3,9 @@
  * bytes (a line of a file, a NATS message) into a row of the table's physical schema, and what
  * happens to a record that does not fit (Flink's `format.fail-on-error` /
  * `format.ignore-parse-errors`). Implementations live beside this file; sources only call
- * {@link RecordDecoder.decode} and hand failures to a {@link BadRecordPolicy}.
+ * {@link RecordDecoder.decode} and hand failures to a {@link BadRecordPolicy}:
+ * `readFormatOptions` (format-options.ts) reads the options, `createRecordDecoder`
+ * (record-decoder-factory.ts) and `createBadRecordPolicy` (bad-record-policy.ts) make the rest.
  */
 import type { Row } from '../../common/row.js';
 

@@ -20,10 +20,51 @@ const validate = (options: Record<string, string>, columns: Schema = schema): vo
   filesystemDescriptor.validate!(new Map(Object.entries({ connector: 'filesystem', ...options })), columns, []);
 
 describe('filesystem descriptor', () => {
-  it('is a sink of any changelog, registered with the built-in connectors', () => {
+  it('is a sink of any changelog and an insert-only replayable source, registered with the built-in connectors', () => {
     expect(filesystemDescriptor.sink?.accepts).toBe('all');
-    expect(filesystemDescriptor.source).toBeUndefined();
+    expect(filesystemDescriptor.source?.changelog).toBe('insert-only');
+    const traits = (options: Record<string, string>) => filesystemDescriptor.source!.traits(new Map(Object.entries(options)), schema);
+    expect(traits({ path: '/in', format: 'json' })).toEqual({ bounded: true, replayable: true });
+    expect(traits({ path: '/in', format: 'json', 'source.monitor-interval': '1 s' })).toEqual({ bounded: false, replayable: true });
     expect(builtinConnectors).toContain(filesystemConnector);
+  });
+
+  it('checks the source options and the error policy at DDL time', () => {
+    const ints: Schema = [{ name: 'id', type: SqlTypes.int() }];
+    expect(() => validate({ path: '/in', format: 'json', 'source.monitor-interval': '1 s' })).not.toThrow();
+    expect(() => validate({ path: '/in', format: 'json', 'source.monitor-interval': 'soon' })).toThrow(
+      "option 'source.monitor-interval' must be a duration such as '500 ms' or '1 s', got 'soon'",
+    );
+    expect(() => validate({ path: '/in', format: 'json', 'source.monitor-interval': '0 s' })).toThrow(
+      "filesystem option 'source.monitor-interval' must be a positive duration such as '1 s', got '0 s'",
+    );
+    expect(() => validate({ path: '/in', format: 'json', 'source.monitor-intervall': '1 s' })).toThrow(
+      "filesystem does not support option 'source.monitor-intervall'; did you mean 'source.monitor-interval'?",
+    );
+    expect(() => validate({ path: '/in', format: 'csv', 'format.fail-on-error': 'true', 'csv.ignore-parse-errors': 'true' }, ints)).toThrow(
+      "filesystem options 'csv.ignore-parse-errors' = 'true' and 'format.fail-on-error' = 'true' contradict each other",
+    );
+    expect(() => validate({ path: '/in', format: 'json', 'csv.allow-comments': 'true' })).toThrow(
+      "filesystem option 'csv.allow-comments' applies only to 'format' = 'csv', not 'json'",
+    );
+  });
+
+  it('rejects unknown options at CREATE TABLE with a suggestion', async () => {
+    const engine = createEngine({ onWarning: () => {} });
+    await expect(
+      engine.execute("CREATE TABLE t (id INT) WITH ('connector' = 'filesystem', 'path' = '/in', 'format' = 'json', 'json.ignore-parse-error' = 'true')"),
+    ).rejects.toThrow("unknown option 'json.ignore-parse-error' for connector 'filesystem'");
+  });
+
+  it('writes CSV with the quote character and null literal the source reads', () => {
+    const ints: Schema = [{ name: 'id', type: SqlTypes.int() }];
+    expect(parseFileSinkOptions(new Map([['path', '/p'], ['format', 'csv'], ['csv.quote-character', "'"], ['csv.null-literal', 'N/A']]), ints)).toEqual({
+      path: '/p',
+      format: 'csv',
+      fieldDelimiter: ',',
+      quoteCharacter: "'",
+      nullLiteral: 'N/A',
+    });
   });
 
   it('needs a path and a known format, listing the formats', () => {
