@@ -6,6 +6,7 @@ import { runRepl } from './repl.js';
 import { FORMATS, type OutputFormat } from './result-printer.js';
 import { EXIT, runFile, runScript } from './run-command.js';
 import { readStdin, runPiped } from './script-command.js';
+import { runServe } from './serve-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
 
 const program = new Command()
@@ -57,6 +58,13 @@ program
   .option('--fresh', 'discard the checkpoints of the script\'s jobs and start them from scratch', false)
   .action(async (file: string, options: { fresh: boolean }) => {
     process.exitCode = await runFile(file, { verbose: program.opts<{ verbose: boolean }>().verbose, fresh: options.fresh });
+  });
+
+program
+  .command('serve')
+  .description("run the working directory's materialized views (.weir/catalog.json) until stopped; Ctrl-C or SIGTERM stops them with a final checkpoint")
+  .action(async () => {
+    process.exitCode = await runServe({ verbose: program.opts<{ verbose: boolean }>().verbose });
   });
 
 program

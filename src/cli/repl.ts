@@ -10,8 +10,10 @@ import { createInterface } from 'node:readline';
 import { createEngine } from '../engine/engine.js';
 import { renderError } from '../engine/result-format.js';
 import { FORMATS, type OutputFormat } from './result-printer.js';
+import { EXIT } from './run-command.js';
 import { StatementBuffer } from './statement-buffer.js';
 import { runStatements } from './statement-runner.js';
+import { describeRestore, workingCatalogFile } from './working-catalog.js';
 
 const HISTORY = join(homedir(), '.weir_history');
 const HELP = `Statements end with ';' and may span several lines.
@@ -23,7 +25,15 @@ Ctrl-C stops a running query.`;
 
 /** Runs the shell until `.quit` or end of input. */
 export async function runRepl(options: { verbose: boolean; format: OutputFormat }): Promise<number> {
-  const engine = createEngine();
+  let engine;
+  let restored;
+  try {
+    engine = createEngine({ catalogFile: workingCatalogFile() });
+    restored = await engine.restore();
+  } catch (error) {
+    process.stdout.write(renderError(error) + '\n');
+    return EXIT.ERROR;
+  }
   const history = loadHistory();
   const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'weir> ', history, historySize: 1000, terminal: true });
   const buffer = new StatementBuffer();
@@ -41,6 +51,7 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
     }
   });
   process.stdout.write('weir — Flink SQL over streams. Type .help for help.\n');
+  if (restored.restored > 0) process.stdout.write(describeRestore(restored) + '\n');
   rl.prompt();
   for await (const line of rl) {
     if (buffer.empty && line.trim().startsWith('.')) {
@@ -83,7 +94,12 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
     rl.prompt();
   }
   rl.close();
-  await engine.close();
+  try {
+    await engine.close({ graceful: true });
+  } catch (error) {
+    process.stdout.write(renderError(error) + '\n');
+    return EXIT.ERROR;
+  }
   return 0;
 }
 

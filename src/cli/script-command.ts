@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createEngine, parseScriptText } from '../engine/engine.js';
+import { workingCatalogFile } from './working-catalog.js';
 import { renderError } from '../engine/result-format.js';
 import type { OutputFormat } from './result-printer.js';
 import { EXIT, waitForJobs } from './run-command.js';
@@ -20,7 +21,14 @@ export interface ScriptOptions {
 
 /** Runs `text` (named `name` in errors); resolves with the exit code. */
 export async function runPiped(text: string, name: string, options: ScriptOptions): Promise<number> {
-  const engine = createEngine();
+  let engine;
+  try {
+    engine = createEngine({ catalogFile: workingCatalogFile() });
+    await engine.restore({ runMaterializedViews: false });
+  } catch (error) {
+    process.stderr.write(renderError(error) + '\n');
+    return EXIT.ERROR;
+  }
   const scripts: [string, string][] = [];
   if (options.init !== undefined) {
     try {

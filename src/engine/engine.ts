@@ -11,7 +11,8 @@ import { ROW_KIND_SHORT, type RowKindShort } from '../common/row-kind.js';
 import { WeirError } from '../common/errors.js';
 import { toApiRow, type ApiRow } from './api-values.js';
 import { ChangeQueue } from './change-queue.js';
-import { Session } from './session.js';
+import { CatalogStore } from './catalog-store.js';
+import { Session, type RestoreReport } from './session.js';
 import type { StatementResult } from './statement-result.js';
 
 /** Options of {@link createEngine}. */
@@ -22,6 +23,11 @@ export interface EngineOptions {
   readonly onWarning?: (message: string) => void;
   /** Discard existing checkpoints of the jobs started, instead of resuming from them. */
   readonly fresh?: boolean;
+  /**
+   * The catalog file (`.weir/catalog.json` for the shell and `weir serve`): objects created are
+   * kept there, and {@link Engine.restore} creates them again in the next engine. None by default.
+   */
+  readonly catalogFile?: string;
 }
 
 /** A statement of a script with what it gave. */
@@ -50,7 +56,16 @@ export class Engine {
   readonly session: Session;
 
   constructor(options: EngineOptions = {}) {
-    this.session = new Session({ ...options, connectors: [...builtinConnectors, ...(options.connectors ?? [])] });
+    const store = options.catalogFile === undefined ? undefined : new CatalogStore(options.catalogFile);
+    this.session = new Session({ ...options, connectors: [...builtinConnectors, ...(options.connectors ?? [])], ...(store === undefined ? {} : { store }) });
+  }
+
+  /**
+   * Creates again what the catalog file holds; with `runMaterializedViews` (the default) the
+   * materialized views' jobs start again, each from its latest checkpoint.
+   */
+  restore(options: { runMaterializedViews?: boolean } = {}): Promise<RestoreReport> {
+    return this.session.restore({ runMaterializedViews: options.runMaterializedViews ?? true });
   }
 
   /** Executes every statement of `sql` in order; returns what each gave. Stops at the first error. */
@@ -125,9 +140,24 @@ export class Engine {
     return [...table.values()].flatMap(({ row, count }) => Array<ApiRow>(count).fill(row));
   }
 
-  /** Cancels every running job. */
-  async close(): Promise<void> {
-    for (const job of this.session.jobs()) await job.cancel();
+  /**
+   * Ends every running job: cancels it, or with `graceful`, stops a job that takes checkpoints
+   * with a final savepoint, so that its sinks commit everything it has read (materialized views
+   * then resume from there). Rejects with the first error once every job has ended.
+   */
+  async close(options: { graceful?: boolean } = {}): Promise<void> {
+    let failure: unknown;
+    for (const job of this.session.jobs()) {
+      if (options.graceful === true && job.status === 'RUNNING' && job.takesCheckpoints) {
+        await job.stopWithSavepoint().catch((error: unknown) => {
+          failure ??= error;
+          return job.cancel();
+        });
+      } else {
+        await job.cancel();
+      }
+    }
+    if (failure !== undefined) throw failure;
   }
 }
 

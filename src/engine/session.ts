@@ -29,6 +29,7 @@ import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/
 import { parseScript } from '../sql/parse/parser.js';
 import { postgresTablesRead } from '../sql/parse/postgres-table-references.js';
 import { describe, show, stringField } from './catalog-statements.js';
+import type { CatalogStore, StoredKind } from './catalog-store.js';
 import { loadFunction } from './function-library.js';
 import { JobHandle } from './job-handle.js';
 import { SessionConfig } from './session-config.js';
@@ -42,6 +43,16 @@ export interface SessionOptions {
   readonly onWarning?: (message: string) => void;
   /** Discard the checkpoints of the jobs this session starts, instead of resuming from them. */
   readonly fresh?: boolean;
+  /** Where created objects are kept for the next session in the same directory; none by default. */
+  readonly store?: CatalogStore;
+}
+
+/** What {@link Session.restore} brought back. */
+export interface RestoreReport {
+  /** Objects restored, of all kinds. */
+  readonly restored: number;
+  /** The jobs of the materialized views restarted (each resumes from its latest checkpoint). */
+  readonly jobs: readonly JobHandle[];
 }
 
 /** Statements, the catalog they change and the jobs they start. */
@@ -55,9 +66,11 @@ export class Session {
   private readonly fresh: boolean;
   private readonly subscriptionWriters = new Map<string, (spec: SinkSpec) => SinkWriter>();
   private readonly connectorsByName: ReadonlyMap<string, Connector>;
+  private readonly store: CatalogStore | undefined;
 
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
+    this.store = options.store;
     this.catalog = new Catalog(options.connectors.map((c) => c.descriptor));
     this.functions = options.functions ?? FunctionRegistry.withBuiltins();
     this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
@@ -82,9 +95,75 @@ export class Session {
     return parseScript(script);
   }
 
-  /** Executes one parsed statement. */
+  /** Executes one parsed statement; a created or dropped object is recorded in the store. */
   async execute(parsed: ParsedStatement): Promise<StatementResult> {
-    return this.executeStatement(parsed.statement, parsed.text);
+    const result = await this.executeStatement(parsed.statement, parsed.text);
+    this.remember(parsed.statement, parsed.text);
+    return result;
+  }
+
+  /**
+   * Creates again the objects of the store, in the order they were created: a materialized view
+   * under the settings it was created with, its job resuming from its latest checkpoint when
+   * `runMaterializedViews` (else only its definition, for reading it). An object that cannot be
+   * created again is reported through the warning channel and skipped; it stays in the store.
+   */
+  async restore(options: { runMaterializedViews: boolean }): Promise<RestoreReport> {
+    const jobs: JobHandle[] = [];
+    let restored = 0;
+    for (const object of this.store?.list() ?? []) {
+      try {
+        const [parsed] = parseScript(object.ddl);
+        if (parsed === undefined) continue;
+        if (parsed.statement.kind === 'create-materialized-view') {
+          const result = await this.withSettings(object.settings ?? {}, () =>
+            this.createMaterializedView(parsed.statement as CreateMaterializedViewStatement, parsed.text, new BinderContext(this.catalog, this.functions), options.runMaterializedViews),
+          );
+          if (result.kind === 'job') jobs.push(result.job);
+        } else {
+          await this.executeStatement(parsed.statement, parsed.text);
+        }
+        restored++;
+      } catch (error) {
+        this.onWarning(`could not restore ${object.kind.replace('-', ' ')} '${object.name}' from ${this.store!.path}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    return { restored, jobs };
+  }
+
+  private async withSettings<T>(settings: Readonly<Record<string, string>>, task: () => Promise<T>): Promise<T> {
+    const saved = this.config.entries();
+    this.config.reset();
+    try {
+      for (const [key, value] of Object.entries(settings)) this.config.set(key, value);
+      return await task();
+    } finally {
+      this.config.reset();
+      for (const [key, value] of saved) this.config.set(key, value);
+    }
+  }
+
+  /** Records what a successful statement created or dropped. */
+  private remember(statement: Statement, text: string): void {
+    if (this.store === undefined) return;
+    const nameOf = (parts: Extract<Statement, { kind: 'drop' }>['name']): string => objectName(parts.parts, parts.span);
+    switch (statement.kind) {
+      case 'create-table':
+        return this.store.record({ kind: 'table', name: nameOf(statement.name), ddl: text });
+      case 'create-view':
+        return this.store.record({ kind: 'view', name: nameOf(statement.name), ddl: text });
+      case 'create-function':
+        return this.store.record({ kind: 'function', name: nameOf(statement.name), ddl: text });
+      case 'create-materialized-view':
+        return this.store.record({ kind: 'materialized-view', name: nameOf(statement.name), ddl: text, settings: Object.fromEntries(this.config.entries()) });
+      case 'drop': {
+        const kind = STORED_KINDS[statement.object];
+        if (kind !== undefined) this.store.remove(kind, nameOf(statement.name));
+        return;
+      }
+      default:
+        return;
+    }
   }
 
   private async executeStatement(statement: Statement, text: string): Promise<StatementResult> {
@@ -302,14 +381,13 @@ export class Session {
    * keyed by the query's unique key. It always takes checkpoints (every second unless
    * `execution.checkpointing.interval` says otherwise), since its sink commits with them.
    */
-  private async createMaterializedView(statement: Extract<Statement, { kind: 'create-materialized-view' }>, text: string, binder: BinderContext): Promise<StatementResult> {
+  private async createMaterializedView(statement: CreateMaterializedViewStatement, text: string, binder: BinderContext, run = true): Promise<StatementResult> {
     const name = objectName(statement.name.parts, statement.name.span);
     if (statement.ifNotExists && this.catalog.materializedView(name) !== undefined) return ok('Execute statement succeeded.');
     this.catalog.checkFree(name, statement.name.span);
     const sink = bindMaterializedView(statement, name, binder);
     const jobKey = `mv-${name}`;
-    const result = await this.startJob([sink], `materialized-view_${name}`, text, { key: jobKey, defaultInterval: '1 s' });
-    if (result.kind !== 'job') return result;
+    const result = run ? await this.startJob([sink], `materialized-view_${name}`, text, { key: jobKey, defaultInterval: '1 s' }) : ok(`Materialized view '${name}' defined; its job is not running in this process.`);
     const keepTableOnDrop = statement.options.some((o) => o.key === KEEP_TABLE_OPTION && o.value === 'true');
     this.catalog.addMaterializedView(
       {
@@ -320,7 +398,7 @@ export class Session {
         primaryKey: sink.target.primaryKey,
         options: new Map(Object.entries(sink.target.options)),
         ddl: text,
-        jobId: result.job.id,
+        jobId: result.kind === 'job' ? result.job.id : '',
         jobKey,
         keepTableOnDrop,
       },
@@ -376,6 +454,17 @@ export class Session {
     return ok(`Job '${job.id}' stopped with savepoint ${path}`);
   }
 }
+
+/** The statement creating a materialized view. */
+type CreateMaterializedViewStatement = Extract<Statement, { kind: 'create-materialized-view' }>;
+
+/** What DROP <object> removes from the store. */
+const STORED_KINDS: Partial<Record<Extract<Statement, { kind: 'drop' }>['object'], StoredKind>> = {
+  TABLE: 'table',
+  VIEW: 'view',
+  'MATERIALIZED VIEW': 'materialized-view',
+  FUNCTION: 'function',
+};
 
 /** The internal connector of subscriptions, and the option naming the writer. */
 const SUBSCRIPTION_CONNECTOR = 'weir-subscription';

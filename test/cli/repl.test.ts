@@ -8,12 +8,12 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ROOT, WEIR } from '../support/weir-cli.js';
+import { WEIR } from '../support/weir-cli.js';
 
 /** Types `inputs` into the shell (each after its delay) and returns what the terminal showed. */
 function session(inputs: readonly [delayMs: number, text: string][], home = mkdtempSync(join(tmpdir(), 'weir-home-'))): Promise<{ code: number | null; screen: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: ROOT, env: { ...process.env, HOME: home } });
+    const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: home, env: { ...process.env, HOME: home } });
     let screen = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
     child.on('error', reject);

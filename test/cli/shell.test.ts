@@ -4,13 +4,16 @@
  * tell a finished statement from one that goes on.
  */
 import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { StatementBuffer } from '../../src/cli/statement-buffer.js';
-import { ROOT, WEIR, writeScript } from '../support/weir-cli.js';
+import { WEIR, writeScript } from '../support/weir-cli.js';
 
-function pipe(input: string, args: readonly string[] = []): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pipe(input: string, args: readonly string[] = [], cwd = mkdtempSync(join(tmpdir(), 'weir-shell-'))): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WEIR, ...args], { cwd: ROOT });
+    const child = spawn(process.execPath, [WEIR, ...args], { cwd });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));

@@ -18,10 +18,11 @@ export interface CliRun {
   readonly stderr: string;
 }
 
-/** Runs `weir <args>` in `cwd` and waits for it to exit. */
+/** Runs `weir <args>` in `cwd` (a fresh temporary directory by default) and waits for it to exit. */
 export function runWeir(args: readonly string[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, [WEIR, ...args], { cwd: options.cwd ?? ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'weir-cwd-'));
+    const child = spawn(process.execPath, [WEIR, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
