@@ -60,6 +60,8 @@ export interface SourceSpec {
   readonly options: Readonly<Record<string, string>>;
   /** The physical columns the connector produces. */
   readonly schema: Schema;
+  /** The table's declared primary key, when it has one (a CDC source checks it against the database's). */
+  readonly primaryKey?: readonly string[];
 }
 
 /** A bounded inline table. Values use the runtime representation of the schema's types. */

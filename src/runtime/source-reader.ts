@@ -26,8 +26,18 @@ export interface SourceReader {
    * only when the reader must wait for I/O. After 'end', poll is not called again.
    */
   poll(output: ChangeBatch, maxRecords: number): PollStatus | Promise<PollStatus>;
-  /** The position after the last record returned by poll, as JSON-serialisable data. */
-  currentOffset(): unknown;
+  /**
+   * The position after the last record returned by poll, as JSON-serialisable data. When it is
+   * recorded for a barrier, `checkpointId` names that checkpoint (what a later
+   * `notifyCheckpointComplete` refers to).
+   */
+  currentOffset(checkpointId?: number): unknown;
+  /**
+   * False while the reader's position cannot be resumed from (inside an initial snapshot, in the
+   * middle of a transaction emitted over several polls): a pending barrier then waits until it is
+   * true again. Absent means always true.
+   */
+  checkpointable?(): boolean;
   /** Continues after the given offset instead of from the start. Called before `open`. */
   seek?(offset: unknown): void;
   /**

@@ -54,7 +54,7 @@ function parallelismOf(spec: OperatorSpec, inputs: readonly JobEdge[], nodes: re
 function specOf(node: PhysicalNode): OperatorSpec {
   switch (node.kind) {
     case 'source':
-      return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.tableSchema };
+      return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.tableSchema, ...(node.source.primaryKey.length > 0 ? { primaryKey: node.source.primaryKey } : {}) };
     case 'values':
       return { kind: 'values', rows: node.rows };
     case 'calc':

@@ -3,7 +3,8 @@
  * through the operators downstream, pausing while the job has pending asynchronous work
  * (backpressure) and yielding to the event loop between batches so that other jobs and I/O run.
  * Between two polls it injects the barrier of a triggered checkpoint, recording the reader's
- * offset at exactly that point. With checkpointing on, a source whose input has ended stays
+ * offset at exactly that point — unless the reader says its position cannot be resumed from
+ * (`checkpointable()` false), when the barrier waits for a later poll. With checkpointing on, a source whose input has ended stays
  * until the job's final checkpoint has passed through it, so that the sinks commit everything.
  */
 import { ChangeBatch } from '../../common/row.js';
@@ -48,7 +49,7 @@ export class SourceTask {
       const waiting = this.host.idle();
       if (waiting !== undefined) await waiting;
       if (this.host.stopped) return;
-      this.injectPendingBarrier();
+      if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
       batch.clear();
       let status = this.reader.poll(batch, BATCH_SIZE);
       if (typeof status !== 'string') status = await status;
@@ -71,7 +72,7 @@ export class SourceTask {
   private injectPendingBarrier(): Barrier | undefined {
     const barrier = this.host.takeBarrier(this);
     if (barrier === undefined) return undefined;
-    this.host.acknowledgeSource(this, barrier, this.reader.currentOffset());
+    this.host.acknowledgeSource(this, barrier, this.reader.currentOffset(barrier.id));
     this.output.emitBarrier(barrier);
     return barrier;
   }
