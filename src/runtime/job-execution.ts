@@ -214,6 +214,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       parallelism: subtask.node.parallelism,
       maxParallelism: this.services.maxParallelism,
       checkpointing: this.coordinator !== undefined,
+      run: this,
       output: subtask.output,
       keyedState: subtask.state,
       waitFor: (work: Promise<void>) => this.track(work),

@@ -10,6 +10,8 @@ import type { SinkSpec } from '../dataflow/job-graph.js';
 export interface SinkContext {
   readonly subtask: number;
   readonly parallelism: number;
+  /** Identifies this run of the job in the process (writers of one run may coordinate, e.g. commit together); absent outside a job. */
+  readonly run?: object;
   /** Reports a problem that does not stop the job, for logs and metrics. */
   warn(message: string): void;
 }

@@ -23,6 +23,8 @@ export interface OperatorContext {
   readonly maxParallelism: number;
   /** True when the job takes checkpoints (transactional sinks then commit per checkpoint, not at the end). */
   readonly checkpointing: boolean;
+  /** Identifies this run of the job in the process: the same for all its operators, new after every restart. */
+  readonly run: object;
   readonly output: Output;
   /** Keyed state scoped to the current key (Flink's keyed state backend). */
   readonly keyedState: KeyedStateBackend;

@@ -103,7 +103,7 @@ describe('crash recovery (SIGKILL, restart, compare with the uninterrupted resul
 
   it('crash during recovery (after an earlier crash), then restart: the output is exact', async () => {
     const { dir, script } = setup('EXACTLY_ONCE');
-    await runUntilDone(script, dir, [{ killAfterMs: 600 }, { failpoints: 'recovery.during-restore=crash@1' }]);
+    await runUntilDone(script, dir, [{ failpoints: 'sink.after-complete-before-commit=crash@3' }, { failpoints: 'recovery.during-restore=crash@1' }]);
     check(dir, 'EXACTLY_ONCE');
   });
 });

@@ -86,7 +86,7 @@ describe('exactly-once into PostgreSQL', () => {
 
   it('crash during recovery, then restart: exact', async () => {
     const { dir, script, url } = await setup(serverUrl());
-    await runUntilDone(script, dir, [{ killAfterMs: 700 }, { failpoints: 'recovery.during-restore=crash@1' }]);
+    await runUntilDone(script, dir, [{ failpoints: 'sink.after-complete-before-commit=crash@3' }, { failpoints: 'recovery.during-restore=crash@1' }]);
     await checkExact(url);
   });
 

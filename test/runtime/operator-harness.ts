@@ -91,6 +91,7 @@ export class OperatorHarness {
   private context(options: HarnessOptions): OperatorContext {
     return {
       operatorId: options.operatorId ?? 'operator-under-test',
+      run: this,
       subtask: options.subtask ?? 0,
       parallelism: options.parallelism ?? 1,
       maxParallelism: options.maxParallelism ?? 128,

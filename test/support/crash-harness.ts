@@ -16,7 +16,11 @@ export interface ChildRun {
   readonly stderr: string;
 }
 
-/** Runs `weir run <script>`; sends it `signal` (default SIGKILL) after `killAfterMs` when given. */
+/**
+ * Runs `weir run <script>`; sends it `signal` (default SIGKILL) `killAfterMs` after its job was
+ * submitted, when given — counted from the submission, not the spawn, so that a slow start on a
+ * loaded machine does not turn a mid-run kill into one before the job exists.
+ */
 export function runChild(
   script: string,
   options: { killAfterMs?: number; signal?: NodeJS.Signals; failpoints?: string; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
@@ -25,8 +29,13 @@ export function runChild(
     const env = { ...(options.env ?? process.env), WEIR_FAILPOINTS: options.failpoints ?? '' };
     const child = spawn(process.execPath, [WEIR, 'run', script], { cwd: options.cwd, env, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
-    const killer = options.killAfterMs === undefined ? undefined : setTimeout(() => child.kill(options.signal ?? 'SIGKILL'), options.killAfterMs);
+    let killer: NodeJS.Timeout | undefined;
+    child.stderr.setEncoding('utf8').on('data', (d: string) => {
+      stderr += d;
+      if (options.killAfterMs !== undefined && killer === undefined && stderr.includes('Submitted job')) {
+        killer = setTimeout(() => child.kill(options.signal ?? 'SIGKILL'), options.killAfterMs);
+      }
+    });
     const timeout = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`weir run did not end within ${options.timeoutMs ?? 60_000} ms; stderr:\n${stderr}`));

@@ -69,3 +69,9 @@ export async function markerExists(db: Kysely<WeirDatabase>, marker: Marker): Pr
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** True when some marker row carries `gid`: the transaction of a transaction group (one gid, a marker per member) was committed. */
+export async function markerWithGidExists(db: Kysely<WeirDatabase>, gid: string): Promise<boolean> {
+  const row = await db.selectFrom('weir.sink_commits').select('gid').where('gid', '=', gid).executeTakeFirst();
+  return row !== undefined;
+}

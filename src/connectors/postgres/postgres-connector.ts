@@ -7,7 +7,7 @@
 import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
 import type { SinkSpec } from '../../dataflow/job-graph.js';
 import type { Connector } from '../api/connector.js';
-import { checkIdentifierLength, DEFAULT_MAX_BUFFERED_ROWS, parsePostgresSinkOptions, SINK_SEMANTICS } from './postgres-options.js';
+import { checkIdentifierLength, DEFAULT_MAX_BUFFERED_ROWS, DEFAULT_TRANSACTION_GROUP, NO_TRANSACTION_GROUP, parsePostgresSinkOptions, SINK_SEMANTICS } from './postgres-options.js';
 import { postgresExternalTables } from './postgres-external-tables.js';
 import { PostgresSinkWriter } from './postgres-sink-writer.js';
 
@@ -24,6 +24,11 @@ export const postgresDescriptor: ConnectorDescriptor = {
     { key: 'sink.semantic', description: 'exactly-once: two-phase commit per checkpoint; at-least-once: plain commits (a replay duplicates appended rows).', values: SINK_SEMANTICS, default: 'exactly-once' },
     { key: 'sink.buffer-flush.max-rows', description: 'Buffered rows per subtask beyond which they are written into the open transaction before the checkpoint.', default: String(DEFAULT_MAX_BUFFERED_ROWS) },
     { key: 'sink.parallelism', description: 'Parallelism of the sink.' },
+    {
+      key: 'sink.transaction-group',
+      description: `Exactly-once sinks of one job that write to the same database and name the same group commit each checkpoint in one transaction, so readers see their tables at the same checkpoint; '${NO_TRANSACTION_GROUP}' commits this sink alone.`,
+      default: DEFAULT_TRANSACTION_GROUP,
+    },
   ],
   sink: { accepts: 'upsert' },
   validate(options, schema) {

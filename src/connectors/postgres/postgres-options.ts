@@ -14,7 +14,11 @@ export const SINK_SEMANTICS: readonly SinkSemantic[] = ['exactly-once', 'at-leas
 export const DEFAULT_MAX_BUFFERED_ROWS = 50_000;
 
 /** Options a user may write in the DDL. */
-export const USER_OPTION_KEYS = ['connector', 'url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism'] as const;
+export const USER_OPTION_KEYS = ['connector', 'url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism', 'sink.transaction-group'] as const;
+
+/** The transaction group sinks join unless they name another, and the name that joins none. */
+export const DEFAULT_TRANSACTION_GROUP = 'default';
+export const NO_TRANSACTION_GROUP = 'none';
 
 /**
  * Options the engine adds to a sink's spec: `weir.job` names the job and `weir.sink` the sink
@@ -39,6 +43,8 @@ export interface PostgresSinkOptions {
   readonly maxBufferedRows: number;
   readonly job: string | undefined;
   readonly sink: string | undefined;
+  /** The group whose sinks (of one job, into one database) commit each checkpoint in one transaction; undefined for none. */
+  readonly transactionGroup: string | undefined;
 }
 
 /** PostgreSQL truncates longer identifiers, which would make the created table differ from the one checked. */
@@ -63,9 +69,14 @@ export function parsePostgresSinkOptions(options: ReadonlyMap<string, string>): 
   if (parallelism !== undefined && !/^\s*[1-9]\d*\s*$/.test(parallelism)) {
     throw new WeirError('INVALID_OPTION', `postgres option 'sink.parallelism' must be a positive integer, got '${parallelism}'`);
   }
+  const group = options.get('sink.transaction-group') ?? DEFAULT_TRANSACTION_GROUP;
+  if (!/^[A-Za-z0-9_-]{1,32}$/.test(group)) {
+    throw new WeirError('INVALID_OPTION', `postgres option 'sink.transaction-group' must be a name of letters, digits, '_' and '-' (at most 32), or '${NO_TRANSACTION_GROUP}'; got '${group}'`);
+  }
   return {
     url,
     tableName: table === undefined ? undefined : parseTableName(table),
+    transactionGroup: group === NO_TRANSACTION_GROUP ? undefined : group,
     semantic: semantic as SinkSemantic,
     maxBufferedRows: positiveInt(options.get('sink.buffer-flush.max-rows'), 'sink.buffer-flush.max-rows') ?? DEFAULT_MAX_BUFFERED_ROWS,
     job: options.get('weir.job'),

@@ -28,7 +28,7 @@ import type { ChangeBatch } from '../../common/row.js';
 import type { SinkSpec } from '../../dataflow/job-graph.js';
 import type { PreparedTransaction, SinkContext, TransactionalSinkWriter } from '../../runtime/sink-writer.js';
 import { AppendBuffer, UpsertBuffer, type BufferedWrites, type ChangeBuffer } from './change-buffer.js';
-import { markerUpsert, type Marker } from './commit-log.js';
+import { markerUpsert, markerWithGidExists, type Marker } from './commit-log.js';
 import { currentSchema, displayTable, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
 import { describeError, sqlState } from './driver-errors.js';
@@ -36,7 +36,8 @@ import { openSinkDatabase, type SinkDatabase } from './postgres-database.js';
 import { parsePostgresSinkOptions, scrubPassword, type ConnectionTarget, type PostgresSinkOptions } from './postgres-options.js';
 import { resolveServer, type ResolvedServer } from './server-resolution.js';
 import { arrayElementType, valueEncoder } from './postgres-types.js';
-import { commitPrepared, listPrepared, prepareStatement, rollbackPrepared } from './prepared-transactions.js';
+import { commitPrepared, listPrepared, prepareStatement, rollbackPrepared, rollForward } from './prepared-transactions.js';
+import { TransactionGroup } from './transaction-group.js';
 import { TransactionSession } from './transaction-session.js';
 import { buildGid, gidPrefix, newEpoch, parseGid } from './transaction-ids.js';
 
@@ -71,6 +72,9 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   readonly #epoch = newEpoch();
   #connection: ConnectionTarget | undefined;
   #server: ResolvedServer | undefined;
+  #group: TransactionGroup | undefined;
+  /** The gid prefix of the group's transactions. */
+  #groupPrefix = '';
   /** Buffered rows that make the writer write early; never with the embedded server (see embedded-postgres.ts). */
   #maxBufferedRows: number;
   #database: SinkDatabase | undefined;
@@ -139,7 +143,50 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     const buffer = target.keyIndexes.length === 0 ? new AppendBuffer() : new UpsertBuffer(target.keyIndexes, target.encoders);
     const session = await this.#control(`connect to ${connection.display}`, () => TransactionSession.open(database.pool, this.#label));
     this.#state = { context, database, session, target, buffer };
+    if (this.#options.semantic === 'exactly-once' && this.#options.transactionGroup !== undefined && context.run !== undefined) {
+      this.#joinGroup(context.run, this.#options.transactionGroup, database);
+    }
     if (!this.#restored && context.subtask === 0) await this.#resolveLeftovers(undefined);
+    if (!this.#restored) await this.#group?.resolveOnce(() => this.#resolveGroupLeftovers(undefined));
+  }
+
+  /**
+   * Joins the transaction group of this job and database (see transaction-group.ts). A member
+   * writes only at the barrier: the group's transaction holds every member's writes at once.
+   */
+  #joinGroup(run: object, name: string, database: SinkDatabase): void {
+    const groupSink = `group-${name}`;
+    this.#maxBufferedRows = Infinity;
+    this.#group = TransactionGroup.join(run, `${name}\u0000${this.#connection!.display}`, this, (checkpointId, epoch) => buildGid(this.#job, groupSink, 0, checkpointId, epoch), async (session, gid, statements) => {
+      await session.begin();
+      for (const statement of statements) await session.run(statement);
+      await session.prepare(gid, prepareStatement(database.db, gid));
+    });
+    this.#groupPrefix = gidPrefix(this.#job, groupSink);
+  }
+
+  /**
+   * The group's prepared transactions left in the database: commits those with a checkpoint ≤
+   * `restoredCheckpointId` (one already committed by a member is fine: a marker row carries its
+   * gid; none is a loss), rolls back the rest (all of them without a restore).
+   */
+  async #resolveGroupLeftovers(restoredCheckpointId: number | undefined): Promise<void> {
+    const { database, context } = this.#opened();
+    const found = await this.#control('list prepared transactions', () => listPrepared(database.db, this.#groupPrefix));
+    for (const { gid, parts } of found) {
+      if (restoredCheckpointId !== undefined && parts.checkpointId <= restoredCheckpointId) {
+        await this.#control(`commit prepared transaction ${gid} of checkpoint ${parts.checkpointId}`, async () => {
+          if (await rollForward(database.db, gid)) return;
+          if (!(await markerWithGidExists(database.db, gid))) {
+            throw new WeirError('CONNECTOR_ERROR', `${this.#label}: prepared transaction ${gid} of checkpoint ${parts.checkpointId} is gone and no marker row carries it: its rows were lost`);
+          }
+        });
+        context.warn(`${this.#label}: committed ${gid} of its transaction group, prepared for completed checkpoint ${parts.checkpointId} whose commit had not happened`);
+      } else {
+        await this.#control(`roll back prepared transaction ${gid}`, () => rollbackPrepared(database.db, gid));
+        context.warn(`${this.#label}: rolled back ${gid} of its transaction group, ${restoredCheckpointId === undefined ? 'left by an earlier run' : `after the restored checkpoint ${restoredCheckpointId}`}`);
+      }
+    }
   }
 
   /**
@@ -172,6 +219,19 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       return this.#enqueue(`commit checkpoint ${checkpointId} into ${this.#tableText()}`, async () => {
         await this.#commitPlain(writes);
         const data: PostgresTransactionData = { ...base, gid: null };
+        return { checkpointId, data };
+      });
+    }
+    const group = this.#group;
+    if (group !== undefined) {
+      return this.#enqueue(`prepare checkpoint ${checkpointId} of ${this.#tableText()} with its transaction group`, async () => {
+        const { session, database, target } = this.#opened();
+        const gid = await group.contribute(checkpointId, this, {
+          ownGid: buildGid(this.#job, this.#sink, base.subtask, checkpointId, this.#epoch),
+          session,
+          statements: (groupGid) => [...writeStatements(database.db, target, writes), markerUpsert(database.db, { ...base, checkpointId, gid: groupGid })],
+        });
+        const data: PostgresTransactionData = { ...base, gid };
         return { checkpointId, data };
       });
     }
@@ -211,6 +271,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   async recover(pending: readonly PreparedTransaction[], restoredCheckpointId: number): Promise<void> {
     await this.commit(pending);
     if (this.#opened().context.subtask === 0) await this.#resolveLeftovers(restoredCheckpointId);
+    await this.#group?.resolveOnce(() => this.#resolveGroupLeftovers(restoredCheckpointId));
   }
 
   /** End of input without checkpointing: writes and commits everything buffered in a plain transaction. */
@@ -226,6 +287,8 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
    * would release).
    */
   async close(): Promise<void> {
+    this.#group?.leave(this);
+    this.#group = undefined;
     const state = this.#state;
     this.#state = undefined;
     if (state !== undefined && this.#busy > 0) {

@@ -26,17 +26,23 @@ export function prepareStatement(db: Kysely<WeirDatabase>, gid: string): Compila
  * messages. Returns false when the transaction had been committed before.
  */
 export async function commitPrepared(db: Kysely<WeirDatabase>, label: string, marker: Marker): Promise<boolean> {
-  try {
-    await sql`COMMIT PREPARED ${gidLiteral(marker.gid)}`.execute(db);
-    return true;
-  } catch (error) {
-    if (sqlState(error) !== UNDEFINED_OBJECT) throw error;
-  }
+  if (await rollForward(db, marker.gid)) return true;
   if (await markerExists(db, marker)) return false;
   throw new WeirError(
     'CONNECTOR_ERROR',
     `${label}: prepared transaction ${marker.gid} of checkpoint ${marker.checkpointId} is gone and its marker row is missing: its rows were lost`,
   );
+}
+
+/** `COMMIT PREPARED`; false when the gid no longer exists (finished by someone else: the caller decides whether that was a commit). */
+export async function rollForward(db: Kysely<WeirDatabase>, gid: string): Promise<boolean> {
+  try {
+    await sql`COMMIT PREPARED ${gidLiteral(gid)}`.execute(db);
+    return true;
+  } catch (error) {
+    if (sqlState(error) === UNDEFINED_OBJECT) return false;
+    throw error;
+  }
 }
 
 /** `ROLLBACK PREPARED`; false when the gid no longer exists (finished by someone else). */

@@ -35,7 +35,7 @@ export class SinkOperator implements StreamOperator {
 
   async open(context: OperatorContext): Promise<void> {
     this.context = context;
-    await this.writer.open({ subtask: context.subtask, parallelism: context.parallelism, warn: (m) => context.warn(m) });
+    await this.writer.open({ subtask: context.subtask, parallelism: context.parallelism, run: context.run, warn: (m) => context.warn(m) });
     if (this.restored !== undefined && isTransactional(this.writer)) {
       await this.writer.recover(this.restored.pending, this.restored.checkpointId);
     }

@@ -30,7 +30,7 @@ describe('postgres descriptor', () => {
     expect(postgresDescriptor.sink?.accepts).toBe('upsert');
     expect(postgresDescriptor.source).toBeUndefined();
     expect(builtinConnectors).toContain(postgresConnector);
-    expect(postgresDescriptor.options.map((o) => o.key)).toEqual(['url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism']);
+    expect(postgresDescriptor.options.map((o) => o.key)).toEqual(['url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism', 'sink.transaction-group']);
   });
 
   it('validates options at DDL time, never showing a password', () => {

@@ -20,6 +20,7 @@ describe('postgres sink options', () => {
       maxBufferedRows: DEFAULT_MAX_BUFFERED_ROWS,
       job: undefined,
       sink: undefined,
+      transactionGroup: 'default',
     });
   });
 
@@ -33,8 +34,10 @@ describe('postgres sink options', () => {
         'sink.parallelism': '2',
         'weir.job': 'j',
         'weir.sink': 's',
+        'sink.transaction-group': 'views',
       }),
-    ).toEqual({ url: 'postgresql://u@h/db', tableName: { schema: 'sales', table: 'daily' }, semantic: 'at-least-once', maxBufferedRows: 1000, job: 'j', sink: 's' });
+    ).toEqual({ url: 'postgresql://u@h/db', tableName: { schema: 'sales', table: 'daily' }, semantic: 'at-least-once', maxBufferedRows: 1000, job: 'j', sink: 's', transactionGroup: 'views' });
+    expect(parse({ 'sink.transaction-group': 'none' }).transactionGroup).toBeUndefined();
   });
 
   it('refuses unknown options with a suggestion, and bad values naming the option', () => {
@@ -43,6 +46,9 @@ describe('postgres sink options', () => {
     expect(() => parse({ 'sink.semantic': 'exactly_once' })).toThrow("postgres option 'sink.semantic' must be 'exactly-once' or 'at-least-once', got 'exactly_once'");
     expect(() => parse({ 'sink.buffer-flush.max-rows': '0' })).toThrow("postgres option 'sink.buffer-flush.max-rows' must be a positive integer, got '0'");
     expect(() => parse({ 'sink.parallelism': 'two' })).toThrow("postgres option 'sink.parallelism' must be a positive integer, got 'two'");
+    expect(() => parse({ 'sink.transaction-group': 'a b' })).toThrow(
+      "postgres option 'sink.transaction-group' must be a name of letters, digits, '_' and '-' (at most 32), or 'none'; got 'a b'",
+    );
   });
 
   it('refuses a URL that is not a postgres URL, without showing its password', () => {
