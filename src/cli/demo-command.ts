@@ -1,36 +1,93 @@
 /**
- * `weir demo` (what `npm start` runs): a live changelog from a generated stream of orders,
- * aggregated per customer and printed as it changes. Bounded, so it ends after a few seconds.
+ * `weir demo` (what `npm start` runs): a stream of generated orders maintained into two
+ * materialized views in the embedded PostgreSQL (no server needed), exactly once. Once a second
+ * it prints what Postgres holds — the rows committed so far — until the stream ends. The views
+ * stay in the working directory's catalog, so the shell (`weir`) can query them afterwards.
  */
+import { createEngine, parseScriptText, type Engine } from '../engine/engine.js';
+import type { JobHandle } from '../engine/job-handle.js';
+import { renderError, renderTable } from '../engine/result-format.js';
+import type { StatementResult } from '../engine/statement-result.js';
+import { EXIT } from './run-command.js';
+import { workingCatalogFile } from './working-catalog.js';
 
 /** The demo script; `weir demo --sql` prints it. */
-export const DEMO_SQL = `-- Orders arrive at 20 per second; 200 of them in all.
+export const DEMO_SQL = `-- Start afresh: the views (and their tables in Postgres) of an earlier demo go.
+DROP MATERIALIZED VIEW IF EXISTS customer_totals;
+DROP MATERIALIZED VIEW IF EXISTS product_sales;
+DROP TABLE IF EXISTS orders;
+
+-- Orders arrive at 50 per second; 600 of them in all.
 CREATE TABLE orders (
   order_id BIGINT,
   customer INT,
+  product  STRING,
   amount   DECIMAL(10, 2)
 ) WITH (
   'connector' = 'datagen',
-  'rows-per-second' = '20',
+  'rows-per-second' = '50',
   'fields.order_id.kind' = 'sequence',
   'fields.order_id.start' = '1',
-  'fields.order_id.end' = '200',
+  'fields.order_id.end' = '600',
   'fields.customer.min' = '1',
-  'fields.customer.max' = '5',
+  'fields.customer.max' = '8',
+  'fields.product.length' = '1',
   'fields.amount.min' = '1',
   'fields.amount.max' = '100'
 );
 
--- Every change of the per-customer totals is printed: +I, then -U/+U pairs.
-CREATE TABLE customer_totals (
-  customer INT,
-  orders   BIGINT,
-  total    DECIMAL(38, 2),
-  biggest  DECIMAL(10, 2)
-) WITH ('connector' = 'print', 'print-identifier' = 'totals');
-
-INSERT INTO customer_totals
-SELECT customer, COUNT(*), SUM(amount), MAX(amount)
+-- Two views kept in PostgreSQL (the embedded one: no 'url' given), committed every second.
+CREATE MATERIALIZED VIEW customer_totals AS
+SELECT customer, COUNT(*) AS orders, SUM(amount) AS total, MAX(amount) AS biggest
 FROM orders
 GROUP BY customer;
+
+CREATE MATERIALIZED VIEW product_sales AS
+SELECT product, COUNT(*) AS orders, SUM(amount) AS revenue
+FROM orders
+GROUP BY product;
 `;
+
+/** What the demo prints each second: the views as Postgres has them committed. */
+const VIEW_QUERIES = [
+  'SELECT customer, orders, total, biggest FROM customer_totals ORDER BY total DESC LIMIT 5',
+  'SELECT count(*) AS products, sum(orders) AS orders, sum(revenue) AS revenue FROM product_sales',
+];
+
+/** Runs the demo; resolves with the exit code. */
+export async function runDemo(options: { verbose: boolean; intervalMs?: number }): Promise<number> {
+  let engine: Engine | undefined;
+  try {
+    engine = createEngine({ catalogFile: workingCatalogFile() });
+    await engine.restore({ runMaterializedViews: false });
+    const jobs: JobHandle[] = [];
+    for await (const { result } of engine.executeScript(DEMO_SQL)) {
+      if (result.kind === 'job') jobs.push(result.job);
+    }
+    process.stdout.write(`Maintaining ${jobs.length} materialized views in the embedded PostgreSQL (.weir/postgres); committed rows, once a second:\n`);
+    let finished = false;
+    const all = Promise.all(jobs.map((job) => job.result())).then(() => (finished = true));
+    while (!finished) {
+      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1_000))]);
+      const failed = jobs.find((job) => job.status === 'FAILED');
+      if (failed !== undefined) throw failed.error;
+      await printViews(engine, finished ? 'final' : new Date().toISOString().slice(11, 19));
+    }
+    process.stdout.write("Done. The views stay in .weir: run `weir` here and SELECT * FROM customer_totals; or run the demo again.\n");
+    return EXIT.OK;
+  } catch (error) {
+    process.stderr.write(renderError(error) + '\n');
+    if (options.verbose && error instanceof Error && error.stack !== undefined) process.stderr.write(error.stack + '\n');
+    await engine?.close().catch(() => undefined);
+    return EXIT.ERROR;
+  }
+}
+
+async function printViews(engine: Engine, label: string): Promise<void> {
+  const results: StatementResult[] = [];
+  for (const query of VIEW_QUERIES) {
+    const [statement] = parseScriptText(query);
+    results.push(await engine.session.execute(statement!));
+  }
+  process.stdout.write(`\n-- ${label}\n${results.map((r) => (r.kind === 'rows' ? renderTable(r) : '')).join('\n')}\n`);
+}

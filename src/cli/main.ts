@@ -1,10 +1,10 @@
 /** The `weir` command line: `weir run FILE.sql`, `--help`, `--version`. */
 import { Command } from 'commander';
-import { DEMO_SQL } from './demo-command.js';
+import { DEMO_SQL, runDemo } from './demo-command.js';
 import { readFile } from 'node:fs/promises';
 import { runRepl } from './repl.js';
 import { FORMATS, type OutputFormat } from './result-printer.js';
-import { EXIT, runFile, runScript } from './run-command.js';
+import { EXIT, runFile } from './run-command.js';
 import { readStdin, runPiped } from './script-command.js';
 import { runServe } from './serve-command.js';
 import packageJson from '../../package.json' with { type: 'json' };
@@ -69,14 +69,14 @@ program
 
 program
   .command('demo')
-  .description('run a small live demo: generated orders aggregated per customer, printed as a changelog')
+  .description('run a live demo: generated orders kept in two materialized views in the embedded PostgreSQL, shown as they are committed')
   .option('--sql', 'print the demo script instead of running it', false)
   .action(async (options: { sql: boolean }) => {
     if (options.sql) {
       process.stdout.write(DEMO_SQL);
       return;
     }
-    process.exitCode = await runScript(DEMO_SQL, 'demo.sql', { verbose: program.opts<{ verbose: boolean }>().verbose });
+    process.exitCode = await runDemo({ verbose: program.opts<{ verbose: boolean }>().verbose });
   });
 
 program.showHelpAfterError();
