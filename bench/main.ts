@@ -1,41 +1,31 @@
 /**
- * `npm run bench`: runs the benchmarks, prints the rates and writes bench/results/latest.json and
- * latest.md. `npm run bench -- --quick` uses fewer rows.
+ * `npm run bench`: the Nexmark queries by weir and its references, the keyed-state size, the
+ * in-process GROUP BY and checkpoint-overhead benchmarks; writes bench/results/latest.json and
+ * latest.md. `-- --quick` runs 1M events, `-- --micro` the per-operator micro-benchmarks; see
+ * bench-options.ts for the rest. Started with `--child <spec>`, it runs one measurement instead.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { StateSizeMeasurement } from './bench-measurement.js';
+import { parseBenchOptions } from './bench-options.js';
 import { runCheckpointBench, type CheckpointRun } from './checkpoint-bench.js';
-import { generateRows, runHandwritten, runWeirGroupBy, runWeirSourceOnly, type Measurement } from './group-by-bench.js';
+import { CHILD_FLAG, pinsCores, runInChild } from './child-process-runner.js';
+import { generateRows, runHandwritten, runWeirGroupBy, runWeirSourceOnly } from './group-by-bench.js';
+import { runChildSpec } from './measurement-child.js';
+import { runNexmarkBench } from './nexmark-bench.js';
+import { runOperatorMicroBench } from './operator-micro-bench.js';
+import { writeReport, type BenchReport } from './results-report.js';
 
-const quick = process.argv.includes('--quick');
-const rows = quick ? 1_000_000 : 4_000_000;
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'results');
-
-function machine() {
-  return { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30) };
-}
-
-function format(m: Measurement): string {
-  return `${m.name.padEnd(26)} ${(m.rowsPerSecond / 1e6).toFixed(2).padStart(6)} M rows/s  (${m.rows} rows in ${m.seconds.toFixed(2)} s, ${m.changes} changes)`;
-}
+const log = (line: string): void => void process.stderr.write(line + '\n');
 
 /** The run with the median throughput (runs alternate, so drift affects both sides alike). */
 function median(runs: readonly CheckpointRun[]): CheckpointRun {
   return [...runs].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(runs.length / 2)]!;
 }
 
-function kib(bytes: number | undefined): string {
-  return bytes === undefined ? 'n/a' : `${(bytes / 1024).toFixed(0)} KiB`;
-}
-
-function roundRun(run: CheckpointRun) {
-  return { ...run, rowsPerSecond: Math.round(run.rowsPerSecond), lastCheckpointMs: run.lastCheckpointMs === undefined ? null : Math.round(run.lastCheckpointMs) };
-}
-
-async function main(): Promise<void> {
-  process.stderr.write(`GROUP BY count/sum over 10K keys, ${rows} rows${quick ? ' (--quick)' : ''}\n`);
+async function groupByBench(rows: number): Promise<NonNullable<BenchReport['groupBy']>> {
+  log(`GROUP BY count/sum over 10K keys, ${rows} rows, in-process`);
   let batches: unknown[][][] | undefined = await generateRows(rows);
   runHandwritten(batches); // warm-up
   const handwritten = runHandwritten(batches);
@@ -43,55 +33,46 @@ async function main(): Promise<void> {
   await runWeirGroupBy(Math.min(rows, 500_000)); // warm-up
   const weir = await runWeirGroupBy(rows);
   const source = await runWeirSourceOnly(rows);
-  const ratio = weir.rowsPerSecond / handwritten.rowsPerSecond;
-  for (const m of [handwritten, weir, source]) process.stdout.write(format(m) + '\n');
-  process.stdout.write(`weir / hand-written: ${ratio.toFixed(2)} (goal ≥ 0.33)\n`);
+  return { rows, measurements: [handwritten, weir, source] };
+}
 
-  const checkpointRows = quick ? 6_000_000 : 16_000_000;
-  process.stderr.write(`checkpoint overhead: GROUP BY over 100K keys, ${checkpointRows} rows, 1 s EXACTLY_ONCE checkpoints vs none, median of 3 alternating runs\n`);
+async function checkpointBench(rows: number): Promise<NonNullable<BenchReport['checkpointOverhead']>> {
+  log(`checkpoint overhead: GROUP BY over 100K keys, ${rows} rows, 1 s EXACTLY_ONCE checkpoints vs none, median of 3 alternating runs`);
   await runCheckpointBench(1_000_000, false); // warm-up
   const plainRuns: CheckpointRun[] = [];
   const checkpointedRuns: CheckpointRun[] = [];
   for (let i = 0; i < 3; i++) {
-    plainRuns.push(await runCheckpointBench(checkpointRows, false));
-    checkpointedRuns.push(await runCheckpointBench(checkpointRows, true));
+    plainRuns.push(await runCheckpointBench(rows, false));
+    checkpointedRuns.push(await runCheckpointBench(rows, true));
   }
-  const plain = median(plainRuns);
-  const checkpointed = median(checkpointedRuns);
-  const overhead = 1 - checkpointed.rowsPerSecond / plain.rowsPerSecond;
-  process.stdout.write(
-    `checkpointing off ${(plain.rowsPerSecond / 1e6).toFixed(2)} M rows/s, on ${(checkpointed.rowsPerSecond / 1e6).toFixed(2)} M rows/s: ` +
-      `overhead ${(overhead * 100).toFixed(1)}% (goal ≤ 5%), ${checkpointed.checkpoints} checkpoints, last ${checkpointed.lastCheckpointMs?.toFixed(0)} ms, ${kib(checkpointed.lastCheckpointBytes)}\n`,
-  );
+  return { rows, plain: median(plainRuns), checkpointed: median(checkpointedRuns) };
+}
 
-  const results = {
-    machine: machine(),
-    date: new Date().toISOString(),
-    benchmark: 'datagen → GROUP BY k COUNT(*), SUM(v) over 10K keys → blackhole',
-    results: [handwritten, weir, source].map((m) => ({ engine: m.name, rows: m.rows, rowsPerSecond: Math.round(m.rowsPerSecond), seconds: Number(m.seconds.toFixed(3)), changes: m.changes })),
-    ratioWeirToHandwritten: Number(ratio.toFixed(3)),
-    checkpointing: {
-      benchmark: 'datagen → GROUP BY k COUNT(*), SUM(v) over 100K keys → blackhole; EXACTLY_ONCE checkpoints every 1 s to local files',
-      runs: [plain, checkpointed].map(roundRun),
-      overhead: Number(overhead.toFixed(4)),
-    },
-  };
-  mkdirSync(RESULTS, { recursive: true });
-  writeFileSync(join(RESULTS, 'latest.json'), JSON.stringify(results, null, 2) + '\n');
-  const table = [
-    `Machine: ${results.machine.cpu}, ${results.machine.cores} cores, Node ${results.machine.node}; ${rows} rows, one core.`,
-    '',
-    '| engine | rows/s | changes emitted |',
-    '|---|---:|---:|',
-    ...results.results.map((r) => `| ${r.engine} | ${r.rowsPerSecond.toLocaleString('en-US')} | ${r.changes.toLocaleString('en-US')} |`),
-    '',
-    `weir / hand-written = **${ratio.toFixed(2)}** (goal ≥ 0.33).`,
-    '',
-    `Checkpointing (GROUP BY over 100K keys, ${checkpointRows} rows, EXACTLY_ONCE every 1 s to local files): ` +
-      `${Math.round(plain.rowsPerSecond).toLocaleString('en-US')} rows/s without, ${Math.round(checkpointed.rowsPerSecond).toLocaleString('en-US')} rows/s with — ` +
-      `overhead **${(overhead * 100).toFixed(1)}%** (goal ≤ 5%); ${checkpointed.checkpoints} checkpoints, the last took ${checkpointed.lastCheckpointMs?.toFixed(0)} ms and holds ${kib(checkpointed.lastCheckpointBytes)}.`,
-  ].join('\n');
-  writeFileSync(join(RESULTS, 'latest.md'), table + '\n');
+async function main(): Promise<void> {
+  const child = process.argv.indexOf(CHILD_FLAG);
+  if (child >= 0) {
+    process.stdout.write(JSON.stringify(await runChildSpec(JSON.parse(process.argv[child + 1]!))) + '\n');
+    return;
+  }
+  const options = parseBenchOptions(process.argv.slice(2));
+  if (options.micro) {
+    await runOperatorMicroBench(log, options.only);
+    return;
+  }
+  const childOptions = { core: options.core, timeoutMs: options.timeoutSeconds * 1000, ...(options.profileDir === undefined ? {} : { profileDir: options.profileDir }) };
+  const workload = { events: options.events, tps: options.tps };
+  log(`Nexmark: ${options.events} events, first-event.rate ${options.tps}, ${options.runs} run(s) each, one process per measurement${pinsCores() ? `, pinned to core ${options.core}` : ''}`);
+  const results = await runNexmarkBench({ ...childOptions, workload, runs: options.runs, ...(options.only === undefined ? {} : { only: options.only }), log });
+  let report: BenchReport = { workload: { ...workload, runs: options.runs, pinnedCore: pinsCores() ? options.core : null }, results };
+  if (options.only === undefined) {
+    const keys = 1_000_000;
+    log(`keyed state of a GROUP BY count/sum over ${keys} keys`);
+    const stateSize = (await runInChild({ kind: 'state-size', keys }, childOptions)) as StateSizeMeasurement;
+    log(`  ${stateSize.heapBytesPerKey.toFixed(0)} heap bytes/key, ${stateSize.checkpointBytesPerKey.toFixed(0)} checkpoint bytes/key`);
+    report = { ...report, stateSize, groupBy: await groupByBench(options.quick ? 1_000_000 : 4_000_000), checkpointOverhead: await checkpointBench(options.quick ? 6_000_000 : 16_000_000) };
+  }
+  writeReport(RESULTS, report);
+  log(`wrote ${join(RESULTS, 'latest.json')} and latest.md`);
 }
 
 await main();

@@ -1,0 +1,76 @@
+/** What one benchmark child process is asked to measure, and what it reports. */
+
+/** Who runs the query. */
+export type BenchEngine = 'weir' | 'handwritten' | 'd2mini';
+
+/** One Nexmark measurement: a query run by one engine over a workload, in its own process. */
+export interface NexmarkSpec {
+  readonly kind: 'nexmark';
+  readonly query: string;
+  readonly engine: BenchEngine;
+  readonly events: number;
+  readonly tps: number;
+  /** weir only: EXACTLY_ONCE checkpoints every 10 s to local files. */
+  readonly checkpointing: boolean;
+}
+
+/** The keyed state of a GROUP BY count/sum over `keys` distinct keys: heap and checkpoint bytes per key. */
+export interface StateSizeSpec {
+  readonly kind: 'state-size';
+  readonly keys: number;
+}
+
+/** What a child measures. */
+export type ChildSpec = NexmarkSpec | StateSizeSpec;
+
+/** How a measurement ended: `unsupported` when weir rejects the query, `failed` when its job failed or the child died. */
+export type MeasurementStatus = 'ok' | 'unsupported' | 'failed' | 'timeout';
+
+/** The result of one Nexmark measurement (the median run, when repeated). */
+export interface NexmarkMeasurement {
+  readonly query: string;
+  readonly engine: BenchEngine;
+  readonly events: number;
+  readonly checkpointing: boolean;
+  readonly status: MeasurementStatus;
+  /** Why the query did not run, when it did not. */
+  readonly error?: string;
+  readonly seconds: number;
+  readonly eventsPerSecond: number;
+  /** `process.resourceUsage().maxRSS` of the child at the end. */
+  readonly peakRssMb: number;
+  /** Heap in use after a full GC at the end, with the job's state still reachable. */
+  readonly heapUsedMb: number;
+  /** Changes the query emitted (rows into the sink). */
+  readonly outputRecords: number;
+  /** weir with checkpointing: bytes of the last (final) checkpoint, i.e. the state at the end. */
+  readonly stateBytes?: number;
+  /** weir with checkpointing: checkpoints completed. */
+  readonly checkpoints?: number;
+  /** weir: events/s with the time spent generating events taken out (what the references are compared with). */
+  readonly processingEventsPerSecond?: number;
+  /** weir: how fast its source generated the events (time inside the reader's poll). */
+  readonly generatorEventsPerSecond?: number;
+  /** References: how fast the events were generated and kept in memory for them (outside their timed part). */
+  readonly materializeEventsPerSecond?: number;
+  /** events/s of every run, when repeated. */
+  readonly samples?: readonly number[];
+}
+
+/** The result of a {@link StateSizeSpec}. */
+export interface StateSizeMeasurement {
+  readonly keys: number;
+  readonly heapBytesPerKey: number;
+  readonly checkpointBytesPerKey: number;
+  readonly peakRssMb: number;
+}
+
+/** What a child prints as its last stdout line. */
+export type ChildResult = NexmarkMeasurement | StateSizeMeasurement;
+
+/** The run with the median events/s (the lower middle one for an even count), with every run's rate attached. */
+export function medianRun(runs: readonly NexmarkMeasurement[]): NexmarkMeasurement {
+  const sorted = [...runs].sort((a, b) => a.eventsPerSecond - b.eventsPerSecond);
+  const median = sorted[Math.floor((sorted.length - 1) / 2)]!;
+  return runs.length > 1 ? { ...median, samples: runs.map((r) => Math.round(r.eventsPerSecond)) } : median;
+}

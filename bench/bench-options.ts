@@ -1,0 +1,58 @@
+/** The command line of `npm run bench`. */
+import { cpus } from 'node:os';
+
+/** What `npm run bench -- ...` asked for. */
+export interface BenchOptions {
+  /** `--quick`: 1M events instead of 10M, fewer rows in the in-process benchmarks. */
+  readonly quick: boolean;
+  /** `--micro`: only the per-operator micro-benchmarks. */
+  readonly micro: boolean;
+  /** `--events N`: events per Nexmark measurement. */
+  readonly events: number;
+  /** `--tps N`: the source's `first-event.rate` (Flink V1: 10,000,000). */
+  readonly tps: number;
+  /** `--runs N`: repetitions of every measurement; the median is reported. */
+  readonly runs: number;
+  /** `--only q0,q5`: only these Nexmark queries (and no in-process benchmarks); with `--micro`, operators whose name starts with one of these. */
+  readonly only: readonly string[] | undefined;
+  /** `--core N`: the core children are pinned to. */
+  readonly core: number;
+  /** `--profile DIR`: children write CPU profiles there. */
+  readonly profileDir: string | undefined;
+  /** `--timeout S`: seconds after which a child is killed. */
+  readonly timeoutSeconds: number;
+}
+
+export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby] [--core N] [--profile DIR] [--timeout S]`;
+
+/** Parses `argv` (without node and script). */
+export function parseBenchOptions(argv: readonly string[]): BenchOptions {
+  const value = (flag: string): string | undefined => {
+    const i = argv.indexOf(flag);
+    if (i < 0) return undefined;
+    const v = argv[i + 1];
+    if (v === undefined || v.startsWith('--')) throw new Error(`${flag} needs a value\n${USAGE}`);
+    return v;
+  };
+  const int = (flag: string, fallback: number): number => {
+    const v = value(flag);
+    if (v === undefined) return fallback;
+    const n = Number(v.replace(/_/g, ''));
+    if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer, got ${v}\n${USAGE}`);
+    return n;
+  };
+  const known = new Set(['--quick', '--micro', '--events', '--tps', '--runs', '--only', '--core', '--profile', '--timeout']);
+  for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}\n${USAGE}`);
+  const quick = argv.includes('--quick');
+  return {
+    quick,
+    micro: argv.includes('--micro'),
+    events: int('--events', quick ? 1_000_000 : 10_000_000),
+    tps: int('--tps', 10_000_000),
+    runs: Math.max(1, int('--runs', 3)),
+    only: value('--only')?.split(',').map((q) => q.trim()),
+    core: int('--core', cpus().length - 1),
+    profileDir: value('--profile'),
+    timeoutSeconds: int('--timeout', 900),
+  };
+}

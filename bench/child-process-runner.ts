@@ -1,0 +1,57 @@
+/**
+ * Runs one measurement in a fresh Node process pinned to one core (`taskset`, when the system has
+ * it), so that every measurement starts cold with its own heap and its own peak RSS. The child is
+ * this same script started with `--child <spec as JSON>`; it prints its result as the last line.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import type { ChildResult, ChildSpec } from './bench-measurement.js';
+
+/** How children are started. */
+export interface ChildOptions {
+  /** The core every child is pinned to. */
+  readonly core: number;
+  /** A child still running after this long is killed and reported as a timeout. */
+  readonly timeoutMs: number;
+  /** When set, children write V8 CPU profiles (`--cpu-prof`) into this folder. */
+  readonly profileDir?: string;
+}
+
+/** The argument that makes the script run one measurement and exit. */
+export const CHILD_FLAG = '--child';
+
+let hasTaskset: boolean | undefined;
+
+/** True when children are pinned to a core. */
+export function pinsCores(): boolean {
+  return (hasTaskset ??= spawnSync('taskset', ['--version']).status === 0);
+}
+
+/** Runs `spec` in a child process; rejects when the child fails or times out (with its stderr). */
+export function runInChild(spec: ChildSpec, options: ChildOptions): Promise<ChildResult> {
+  const node = [
+    '--expose-gc',
+    '--max-old-space-size=12288',
+    ...(options.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`]),
+    process.argv[1]!,
+    CHILD_FLAG,
+    JSON.stringify(spec),
+  ];
+  const [command, args] = pinsCores() ? ['taskset', ['-c', String(options.core), process.execPath, ...node]] : [process.execPath, node];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(Object.assign(new Error(`timed out after ${options.timeoutMs / 1000} s`), { timeout: true }));
+    }, options.timeoutMs);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      const last = stdout.trim().split('\n').pop();
+      if (code === 0 && last !== undefined && last.startsWith('{')) resolve(JSON.parse(last) as ChildResult);
+      else reject(new Error(`child exited ${signal ?? code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
+    });
+  });
+}

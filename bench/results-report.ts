@@ -1,0 +1,167 @@
+/**
+ * Writes the benchmark's results: `bench/results/latest.json` (every measurement) and
+ * `latest.md` (the machine, the Nexmark table with weir/hand-written and weir/d2mini ratios and
+ * Flink's published per-core figures beside them, the goals, and the GROUP BY and checkpoint
+ * benchmarks).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join } from 'node:path';
+import type { NexmarkMeasurement, StateSizeMeasurement } from './bench-measurement.js';
+import type { CheckpointRun } from './checkpoint-bench.js';
+import { FLINK_PER_CORE } from './flink-published-figures.js';
+import type { Measurement } from './group-by-bench.js';
+import type { NexmarkWorkload } from './nexmark-query-catalog.js';
+
+/** Everything one `npm run bench` measured. */
+export interface BenchReport {
+  readonly workload: NexmarkWorkload & { readonly runs: number; readonly pinnedCore: number | null };
+  readonly results: readonly NexmarkMeasurement[];
+  readonly stateSize?: StateSizeMeasurement;
+  readonly groupBy?: { readonly rows: number; readonly measurements: readonly Measurement[] };
+  readonly checkpointOverhead?: { readonly rows: number; readonly plain: CheckpointRun; readonly checkpointed: CheckpointRun };
+}
+
+/** The machine the numbers come from. */
+export function machine() {
+  return { node: process.version, cpu: cpus()[0]?.model ?? 'unknown', cores: cpus().length, memoryGb: Math.round(totalmem() / 2 ** 30), platform: `${process.platform} ${process.arch}` };
+}
+
+/** The issue's goals: ratios weir must reach. */
+const GOALS = { flink: 2, d2mini: 3, handwrittenStateless: 1 / 3, handwrittenStateful: 1 / 4, bytesPerKey: 200 } as const;
+const STATELESS = new Set(['q0', 'q1', 'q2']);
+
+const fmt = (n: number): string => Math.round(n).toLocaleString('en-US');
+const ratio = (a: number | undefined, b: number | undefined): number | undefined => (a === undefined || b === undefined || b === 0 ? undefined : a / b);
+const showRatio = (r: number | undefined, goal?: number): string => (r === undefined ? '–' : `${r.toFixed(2)}${goal === undefined ? '' : r >= goal ? ' ✓' : ' ✗'}`);
+
+function find(results: readonly NexmarkMeasurement[], query: string, engine: string, checkpointing = false): NexmarkMeasurement | undefined {
+  return results.find((m) => m.query === query && m.engine === engine && m.checkpointing === checkpointing);
+}
+
+const rate = (m: NexmarkMeasurement | undefined): number | undefined => (m?.status === 'ok' ? m.eventsPerSecond : undefined);
+
+function nexmarkTable(results: readonly NexmarkMeasurement[]): string[] {
+  const queries = [...new Set(results.map((m) => m.query))];
+  const lines = [
+    '| query | weir ev/s | weir ev/s, checkpoints | peak RSS MB (off / on) | state at end | weir ev/s w/o generator | hand-written ev/s | weir / hand | d2mini ev/s | weir / d2mini | Flink V1 /core | weir / Flink V1 | Flink V2 /core |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const q of queries) {
+    const off = find(results, q, 'weir');
+    const on = find(results, q, 'weir', true);
+    if (off !== undefined && off.status !== 'ok') {
+      lines.push(`| ${q} | ${off.status}: ${(off.error ?? '').replace(/\|/g, '\\|').slice(0, 140)} | | | | | | | | | ${FLINK_PER_CORE[q] ? fmt(FLINK_PER_CORE[q].v1) : '–'} | | ${FLINK_PER_CORE[q] ? fmt(FLINK_PER_CORE[q].v2) : '–'} |`);
+      continue;
+    }
+    const hand = find(results, q, 'handwritten');
+    const d2 = find(results, q, 'd2mini');
+    const flink = FLINK_PER_CORE[q];
+    const processing = off?.status === 'ok' ? off.processingEventsPerSecond : undefined;
+    const handGoal = STATELESS.has(q) ? GOALS.handwrittenStateless : GOALS.handwrittenStateful;
+    lines.push(
+      [
+        q,
+        rate(off) === undefined ? '–' : fmt(rate(off)!),
+        rate(on) === undefined ? (on?.status ?? '–') : fmt(rate(on)!),
+        `${off?.peakRssMb.toFixed(0) ?? '–'} / ${on?.status === 'ok' ? on.peakRssMb.toFixed(0) : '–'}`,
+        on?.stateBytes === undefined ? '–' : `${(on.stateBytes / 1024).toFixed(0)} KiB`,
+        processing === undefined ? '–' : fmt(processing),
+        rate(hand) === undefined ? '–' : fmt(rate(hand)!),
+        showRatio(ratio(processing, rate(hand)), hand === undefined ? undefined : handGoal),
+        rate(d2) === undefined ? (d2 === undefined ? '–' : d2.status) : fmt(rate(d2)!),
+        showRatio(ratio(processing, rate(d2)), d2 === undefined ? undefined : GOALS.d2mini),
+        flink === undefined ? '–' : fmt(flink.v1),
+        showRatio(ratio(rate(off), flink?.v1), flink === undefined ? undefined : GOALS.flink),
+        flink === undefined ? '–' : fmt(flink.v2),
+      ].join(' | ').replace(/^/, '| ') + ' |',
+    );
+  }
+  return lines;
+}
+
+/** The JSON document (rates rounded). */
+function jsonDocument(report: BenchReport) {
+  const round = (m: NexmarkMeasurement) => ({
+    ...m,
+    seconds: Number(m.seconds.toFixed(3)),
+    eventsPerSecond: Math.round(m.eventsPerSecond),
+    peakRssMb: Number(m.peakRssMb.toFixed(1)),
+    heapUsedMb: Number(m.heapUsedMb.toFixed(1)),
+    ...(m.processingEventsPerSecond === undefined ? {} : { processingEventsPerSecond: Math.round(m.processingEventsPerSecond) }),
+    ...(m.generatorEventsPerSecond === undefined ? {} : { generatorEventsPerSecond: Math.round(m.generatorEventsPerSecond) }),
+    ...(m.materializeEventsPerSecond === undefined ? {} : { materializeEventsPerSecond: Math.round(m.materializeEventsPerSecond) }),
+  });
+  return {
+    machine: machine(),
+    date: new Date().toISOString(),
+    workload: { ...report.workload, source: "nexmark (published ddl.sql), bounded, 'max-emit-speed' true, blackhole sinks" },
+    results: report.results.map(round),
+    flinkPerCore: FLINK_PER_CORE,
+    ...(report.stateSize === undefined ? {} : { stateSize: report.stateSize }),
+    ...(report.groupBy === undefined ? {} : { groupBy: report.groupBy }),
+    ...(report.checkpointOverhead === undefined ? {} : { checkpointOverhead: report.checkpointOverhead }),
+  };
+}
+
+function markdown(report: BenchReport): string {
+  const m = machine();
+  const w = report.workload;
+  const lines = [
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}. Every measurement in its own process${w.pinnedCore === null ? '' : ` pinned to core ${w.pinnedCore} (taskset)`}; median of ${w.runs} run(s).`,
+    '',
+    `### Nexmark: ${fmt(w.events)} events, \`first-event.rate\` ${fmt(w.tps)}, blackhole sinks`,
+    '',
+    'weir ev/s includes generating the events (as Flink\'s figures do, so it is what is compared with Flink); "w/o generator" takes the time inside the source\'s poll out, ' +
+      'and is what is compared with the references, which consume the same events generated before their timed part. ' +
+      'Checkpoints: EXACTLY_ONCE every 10 s to local files, plus the final one; "state at end" is its size. ✓/✗: the issue\'s goals ' +
+      `(≥ ${GOALS.flink}× Flink V1 per core, ≥ ${GOALS.d2mini}× d2mini, ≥ ⅓ of hand-written on q0–q2, ≥ ¼ on the others).`,
+    '',
+    ...nexmarkTable(report.results),
+  ];
+  const gen = report.results.map((r) => r.generatorEventsPerSecond).filter((g): g is number => g !== undefined).sort((a, b) => a - b);
+  if (gen.length > 0) lines.push('', `weir's nexmark generator alone (time inside the source's poll) runs at ${fmt(gen[Math.floor(gen.length / 2)]!)} events/s (median over weir's runs): the ceiling of every end-to-end figure.`);
+  if (report.stateSize !== undefined) {
+    const s = report.stateSize;
+    lines.push(
+      '',
+      `### Keyed state of a GROUP BY count/sum at ${fmt(s.keys)} keys`,
+      '',
+      `Heap: **${s.heapBytesPerKey.toFixed(0)} bytes/key** (goal ≤ ${GOALS.bytesPerKey}${s.heapBytesPerKey <= GOALS.bytesPerKey ? ' ✓' : ' ✗'}); checkpoint: ${s.checkpointBytesPerKey.toFixed(0)} bytes/key; peak RSS ${s.peakRssMb.toFixed(0)} MB.`,
+    );
+  }
+  if (report.groupBy !== undefined) {
+    const g = report.groupBy;
+    const hand = g.measurements.find((x) => x.name === 'hand-written loop');
+    const weir = g.measurements.find((x) => x.name === 'weir');
+    lines.push(
+      '',
+      `### datagen → GROUP BY k COUNT(*), SUM(v) over 10K keys → blackhole (${fmt(g.rows)} rows, in-process)`,
+      '',
+      '| engine | rows/s | changes emitted |',
+      '|---|---:|---:|',
+      ...g.measurements.map((x) => `| ${x.name} | ${fmt(x.rowsPerSecond)} | ${fmt(x.changes)} |`),
+      '',
+      `weir / hand-written = **${showRatio(ratio(weir?.rowsPerSecond, hand?.rowsPerSecond))}** (goal ≥ 0.33).`,
+    );
+  }
+  if (report.checkpointOverhead !== undefined) {
+    const { rows, plain, checkpointed } = report.checkpointOverhead;
+    const overhead = 1 - checkpointed.rowsPerSecond / plain.rowsPerSecond;
+    lines.push(
+      '',
+      `### Checkpoint overhead (GROUP BY over 100K keys, ${fmt(rows)} rows, EXACTLY_ONCE every 1 s to local files, median of 3)`,
+      '',
+      `${fmt(plain.rowsPerSecond)} rows/s without, ${fmt(checkpointed.rowsPerSecond)} rows/s with — overhead **${(overhead * 100).toFixed(1)}%** (goal ≤ 5%); ` +
+        `${checkpointed.checkpoints} checkpoints, the last took ${checkpointed.lastCheckpointMs?.toFixed(0) ?? 'n/a'} ms and holds ${checkpointed.lastCheckpointBytes === undefined ? 'n/a' : `${(checkpointed.lastCheckpointBytes / 1024).toFixed(0)} KiB`}.`,
+    );
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** Writes latest.json and latest.md into `dir`. */
+export function writeReport(dir: string, report: BenchReport): void {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(join(dir, 'latest.json'), JSON.stringify(jsonDocument(report), null, 2) + '\n');
+  writeFileSync(join(dir, 'latest.md'), markdown(report));
+}
