@@ -4,7 +4,7 @@
  * engine. The logical plan (plan/logical) is the binder's output, an IR that imports only common
  * and expr, so sql/bind may build it (the flow `sql/bind ─► plan/logical` of DESIGN.md); nothing
  * else in sql sees plan. Also: no cycles between layers, pg/kysely only in connectors/postgres and connectors/postgres-cdc,
- * nats only in connectors/nats, node-sql-parser and the generated parser only in sql/parse.
+ * nats only in connectors/nats, PGlite only in connectors/postgres, node-sql-parser and the generated parser only in sql/parse.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -33,6 +33,7 @@ const PACKAGE_OWNERS: readonly { pattern: RegExp; owners: readonly string[] }[] 
   { pattern: /^(pg|pg-copy-streams|kysely)(\/|$)/, owners: ['connectors/postgres/', 'connectors/postgres-cdc/'] },
   { pattern: /^node-sql-parser(\/|$)/, owners: ['sql/parse/'] },
   { pattern: /^nats(\/|$)/, owners: ['connectors/nats/'] },
+  { pattern: /^@electric-sql\/pglite/, owners: ['connectors/postgres/'] },
 ];
 
 interface ImportEdge {

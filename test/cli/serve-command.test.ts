@@ -9,21 +9,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { pgQuery } from '../support/pg-query.js';
 import { runWeir, WEIR } from '../support/weir-cli.js';
 
 const ROWS = 30_000;
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 /** Runs `weir <args>` in `cwd`; sends `signal` once `when` holds (polled every 100 ms), when given. */
 function weir(args: readonly string[], cwd: string, stop?: { signal: NodeJS.Signals; when: () => Promise<boolean> }): Promise<{ code: number | null; stderr: string }> {
@@ -56,7 +46,7 @@ describe('weir serve', () => {
   it('serves the catalog\'s materialized views, stops them gracefully and resumes them exactly once', async () => {
     const server = process.env.WEIR_TEST_PG_URL!;
     const database = `weir_serve_${Math.random().toString(36).slice(2, 10)}`;
-    await query(server, `CREATE DATABASE ${database}`);
+    await pgQuery(server, `CREATE DATABASE ${database}`);
     const url = server.replace(/\/[^/]*$/, `/${database}`);
     const cwd = mkdtempSync(join(tmpdir(), 'weir-serve-'));
     writeFileSync(
@@ -67,7 +57,7 @@ describe('weir serve', () => {
        CREATE MATERIALIZED VIEW buckets WITH ('url' = '${url}') AS
          SELECT id % 10 AS bucket, COUNT(*) AS n, SUM(id) AS total FROM numbers GROUP BY id % 10;`,
     );
-    const committed = async (): Promise<number> => Number((await query<{ n: string | null }>(url, 'SELECT sum(n) AS n FROM buckets'))[0]?.n ?? 0);
+    const committed = async (): Promise<number> => Number((await pgQuery<{ n: string | null }>(url, 'SELECT sum(n) AS n FROM buckets'))[0]?.n ?? 0);
     const setup = await weir(['-f', 'setup.sql'], cwd, { signal: 'SIGKILL', when: async () => (await committed()) > 0 });
     expect(setup.code, setup.stderr).toBeNull();
     const stored = JSON.parse(readFileSync(join(cwd, '.weir', 'catalog.json'), 'utf8')) as { objects: { kind: string; name: string }[] };
@@ -78,7 +68,7 @@ describe('weir serve', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(first.stderr).toContain('Restored 2 objects from .weir/catalog.json; materialized view running: buckets.');
     expect(first.stderr).toContain('SIGTERM received: stopping 1 materialized view(s) with a final checkpoint');
-    expect(await query(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
+    expect(await pgQuery(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
     expect(await committed()).toBeGreaterThan(before);
     expect(await committed()).toBeLessThan(ROWS);
 
@@ -86,8 +76,8 @@ describe('weir serve', () => {
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain('Every materialized view has finished: their sources ended.');
     const batch = `SELECT id % 10 AS bucket, count(*) AS n, sum(id) AS total FROM generate_series(1, ${ROWS}) AS id GROUP BY id % 10`;
-    expect(await query(url, `(${batch}) EXCEPT ALL (SELECT bucket, n, total FROM buckets)`)).toEqual([]);
-    expect(await query(url, `(SELECT bucket, n, total FROM buckets) EXCEPT ALL (${batch})`)).toEqual([]);
+    expect(await pgQuery(url, `(${batch}) EXCEPT ALL (SELECT bucket, n, total FROM buckets)`)).toEqual([]);
+    expect(await pgQuery(url, `(SELECT bucket, n, total FROM buckets) EXCEPT ALL (${batch})`)).toEqual([]);
 
     writeFileSync(join(cwd, 'read.sql'), 'SELECT sum(n) AS n FROM buckets;');
     const read = await runWeir(['-f', 'read.sql'], { cwd });

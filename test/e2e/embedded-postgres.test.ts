@@ -8,8 +8,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { pgQuery } from '../support/pg-query.js';
 import { acquireEmbeddedPostgres } from '../../src/connectors/postgres/embedded-postgres.js';
 import { crashScriptPreamble, runUntilDone } from '../support/crash-harness.js';
 
@@ -18,16 +18,6 @@ const ROWS = 6_000;
 /** The environment without any PostgreSQL server in it, so that weir must use the embedded one. */
 function withoutServer(): NodeJS.ProcessEnv {
   return Object.fromEntries(Object.entries(process.env).filter(([key]) => key !== 'DATABASE_URL' && !key.startsWith('PG')));
-}
-
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
 }
 
 describe('the embedded PostgreSQL', () => {
@@ -47,13 +37,13 @@ describe('the embedded PostgreSQL', () => {
     await runUntilDone(script, dir, [{ killAfterMs: 1_500 + Math.floor(Math.random() * 500) }, { failpoints: 'sink.after-complete-before-commit=crash@3' }], withoutServer());
     const server = await acquireEmbeddedPostgres(join(dir, '.weir', 'postgres'));
     try {
-      const [raw] = await query<{ n: string; ids: string }>(server.url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids FROM raw');
+      const [raw] = await pgQuery<{ n: string; ids: string }>(server.url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids FROM raw');
       expect(raw).toEqual({ n: String(ROWS), ids: String(ROWS) });
       const batch = 'SELECT k, count(*) AS n, sum(v) AS total FROM raw GROUP BY k';
       const sink = 'SELECT k, n, total FROM agg';
-      expect(await query(server.url, `(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
-      expect(await query(server.url, `(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
-      expect(await query(server.url, 'SELECT gid FROM pg_prepared_xacts')).toEqual([]);
+      expect(await pgQuery(server.url, `(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
+      expect(await pgQuery(server.url, `(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
+      expect(await pgQuery(server.url, 'SELECT gid FROM pg_prepared_xacts')).toEqual([]);
     } finally {
       await server.release();
     }
@@ -64,14 +54,14 @@ describe('the embedded PostgreSQL', () => {
     const first = await acquireEmbeddedPostgres(dir);
     const second = await acquireEmbeddedPostgres(dir);
     expect(second.url).toBe(first.url);
-    await query(first.url, 'CREATE TABLE shared (x int)');
+    await pgQuery(first.url, 'CREATE TABLE shared (x int)');
     await first.release();
-    expect(await query(second.url, 'SELECT count(*)::int AS n FROM shared')).toEqual([{ n: 0 }]);
+    expect(await pgQuery(second.url, 'SELECT count(*)::int AS n FROM shared')).toEqual([{ n: 0 }]);
     await second.release();
-    await expect(query(first.url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
+    await expect(pgQuery(first.url, 'SELECT 1')).rejects.toThrow(/ECONNREFUSED/);
     const again = await acquireEmbeddedPostgres(dir);
     try {
-      expect(await query(again.url, 'SELECT count(*)::int AS n FROM shared')).toEqual([{ n: 0 }]);
+      expect(await pgQuery(again.url, 'SELECT count(*)::int AS n FROM shared')).toEqual([{ n: 0 }]);
     } finally {
       await again.release();
     }

@@ -9,27 +9,17 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { pgQuery } from '../support/pg-query.js';
 import { crashScriptPreamble, runChild, runUntilDone } from '../support/crash-harness.js';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 
 const ROWS = 12_000;
 
-async function query<T extends pg.QueryResultRow>(url: string, sql: string): Promise<T[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query<T>(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
-
 /** A fresh database on a cluster, and a job script writing into it. */
 async function setup(serverUrl: string, semantic = 'exactly-once'): Promise<{ dir: string; script: string; url: string }> {
   const database = `weir_e2e_${Math.random().toString(36).slice(2, 10)}`;
-  await query(serverUrl, `CREATE DATABASE ${database}`);
+  await pgQuery(serverUrl, `CREATE DATABASE ${database}`);
   const url = serverUrl.replace(/\/[^/]*$/, `/${database}`);
   const dir = mkdtempSync(join(tmpdir(), 'weir-pg-e2e-'));
   const script = join(dir, 'job.sql');
@@ -49,14 +39,14 @@ async function setup(serverUrl: string, semantic = 'exactly-once'): Promise<{ di
 }
 
 async function checkExact(url: string): Promise<void> {
-  const [raw] = await query<{ n: string; ids: string; lo: string; hi: string }>(url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM raw');
+  const [raw] = await pgQuery<{ n: string; ids: string; lo: string; hi: string }>(url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM raw');
   expect(raw).toEqual({ n: String(ROWS), ids: String(ROWS), lo: '1', hi: String(ROWS) });
   const batch = 'SELECT k, count(*) AS n, sum(v) AS total, max(v) AS hi FROM raw GROUP BY k';
   const sink = 'SELECT k, n, total, hi FROM agg';
-  expect(await query(url, `(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
-  expect(await query(url, `(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
-  expect(await query(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
-  const [markers] = await query<{ bad: string }>(url, "SELECT count(*) AS bad FROM weir.sink_commits WHERE job <> 'pg-e2e'");
+  expect(await pgQuery(url, `(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
+  expect(await pgQuery(url, `(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
+  expect(await pgQuery(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
+  const [markers] = await pgQuery<{ bad: string }>(url, "SELECT count(*) AS bad FROM weir.sink_commits WHERE job <> 'pg-e2e'");
   expect(markers?.bad).toBe('0');
 }
 
@@ -93,10 +83,10 @@ describe('exactly-once into PostgreSQL', () => {
   it('at-least-once: nothing lost, the upsert table converges', async () => {
     const { dir, script, url } = await setup(serverUrl(), 'at-least-once');
     await runUntilDone(script, dir, [{ killAfterMs: 600 }]);
-    const [raw] = await query<{ ids: string }>(url, 'SELECT count(DISTINCT id) AS ids FROM raw');
+    const [raw] = await pgQuery<{ ids: string }>(url, 'SELECT count(DISTINCT id) AS ids FROM raw');
     expect(raw?.ids).toBe(String(ROWS));
     const batch = 'SELECT k, count(*) AS n, sum(v) AS total, max(v) AS hi FROM (SELECT DISTINCT id, k, v FROM raw) r GROUP BY k';
-    expect(await query(url, `(${batch}) EXCEPT ALL (SELECT k, n, total, hi FROM agg)`)).toEqual([]);
+    expect(await pgQuery(url, `(${batch}) EXCEPT ALL (SELECT k, n, total, hi FROM agg)`)).toEqual([]);
   });
 
   describe('with Postgres crashed while transactions are prepared', () => {
@@ -110,7 +100,7 @@ describe('exactly-once into PostgreSQL', () => {
       const { dir, script, url } = await setup(cluster.url);
       const run = runChild(script, { cwd: dir });
       await new Promise((r) => setTimeout(r, 700));
-      const prepared = await query<{ gid: string }>(url, 'SELECT gid FROM pg_prepared_xacts');
+      const prepared = await pgQuery<{ gid: string }>(url, 'SELECT gid FROM pg_prepared_xacts');
       cluster.stop('immediate');
       const failed = await run;
       expect(failed.code, 'weir fails when its database goes away').toBe(1);

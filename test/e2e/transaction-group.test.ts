@@ -10,23 +10,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { createEngine } from '../../src/engine/engine.js';
 
 const ROWS = 20_000;
 
-async function freshDatabase(): Promise<string> {
-  const server = process.env.WEIR_TEST_PG_URL!;
-  const name = `weir_group_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  return server.replace(/\/[^/]*$/, `/${name}`);
-}
-
 /** Runs the job; meanwhile polls both tables in one snapshot and the prepared transactions' gids. */
 async function runObserved(group: string): Promise<{ samples: { raw: number; counted: number }[]; gids: Set<string>; url: string }> {
-  const url = await freshDatabase();
+  const url = await freshDatabase('weir_group');
   const dir = mkdtempSync(join(tmpdir(), 'weir-group-'));
   const engine = createEngine();
   await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
@@ -63,14 +54,8 @@ async function runObserved(group: string): Promise<{ samples: { raw: number; cou
 }
 
 async function tableCounts(url: string): Promise<{ raw: number; counted: number }> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ raw: string; counted: string }>('SELECT (SELECT count(*) FROM raw) AS raw, (SELECT sum(n) FROM counted) AS counted');
-    return { raw: Number(rows[0]!.raw), counted: Number(rows[0]!.counted) };
-  } finally {
-    await client.end();
-  }
+  const [row] = await pgQuery<{ raw: string; counted: string }>(url, 'SELECT (SELECT count(*) FROM raw) AS raw, (SELECT sum(n) FROM counted) AS counted');
+  return { raw: Number(row!.raw), counted: Number(row!.counted) };
 }
 
 describe('transaction groups', () => {

@@ -2,32 +2,12 @@
  * CREATE MATERIALIZED VIEW keeps a Postgres table equal to the query, exactly once, keyed by the
  * query's GROUP BY; SHOW / DROP MATERIALIZED VIEW; a query without a key is refused when it updates.
  */
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createEngine } from '../../src/engine/engine.js';
-
-async function freshDatabase(): Promise<string> {
-  const server = process.env.WEIR_TEST_PG_URL!;
-  const name = `weir_mv_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new pg.Client({ connectionString: server });
-  await client.connect();
-  await client.query(`CREATE DATABASE ${name}`);
-  await client.end();
-  return server.replace(/\/[^/]*$/, `/${name}`);
-}
-
-async function rows(url: string, sql: string): Promise<unknown[]> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return (await client.query(sql)).rows;
-  } finally {
-    await client.end();
-  }
-}
 
 const SOURCE = `CREATE TABLE orders (id BIGINT, customer INT, amount DECIMAL(10, 2)) WITH ('connector' = 'datagen', 'rows-per-second' = '100000',
   'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '3000', 'fields.customer.min' = '1', 'fields.customer.max' = '20',
@@ -35,7 +15,7 @@ const SOURCE = `CREATE TABLE orders (id BIGINT, customer INT, amount DECIMAL(10,
 
 describe('materialized views', () => {
   it('maintains a keyed Postgres table equal to the query', async () => {
-    const url = await freshDatabase();
+    const url = await freshDatabase('weir_mv');
     const engine = createEngine();
     const dir = mkdtempSync(join(tmpdir(), 'weir-mv-'));
     const results = await engine.execute(`SET 'state.checkpoints.dir' = '${dir}'; ${SOURCE};
@@ -49,11 +29,11 @@ describe('materialized views', () => {
     for (const job of engine.session.jobs()) expect(await job.result(), String(job.error)).toBe('FINISHED');
     const batch = 'SELECT customer, count(*) AS orders, sum(amount) AS total FROM order_log GROUP BY customer';
     const view = 'SELECT customer, orders, total FROM customer_totals';
-    expect(await rows(url, `(${batch}) EXCEPT ALL (${view})`)).toEqual([]);
-    expect(await rows(url, `(${view}) EXCEPT ALL (${batch})`)).toEqual([]);
-    expect(await rows(url, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'customer_totals'::regclass AND i.indisprimary")).toEqual([{ attname: 'customer' }]);
+    expect(await pgQuery(url, `(${batch}) EXCEPT ALL (${view})`)).toEqual([]);
+    expect(await pgQuery(url, `(${view}) EXCEPT ALL (${batch})`)).toEqual([]);
+    expect(await pgQuery(url, "SELECT a.attname FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'customer_totals'::regclass AND i.indisprimary")).toEqual([{ attname: 'customer' }]);
     const [read] = await engine.execute('SELECT customer, total FROM customer_totals WHERE customer <= 2 ORDER BY customer');
-    const expected = await rows(url, 'SELECT customer, sum(amount)::text AS total FROM order_log WHERE customer <= 2 GROUP BY customer ORDER BY customer');
+    const expected = await pgQuery(url, 'SELECT customer, sum(amount)::text AS total FROM order_log WHERE customer <= 2 GROUP BY customer ORDER BY customer');
     expect(read).toMatchObject({ kind: 'rows', schema: [{ name: 'customer', type: { kind: 'INT' } }, { name: 'total', type: { kind: 'DECIMAL', scale: 2 } }] });
     expect(read.kind === 'rows' && read.rows.map(([c, t]) => ({ customer: c, total: `${String(t).slice(0, -2)}.${String(t).slice(-2)}` }))).toEqual(expected);
     expect(await engine.query('SELECT count(*) AS n FROM customer_totals')).toEqual([{ n: 20 }]);
@@ -62,12 +42,12 @@ describe('materialized views', () => {
     );
     const [dropped] = await engine.execute('DROP MATERIALIZED VIEW customer_totals');
     expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'customer_totals' dropped, and its table 'customer_totals' with it." });
-    expect(await rows(url, "SELECT to_regclass('customer_totals') IS NULL AS gone, (SELECT count(*) FROM weir.sink_commits WHERE job = 'mv-customer_totals')::int AS markers")).toEqual([{ gone: true, markers: 0 }]);
+    expect(await pgQuery(url, "SELECT to_regclass('customer_totals') IS NULL AS gone, (SELECT count(*) FROM weir.sink_commits WHERE job = 'mv-customer_totals')::int AS markers")).toEqual([{ gone: true, markers: 0 }]);
     await expect(engine.execute('DROP MATERIALIZED VIEW customer_totals')).rejects.toThrow("materialized view 'customer_totals' does not exist");
   });
 
   it('keeps the table on DROP when told to', async () => {
-    const url = await freshDatabase();
+    const url = await freshDatabase('weir_mv');
     const engine = createEngine();
     const dir = mkdtempSync(join(tmpdir(), 'weir-mv-'));
     const view = `CREATE MATERIALIZED VIEW per_customer WITH ('url' = '${url}', 'keep-table-on-drop' = 'true') AS SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer`;
@@ -75,14 +55,14 @@ describe('materialized views', () => {
     for (const job of engine.session.jobs()) expect(await job.result(), String(job.error)).toBe('FINISHED');
     const [dropped] = await engine.execute('DROP MATERIALIZED VIEW per_customer');
     expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'per_customer' dropped; its table 'per_customer' stays in Postgres." });
-    expect(await rows(url, 'SELECT sum(n)::int AS total FROM per_customer')).toEqual([{ total: 3000 }]);
+    expect(await pgQuery(url, 'SELECT sum(n)::int AS total FROM per_customer')).toEqual([{ total: 3000 }]);
     await expect(engine.execute(`CREATE MATERIALIZED VIEW bad WITH ('url' = '${url}', 'keep-table-on-drop' = 'yes') AS SELECT * FROM orders`)).rejects.toThrow(
       "option 'keep-table-on-drop' must be 'true' or 'false', got 'yes'",
     );
   });
 
   it('refuses an updating query without a unique key, saying why', async () => {
-    const url = await freshDatabase();
+    const url = await freshDatabase('weir_mv');
     const engine = createEngine();
     await engine.execute(SOURCE);
     await expect(

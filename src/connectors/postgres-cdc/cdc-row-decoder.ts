@@ -6,7 +6,7 @@
 import { WeirError } from '../../common/errors.js';
 import type { Row } from '../../common/row.js';
 import type { Schema } from '../../common/schema.js';
-import { textParser, type TextParser } from './postgres-text-parser.js';
+import { textParser, type TextParser } from '../postgres/postgres-text-parser.js';
 
 /** Decodes rows of one captured table. */
 export class CdcRowDecoder {

@@ -9,7 +9,7 @@ import { formatType } from '../../common/sql-type.js';
 import type { Connector } from '../api/connector.js';
 import { CDC_OPTIONS, parsePostgresCdcOptions } from './postgres-cdc-options.js';
 import { PostgresCdcReader } from './postgres-cdc-reader.js';
-import { cdcSupportsType } from './postgres-text-parser.js';
+import { cdcSupportsType } from '../postgres/postgres-text-parser.js';
 
 /** What `'connector' = 'postgres-cdc'` declares: an unbounded, replayable source of all row kinds. */
 export const postgresCdcDescriptor: ConnectorDescriptor = {

@@ -11,7 +11,7 @@ import type { Schema } from '../../common/schema.js';
 import { formatType } from '../../common/sql-type.js';
 import { displayTable, type QualifiedTable } from '../postgres/postgres-ddl.js';
 import type { TableName } from '../postgres/postgres-options.js';
-import { columnReadable, type SourceColumn } from './postgres-text-parser.js';
+import { columnReadable, type SourceColumn } from '../postgres/postgres-text-parser.js';
 
 /** The captured table as the checks found it. */
 export interface CapturedTable {

@@ -12,7 +12,7 @@ import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ExternalResult, ExternalTables } from '../api/connector.js';
-import { textParser } from '../postgres-cdc/postgres-text-parser.js';
+import { textParser } from './postgres-text-parser.js';
 import { describeError, sqlState } from './driver-errors.js';
 import { openSinkDatabase } from './postgres-database.js';
 import { listPrepared, rollbackPrepared } from './prepared-transactions.js';

@@ -8,6 +8,7 @@
 import { sql, type Compilable, type Kysely, type RawBuilder } from 'kysely';
 import { WeirError } from '../../common/errors.js';
 import { markerExists, type Marker } from './commit-log.js';
+import { sqlState } from './driver-errors.js';
 import type { WeirDatabase } from './postgres-database.js';
 import { parseGid, type GidParts } from './transaction-ids.js';
 
@@ -80,11 +81,6 @@ export async function listPrepared(db: Kysely<WeirDatabase>, prefix: string): Pr
   return found.sort((a, b) => a.parts.checkpointId - b.parts.checkpointId || a.parts.subtask - b.parts.subtask);
 }
 
-/** The SQLSTATE of a pg error, if it is one. */
-export function sqlState(error: unknown): string | undefined {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' ? code : undefined;
-}
 
 function gidLiteral(gid: string): RawBuilder<string> {
   if (parseGid(gid) === undefined) throw new WeirError('INTERNAL_ERROR', `refusing to send '${gid}' as a gid: it does not match the gid format`);

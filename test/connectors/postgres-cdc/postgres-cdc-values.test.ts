@@ -11,7 +11,7 @@ import { SqlTypes } from '../../../src/common/sql-type.js';
 import { formatLsn, parseLsn } from '../../../src/connectors/postgres-cdc/lsn-format.js';
 import { decodePgoutput } from '../../../src/connectors/postgres-cdc/pgoutput-decoder.js';
 import type { PostgresCdcReader } from '../../../src/connectors/postgres-cdc/postgres-cdc-reader.js';
-import { textParser } from '../../../src/connectors/postgres-cdc/postgres-text-parser.js';
+import { textParser } from '../../../src/connectors/postgres/postgres-text-parser.js';
 import type { TestDatabase } from '../postgres/pg-test-database.js';
 import { cdcDatabase, cdcReader, dropDatabaseAndSlots, readUntil, type Change } from './cdc-test-support.js';
 
