@@ -49,3 +49,6 @@ export interface ConnectorDescriptor {
    */
   validate?(options: ReadonlyMap<string, string>, schema: Schema, primaryKey: readonly string[]): void;
 }
+
+/** The connector of a table declared without one: a writable table stored by weir. */
+export const WRITABLE_TABLE_CONNECTOR = 'weir-table';

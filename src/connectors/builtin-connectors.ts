@@ -8,6 +8,7 @@ import { nexmarkConnector } from './nexmark/nexmark-connector.js';
 import { postgresConnector } from './postgres/postgres-connector.js';
 import { postgresCdcConnector } from './postgres-cdc/postgres-cdc-connector.js';
 import { printConnector } from './print/print-connector.js';
+import { writableTableConnector } from './table/writable-table-connector.js';
 
 /** Every built-in connector; names (`descriptor.name`) are unique. */
-export const builtinConnectors: readonly Connector[] = [datagenConnector, printConnector, blackholeConnector, filesystemConnector, postgresConnector, nexmarkConnector, natsConnector, postgresCdcConnector];
+export const builtinConnectors: readonly Connector[] = [datagenConnector, printConnector, blackholeConnector, filesystemConnector, postgresConnector, nexmarkConnector, natsConnector, postgresCdcConnector, writableTableConnector];

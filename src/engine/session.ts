@@ -7,6 +7,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseDuration } from '../common/duration.js';
 import type { Connector, ExternalResult } from '../connectors/api/connector.js';
+import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError, type SourceSpan } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
@@ -33,6 +34,7 @@ import type { CatalogStore, StoredKind } from './catalog-store.js';
 import { loadFunction } from './function-library.js';
 import { JobHandle } from './job-handle.js';
 import { SessionConfig } from './session-config.js';
+import { deleteFromWritableTable, dropWritableTable, updateWritableTable } from './writable-table-statements.js';
 import type { StatementResult } from './statement-result.js';
 
 /** How a session is set up. */
@@ -193,11 +195,27 @@ export class Session {
           throw new WeirError('UNSUPPORTED', `DROP ${statement.object} is not supported yet`, { span: statement.span });
         }
         const name = objectName(statement.name.parts, statement.name.span);
+        const dropped = statement.object === 'TABLE' ? this.catalog.find(name) : undefined;
         this.catalog.drop(statement.object === 'TABLE' ? 'table' : 'view', name, { ifExists: statement.ifExists, span: statement.name.span });
+        if (dropped?.kind === 'table') dropWritableTable(dropped);
         return ok('Execute statement succeeded.');
       }
-      case 'insert':
-        return this.startJob([bindInsert(statement, binder)], this.jobName([statement]), text);
+      case 'insert': {
+        const sink = bindInsert(statement, binder);
+        const result = await this.startJob([sink], this.jobName([statement]), text);
+        if (result.kind !== 'job' || sink.target.connector !== WRITABLE_TABLE_CONNECTOR || !readsOnlyBoundedInput(sink)) return result;
+        const status = await result.job.result();
+        if (status === 'FAILED') throw result.job.error;
+        return ok(`Inserted into '${sink.target.name}'.`);
+      }
+      case 'update': {
+        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions));
+        return ok(`Updated ${changed} row${changed === 1 ? '' : 's'} in '${objectName(statement.target.parts, statement.target.span)}'.`);
+      }
+      case 'delete': {
+        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions));
+        return ok(`Deleted ${removed} row${removed === 1 ? '' : 's'} from '${objectName(statement.target.parts, statement.target.span)}'.`);
+      }
       case 'statement-set':
         return this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts), text);
       case 'query': {
@@ -236,8 +254,10 @@ export class Session {
         return describe(this.catalog, objectName(statement.name.parts, statement.name.span), statement.name.span);
       case 'explain':
         return { kind: 'text', text: this.explain(statement.statement, binder) };
-      default:
-        throw new WeirError('UNSUPPORTED', `${statement.kind.replace(/-/g, ' ').toUpperCase()} is not supported yet`, { span: statement.span });
+      default: {
+        const unknown: never = statement;
+        throw new WeirError('INTERNAL_ERROR', `statement kind ${(unknown as Statement).kind} has no execution`);
+      }
     }
   }
 
@@ -324,7 +344,8 @@ export class Session {
   private async startJob(sinks: readonly LogicalNode[], name: string, text: string, identity: { key?: string; defaultInterval?: string } = {}): Promise<StatementResult> {
     const options = this.plannerOptions();
     const key = identity.key ?? this.jobKey(name, text);
-    const graph = withJobIdentity(buildJobGraph(planPhysical(sinks, options), name, options), key);
+    const batch = this.config.get('execution.runtime-mode') === 'batch';
+    const graph = withJobIdentity(buildJobGraph(planPhysical(sinks, options), name, options), key, batch);
     const checkpointing = await this.checkpointing(key, identity.defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     if (checkpointing?.restoreFrom?.metadata.finished) {
@@ -494,12 +515,26 @@ function requireReplayableSources(roots: readonly LogicalNode[]): void {
   roots.forEach(visit);
 }
 
-/** Gives every sink the job's identity, which transactional sinks put into their transaction ids. */
-function withJobIdentity(graph: JobGraph, key: string): JobGraph {
+/**
+ * Gives every sink the job's identity, which transactional sinks put into their transaction ids;
+ * in batch runtime mode, writable tables are read up to their length when the job starts.
+ */
+function withJobIdentity(graph: JobGraph, key: string, batch: boolean): JobGraph {
   return {
     ...graph,
-    nodes: graph.nodes.map((node) => (node.spec.kind === 'sink' ? { ...node, spec: { ...node.spec, jobKey: key } } : node)),
+    nodes: graph.nodes.map((node) => {
+      const { spec } = node;
+      if (spec.kind === 'sink') return { ...node, spec: { ...spec, jobKey: key } };
+      if (batch && spec.kind === 'source' && spec.connector === WRITABLE_TABLE_CONNECTOR) return { ...node, spec: { ...spec, options: { ...spec.options, 'scan.bounded': 'true' } } };
+      return node;
+    }),
   };
+}
+
+/** True when every source under `root` ends by itself (an INSERT of VALUES, or from bounded tables). */
+function readsOnlyBoundedInput(root: LogicalNode): boolean {
+  if (root.kind === 'scan') return root.source.bounded;
+  return inputsOf(root).every(readsOnlyBoundedInput);
 }
 
 function ok(message: string): StatementResult {

@@ -182,6 +182,15 @@ export function canCastImplicitly(from: SqlType, to: SqlType): boolean {
 }
 
 /**
+ * True when a value of `from` may be stored into a column of type `to` (INSERT, UPDATE ... SET):
+ * the implicit casts, plus any numeric type into any other, converted by CAST at run time (a
+ * value that does not fit is an error there, never silently changed).
+ */
+export function canAssign(from: SqlType, to: SqlType): boolean {
+  return canCastImplicitly(from, to) || (isNumericType(from) && isNumericType(to));
+}
+
+/**
  * True when `CAST(x AS to)` is allowed for `x` of type `from` (whether a particular value converts
  * is decided at run time): anything to a string; strings to BOOLEAN, numbers, DATE, TIME,
  * TIMESTAMP(_LTZ); numbers and BOOLEAN among each other; DATE/TIME/TIMESTAMP/TIMESTAMP_LTZ among

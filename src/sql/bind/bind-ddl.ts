@@ -3,7 +3,7 @@
  * watermark bound over the table's own columns, the primary key checked, connector options
  * validated against the connector's descriptor at DDL time.
  */
-import type { ConnectorDescriptor, OptionSpec } from '../../common/connector-descriptor.js';
+import { WRITABLE_TABLE_CONNECTOR, type ConnectorDescriptor, type OptionSpec } from '../../common/connector-descriptor.js';
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
 import { isTimestampType, withNullable } from '../../common/sql-type.js';
@@ -49,6 +49,7 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
 
   const watermark = bindWatermark(statement, text, columns, name, ctx);
   const options = new Map(statement.options.map((o) => [o.key, o.value]));
+  if (options.size === 0) options.set('connector', WRITABLE_TABLE_CONNECTOR);
   const connectorName = options.get('connector');
   if (connectorName === undefined) {
     throw new WeirError('INVALID_OPTION', `table '${name}' needs a 'connector' option`, {
@@ -56,7 +57,7 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
       hint: `add WITH ('connector' = '...'); known connectors: ${ctx.catalog.connectorDescriptors().map((c) => c.name).sort().join(', ')}`,
     });
   }
-  const connectorSpan = statement.options.find((o) => o.key === 'connector')!.span;
+  const connectorSpan = statement.options.find((o) => o.key === 'connector')?.span ?? statement.span;
   const connector = ctx.catalog.connector(connectorName, connectorSpan);
   validateOptions(connector, statement.options);
   try {

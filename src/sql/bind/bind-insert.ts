@@ -5,7 +5,7 @@
 import { WeirError } from '../../common/errors.js';
 import { formatType, sameType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { canCastImplicitly } from '../../expr/type-coercion.js';
+import { canAssign } from '../../expr/type-coercion.js';
 import type { LogicalSink } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema } from '../catalog/catalog-objects.js';
@@ -46,7 +46,7 @@ export function bindInsert(statement: InsertStatement, ctx: BinderContext): Logi
     }
     const source = query.schema[position]!;
     const ref = Exprs.inputRef(position, source.type);
-    if (!sameType(source.type, field.type, { ignoreNullability: true }) && !canCastImplicitly(source.type, field.type)) {
+    if (!sameType(source.type, field.type, { ignoreNullability: true }) && !canAssign(source.type, field.type)) {
       throw new WeirError('TYPE_MISMATCH', `column '${field.name}' of '${table.name}' has type ${formatType(field.type)} but the query produces ${formatType(source.type)} for it`, {
         span: statement.query.span,
         hint: `use CAST(... AS ${formatType(field.type)})`,

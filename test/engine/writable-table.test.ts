@@ -1,0 +1,115 @@
+/**
+ * Writable tables (declared without a connector): INSERT (an existing primary key is an update),
+ * UPDATE and DELETE change a durable log under `.weir/tables/`; batch queries read the current
+ * contents; streaming queries and materialized views follow later changes incrementally and, when
+ * created after rows were inserted, start from them; a new engine in the same directory sees them.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createEngine, type Change } from '../../src/engine/engine.js';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
+
+const ACCOUNTS = 'CREATE TABLE accounts (id INT, owner STRING, balance DECIMAL(10, 2), PRIMARY KEY (id) NOT ENFORCED)';
+
+describe('writable tables', () => {
+  const home = process.cwd();
+  beforeAll(() => process.chdir(mkdtempSync(join(tmpdir(), 'weir-writable-'))));
+  afterAll(() => process.chdir(home));
+
+  it('upserts by primary key, updates and deletes, durably', async () => {
+    const engine = createEngine();
+    const results = await engine.execute(`${ACCOUNTS};
+      INSERT INTO accounts VALUES (1, 'ann', 10.00), (2, 'bob', 20.00), (3, 'cy', 5.00);
+      INSERT INTO accounts VALUES (1, 'ann', 15.00);
+      UPDATE accounts SET balance = balance + 1 WHERE owner <> 'ann';
+      DELETE FROM accounts WHERE id = 3;
+      SET 'execution.runtime-mode' = 'batch';`);
+    expect(results.map((r) => (r.kind === 'ok' ? r.message : r.kind))).toEqual([
+      'Execute statement succeeded.',
+      "Inserted into 'accounts'.",
+      "Inserted into 'accounts'.",
+      "Updated 2 rows in 'accounts'.",
+      "Deleted 1 row from 'accounts'.",
+      'Session property has been set.',
+    ]);
+    const rows = await engine.query('SELECT id, owner, balance FROM accounts');
+    expect(rows.sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+      { id: 1, owner: 'ann', balance: '15.00' },
+      { id: 2, owner: 'bob', balance: '21.00' },
+    ]);
+    const again = createEngine();
+    await again.execute(`${ACCOUNTS}; SET 'execution.runtime-mode' = 'batch';`);
+    expect((await again.query('SELECT SUM(balance) AS total FROM accounts'))).toEqual([{ total: '36.00' }]);
+    await engine.execute('DROP TABLE accounts');
+    const fresh = createEngine();
+    await fresh.execute(`${ACCOUNTS}; SET 'execution.runtime-mode' = 'batch';`);
+    expect(await fresh.query('SELECT * FROM accounts')).toEqual([]);
+  });
+
+  it('without a primary key is a multiset: duplicates stay, DELETE removes every match', async () => {
+    const engine = createEngine();
+    await engine.execute(`CREATE TABLE tags (tag STRING);
+      INSERT INTO tags VALUES ('a'), ('a'), ('b'), ('a');
+      SET 'execution.runtime-mode' = 'batch';`);
+    expect(await engine.query('SELECT tag, COUNT(*) AS n FROM tags GROUP BY tag')).toEqual(expect.arrayContaining([{ tag: 'a', n: 3 }, { tag: 'b', n: 1 }]));
+    const [deleted] = await engine.execute("DELETE FROM tags WHERE tag = 'a'");
+    expect(deleted).toEqual({ kind: 'ok', message: "Deleted 3 rows from 'tags'." });
+    expect(await engine.query('SELECT tag FROM tags')).toEqual([{ tag: 'b' }]);
+  });
+
+  it('feeds streaming queries from the rows already there, then incrementally', async () => {
+    const engine = createEngine();
+    await engine.execute(`CREATE TABLE readings (sensor STRING, v INT);
+      INSERT INTO readings VALUES ('s1', 1), ('s2', 5), ('s1', 2);`);
+    const seen: Change[] = [];
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const change of engine.subscribe('SELECT sensor, SUM(v) AS total FROM readings GROUP BY sensor', { signal: controller.signal })) {
+        seen.push(change);
+        if (change.op === '+U' && change.row.sensor === 's2' && change.row.total === 50) controller.abort();
+      }
+    })().catch((error: unknown) => {
+      if (!(error instanceof Error && error.name === 'AbortError')) throw error;
+    });
+    await waitFor(() => seen.some((c) => c.row.sensor === 's1' && c.row.total === 3));
+    await engine.execute("UPDATE readings SET v = 50 WHERE sensor = 's2'");
+    await reading;
+    expect(seen.filter((c) => c.row.sensor === 's2')).toEqual([
+      { op: '+I', row: { sensor: 's2', total: 5 } },
+      { op: '-U', row: { sensor: 's2', total: 5 } },
+      { op: '+U', row: { sensor: 's2', total: 50 } },
+    ]);
+  });
+
+  it('is kept in Postgres by a materialized view, following UPDATE and DELETE', async () => {
+    const url = await freshDatabase('weir_writable');
+    const engine = createEngine();
+    await engine.execute(`SET 'state.checkpoints.dir' = '${join(process.cwd(), 'checkpoints')}';
+      CREATE TABLE orders (id INT, customer STRING, amount INT, PRIMARY KEY (id) NOT ENFORCED);
+      INSERT INTO orders VALUES (1, 'ann', 10), (2, 'bob', 20), (3, 'ann', 5);
+      CREATE MATERIALIZED VIEW per_customer WITH ('url' = '${url}') AS SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer;
+      FLUSH;`);
+    expect(await pgQuery(url, 'SELECT customer, total FROM per_customer ORDER BY customer')).toEqual([{ customer: 'ann', total: 15 }, { customer: 'bob', total: 20 }]);
+    await engine.execute(`UPDATE orders SET amount = 100 WHERE id = 2; DELETE FROM orders WHERE id = 1; FLUSH;`);
+    expect(await pgQuery(url, 'SELECT customer, total FROM per_customer ORDER BY customer')).toEqual([{ customer: 'ann', total: 5 }, { customer: 'bob', total: 100 }]);
+    await engine.close({ graceful: true });
+  });
+
+  it('refuses UPDATE of a connector table and of a primary key column, saying why', async () => {
+    const engine = createEngine();
+    await engine.execute(`${ACCOUNTS}; CREATE TABLE gen (x INT) WITH ('connector' = 'datagen');`);
+    await expect(engine.execute('UPDATE gen SET x = 1')).rejects.toThrow("UPDATE needs a table stored by weir, but 'gen' is read through connector 'datagen'");
+    await expect(engine.execute('UPDATE accounts SET id = 9')).rejects.toThrow("UPDATE cannot change the primary key column 'id' of 'accounts'");
+    await expect(engine.execute("UPDATE accounts SET balance = 'x'")).rejects.toThrow(/column 'balance' of 'accounts' has type DECIMAL\(10, 2\)/);
+  });
+});
+
+async function waitFor(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
