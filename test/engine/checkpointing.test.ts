@@ -80,14 +80,14 @@ describe('checkpointing', () => {
   it('resumes from the latest checkpoint at another parallelism, redistributing keyed state', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const expected = await expectedTotals(dir);
-    const first = await start(engine(), `${ddl(dir, { parallelism: 1 })} ${QUERY}`);
+    const first = await start(engine(), `${ddl(dir, { parallelism: 1, rate: 8000 })} ${QUERY}`);
     await waitForCheckpoint(first);
     await first.stopWithSavepoint();
-    const second = await start(engine(), `${ddl(dir, { parallelism: 4 })} ${QUERY}`);
+    const second = await start(engine(), `${ddl(dir, { parallelism: 4, rate: 8000 })} ${QUERY}`);
     expect(second.resumedFrom).toBeDefined();
     await waitForCheckpoint(second);
     await second.stopWithSavepoint();
-    const third = await start(engine(), `${ddl(dir, { parallelism: 2 })} ${QUERY}`);
+    const third = await start(engine(), `${ddl(dir, { parallelism: 2, rate: 8000 })} ${QUERY}`);
     expect(await third.result()).toBe('FINISHED');
     expect(materialize(collected('totals'))).toEqual(expected);
   });
