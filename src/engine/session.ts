@@ -99,9 +99,25 @@ export class Session {
 
   /** Executes one parsed statement; a created or dropped object is recorded in the store. */
   async execute(parsed: ParsedStatement): Promise<StatementResult> {
+    const existed = this.alreadyExists(parsed.statement);
     const result = await this.executeStatement(parsed.statement, parsed.text);
-    this.remember(parsed.statement, parsed.text);
+    if (!existed) this.remember(parsed.statement, parsed.text);
     return result;
+  }
+
+  /** True for a CREATE ... IF NOT EXISTS of an object that exists: it changes nothing, so the store keeps the original DDL. */
+  private alreadyExists(statement: Statement): boolean {
+    switch (statement.kind) {
+      case 'create-table':
+      case 'create-view':
+        return statement.ifNotExists && this.catalog.find(objectName(statement.name.parts, statement.name.span)) !== undefined;
+      case 'create-materialized-view':
+        return statement.ifNotExists && this.catalog.materializedView(objectName(statement.name.parts, statement.name.span)) !== undefined;
+      case 'create-function':
+        return statement.ifNotExists && this.functions.lookup(objectName(statement.name.parts, statement.name.span)) !== undefined;
+      default:
+        return false;
+    }
   }
 
   /**

@@ -3,7 +3,8 @@
  * view created by `weir -f` (killed with SIGKILL while the view runs) is served by a later process,
  * stopped gracefully with SIGTERM (a final checkpoint, nothing left prepared), served again from
  * there to the end of its bounded source, and its table then equals the batch answer; a later
- * `weir -f` reads it through the catalog.
+ * `weir -f` reads it through the catalog. The catalog file keeps each object's first DDL and
+ * forgets dropped ones.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
@@ -84,4 +85,26 @@ describe('weir serve', () => {
     expect(read.code, read.stderr).toBe(0);
     expect(read.stdout.trim()).toBe(`{"n":"${ROWS}"}`);
   }, 120_000);
+});
+
+describe('the catalog file', () => {
+  it('keeps the first DDL of an object created again with IF NOT EXISTS, and forgets a dropped one', async () => {
+    const cwd = mkdtempSync(join(tmpdir(), 'weir-catalog-'));
+    writeFileSync(
+      join(cwd, 'ddl.sql'),
+      `CREATE TABLE a (x INT) WITH ('connector' = 'datagen', 'number-of-rows' = '1');
+       CREATE TABLE IF NOT EXISTS a (y STRING) WITH ('connector' = 'datagen');
+       CREATE VIEW v AS SELECT x FROM a;
+       CREATE TABLE b (z INT);
+       DROP VIEW v;`,
+    );
+    const run = await runWeir(['-f', 'ddl.sql'], { cwd });
+    expect(run.code, run.stderr).toBe(0);
+    const stored = JSON.parse(readFileSync(join(cwd, '.weir', 'catalog.json'), 'utf8')) as { objects: { kind: string; name: string; ddl: string }[] };
+    expect(stored.objects.map((o) => `${o.kind} ${o.name}`)).toEqual(['table a', 'table b']);
+    expect(stored.objects[0]!.ddl).toContain('(x INT)');
+    writeFileSync(join(cwd, 'show.sql'), 'SHOW TABLES;');
+    const shown = await runWeir(['-f', 'show.sql'], { cwd });
+    expect(shown.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ 'table name': 'a' }, { 'table name': 'b' }]);
+  });
 });
