@@ -21,7 +21,7 @@ describe('materialized views', () => {
     const results = await engine.execute(`SET 'state.checkpoints.dir' = '${dir}'; ${SOURCE};
       CREATE TABLE order_log (id BIGINT, customer INT, amount DECIMAL(10, 2)) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'order_log');
       INSERT INTO order_log SELECT * FROM orders;
-      CREATE MATERIALIZED VIEW customer_totals WITH ('url' = '${url}') AS
+      CREATE MATERIALIZED VIEW customer_totals WITH ('url' = '${url}', 'sink.buffer-flush.max-rows' = '7') AS
         SELECT customer, COUNT(*) AS orders, SUM(amount) AS total FROM orders GROUP BY customer;
       SHOW MATERIALIZED VIEWS;`);
     const shown = results[results.length - 1]!;

@@ -151,14 +151,15 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   }
 
   /**
-   * Joins the transaction group of this job and database (see transaction-group.ts). A member
-   * writes only at the barrier: the group's transaction holds every member's writes at once.
+   * Joins the transaction group of this job and database (see transaction-group.ts). In a group of
+   * several, a member writes only at the barrier: the group's transaction holds every member's
+   * writes at once. Alone, it writes early as a sink without a group does, and the group's
+   * transaction continues the one its early writes opened.
    */
   #joinGroup(run: object, name: string, database: SinkDatabase): void {
     const groupSink = `group-${name}`;
-    this.#maxBufferedRows = Infinity;
     this.#group = TransactionGroup.join(run, `${name}\u0000${this.#connection!.display}`, this, (checkpointId, epoch) => buildGid(this.#job, groupSink, 0, checkpointId, epoch), async (session, gid, statements) => {
-      await session.begin();
+      if (!session.inTransaction) await session.begin();
       for (const statement of statements) await session.run(statement);
       await session.prepare(gid, prepareStatement(database.db, gid));
     });
@@ -202,7 +203,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       if (append && kind !== RowKind.INSERT) throw this.#updateRefused(kind);
       buffer.add(kind, rows[i]!);
     }
-    if (buffer.size < this.#maxBufferedRows) return;
+    if (buffer.size < this.#maxBufferedRows || (this.#group?.size ?? 1) > 1) return;
     const writes = buffer.drain();
     return this.#enqueue(`write into ${this.#tableText()}`, () => this.#write(writes));
   }

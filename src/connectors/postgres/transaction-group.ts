@@ -70,6 +70,11 @@ export class TransactionGroup {
     return group;
   }
 
+  /** How many members the group has now. */
+  get size(): number {
+    return this.members.size;
+  }
+
   /** Leaves the group; rounds still waiting for this member fail. The last member dissolves the group. */
   leave(member: object): void {
     if (!this.members.delete(member)) return;
