@@ -1,4 +1,5 @@
 /** What one benchmark child process is asked to measure, and what it reports. */
+import type { PgSinkRun, PgSinkSpec } from './pg-sink-measurement.js';
 
 /** Who runs the query. */
 export type BenchEngine = 'weir' | 'handwritten' | 'd2mini';
@@ -21,7 +22,7 @@ export interface StateSizeSpec {
 }
 
 /** What a child measures. */
-export type ChildSpec = NexmarkSpec | StateSizeSpec;
+export type ChildSpec = NexmarkSpec | StateSizeSpec | PgSinkSpec;
 
 /** How a measurement ended: `unsupported` when weir rejects the query, `failed` when its job failed or the child died. */
 export type MeasurementStatus = 'ok' | 'unsupported' | 'failed' | 'timeout';
@@ -66,7 +67,7 @@ export interface StateSizeMeasurement {
 }
 
 /** What a child prints as its last stdout line. */
-export type ChildResult = NexmarkMeasurement | StateSizeMeasurement;
+export type ChildResult = NexmarkMeasurement | StateSizeMeasurement | PgSinkRun;
 
 /** The run with the median events/s (the lower middle one for an even count), with every run's rate attached. */
 export function medianRun(runs: readonly NexmarkMeasurement[]): NexmarkMeasurement {

@@ -13,7 +13,7 @@ export interface BenchOptions {
   readonly tps: number;
   /** `--runs N`: repetitions of every measurement; the median is reported. */
   readonly runs: number;
-  /** `--only q0,q5`: only these Nexmark queries (and no in-process benchmarks); with `--micro`, operators whose name starts with one of these. */
+  /** `--only q0,q5,pg-sink`: only these Nexmark queries or `pg-sink` (the PostgreSQL sink benchmark), and no in-process benchmarks; with `--micro`, operators whose name starts with one of these. */
   readonly only: readonly string[] | undefined;
   /** `--core N`: the core children are pinned to. */
   readonly core: number;
@@ -21,9 +21,11 @@ export interface BenchOptions {
   readonly profileDir: string | undefined;
   /** `--timeout S`: seconds after which a child is killed. */
   readonly timeoutSeconds: number;
+  /** `--pg-rows N`: source rows per run of the PostgreSQL sink benchmark. */
+  readonly pgRows: number;
 }
 
-export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby] [--core N] [--profile DIR] [--timeout S]`;
+export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby,pg-sink] [--core N] [--profile DIR] [--timeout S] [--pg-rows N]`;
 
 /** Parses `argv` (without node and script). */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -41,7 +43,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer, got ${v}\n${USAGE}`);
     return n;
   };
-  const known = new Set(['--quick', '--micro', '--events', '--tps', '--runs', '--only', '--core', '--profile', '--timeout']);
+  const known = new Set(['--quick', '--micro', '--events', '--tps', '--runs', '--only', '--core', '--profile', '--timeout', '--pg-rows']);
   for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}\n${USAGE}`);
   const quick = argv.includes('--quick');
   return {
@@ -54,5 +56,6 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     core: int('--core', cpus().length - 1),
     profileDir: value('--profile'),
     timeoutSeconds: int('--timeout', 900),
+    pgRows: int('--pg-rows', 1_000_000),
   };
 }

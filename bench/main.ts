@@ -1,7 +1,8 @@
 /**
  * `npm run bench`: the Nexmark queries by weir and its references, the keyed-state size, the
- * in-process GROUP BY and checkpoint-overhead benchmarks; writes bench/results/latest.json and
- * latest.md. `-- --quick` runs 1M events, `-- --micro` the per-operator micro-benchmarks; see
+ * in-process GROUP BY and checkpoint-overhead benchmarks and the PostgreSQL sink benchmark; writes
+ * bench/results/latest.json and latest.md. `-- --quick` runs 1M events, `-- --micro` the
+ * per-operator micro-benchmarks, `-- --only pg-sink` only the PostgreSQL sink; see
  * bench-options.ts for the rest. Started with `--child <spec>`, it runs one measurement instead.
  */
 import { dirname, join } from 'node:path';
@@ -13,8 +14,10 @@ import { CHILD_FLAG, pinsCores, runInChild } from './child-process-runner.js';
 import { generateRows, runHandwritten, runWeirGroupBy, runWeirSourceOnly } from './group-by-bench.js';
 import { runChildSpec } from './measurement-child.js';
 import { runNexmarkBench } from './nexmark-bench.js';
+import { nexmarkQueries } from './nexmark-query-catalog.js';
 import { runOperatorMicroBench } from './operator-micro-bench.js';
-import { writeReport, type BenchReport } from './results-report.js';
+import { PG_SINK_BENCH, runPgSinkBench } from './pg-sink-bench.js';
+import { carryOver, readReport, writeReport, type BenchReport } from './results-report.js';
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'results');
 const log = (line: string): void => void process.stderr.write(line + '\n');
@@ -61,8 +64,12 @@ async function main(): Promise<void> {
   }
   const childOptions = { core: options.core, timeoutMs: options.timeoutSeconds * 1000, ...(options.profileDir === undefined ? {} : { profileDir: options.profileDir }) };
   const workload = { events: options.events, tps: options.tps };
-  log(`Nexmark: ${options.events} events, first-event.rate ${options.tps}, ${options.runs} run(s) each, one process per measurement${pinsCores() ? `, pinned to core ${options.core}` : ''}`);
-  const results = await runNexmarkBench({ ...childOptions, workload, runs: options.runs, ...(options.only === undefined ? {} : { only: options.only }), log });
+  const wants = (name: string): boolean => options.only === undefined || options.only.includes(name);
+  let results: BenchReport['results'] = [];
+  if (nexmarkQueries().some((q) => wants(q.name))) {
+    log(`Nexmark: ${options.events} events, first-event.rate ${options.tps}, ${options.runs} run(s) each, one process per measurement${pinsCores() ? `, pinned to core ${options.core}` : ''}`);
+    results = await runNexmarkBench({ ...childOptions, workload, runs: options.runs, ...(options.only === undefined ? {} : { only: options.only }), log });
+  }
   let report: BenchReport = { workload: { ...workload, runs: options.runs, pinnedCore: pinsCores() ? options.core : null }, results };
   if (options.only === undefined) {
     const keys = 1_000_000;
@@ -71,6 +78,11 @@ async function main(): Promise<void> {
     log(`  ${stateSize.heapBytesPerKey.toFixed(0)} heap bytes/key, ${stateSize.checkpointBytesPerKey.toFixed(0)} checkpoint bytes/key`);
     report = { ...report, stateSize, groupBy: await groupByBench(options.quick ? 1_000_000 : 4_000_000), checkpointOverhead: await checkpointBench(options.quick ? 6_000_000 : 16_000_000) };
   }
+  if (wants(PG_SINK_BENCH)) {
+    log(`PostgreSQL sink: ${options.pgRows} rows per run, ${options.runs} run(s) per case, 1 s EXACTLY_ONCE checkpoints`);
+    report = { ...report, postgresSink: await runPgSinkBench({ ...childOptions, runs: options.runs, rows: options.pgRows, keys: 100_000, log }) };
+  }
+  if (options.only !== undefined) report = carryOver(readReport(RESULTS), report);
   writeReport(RESULTS, report);
   log(`wrote ${join(RESULTS, 'latest.json')} and latest.md`);
 }

@@ -1,7 +1,7 @@
 /**
  * Runs one measurement in this process (a child of the benchmark, so that peak RSS is its own)
- * and returns what it measured: a Nexmark query by weir, the hand-written loop or d2mini, or
- * the keyed-state size of a GROUP BY.
+ * and returns what it measured: a Nexmark query by weir, the hand-written loop or d2mini, the
+ * keyed-state size of a GROUP BY, or a run of the PostgreSQL sink benchmark.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,21 +10,18 @@ import { ChangeBatch } from '../src/common/row.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
 import type { JobHandle } from '../src/engine/job-handle.js';
 import type { ChildResult, NexmarkMeasurement, NexmarkSpec, StateSizeMeasurement, StateSizeSpec, ChildSpec } from './bench-measurement.js';
+import { checkpointSettings } from './bench-job.js';
 import { D2MINI_QUERIES } from './d2mini-queries.js';
 import { HANDWRITTEN_QUERIES, type ReferenceQuery } from './handwritten-queries.js';
 import { eventChunks } from './nexmark-events.js';
 import { nexmarkDdl, nexmarkQueries } from './nexmark-query-catalog.js';
+import { runPgSinkChild } from './pg-sink-child.js';
 import { timedNexmarkConnector, type GeneratorClock } from './timed-nexmark-connector.js';
-
-/** The SET statements of a checkpointed run: EXACTLY_ONCE every `interval` into `dir`. */
-export function checkpointSettings(dir: string, interval: string): string {
-  return `SET 'execution.checkpointing.interval' = '${interval}'; SET 'execution.checkpointing.mode' = 'EXACTLY_ONCE';
-    SET 'state.checkpoints.dir' = '${dir}'; SET 'pipeline.name' = 'bench';`;
-}
 
 /** Runs `spec` and returns its result. */
 export async function runChildSpec(spec: ChildSpec): Promise<ChildResult> {
   if (spec.kind === 'state-size') return measureStateSize(spec);
+  if (spec.kind === 'pg-sink') return runPgSinkChild(spec);
   return spec.engine === 'weir' ? runWeir(spec) : runReference(spec);
 }
 

@@ -1,10 +1,11 @@
 /**
  * Writes the benchmark's results: `bench/results/latest.json` (every measurement) and
  * `latest.md` (the machine, the Nexmark table with weir/hand-written and weir/d2mini ratios and
- * Flink's published per-core figures beside them, the goals, and the GROUP BY and checkpoint
- * benchmarks).
+ * Flink's published per-core figures beside them, the goals, the GROUP BY and checkpoint
+ * benchmarks, and the PostgreSQL sink). A partial run (`--only`) keeps the sections it did not
+ * measure from the previous latest.json.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join } from 'node:path';
 import type { NexmarkMeasurement, StateSizeMeasurement } from './bench-measurement.js';
@@ -12,6 +13,8 @@ import type { CheckpointRun } from './checkpoint-bench.js';
 import { FLINK_PER_CORE } from './flink-published-figures.js';
 import type { Measurement } from './group-by-bench.js';
 import type { NexmarkWorkload } from './nexmark-query-catalog.js';
+import type { PgSinkSection } from './pg-sink-bench.js';
+import { pgSinkMarkdown } from './pg-sink-report.js';
 
 /** Everything one `npm run bench` measured. */
 export interface BenchReport {
@@ -20,6 +23,7 @@ export interface BenchReport {
   readonly stateSize?: StateSizeMeasurement;
   readonly groupBy?: { readonly rows: number; readonly measurements: readonly Measurement[] };
   readonly checkpointOverhead?: { readonly rows: number; readonly plain: CheckpointRun; readonly checkpointed: CheckpointRun };
+  readonly postgresSink?: PgSinkSection;
 }
 
 /** The machine the numbers come from. */
@@ -101,6 +105,7 @@ function jsonDocument(report: BenchReport) {
     ...(report.stateSize === undefined ? {} : { stateSize: report.stateSize }),
     ...(report.groupBy === undefined ? {} : { groupBy: report.groupBy }),
     ...(report.checkpointOverhead === undefined ? {} : { checkpointOverhead: report.checkpointOverhead }),
+    ...(report.postgresSink === undefined ? {} : { postgresSink: report.postgresSink }),
   };
 }
 
@@ -156,7 +161,35 @@ function markdown(report: BenchReport): string {
         `${checkpointed.checkpoints} checkpoints, the last took ${checkpointed.lastCheckpointMs?.toFixed(0) ?? 'n/a'} ms and holds ${checkpointed.lastCheckpointBytes === undefined ? 'n/a' : `${(checkpointed.lastCheckpointBytes / 1024).toFixed(0)} KiB`}.`,
     );
   }
+  if (report.postgresSink !== undefined) lines.push(...pgSinkMarkdown(report.postgresSink));
   return lines.join('\n') + '\n';
+}
+
+/** The report latest.json in `dir` holds (rates as rounded there), if any. */
+export function readReport(dir: string): BenchReport | undefined {
+  const file = join(dir, 'latest.json');
+  if (!existsSync(file)) return undefined;
+  const { workload, results, stateSize, groupBy, checkpointOverhead, postgresSink } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  const { events, tps, runs, pinnedCore } = workload;
+  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink } as BenchReport;
+}
+
+/** `current` with what it did not measure taken from `previous`: the Nexmark section as a whole, and each other section. */
+export function carryOver(previous: BenchReport | undefined, current: BenchReport): BenchReport {
+  if (previous === undefined) return current;
+  const nexmark = current.results.length > 0 ? current : previous;
+  const pick = <K extends keyof BenchReport>(key: K): Partial<BenchReport> => {
+    const value = current[key] ?? previous[key];
+    return value === undefined ? {} : { [key]: value };
+  };
+  return {
+    workload: nexmark.workload,
+    results: nexmark.results,
+    ...pick('stateSize'),
+    ...pick('groupBy'),
+    ...pick('checkpointOverhead'),
+    ...pick('postgresSink'),
+  };
 }
 
 /** Writes latest.json and latest.md into `dir`. */
