@@ -4,6 +4,7 @@
  * it prints what Postgres holds — the rows committed so far — until the stream ends. The views
  * stay in the working directory's catalog, so the shell (`weir`) can query them afterwards.
  */
+import { WeirError } from '../common/errors.js';
 import { createEngine, parseScriptText, type Engine } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';
 import { renderError, renderTable } from '../engine/result-format.js';
@@ -60,17 +61,18 @@ export async function runDemo(options: { verbose: boolean; intervalMs?: number }
   try {
     engine = createEngine({ catalogFile: workingCatalogFile() });
     await engine.restore({ runMaterializedViews: false });
-    const jobs: JobHandle[] = [];
+    let job: JobHandle | undefined;
     for await (const { result } of engine.executeScript(DEMO_SQL)) {
-      if (result.kind === 'job') jobs.push(result.job);
+      if (result.kind === 'job') job = result.job;
     }
-    process.stdout.write(`Maintaining ${jobs.length} materialized views in the embedded PostgreSQL (.weir/postgres); committed rows, once a second:\n`);
+    if (job === undefined) throw new WeirError('INTERNAL_ERROR', 'the demo started no job');
+    const views = engine.session.catalog.materializedViews().length;
+    process.stdout.write(`Maintaining ${views} materialized views in one job, in the embedded PostgreSQL (.weir/postgres); committed rows, once a second:\n`);
     let finished = false;
-    const all = Promise.all(jobs.map((job) => job.result())).then(() => (finished = true));
+    const ended = job.result().then(() => (finished = true));
     while (!finished) {
-      await Promise.race([all, new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1_000))]);
-      const failed = jobs.find((job) => job.status === 'FAILED');
-      if (failed !== undefined) throw failed.error;
+      await Promise.race([ended, new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 1_000))]);
+      if (job.status === 'FAILED') throw job.error;
       await printViews(engine, finished ? 'final' : new Date().toISOString().slice(11, 19));
     }
     process.stdout.write("Done. The views stay in .weir: run `weir` here and SELECT * FROM customer_totals; or run the demo again.\n");

@@ -13,7 +13,7 @@ export function workingCatalogFile(): string {
 
 /** One line saying what was restored: `Restored 4 objects from .weir/catalog.json; materialized views running: a, b.` */
 export function describeRestore(report: RestoreReport): string {
-  const views = report.jobs.map((job) => job.name.replace(/^materialized-view_/, ''));
+  const views = report.jobs.length === 0 ? [] : report.views;
   const running = views.length === 0 ? '' : `; materialized view${views.length === 1 ? '' : 's'} running: ${views.join(', ')}`;
   return `Restored ${report.restored} object${report.restored === 1 ? '' : 's'} from .weir/catalog.json${running}.`;
 }

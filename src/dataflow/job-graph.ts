@@ -6,6 +6,7 @@
  */
 import type { OrderKey } from '../common/order-key.js';
 import { createHash } from 'node:crypto';
+import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
 import type { WindowSpec } from '../common/window-spec.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
@@ -28,6 +29,11 @@ export interface JobNode {
   readonly parallelism: number;
   readonly inputs: readonly JobEdge[];
   readonly schema: Schema;
+  /**
+   * The independent part of a graph made of several (see {@link unionJobGraphs}): a checkpoint
+   * restores each part whose nodes are unchanged, and starts the others afresh.
+   */
+  readonly part?: string;
 }
 
 /**
@@ -185,6 +191,28 @@ export interface SinkSpec {
 export function graphFingerprint(graph: JobGraph): string {
   const shape = graph.nodes.map((n) => ({ id: n.id, spec: n.spec, inputs: n.inputs, schema: n.schema }));
   return createHash('sha256').update(serializeJobGraph({ ...graph, name: '', nodes: shape as unknown as JobNode[] })).digest('hex').slice(0, 32);
+}
+
+/**
+ * One graph of several independent ones (the materialized views of a session, each its own
+ * pipeline): node ids are prefixed with the part's name (`part.id`; a part name is made of
+ * `[A-Za-z0-9_-]`, so ids stay file names), and every node records its part, so that a checkpoint
+ * of the union restores each part that is unchanged.
+ */
+export function unionJobGraphs(name: string, parts: readonly { readonly part: string; readonly graph: JobGraph }[]): JobGraph {
+  const nodes = parts.flatMap(({ part, graph }) => {
+    if (!/^[A-Za-z0-9_-]+$/.test(part)) throw new WeirError('INTERNAL_ERROR', `part name '${part}' is not made of [A-Za-z0-9_-]`);
+    const prefixed = (id: string): string => `${part}.${id}`;
+    return graph.nodes.map((node) => ({ ...node, id: prefixed(node.id), part, inputs: node.inputs.map((edge) => ({ ...edge, from: prefixed(edge.from) })) }));
+  });
+  return { version: JOB_GRAPH_VERSION, name, nodes };
+}
+
+/** The fingerprint of each part of a union graph (see {@link graphFingerprint}); empty for a graph without parts. */
+export function partFingerprints(graph: JobGraph): Record<string, string> {
+  const byPart = new Map<string, JobNode[]>();
+  for (const node of graph.nodes) if (node.part !== undefined) byPart.set(node.part, [...(byPart.get(node.part) ?? []), node]);
+  return Object.fromEntries([...byPart].map(([part, nodes]) => [part, graphFingerprint({ ...graph, nodes })]));
 }
 
 /** Serialises a graph to JSON text (bigint values are tagged so that they survive). */

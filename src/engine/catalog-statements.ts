@@ -16,6 +16,8 @@ export interface ShowContext {
   readonly catalog: Catalog;
   readonly functions: FunctionRegistry;
   readonly jobs: readonly JobHandle[];
+  /** The job maintaining the materialized views, while one runs. */
+  readonly materializedJob?: JobHandle;
 }
 
 /** Answers a SHOW statement. */
@@ -27,7 +29,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
       return {
         kind: 'rows',
         schema: [stringField('materialized view name'), stringField('primary key'), stringField('job id')],
-        rows: session.catalog.materializedViews().map((v) => [v.name, v.primaryKey.join(', '), v.jobId]),
+        rows: session.catalog.materializedViews().map((v) => [v.name, v.primaryKey.join(', '), session.materializedJob?.id ?? '']),
       };
     case 'VIEWS':
       return { kind: 'rows', schema: [stringField('view name')], rows: session.catalog.views().map((v) => [v.name]) };

@@ -19,6 +19,8 @@ export interface StoredObject {
   readonly ddl: string;
   /** The session settings in force when it was created (materialized views only). */
   readonly settings?: Readonly<Record<string, string>>;
+  /** The view's part of the materialized views' job (materialized views only), so that it resumes its own state. */
+  readonly instance?: string;
 }
 
 interface CatalogFile {

@@ -11,7 +11,7 @@ import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError, type SourceSpan } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
-import type { JobGraph, SinkSpec } from '../dataflow/job-graph.js';
+import { unionJobGraphs, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
 import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
 import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
@@ -53,7 +53,9 @@ export interface SessionOptions {
 export interface RestoreReport {
   /** Objects restored, of all kinds. */
   readonly restored: number;
-  /** The jobs of the materialized views restarted (each resumes from its latest checkpoint). */
+  /** The materialized views defined again. */
+  readonly views: readonly string[];
+  /** The job of the materialized views, when it was started (it resumes from its latest checkpoint). */
   readonly jobs: readonly JobHandle[];
 }
 
@@ -69,6 +71,10 @@ export class Session {
   private readonly subscriptionWriters = new Map<string, (spec: SinkSpec) => SinkWriter>();
   private readonly connectorsByName: ReadonlyMap<string, Connector>;
   private readonly store: CatalogStore | undefined;
+  /** The materialized views of the session: their sinks and the part of the views' job each is. */
+  private readonly materialized = new Map<string, { readonly sink: LogicalSink; readonly instance: string }>();
+  /** The job maintaining every materialized view, while it runs. */
+  private materializedJob: JobHandle | undefined;
 
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
@@ -127,17 +133,16 @@ export class Session {
    * created again is reported through the warning channel and skipped; it stays in the store.
    */
   async restore(options: { runMaterializedViews: boolean }): Promise<RestoreReport> {
-    const jobs: JobHandle[] = [];
     let restored = 0;
+    let viewSettings: Readonly<Record<string, string>> | undefined;
     for (const object of this.store?.list() ?? []) {
       try {
         const [parsed] = parseScript(object.ddl);
         if (parsed === undefined) continue;
         if (parsed.statement.kind === 'create-materialized-view') {
-          const result = await this.withSettings(object.settings ?? {}, () =>
-            this.createMaterializedView(parsed.statement as CreateMaterializedViewStatement, parsed.text, new BinderContext(this.catalog, this.functions), options.runMaterializedViews),
-          );
-          if (result.kind === 'job') jobs.push(result.job);
+          const statement = parsed.statement;
+          await this.withSettings(object.settings ?? {}, () => this.createMaterializedView(statement, parsed.text, new BinderContext(this.catalog, this.functions), false, object.instance));
+          viewSettings = object.settings ?? {};
         } else {
           await this.executeStatement(parsed.statement, parsed.text);
         }
@@ -146,7 +151,9 @@ export class Session {
         this.onWarning(`could not restore ${object.kind.replace('-', ' ')} '${object.name}' from ${this.store!.path}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    return { restored, jobs };
+    const views = [...this.materialized.keys()];
+    if (options.runMaterializedViews && viewSettings !== undefined) await this.withSettings(viewSettings, () => this.restartMaterializedViews());
+    return { restored, views, jobs: this.materializedJob === undefined ? [] : [this.materializedJob] };
   }
 
   private async withSettings<T>(settings: Readonly<Record<string, string>>, task: () => Promise<T>): Promise<T> {
@@ -172,8 +179,11 @@ export class Session {
         return this.store.record({ kind: 'view', name: nameOf(statement.name), ddl: text });
       case 'create-function':
         return this.store.record({ kind: 'function', name: nameOf(statement.name), ddl: text });
-      case 'create-materialized-view':
-        return this.store.record({ kind: 'materialized-view', name: nameOf(statement.name), ddl: text, settings: Object.fromEntries(this.config.entries()) });
+      case 'create-materialized-view': {
+        const name = nameOf(statement.name);
+        const instance = this.materialized.get(name)?.instance;
+        return this.store.record({ kind: 'materialized-view', name, ddl: text, settings: Object.fromEntries(this.config.entries()), ...(instance === undefined ? {} : { instance }) });
+      }
       case 'drop': {
         const kind = STORED_KINDS[statement.object];
         if (kind !== undefined) this.store.remove(kind, nameOf(statement.name));
@@ -265,7 +275,7 @@ export class Session {
         this.config.reset(statement.key);
         return ok(statement.key === undefined ? 'All session properties have been set to their default values.' : 'Session property has been reset.');
       case 'show':
-        return show(statement, { catalog: this.catalog, functions: this.functions, jobs: this.jobList });
+        return show(statement, { catalog: this.catalog, functions: this.functions, jobs: this.jobList, ...(this.materializedJob === undefined ? {} : { materializedJob: this.materializedJob }) });
       case 'describe':
         return describe(this.catalog, objectName(statement.name.parts, statement.name.span), statement.name.span);
       case 'explain':
@@ -359,12 +369,21 @@ export class Session {
 
   private async startJob(sinks: readonly LogicalNode[], name: string, text: string, identity: { key?: string; defaultInterval?: string } = {}): Promise<StatementResult> {
     const options = this.plannerOptions();
-    const key = identity.key ?? this.jobKey(name, text);
-    const batch = this.config.get('execution.runtime-mode') === 'batch';
-    const graph = withJobIdentity(buildJobGraph(planPhysical(sinks, options), name, options), key, batch);
-    const checkpointing = await this.checkpointing(key, identity.defaultInterval);
+    const graph = buildJobGraph(planPhysical(sinks, options), name, options);
+    return this.runGraph(graph, sinks, identity.key ?? this.jobKey(name, text), identity.defaultInterval);
+  }
+
+  /**
+   * Runs a job graph planned from `sinks` under `key` (its checkpoints, its sinks' transactions),
+   * resuming from its latest checkpoint. A graph of parts (the materialized views) runs even when
+   * its latest checkpoint is a final one: its new parts have not run yet.
+   */
+  private async runGraph(planned: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval?: string): Promise<StatementResult> {
+    const name = planned.name;
+    const graph = withJobIdentity(planned, key, this.config.get('execution.runtime-mode') === 'batch');
+    const checkpointing = await this.checkpointing(key, defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
-    if (checkpointing?.restoreFrom?.metadata.finished) {
+    if (checkpointing?.restoreFrom?.metadata.finished && !graph.nodes.some((n) => n.part !== undefined)) {
       const { metadata, path } = checkpointing.restoreFrom;
       return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
     }
@@ -414,40 +433,66 @@ export class Session {
   }
 
   /**
-   * CREATE MATERIALIZED VIEW: a job keeping a Postgres table equal to the query, exactly once,
-   * keyed by the query's unique key. It always takes checkpoints (every second unless
-   * `execution.checkpointing.interval` says otherwise), since its sink commits with them.
+   * CREATE MATERIALIZED VIEW: a Postgres table kept equal to the query, exactly once, keyed by the
+   * query's unique key. All materialized views of the session run as ONE job (each view a part of
+   * its graph), so that their exactly-once sinks into one database commit each checkpoint in one
+   * transaction: a reader never sees one view a checkpoint ahead of another. Adding a view stops
+   * that job with a savepoint and starts it again with the view added; the other views resume
+   * from the savepoint. The job always takes checkpoints (every second unless
+   * `execution.checkpointing.interval` says otherwise), since its sinks commit with them.
    */
-  private async createMaterializedView(statement: CreateMaterializedViewStatement, text: string, binder: BinderContext, run = true): Promise<StatementResult> {
+  private async createMaterializedView(statement: CreateMaterializedViewStatement, text: string, binder: BinderContext, run = true, instance?: string): Promise<StatementResult> {
     const name = objectName(statement.name.parts, statement.name.span);
     if (statement.ifNotExists && this.catalog.materializedView(name) !== undefined) return ok('Execute statement succeeded.');
     this.catalog.checkFree(name, statement.name.span);
     const sink = bindMaterializedView(statement, name, binder);
-    const jobKey = `mv-${name}`;
-    const result = run ? await this.startJob([sink], `materialized-view_${name}`, text, { key: jobKey, defaultInterval: '1 s' }) : ok(`Materialized view '${name}' defined; its job is not running in this process.`);
     const keepTableOnDrop = statement.options.some((o) => o.key === KEEP_TABLE_OPTION && o.value === 'true');
-    this.catalog.addMaterializedView(
-      {
-        kind: 'materialized-view',
-        name,
-        queryText: statement.queryText,
-        schema: sink.schema,
-        primaryKey: sink.target.primaryKey,
-        options: new Map(Object.entries(sink.target.options)),
-        ddl: text,
-        jobId: result.kind === 'job' ? result.job.id : '',
-        jobKey,
-        keepTableOnDrop,
-      },
-      statement.name.span,
-    );
+    const view = {
+      kind: 'materialized-view' as const,
+      name,
+      queryText: statement.queryText,
+      schema: sink.schema,
+      primaryKey: sink.target.primaryKey,
+      options: new Map(Object.entries(sink.target.options)),
+      ddl: text,
+      jobKey: MATERIALIZED_VIEWS_JOB,
+      keepTableOnDrop,
+      instance: instance ?? `${name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(4).toString('hex')}`,
+    };
+    this.materialized.set(name, { sink, instance: view.instance });
+    this.catalog.addMaterializedView(view, statement.name.span);
+    if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
+    try {
+      return await this.restartMaterializedViews();
+    } catch (error) {
+      this.materialized.delete(name);
+      this.catalog.dropMaterializedView(name, { ifExists: true });
+      throw error;
+    }
+  }
+
+  /**
+   * Stops the job of the materialized views with a savepoint (when it runs) and starts it again
+   * over the views defined now; each unchanged view resumes from the savepoint.
+   */
+  private async restartMaterializedViews(): Promise<StatementResult> {
+    const previous = this.materializedJob;
+    this.materializedJob = undefined;
+    if (previous?.status === 'RUNNING') await previous.stopWithSavepoint();
+    if (this.materialized.size === 0) return ok('No materialized view is left to maintain.');
+    const options = this.plannerOptions();
+    const views = [...this.materialized.values()];
+    const parts = views.map(({ sink, instance }) => ({ part: instance, graph: buildJobGraph(planPhysical([sink], options), instance, options) }));
+    const graph = unionJobGraphs(`materialized views (${[...this.materialized.keys()].join(', ')})`, parts);
+    const result = await this.runGraph(graph, views.map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
+    if (result.kind === 'job') this.materializedJob = result.job;
     return result;
   }
 
   /**
-   * DROP MATERIALIZED VIEW: stops its job with a final checkpoint (so nothing is left prepared),
-   * then drops its table in Postgres and forgets its checkpoints — unless the view was created
-   * with `'keep-table-on-drop' = 'true'`, which keeps the table as last committed.
+   * DROP MATERIALIZED VIEW: stops the views' job with a final checkpoint (so nothing is left
+   * prepared), drops the view's table in Postgres (unless the view was created with
+   * `'keep-table-on-drop' = 'true'`), and starts the job again over the remaining views.
    */
   private async dropMaterializedView(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
     const name = objectName(statement.name.parts, statement.name.span);
@@ -456,15 +501,16 @@ export class Session {
       this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
       return ok('Execute statement succeeded.');
     }
-    const job = this.jobList.find((j) => j.id === view.jobId);
-    if (job?.status === 'RUNNING') await job.stopWithSavepoint();
+    const running = this.materializedJob?.status === 'RUNNING';
+    if (running) await this.materializedJob!.stopWithSavepoint();
+    this.materialized.delete(view.name);
+    this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
     const table = view.options.get('table-name') ?? view.name;
     if (!view.keepTableOnDrop) {
       const tables = this.connectorsByName.get(view.options.get('connector') ?? '')?.tables;
       await tables?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
-      await new FileCheckpointStorage(resolve(this.config.get('state.checkpoints.dir')!), view.jobKey).clear();
     }
-    this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
+    if (running) await this.restartMaterializedViews();
     return ok(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
   }
 
@@ -491,6 +537,9 @@ export class Session {
     return ok(`Job '${job.id}' stopped with savepoint ${path}`);
   }
 }
+
+/** The key of the job of the materialized views: its checkpoints, and the job of its sinks' transactions. */
+const MATERIALIZED_VIEWS_JOB = 'materialized-views';
 
 /** The statement creating a materialized view. */
 type CreateMaterializedViewStatement = Extract<Statement, { kind: 'create-materialized-view' }>;

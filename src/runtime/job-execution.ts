@@ -5,14 +5,14 @@
  * subtasks of one operator are separate instances with separate keyed state.
  */
 import { WeirError } from '../common/errors.js';
-import { graphFingerprint, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
+import { graphFingerprint, partFingerprints, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { Barrier } from './checkpoint/barrier.js';
 import { CheckpointCoordinator, type CheckpointConfig, type CompletedInfo } from './checkpoint/checkpoint-coordinator.js';
 import type { SubtaskState } from './checkpoint/checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint/checkpoint-storage.js';
 import { failpoint } from './checkpoint/failpoints.js';
-import { restoredOperatorState, restoreKeyedState } from './checkpoint/state-restore.js';
+import { restorableSubtasks, restoredOperatorState, restoreKeyedState } from './checkpoint/state-restore.js';
 import type { ConnectorResolver } from './operator-factory.js';
 import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
@@ -76,6 +76,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         {
           jobName: checkpointing.jobKey,
           graphFingerprint: graphFingerprint(graph),
+          ...(graph.nodes.some((n) => n.part !== undefined) ? { partFingerprints: partFingerprints(graph) } : {}),
           maxParallelism: services.maxParallelism,
           parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
           injectBarrier: (barrier) => this.injectBarrier(barrier),
@@ -120,8 +121,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     try {
       this.subtasks.push(...wireSubtasks(this.graph, this.services, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
-      if (restore !== undefined) await restoreKeyedState(this.subtasks, this.graph, restore, this.services.checkpointing!.storage, this.services.maxParallelism);
-      for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restore);
+      const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.graph, restore);
+      if (restore !== undefined) await restoreKeyedState([...restored], restore, this.services.checkpointing!.storage, this.services.maxParallelism);
+      for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restored.has(subtask) ? restore : undefined);
     } catch (error) {
       await this.fail(error);
       return;

@@ -14,7 +14,7 @@ describe('weir demo', () => {
     const cwd = mkdtempSync(join(tmpdir(), 'weir-demo-'));
     const run = await runWeir(['demo'], { cwd, timeoutMs: 120_000 });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stdout).toContain('Maintaining 2 materialized views in the embedded PostgreSQL (.weir/postgres)');
+    expect(run.stdout).toContain('Maintaining 2 materialized views in one job, in the embedded PostgreSQL (.weir/postgres)');
     const final = run.stdout.slice(run.stdout.indexOf('-- final'));
     expect(final).toMatch(/\|\s+\d+ \|\s+600 \|\s+[\d.]+ \|/);
     expect(run.stdout.split('\n-- ').length, 'it printed the views while they were maintained').toBeGreaterThan(3);

@@ -3,7 +3,9 @@
  * checkpoint in one transaction (the default transaction group), so a reader polling both tables
  * never sees one a checkpoint ahead of the other: in every snapshot, the latest checkpoint
  * committed into each table (its marker rows, written in the same transaction) is the same.
- * With the group switched off, each sink prepares and commits its own transaction.
+ * With the group switched off, each sink prepares and commits its own transaction. The
+ * materialized views of a session run as one job, so they commit together too — also a view
+ * added while another runs, which resumes from the savepoint the restart takes.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -72,5 +74,34 @@ describe('transaction groups', () => {
     const { gids, url } = await runObserved('none');
     expect(await tableCounts(url)).toEqual({ raw: ROWS, counted: ROWS });
     expect([...gids].some((gid) => gid.includes('.raw.')) && [...gids].some((gid) => gid.includes('.counted.'))).toBe(true);
+  }, 90_000);
+
+  it('commit the materialized views of a session together, also one added while another runs', async () => {
+    const url = await freshDatabase('weir_group_mv');
+    const dir = mkdtempSync(join(tmpdir(), 'weir-group-mv-'));
+    const engine = createEngine();
+    await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
+      SET 'execution.checkpointing.interval' = '50 ms';
+      CREATE TABLE numbers (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '6000',
+        'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${ROWS}');
+      CREATE MATERIALIZED VIEW by7 WITH ('url' = '${url}') AS SELECT CAST(id % 7 AS INT) AS b, COUNT(*) AS n FROM numbers GROUP BY CAST(id % 7 AS INT);`);
+    const committed = async (view: string): Promise<number> => Number((await pgQuery<{ n: string | null }>(url, `SELECT sum(n) AS n FROM ${view}`))[0]?.n ?? 0);
+    while ((await committed('by7').catch(() => 0)) === 0) await new Promise((r) => setTimeout(r, 20));
+    await engine.execute(`CREATE MATERIALIZED VIEW by5 WITH ('url' = '${url}') AS SELECT CAST(id % 5 AS INT) AS b, COUNT(*) AS n FROM numbers GROUP BY CAST(id % 5 AS INT)`);
+    const job = engine.session.jobs().at(-1)!;
+    let done = false;
+    void job.result().then(() => (done = true));
+    const samples: { by7: string; by5: string }[] = [];
+    while (!done) {
+      const rows = await pgQuery<{ by7: string | null; by5: string | null }>(
+        url,
+        `SELECT max(checkpoint_id) FILTER (WHERE sink = 'by7') AS by7, max(checkpoint_id) FILTER (WHERE sink = 'by5') AS by5 FROM weir.sink_commits WHERE job = 'materialized-views'`,
+      );
+      for (const row of rows) if (row.by7 !== null && row.by5 !== null) samples.push({ by7: row.by7, by5: row.by5 });
+    }
+    expect(await job.result(), String(job.error)).toBe('FINISHED');
+    expect(samples.length, 'the reader saw both views while the job ran').toBeGreaterThan(3);
+    expect(samples.filter((s) => s.by7 !== s.by5)).toEqual([]);
+    expect({ by7: await committed('by7'), by5: await committed('by5') }).toEqual({ by7: ROWS, by5: ROWS });
   }, 90_000);
 });

@@ -40,9 +40,11 @@ describe('materialized views', () => {
     await expect(engine.execute('SELECT * FROM customer_totals, orders')).rejects.toThrow(
       "materialized view 'customer_totals' is read from Postgres, so this query may read only materialized views, not 'orders'",
     );
+    const markers = "(SELECT count(*) FROM weir.sink_commits WHERE job = 'materialized-views' AND sink = 'customer_totals')::int";
+    expect(await pgQuery(url, `SELECT ${markers} > 0 AS committed`)).toEqual([{ committed: true }]);
     const [dropped] = await engine.execute('DROP MATERIALIZED VIEW customer_totals');
     expect(dropped).toEqual({ kind: 'ok', message: "Materialized view 'customer_totals' dropped, and its table 'customer_totals' with it." });
-    expect(await pgQuery(url, "SELECT to_regclass('customer_totals') IS NULL AS gone, (SELECT count(*) FROM weir.sink_commits WHERE job = 'mv-customer_totals')::int AS markers")).toEqual([{ gone: true, markers: 0 }]);
+    expect(await pgQuery(url, `SELECT to_regclass('customer_totals') IS NULL AS gone, ${markers} AS markers`)).toEqual([{ gone: true, markers: 0 }]);
     await expect(engine.execute('DROP MATERIALIZED VIEW customer_totals')).rejects.toThrow("materialized view 'customer_totals' does not exist");
   });
 

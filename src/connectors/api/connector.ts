@@ -32,8 +32,8 @@ export interface ExternalTables {
   query(options: Readonly<Record<string, string>>, sql: string): Promise<ExternalResult>;
   /**
    * Drops the table named by `options` (default name `table`) and forgets the commits of job
-   * `jobKey` into it, so that a new job of the same name starts afresh; transactions the job left
-   * prepared are rolled back first. Idempotent.
+   * `jobKey`'s sink `table` into it, so that a new sink of the same name starts afresh;
+   * transactions that sink left prepared are rolled back first. Idempotent.
    */
   drop(options: Readonly<Record<string, string>>, table: string, jobKey: string): Promise<void>;
 }

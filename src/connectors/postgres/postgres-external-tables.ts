@@ -53,7 +53,7 @@ export const postgresExternalTables: ExternalTables = {
         await database.db.transaction().execute(async (trx) => {
           await sql`DROP TABLE IF EXISTS ${name.schema === undefined ? sql.id(name.table) : sql.id(name.schema, name.table)}`.execute(trx);
           const log = await sql<{ present: boolean }>`SELECT to_regclass('weir.sink_commits') IS NOT NULL AS present`.execute(trx);
-          if (log.rows[0]?.present) await trx.deleteFrom('weir.sink_commits').where('job', '=', jobKey).execute();
+          if (log.rows[0]?.present) await trx.deleteFrom('weir.sink_commits').where('job', '=', jobKey).where('sink', '=', parsed.sink ?? table).execute();
         });
       });
     } finally {

@@ -26,6 +26,8 @@ export interface CheckpointConfig {
 export interface CoordinatorHost {
   readonly jobName: string;
   readonly graphFingerprint: string;
+  /** Each part's fingerprint, for a graph of parts. */
+  readonly partFingerprints?: Readonly<Record<string, string>>;
   readonly maxParallelism: number;
   /** Node id → parallelism, for every node of the job. */
   readonly parallelism: Readonly<Record<string, number>>;
@@ -163,6 +165,7 @@ export class CheckpointCoordinator {
         kind: barrier.kind,
         completedAt: Date.now(),
         graphFingerprint: this.host.graphFingerprint,
+        ...(this.host.partFingerprints === undefined ? {} : { partFingerprints: this.host.partFingerprints }),
         maxParallelism: this.host.maxParallelism,
         finished: barrier.final,
         operators,

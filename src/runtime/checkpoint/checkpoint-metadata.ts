@@ -29,6 +29,8 @@ export interface CheckpointMetadata {
   readonly completedAt: number;
   /** Identifies the job graph (independent of parallelism); a restore into another graph is refused. */
   readonly graphFingerprint: string;
+  /** For a graph of independent parts: each part's fingerprint, so that unchanged parts restore while others start afresh. */
+  readonly partFingerprints?: Readonly<Record<string, string>>;
   readonly maxParallelism: number;
   /** True for the final checkpoint of a job whose sources all ended. */
   readonly finished: boolean;

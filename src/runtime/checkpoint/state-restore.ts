@@ -6,19 +6,33 @@
  */
 import { WeirError } from '../../common/errors.js';
 import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../common/key-codec.js';
-import { graphFingerprint, type JobGraph } from '../../dataflow/job-graph.js';
+import { graphFingerprint, partFingerprints, type JobGraph } from '../../dataflow/job-graph.js';
 import type { Subtask } from '../task/subtask-wiring.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint-storage.js';
 import { failpoint } from './failpoints.js';
 
-/** Loads keyed state into every subtask; refuses a checkpoint of another query or max-parallelism. */
-export async function restoreKeyedState(subtasks: readonly Subtask[], graph: JobGraph, checkpoint: CompletedCheckpoint, storage: CheckpointStorage, maxParallelism: number): Promise<void> {
+/**
+ * The subtasks `checkpoint` restores: every one, when it was taken by the same graph (another
+ * graph is refused); in a graph of parts, those of the parts whose fingerprint is unchanged — the
+ * others start afresh.
+ */
+export function restorableSubtasks(subtasks: readonly Subtask[], graph: JobGraph, checkpoint: CompletedCheckpoint): Set<Subtask> {
   const { metadata } = checkpoint;
+  if (graph.nodes.some((n) => n.part !== undefined)) {
+    const now = partFingerprints(graph);
+    return new Set(subtasks.filter(({ node }) => node.part !== undefined && metadata.partFingerprints?.[node.part] === now[node.part] && metadata.operators[node.id] !== undefined));
+  }
   if (metadata.graphFingerprint !== graphFingerprint(graph)) {
     throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} was taken by a different query than job '${graph.name}' runs now; it cannot be restored`, {
       hint: 'start the job from scratch (weir run --fresh), or restore the query the checkpoint was taken with',
     });
   }
+  return new Set(subtasks);
+}
+
+/** Loads keyed state into the given subtasks (see {@link restorableSubtasks}); refuses a checkpoint of another max-parallelism. */
+export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint: CompletedCheckpoint, storage: CheckpointStorage, maxParallelism: number): Promise<void> {
+  const { metadata } = checkpoint;
   if (metadata.maxParallelism !== maxParallelism) {
     throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} was taken with pipeline.max-parallelism ${metadata.maxParallelism}, which can never change (now ${maxParallelism})`);
   }

@@ -71,10 +71,10 @@ export interface CatalogMaterializedView {
   /** The options of its Postgres sink (`url` masked when printed). */
   readonly options: ReadonlyMap<string, string>;
   readonly ddl: string;
-  /** The id of the job that maintains it in this process. */
-  readonly jobId: string;
-  /** The key of that job: its checkpoints and the commits of its sink. */
+  /** The key of the job that maintains it: its checkpoints and the commits of its sink. */
   readonly jobKey: string;
+  /** Names this view's part of that job; a view created again gets a new one, so it never resumes an older view's state. */
+  readonly instance: string;
   /** DROP leaves the table in Postgres (`'keep-table-on-drop' = 'true'`). */
   readonly keepTableOnDrop: boolean;
 }
