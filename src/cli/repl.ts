@@ -1,18 +1,25 @@
 /**
  * The interactive shell (`weir` on a terminal): statements end with `;` and may span lines, an
  * error never ends the session, Ctrl-C stops a running query (or clears a half-typed
- * statement), `.quit` or Ctrl-D leaves. History persists in `~/.weir_history`.
+ * statement), `.quit` or Ctrl-D leaves. History persists in `~/.weir_history`; Tab completes
+ * names from the catalog; errors, `[INFO]` lines and the prompt are coloured when stdout is a
+ * terminal with colours and NO_COLOR is unset.
  */
 import { appendFileSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { createEngine } from '../engine/engine.js';
+import { catalogSnapshot } from '../engine/catalog-snapshot.js';
+import { createEngine, type Engine } from '../engine/engine.js';
+import type { RestoreReport } from '../engine/session.js';
 import { renderError } from '../engine/result-format.js';
+import type { LiveScreen } from './live-table-view.js';
 import { FORMATS, type OutputFormat } from './result-printer.js';
 import { EXIT } from './run-command.js';
+import { completeFrom, completeSql, type Completion } from './sql-completer.js';
 import { StatementBuffer } from './statement-buffer.js';
 import { runStatements } from './statement-runner.js';
+import { styleFor } from './terminal-style.js';
 import { describeRestore, workingCatalogFile } from './working-catalog.js';
 
 const HISTORY = join(homedir(), '.weir_history');
@@ -21,22 +28,44 @@ const HELP = `Statements end with ';' and may span several lines.
   .mode FORMAT     result format: ${FORMATS.join(', ')}
   .timer on|off    print how long each statement took
   .quit            leave (so does Ctrl-D)
-Ctrl-C stops a running query.`;
+A SELECT is shown live as SET 'sql-client.execution.result-mode' says: 'tableau' (changes in a
+table, the default), 'changelog' (changes as plain lines) or 'table' (the current rows, redrawn
+in place). LIMIT n ends it after n inserted rows; Ctrl-C stops it. Tab completes names.`;
+const COMMANDS = ['.help', '.mode', '.timer', '.quit', '.exit'];
 
 /** Runs the shell until `.quit` or end of input. */
 export async function runRepl(options: { verbose: boolean; format: OutputFormat }): Promise<number> {
-  let engine;
-  let restored;
+  const style = styleFor(process.stdout);
+  const printError = (error: unknown, source?: string): void => {
+    process.stdout.write(style.error(renderError(error, source)) + '\n');
+    if (options.verbose && error instanceof Error && error.stack !== undefined) process.stdout.write(error.stack + '\n');
+  };
+  let opened: { engine: Engine; restored: RestoreReport };
   try {
-    engine = createEngine({ catalogFile: workingCatalogFile() });
-    restored = await engine.restore();
+    const engine = createEngine({ catalogFile: workingCatalogFile() });
+    opened = { engine, restored: await engine.restore() };
   } catch (error) {
-    process.stdout.write(renderError(error) + '\n');
+    printError(error);
     return EXIT.ERROR;
   }
-  const history = loadHistory();
-  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt: 'weir> ', history, historySize: 1000, terminal: true });
+  const { engine, restored } = opened;
+  const prompt = style.bold('weir> ');
+  const continuation = style.bold('   ...> ');
   const buffer = new StatementBuffer();
+  const complete = (line: string): Completion => {
+    if (buffer.empty && line.startsWith('.')) {
+      const [command, argument] = line.split(/\s+/);
+      if (argument === undefined) return [completeFrom(line, COMMANDS), line];
+      return [command === '.mode' ? completeFrom(argument, FORMATS) : command === '.timer' ? completeFrom(argument, ['on', 'off']) : [], argument];
+    }
+    return completeSql(buffer.text + line, catalogSnapshot(engine.session));
+  };
+  const rl = createInterface({ input: process.stdin, output: process.stdout, prompt, history: loadHistory(), historySize: 1000, terminal: true, completer: complete });
+  const screen: LiveScreen = {
+    redraw: process.stdout.isTTY,
+    size: () => ({ rows: process.stdout.rows || 24, columns: process.stdout.columns || 80 }),
+    write: (text) => void process.stdout.write(text),
+  };
   let format = options.format;
   let timer = false;
   let running: AbortController | undefined;
@@ -46,7 +75,7 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
     else {
       buffer.clear();
       process.stdout.write('^C\n');
-      rl.setPrompt('weir> ');
+      rl.setPrompt(prompt);
       rl.prompt();
     }
   });
@@ -66,27 +95,24 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
     }
     const state = buffer.add(line);
     if (state.kind === 'incomplete') {
-      rl.setPrompt('   ...> ');
+      rl.setPrompt(continuation);
       rl.prompt();
       continue;
     }
-    rl.setPrompt('weir> ');
+    rl.setPrompt(prompt);
     if (state.text.trim() !== '') saveHistory(state.text);
     const started = performance.now();
     try {
       if (state.kind === 'error') throw state.error;
       await runStatements(engine, state.statements, {
         format,
-        streamQueries: format === 'table',
+        ...(format === 'table' ? { live: screen } : {}),
         out: (text) => process.stdout.write(text + '\n'),
-        info: (text) => process.stdout.write(text + '\n'),
+        info: (text) => process.stdout.write(style.dim(text) + '\n'),
         querySignal: () => (running = new AbortController()).signal,
       });
     } catch (error) {
-      if (!(error instanceof Error && error.name === 'AbortError')) {
-        process.stdout.write(renderError(error, state.text) + '\n');
-        if (options.verbose && error instanceof Error && error.stack !== undefined) process.stdout.write(error.stack + '\n');
-      }
+      if (!(error instanceof Error && error.name === 'AbortError')) printError(error, state.text);
     } finally {
       running = undefined;
     }
@@ -97,7 +123,7 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
   try {
     await engine.close({ graceful: true });
   } catch (error) {
-    process.stdout.write(renderError(error) + '\n');
+    printError(error);
     return EXIT.ERROR;
   }
   return 0;

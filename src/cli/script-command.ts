@@ -1,7 +1,8 @@
 /**
  * `weir` without a terminal (statements piped in), or `weir -f FILE`: runs the statements, prints
  * results in `--format` (ndjson when stdout is not a terminal), SELECTs as their final tables,
- * waits for the jobs INSERTs started, and stops at the first error with exit code 1.
+ * waits for the jobs INSERTs started, and stops at the first error with exit code 1. Messages
+ * on stderr are coloured when stderr is a terminal with colours.
  */
 import { readFile } from 'node:fs/promises';
 import { createEngine, parseScriptText } from '../engine/engine.js';
@@ -10,6 +11,7 @@ import { renderError } from '../engine/result-format.js';
 import type { OutputFormat } from './result-printer.js';
 import { EXIT, waitForJobs } from './run-command.js';
 import { runStatements } from './statement-runner.js';
+import { styleFor } from './terminal-style.js';
 
 /** Options of the piped mode. */
 export interface ScriptOptions {
@@ -21,6 +23,7 @@ export interface ScriptOptions {
 
 /** Runs `text` (named `name` in errors); resolves with the exit code. */
 export async function runPiped(text: string, name: string, options: ScriptOptions): Promise<number> {
+  const style = styleFor(process.stderr);
   let engine;
   try {
     engine = createEngine({ catalogFile: workingCatalogFile() });
@@ -45,14 +48,13 @@ export async function runPiped(text: string, name: string, options: ScriptOption
       jobs.push(
         ...(await runStatements(engine, parseScriptText(source), {
           format: options.format,
-          streamQueries: false,
           out: (line) => process.stdout.write(line + '\n'),
-          info: (line) => process.stderr.write(line + '\n'),
+          info: (line) => process.stderr.write(style.dim(line) + '\n'),
           querySignal: () => new AbortController().signal,
         })),
       );
     } catch (error) {
-      process.stderr.write(renderError(error, source, sourceName) + '\n');
+      process.stderr.write(style.error(renderError(error, source, sourceName)) + '\n');
       if (options.verbose && error instanceof Error && error.stack !== undefined) process.stderr.write(error.stack + '\n');
       await engine.close();
       return EXIT.ERROR;

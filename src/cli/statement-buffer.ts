@@ -21,6 +21,11 @@ export class StatementBuffer {
     return this.lines.length === 0;
   }
 
+  /** The lines buffered so far, each followed by a newline ('' when empty). */
+  get text(): string {
+    return this.lines.map((line) => line + '\n').join('');
+  }
+
   /** Adds a line; returns what can be executed now. */
   add(line: string): BufferState {
     this.lines.push(line);

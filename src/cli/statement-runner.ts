@@ -1,17 +1,22 @@
 /**
- * Executes parsed statements for the interactive and the piped CLI: DDL and SET confirm on
- * stderr, finite results print in the chosen format, a SELECT either streams its changelog
- * (interactive, until it ends or Ctrl-C) or prints its final table (piped), INSERTs start jobs.
+ * Executes parsed statements for the interactive and the piped CLI: DDL and SET confirm through
+ * `info`, finite results print in the chosen format, INSERTs start jobs. A SELECT either prints
+ * its final table (piped), or, in the shell, is shown live in the session's
+ * `sql-client.execution.result-mode` until it ends or Ctrl-C stops it; in batch runtime mode the
+ * shell prints only its final table. In the shell every table ends with the time it took.
  */
 import type { Engine, ParsedStatement } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';
-import { ChangelogPrinter, formatObjects, formatRows, type OutputFormat } from './result-printer.js';
+import { ChangelogView } from './changelog-view.js';
+import { LiveTableView, type LiveScreen } from './live-table-view.js';
+import { formatObjects, formatRows, type OutputFormat } from './result-printer.js';
+import { elapsedSuffix, type ResultMode, type ResultView } from './result-view.js';
 
 /** Where and how results are printed. */
 export interface RunnerOutput {
   readonly format: OutputFormat;
-  /** Stream a SELECT's changelog (interactive) instead of printing its final table. */
-  readonly streamQueries: boolean;
+  /** The shell's terminal, when results are tables: SELECTs are shown live and tables carry their elapsed time. */
+  readonly live?: LiveScreen;
   out(text: string): void;
   info(text: string): void;
   /** Aborts a running SELECT (Ctrl-C); a fresh signal per query. */
@@ -22,6 +27,7 @@ export interface RunnerOutput {
 export async function runStatements(engine: Engine, statements: readonly ParsedStatement[], output: RunnerOutput): Promise<JobHandle[]> {
   const jobs: JobHandle[] = [];
   for (const parsed of statements) {
+    const started = performance.now();
     if (parsed.statement.kind === 'query') {
       await runQuery(engine, parsed, output);
       continue;
@@ -32,7 +38,7 @@ export async function runStatements(engine: Engine, statements: readonly ParsedS
         output.info(`[INFO] ${result.message}`);
         break;
       case 'rows':
-        output.out(formatRows(result, output.format));
+        output.out(formatRows(result, output.format) + (output.live === undefined ? '' : elapsedSuffix(performance.now() - started)));
         break;
       case 'text':
         output.out(result.text.replace(/\n$/, ''));
@@ -48,11 +54,31 @@ export async function runStatements(engine: Engine, statements: readonly ParsedS
 
 async function runQuery(engine: Engine, sql: ParsedStatement, output: RunnerOutput): Promise<void> {
   const signal = output.querySignal();
-  if (!output.streamQueries) {
+  if (output.live === undefined) {
     output.out(formatObjects(await engine.query(sql, { signal }), output.format));
     return;
   }
-  const printer = new ChangelogPrinter((text) => output.out(text.replace(/\n$/, '')));
-  for await (const change of engine.subscribe(sql, { signal })) printer.print(change);
-  printer.finish();
+  const started = performance.now();
+  const view = resultView(engine, output, output.live);
+  try {
+    for await (const change of engine.subscribe(sql, { signal })) view.show(change);
+    view.finish(performance.now() - started);
+  } finally {
+    view.close();
+  }
+}
+
+/** The view the session's settings ask for; a batch query shows only its final table. */
+function resultView(engine: Engine, output: RunnerOutput, screen: LiveScreen): ResultView {
+  const { config } = engine.session;
+  if (config.get('execution.runtime-mode') === 'batch') return new LiveTableView(output.out, { redraw: false, size: () => screen.size(), write: (text) => screen.write(text) });
+  const mode = (config.get('sql-client.execution.result-mode') ?? 'tableau').trim().toLowerCase() as ResultMode;
+  switch (mode) {
+    case 'table':
+      return new LiveTableView(output.out, screen);
+    case 'changelog':
+      return new ChangelogView(output.out, false);
+    case 'tableau':
+      return new ChangelogView(output.out, true);
+  }
 }

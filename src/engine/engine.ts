@@ -12,6 +12,7 @@ import { WeirError } from '../common/errors.js';
 import { toApiRow, type ApiRow } from './api-values.js';
 import { ChangeQueue } from './change-queue.js';
 import { CatalogStore } from './catalog-store.js';
+import { splitOuterLimit } from './outer-limit.js';
 import { Session, type RestoreReport } from './session.js';
 import type { StatementResult } from './statement-result.js';
 
@@ -85,6 +86,7 @@ export class Engine {
   /**
    * Runs a SELECT and yields its changelog as it is produced: `{ op: '+I' | '-U' | '+U' | '-D', row }`.
    * A SELECT reading only materialized views yields their committed rows from Postgres as inserts.
+   * An outer `LIMIT n` (no ORDER BY) ends the subscription, and its job, after the n-th `+I`.
    * Breaking out of the loop, or aborting `signal`, cancels the query's job; a failure of the job
    * is thrown from the loop.
    */
@@ -98,8 +100,9 @@ export class Engine {
         return;
       }
     }
+    const outer = only.length === 1 ? splitOuterLimit(only[0]!) : undefined;
     const queue = new ChangeQueue<Change>(SUBSCRIPTION_BUFFER);
-    const job = await this.session.subscribe(sql, (spec) => ({
+    const job = await this.session.subscribe(outer?.statement ?? sql, (spec) => ({
       open: async () => {},
       write: (batch) => {
         const changes: Change[] = [];
@@ -116,7 +119,8 @@ export class Engine {
     options.signal?.addEventListener('abort', abort, { once: true });
     void job.result().then((status) => (status === 'FAILED' ? queue.fail(job.error) : queue.end()));
     try {
-      yield* queue.drain();
+      if (outer === undefined) yield* queue.drain();
+      else yield* firstInserts(queue.drain(), outer.limit);
     } finally {
       options.signal?.removeEventListener('abort', abort);
       queue.close();
@@ -158,6 +162,16 @@ export class Engine {
       }
     }
     if (failure !== undefined) throw failure;
+  }
+}
+
+/** The changes up to and including the `limit`-th insert. */
+async function* firstInserts(changes: AsyncGenerator<Change>, limit: number): AsyncGenerator<Change> {
+  if (limit === 0) return;
+  let inserted = 0;
+  for await (const change of changes) {
+    yield change;
+    if (change.op === '+I' && ++inserted === limit) return;
   }
 }
 

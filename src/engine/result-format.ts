@@ -14,11 +14,16 @@ export function renderTable(result: Extract<StatementResult, { kind: 'rows' }>):
   if (result.rows.length === 0) return 'Empty set';
   const header = result.schema.map((f) => f.name);
   const cells = result.rows.map((row) => row.map((v, i) => displayValue(v, result.schema[i]!.type)));
+  const count = `${result.rows.length} row${result.rows.length === 1 ? '' : 's'} in set`;
+  return [...renderGrid(header, cells), count].join('\n');
+}
+
+/** Cells under a header as the lines of a bordered table, each column as wide as its widest cell, values right-aligned. */
+export function renderGrid(header: readonly string[], cells: readonly (readonly string[])[]): string[] {
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((r) => r[i]!.length)));
   const border = '+' + widths.map((w) => '-'.repeat(w + 2)).join('+') + '+';
   const line = (values: readonly string[]): string => '|' + values.map((v, i) => ' ' + v.padStart(widths[i]!) + ' ').join('|') + '|';
-  const count = `${result.rows.length} row${result.rows.length === 1 ? '' : 's'} in set`;
-  return [border, line(header), border, ...cells.map(line), border, count].join('\n');
+  return [border, line(header), border, ...cells.map(line), border];
 }
 
 /** Renders an error Postgres-style (see common/errors.ts). */

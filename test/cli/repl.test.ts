@@ -1,7 +1,8 @@
 /**
  * The interactive shell, driven through a pseudo-terminal (util-linux `script`): multi-line
- * statements, streaming results, .mode, errors that do not end the session, Ctrl-C stopping a
- * running query, .quit.
+ * statements, streaming results in each result mode, LIMIT ending a streaming SELECT, Tab
+ * completion, colours, .mode, errors that do not end the session, Ctrl-C stopping a running
+ * query, .quit.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -10,20 +11,43 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { WEIR } from '../support/weir-cli.js';
 
-/** Types `inputs` into the shell (each after its delay) and returns what the terminal showed. */
-function session(inputs: readonly [delayMs: number, text: string][], home = mkdtempSync(join(tmpdir(), 'weir-home-'))): Promise<{ code: number | null; screen: string }> {
+/** What the shell shows when it waits for input: its prompt or its continuation prompt. */
+const PROMPT = /(weir|\.\.\.)> $/;
+
+/**
+ * Text to type, after the screen shows `waitFor` (by default a prompt) since the previous input.
+ * Readline completes on a Tab only at the end of what arrives at once, so a Tab ends its input.
+ */
+type Input = string | readonly [text: string, waitFor: RegExp];
+
+/**
+ * Types `inputs` into the shell, each once the terminal shows what it waits for (so a loaded
+ * machine does not make input arrive early), and returns what the terminal showed, without
+ * escape codes (`screen`) and as written (`raw`).
+ */
+function session(inputs: readonly Input[], home = mkdtempSync(join(tmpdir(), 'weir-home-')), env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; screen: string; raw: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: home, env: { ...process.env, HOME: home } });
-    let screen = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (screen += d));
+    const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: home, env: { ...process.env, HOME: home, ...env } });
+    let raw = '';
+    let sentAt = 0;
+    let next = 0;
+    const screen = (): string => raw.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+    child.stdout.setEncoding('utf8').on('data', (d: string) => {
+      raw += d;
+      const input = inputs[next];
+      if (input === undefined) return;
+      const [text, waitFor] = typeof input === 'string' ? [input, PROMPT] : input;
+      if (!waitFor.test(screen().slice(sentAt))) return;
+      next++;
+      sentAt = screen().length;
+      child.stdin.write(text);
+    });
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, screen: screen.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '') }));
-    let at = 0;
-    for (const [delay, text] of inputs) {
-      at += delay;
-      setTimeout(() => child.stdin.write(text), at);
-    }
-    setTimeout(() => child.kill('SIGKILL'), at + 15_000);
+    const killer = setTimeout(() => child.kill('SIGKILL'), 50_000);
+    child.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, raw, screen: screen() });
+    });
   });
 }
 
@@ -31,12 +55,12 @@ describe.skipIf(!existsSync('/usr/bin/script'))('interactive shell', () => {
   it('runs multi-line statements, keeps going after an error, keeps history, and quits', async () => {
     const home = mkdtempSync(join(tmpdir(), 'weir-home-'));
     const { code, screen } = await session([
-      [500, "SELECT 1 AS a,\r"],
-      [100, " 'x' AS b;\r"],
-      [800, 'SELEC 3;\r'],
-      [300, '.mode csv\r'],
-      [100, 'SELECT 2 AS c;\r'],
-      [800, '.quit\r'],
+      "SELECT 1 AS a,\r",
+      " 'x' AS b;\r",
+      'SELEC 3;\r',
+      '.mode csv\r',
+      'SELECT 2 AS c;\r',
+      '.quit\r',
     ], home);
     expect(code).toBe(0);
     expect(readFileSync(join(home, '.weir_history'), 'utf8')).toContain("SELECT 1 AS a,  'x' AS b;");
@@ -50,14 +74,49 @@ describe.skipIf(!existsSync('/usr/bin/script'))('interactive shell', () => {
 
   it('Ctrl-C stops a streaming query and returns to the prompt', async () => {
     const { code, screen } = await session([
-      [500, "CREATE TABLE s (x BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20');\r"],
-      [300, 'SELECT x FROM s;\r'],
-      [1200, '\u0003'],
-      [500, 'SELECT 42 AS answer;\r'],
-      [800, '.quit\r'],
+      "CREATE TABLE s (x BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20');\r",
+      'SELECT x FROM s;\r',
+      ['\u0003', /\| \+I \|/],
+      'SELECT 42 AS answer;\r',
+      '.quit\r',
     ]);
     expect(code).toBe(0);
-    expect(screen).toMatch(/Received a total of \d+ rows/);
+    expect(screen).toMatch(/Received a total of \d+ rows?/);
     expect(screen).toMatch(/\| \+I \|\s+42 \|/);
+  });
+
+  it('shows a SELECT in each result mode, ends it at its LIMIT, and completes names with Tab', async () => {
+    const { code, screen } = await session([
+      "CREATE TABLE s (x BIGINT, k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '50', 'fields.k.min' = '1', 'fields.k.max' = '3');\r",
+      'SEL\t',
+      [' k FR\t', /SELECT$/],
+      [' s LIMIT 3;\r', /FROM$/],
+      "SET 'sql-client.execution.result-mode' = 'changelog';\r",
+      'SELECT k, x FROM s WHERE k > 0 LIMIT 2;\r',
+      "SET 'sql-client.execution.result-mode' = 'table';\r",
+      'SELECT k, COUNT(*) AS n FROM s GROUP BY k;\r',
+      ['\u0003', /3 rows after/],
+      '.quit\r',
+    ]);
+    expect(code).toBe(0);
+    expect(screen).toContain('SELECT k FROM s LIMIT 3;');
+    expect(screen).toMatch(/(\| \+I \|\s+[123] \|\r?\n){3}\+-/);
+    expect(screen).toMatch(/Received a total of 3 rows \(\d+\.\d\d seconds\)/);
+    expect(screen).toMatch(/^ op\s+k\s+x\r?$/m);
+    expect(screen).toMatch(/^ \+I\s+[123]\s+-?\d+\r?$/m);
+    expect(screen).toMatch(/Received a total of 2 rows/);
+    expect(screen).toMatch(/rows? after \d+ changes?/);
+    expect(screen).toMatch(/\| k \|\s+n \|(\r?\n.*){5}\r?\n3 rows in set \(\d+\.\d\d seconds\)/);
+  });
+
+  it('colours errors, [INFO] and the prompt on a terminal with colours, unless NO_COLOR is set', async () => {
+    const inputs = ['SELEC 1;\r', "SET 'a' = 'b';\r", '.quit\r'];
+    const colored = await session(inputs, undefined, { TERM: 'xterm-256color', NO_COLOR: undefined, FORCE_COLOR: undefined });
+    expect(colored.raw).toContain('\u001b[31mERROR: syntax error');
+    expect(colored.raw).toContain('\u001b[2m[INFO] Session property has been set.\u001b[22m');
+    expect(colored.raw).toContain('\u001b[1mweir> \u001b[22m');
+    const plain = await session(inputs, undefined, { TERM: 'xterm-256color', NO_COLOR: '1' });
+    expect(plain.screen).toContain('ERROR: syntax error');
+    expect(plain.raw).not.toMatch(/\u001b\[(31|2|1)m/);
   });
 });

@@ -1,7 +1,8 @@
 /**
  * `weir` without a command: statements piped on stdin or given with -f, results in --format
- * (ndjson when piped), the first error stops the run; and the statement buffer the shell uses to
- * tell a finished statement from one that goes on.
+ * (ndjson when piped), LIMIT ending a streaming SELECT, no escape codes in pipes, the first error
+ * stops the run; and the statement buffer the shell uses to tell a finished statement from one
+ * that goes on.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -11,9 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { StatementBuffer } from '../../src/cli/statement-buffer.js';
 import { WEIR, writeScript } from '../support/weir-cli.js';
 
-function pipe(input: string, args: readonly string[] = [], cwd = mkdtempSync(join(tmpdir(), 'weir-shell-'))): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function pipe(
+  input: string,
+  args: readonly string[] = [],
+  cwd = mkdtempSync(join(tmpdir(), 'weir-shell-')),
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [WEIR, ...args], { cwd });
+    const child = spawn(process.execPath, [WEIR, ...args], { cwd, env: { ...process.env, ...env } });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
@@ -54,6 +60,23 @@ describe('weir with statements on stdin', () => {
     expect(run.code).toBe(1);
     expect(run.stdout.trim()).toBe('{"a":1}');
     expect(run.stderr).toContain("ERROR: validation error: column 'nope' does not exist\nstdin:2:8: SELECT nope FROM (VALUES (1)) AS t(x);");
+  });
+
+  it('ends a SELECT over an unbounded source at its LIMIT', async () => {
+    const run = await pipe(`CREATE TABLE s (k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '100', 'fields.k.min' = '1', 'fields.k.max' = '3');
+      SELECT k FROM s LIMIT 4;
+      SELECT k, COUNT(*) AS n FROM s GROUP BY k LIMIT 2;`);
+    expect(run.code, run.stderr).toBe(0);
+    const rows = run.stdout.trim().split('\n').map((l) => JSON.parse(l) as Record<string, number>);
+    expect(rows.slice(0, 4).every((r) => Object.keys(r).join() === 'k')).toBe(true);
+    expect(rows.slice(4).map((r) => Object.keys(r).join())).toEqual(['k,n', 'k,n']);
+  });
+
+  it('writes no escape codes into pipes, even when colours are forced', async () => {
+    const run = await pipe("SELECT 1 AS a;\nSET 'x' = 'y';\nSELEC 2;\n", [], undefined, { FORCE_COLOR: '3', TERM: 'xterm-256color' });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('ERROR: syntax error');
+    expect(run.stdout + run.stderr).not.toContain('\u001b');
   });
 
   it('runs -f FILE after -i INIT', async () => {
