@@ -4,7 +4,6 @@
  * it prints what Postgres holds — the rows committed so far — until the stream ends. The views
  * stay in the working directory's catalog, so the shell (`weir`) can query them afterwards.
  */
-import { WeirError } from '../common/errors.js';
 import { createEngine, parseScriptText, type Engine } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';
 import { renderError, renderTable } from '../engine/result-format.js';
@@ -65,7 +64,7 @@ export async function runDemo(options: { verbose: boolean; intervalMs?: number }
     for await (const { result } of engine.executeScript(DEMO_SQL)) {
       if (result.kind === 'job') job = result.job;
     }
-    if (job === undefined) throw new WeirError('INTERNAL_ERROR', 'the demo started no job');
+    if (job === undefined) throw new Error('the demo script started no job');
     const views = engine.session.catalog.materializedViews().length;
     process.stdout.write(`Maintaining ${views} materialized views in one job, in the embedded PostgreSQL (.weir/postgres); committed rows, once a second:\n`);
     let finished = false;
