@@ -383,10 +383,7 @@ export class Session {
     const graph = withJobIdentity(planned, key, this.config.get('execution.runtime-mode') === 'batch');
     const checkpointing = await this.checkpointing(key, defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
-    if (checkpointing?.restoreFrom?.metadata.finished && !graph.nodes.some((n) => n.part !== undefined)) {
-      const { metadata, path } = checkpointing.restoreFrom;
-      return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
-    }
+    const finished = checkpointing?.restoreFrom?.metadata.finished === true && !graph.nodes.some((n) => n.part !== undefined);
     const execution = new JobExecution(graph, {
       compiler: new ExprCompiler(this.functions),
       connectors: this.connectors,
@@ -396,6 +393,13 @@ export class Session {
     });
     const job = new JobHandle(randomBytes(4).toString('hex'), name, execution, checkpointing?.restoreFrom);
     await execution.start();
+    if (finished) {
+      // Restored from its final checkpoint, the job reads nothing more; it only finishes the
+      // commits that checkpoint left (a crash may have come between its metadata and its commits).
+      if ((await job.result()) === 'FAILED') throw job.error;
+      const { metadata, path } = checkpointing!.restoreFrom!;
+      return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
+    }
     this.jobList.push(job);
     return { kind: 'job', job };
   }

@@ -66,6 +66,7 @@ describe('exactly-once into PostgreSQL', () => {
     'checkpoint.after-metadata-before-notify=crash@4',
     'sink.after-complete-before-commit=crash@5',
     'sink.between-commits=crash@5',
+    'checkpoint.final-after-metadata=crash@1',
   ]) {
     it(`crash at ${failpoint.split('=')[0]}: the tables equal the batch answer, nothing left prepared`, async () => {
       const { dir, script, url } = await setup(serverUrl());

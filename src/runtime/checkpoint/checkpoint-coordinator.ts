@@ -172,6 +172,7 @@ export class CheckpointCoordinator {
       };
       const path = await this.storage.commitMetadata(metadata);
       failpoint('checkpoint.after-metadata-before-notify');
+      if (barrier.final) failpoint('checkpoint.final-after-metadata');
       this.pending = undefined;
       this.consecutiveFailures = 0;
       this.completedCount++;

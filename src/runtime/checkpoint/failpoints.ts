@@ -14,6 +14,8 @@ export const FAILPOINTS = {
   checkpointAfterAcksBeforeMetadata: 'checkpoint.after-acks-before-metadata',
   /** Checkpoint n is complete (`_metadata` durable), but no sink has committed or been notified. */
   checkpointAfterMetadataBeforeNotify: 'checkpoint.after-metadata-before-notify',
+  /** A job's final checkpoint is complete (`_metadata` durable, the job counts as finished), but nothing of it is committed. */
+  checkpointFinalAfterMetadata: 'checkpoint.final-after-metadata',
   /** Sinks have committed checkpoint n, but the remaining operators have not been notified. */
   checkpointAfterCommitBeforeNotify: 'checkpoint.after-commit-before-notify',
   /** A source has emitted part of a batch. */
