@@ -44,10 +44,10 @@ export interface ConnectorDescriptor {
     readonly accepts: ChangelogKinds;
   };
   /**
-   * Checks options against the schema beyond what `options` declares; throws a WeirError
-   * (INVALID_OPTION) naming the option. Called at DDL time.
+   * Checks options against the schema (and the `PARTITIONED BY` columns) beyond what `options`
+   * declares; throws a WeirError (INVALID_OPTION) naming the option. Called at DDL time.
    */
-  validate?(options: ReadonlyMap<string, string>, schema: Schema, primaryKey: readonly string[]): void;
+  validate?(options: ReadonlyMap<string, string>, schema: Schema, primaryKey: readonly string[], partitionedBy?: readonly string[]): void;
 }
 
 /** The connector of a table declared without one: a writable table stored by weir. */

@@ -2,7 +2,8 @@
  * Keys for keyed state and partitioning. A single-column key is the column's value itself (a
  * JavaScript primitive, so Map lookups need no encoding); a composite key is a string built from
  * its components with length prefixes, so that no component can be confused with a separator.
- * Keys are only compared for equality and hashed; their order carries no meaning.
+ * Keys are only compared for equality and hashed; their order carries no meaning. Whole rows can
+ * be compared and hashed under the same equality without being encoded (for indexes of rows).
  */
 import type { Row } from './row.js';
 
@@ -56,6 +57,61 @@ function encodeNested(value: object): string {
   }
   const text = String(value);
   return text.length + ':' + text;
+}
+
+/**
+ * True when two rows would encode to the same composite key (every column equal under
+ * {@link encodeComponent}: NaN equals NaN, -0 equals 0, nested values compare by their
+ * encoding), without building the encoding for primitive columns.
+ */
+export function rowsEqual(a: Row, b: Row): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (typeof x !== typeof y) return false;
+    if (typeof x === 'number') {
+      if (x === x || y === y) return false;
+    } else if (typeof x !== 'object' || x === null || y === null || encodeComponent(x) !== encodeComponent(y)) return false;
+  }
+  return true;
+}
+
+/**
+ * A 30-bit hash of a whole row, consistent with {@link rowsEqual} (equal rows hash equally), that
+ * allocates nothing for numbers, strings and booleans. Like {@link hashKey} it is the same across
+ * processes and platforms, because state kept in checkpoints (a join's counted rows) is indexed
+ * by it; it fits a small integer, so a Map keyed by it does not box its keys.
+ */
+export function hashRow(row: Row): number {
+  let h = 0x9747b28c ^ row.length;
+  for (let i = 0; i < row.length; i++) {
+    h = Math.imul(h ^ hashComponent(row[i]), 0x5bd1e995);
+    h ^= h >>> 15;
+  }
+  return mix32(h) & 0x3fffffff;
+}
+
+const doubleBits = new DataView(new ArrayBuffer(8));
+
+function hashComponent(value: unknown): number {
+  switch (typeof value) {
+    case 'number':
+      if ((value | 0) === value) return value | 0;
+      if (Number.isSafeInteger(value)) return (value | 0) ^ Math.imul(Math.floor(value / 0x100000000) | 0, 0x9e3779b1);
+      if (value !== value) return 0x7ff80000;
+      doubleBits.setFloat64(0, value, true);
+      return doubleBits.getInt32(0, true) ^ Math.imul(doubleBits.getInt32(4, true), 0x9e3779b1);
+    case 'string':
+      return hashString(value);
+    case 'boolean':
+      return value ? 0x5bd1e995 : 0x1b873593;
+    case 'object':
+      return value === null ? 0x2f6b3a1d : hashString(encodeComponent(value));
+    default:
+      return hashString(encodeComponent(value));
+  }
 }
 
 /**

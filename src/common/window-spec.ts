@@ -1,11 +1,23 @@
 /** The windows of a window table function, in milliseconds of event time; shared by the plan and the job graph. */
-export type WindowSpec =
+export type WindowSpec = AlignedWindowSpec | SessionWindowSpec;
+
+/** Windows whose bounds depend only on a row's time (TUMBLE, HOP, CUMULATE): a row's windows are known on arrival. */
+export type AlignedWindowSpec =
   | { readonly kind: 'TUMBLE'; readonly size: number }
   | { readonly kind: 'HOP'; readonly slide: number; readonly size: number }
   | { readonly kind: 'CUMULATE'; readonly step: number; readonly size: number };
 
+/**
+ * Session windows: per key, rows whose times lie within `gap` of each other (inclusive) share a
+ * session `[first time, last time + gap)`, so a session's bounds grow and sessions merge as rows arrive.
+ */
+export interface SessionWindowSpec {
+  readonly kind: 'SESSION';
+  readonly gap: number;
+}
+
 /** Calls `visit(start, end)` for every window (start inclusive, end exclusive) that contains time `t`. */
-export function forEachWindow(window: WindowSpec, t: number, visit: (start: number, end: number) => void): void {
+export function forEachWindow(window: AlignedWindowSpec, t: number, visit: (start: number, end: number) => void): void {
   switch (window.kind) {
     case 'TUMBLE': {
       const start = Math.floor(t / window.size) * window.size;

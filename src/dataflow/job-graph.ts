@@ -127,7 +127,8 @@ export interface GroupAggregateSpec {
  * time in column `timeIndex`), becoming the row followed by `window_start` and `window_end`; the
  * expanded rows are grouped by `keys` (which include both window columns) and each group's final
  * row is emitted once, as +I, when the watermark passes its window's end. Late rows are dropped
- * and counted.
+ * and counted. SESSION windows are formed per value of the other keys, from the rows themselves:
+ * rows within `gap` of each other share one, whose bounds are its first time and its last time + gap.
  */
 export interface WindowAggregateSpec {
   readonly kind: 'window-aggregate';
@@ -149,6 +150,13 @@ export interface JoinSpec {
   readonly rightKeys: readonly number[];
   readonly leftArity: number;
   readonly rightArity: number;
+  /**
+   * Whether an input can retract (-U or -D): its rows are then kept as a counted multiset indexed
+   * by row, otherwise as an append-only list per key (a stray retraction is still honoured, by a
+   * search). Only the state layout depends on it, never the output; absent means false.
+   */
+  readonly leftRetracts?: boolean;
+  readonly rightRetracts?: boolean;
 }
 
 /**
@@ -177,6 +185,8 @@ export interface SinkSpec {
   readonly options: Readonly<Record<string, string>>;
   readonly schema: Schema;
   readonly primaryKey: readonly string[];
+  /** The table's `PARTITIONED BY` columns, when it has any (absent otherwise, so that unpartitioned graphs keep their fingerprint). */
+  readonly partitionedBy?: readonly string[];
   /**
    * What identifies the job across restarts (`pipeline.name`, or derived from its statement);
    * transactional sinks put it into the ids of the transactions they leave in external systems.

@@ -5,6 +5,7 @@ import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
+import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
@@ -44,7 +45,7 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
     case 'group-aggregate':
       return new GroupAggregateOperator(spec);
     case 'window-aggregate':
-      return new WindowAggregateOperator(spec);
+      return spec.window.kind === 'SESSION' ? new SessionWindowAggregateOperator(spec) : new WindowAggregateOperator(spec);
     case 'join':
       return new JoinOperator(spec);
     case 'rank':

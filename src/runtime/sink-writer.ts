@@ -34,6 +34,12 @@ export interface SinkWriter {
   snapshotState?(checkpointId: number): unknown;
   /** Receives the states returned by `snapshotState` before a restart (called before `open`). */
   initializeState?(states: readonly unknown[]): void;
+  /**
+   * Event-time progress at the sink (the minimum over its inputs), in order with the batches;
+   * Infinity, the final watermark, once the input has ended. Returns a promise only when the
+   * caller must wait for work it started.
+   */
+  processWatermark?(watermark: number): void | Promise<void>;
 }
 
 /** Creates writers for one connector. */

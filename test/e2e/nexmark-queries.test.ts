@@ -1,8 +1,11 @@
 /**
- * The published Nexmark queries that need no windows or joins, run unmodified (placeholders
- * substituted) on a bounded nexmark source: each runs to completion, and the rows each writes
- * match a hand-written reference over the same bids.
+ * The published Nexmark queries, run unmodified (placeholders substituted) on a bounded nexmark
+ * source: each runs to completion, and the rows each writes match a hand-written reference over
+ * the same bids.
  */
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { publishedSql } from '../support/nexmark-published.js';
@@ -60,6 +63,30 @@ describe('published Nexmark queries with windows', () => {
     }
     expect(written).toBe(expected);
     expect(expected).toBeGreaterThan(0);
+  });
+
+  it('q11 counts the bids of every bidder session (bids at most 10 s apart)', async () => {
+    const engine = createEngine();
+    await engine.execute(published('ddl.sql'));
+    const select = published('q11.sql').split(/INSERT INTO nexmark_q11/i)[1]!.replace(/;\s*$/, '');
+    const rows = (await engine.query(select)) as unknown as { bidder: number; bid_count: number; starttime: Date; endtime: Date }[];
+    const bids = (await engine.query('SELECT * FROM bid')) as unknown as Bid[];
+    const times = new Map<number, number[]>();
+    for (const b of bids) times.set(b.bidder, [...(times.get(b.bidder) ?? []), b.dateTime.getTime()]);
+    const expected: string[] = [];
+    for (const [bidder, list] of times) {
+      list.sort((x, y) => x - y);
+      let start = 0;
+      for (let i = 1; i <= list.length; i++) {
+        if (i < list.length && list[i]! - list[i - 1]! <= 10_000) continue;
+        expected.push(`${bidder}/${i - start}/${list[start]}/${list[i - 1]! + 10_000}`);
+        start = i;
+      }
+    }
+    expect(rows.map((r) => `${r.bidder}/${r.bid_count}/${r.starttime.getTime()}/${r.endtime.getTime()}`).sort()).toEqual(expected.sort());
+    expect(expected.length).toBeLessThan(bids.length);
+    const { written } = await run('q11.sql');
+    expect(written).toBe(expected.length);
   });
 });
 
@@ -154,4 +181,64 @@ describe('published Nexmark queries without windows or joins', () => {
     const { written, bids } = await run('q22.sql');
     expect(written).toBe(bids.length);
   });
+});
+
+/** The files of q10's sink: each partition directory (`dt=…/hm=…`) with the names in it. */
+async function partitionFiles(root: string): Promise<Map<string, string[]>> {
+  const partitions = new Map<string, string[]>();
+  for (const dt of await readdir(root)) {
+    for (const hm of await readdir(join(root, dt))) partitions.set(`${dt}/${hm}`, await readdir(join(root, dt, hm)));
+  }
+  return partitions;
+}
+
+/** A bid as q10 writes it into a part file: its columns without the partition columns, in CSV. */
+const q10Line = (b: Bid): string => `${b.auction},${b.bidder},${b.price},${b.dateTime.toISOString().replace('T', ' ').replace('Z', '')},${b.extra}`;
+
+/** The partition directory of a bid: Flink escapes the `:` of `HH:mm`. */
+const q10Partition = (b: Bid): string => `dt=${b.dateTime.toISOString().slice(0, 10)}/hm=${b.dateTime.toISOString().slice(11, 16).replace(':', '%3A')}`;
+
+/** Events per second of event time for q10: slow enough that the bounded run spans several minutes, hence several `hm` partitions. */
+const Q10_TPS = '100';
+
+describe('published Nexmark q10: the partitioned filesystem sink with partition commit', () => {
+  for (const checkpoints of [undefined, '20 ms']) {
+    it(`puts every bid into exactly one part file of its partition and commits every partition with _SUCCESS (${checkpoints === undefined ? 'no checkpoints' : `checkpoints every ${checkpoints}`})`, async () => {
+      const dir = await mkdtemp(join(tmpdir(), 'weir-q10-'));
+      try {
+        const engine = createEngine();
+        await engine.execute(publishedSql('ddl.sql', { EVENTS_NUM: String(EVENTS), TPS: Q10_TPS }));
+        const bids = (await engine.query('SELECT * FROM bid')) as unknown as Bid[];
+        if (checkpoints !== undefined) {
+          await engine.execute(`SET 'state.checkpoints.dir' = '${join(dir, 'checkpoints')}'; SET 'execution.checkpointing.interval' = '${checkpoints}';`);
+        }
+        const results = await engine.execute(publishedSql('q10.sql', { EVENTS_NUM: String(EVENTS), NEXMARK_DIR: dir, SUBMIT_TIME: '42' }));
+        const job = results.find((r) => r.kind === 'job');
+        if (job?.kind !== 'job') throw new Error('q10 started no job');
+        expect(await job.job.result(), String(job.job.error)).toBe('FINISHED');
+
+        const root = join(dir, 'data', 'output', '42', 'bid');
+        const partitions = await partitionFiles(root);
+        const expected = new Map<string, string[]>();
+        for (const b of bids) {
+          const lines = expected.get(q10Partition(b)) ?? [];
+          lines.push(q10Line(b));
+          expected.set(q10Partition(b), lines);
+        }
+        expect([...partitions.keys()].sort()).toEqual([...expected.keys()].sort());
+        expect(partitions.size).toBeGreaterThan(2);
+        for (const [partition, names] of partitions) {
+          expect(names.filter((name) => name.startsWith('.')), partition).toEqual([]);
+          expect(names, partition).toContain('_SUCCESS');
+          expect(await readFile(join(root, partition, '_SUCCESS'), 'utf8')).toBe('');
+          const parts = names.filter((name) => /^part-.*\.csv$/.test(name));
+          expect(parts.length + 1).toBe(names.length);
+          const lines = (await Promise.all(parts.map((name) => readFile(join(root, partition, name), 'utf8')))).flatMap((text) => text.split('\n').filter((l) => l !== ''));
+          expect(lines.sort(), partition).toEqual(expected.get(partition)!.sort());
+        }
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+  }
 });

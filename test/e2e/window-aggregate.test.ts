@@ -1,5 +1,5 @@
 /**
- * Window aggregation over the window TVFs on the Nexmark bid stream (event time with a 4 s
+ * Window aggregation over the window TVFs (and the legacy group windows) on the Nexmark bid stream (event time with a 4 s
  * watermark delay): each window's rows are emitted once, insert-only, when the watermark passes
  * its end (or at the end of input), and equal a hand-written computation over the same bids.
  */
@@ -77,6 +77,51 @@ describe('window aggregation', () => {
       for (const end of [base + 5000, base + 10_000]) if (end > t) expected.set(`${base}-${end}`, (expected.get(`${base}-${end}`) ?? 0) + 1);
     }
     expect(rows.map((r) => [`${(r.window_start as Date).getTime()}-${(r.window_end as Date).getTime()}`, r.bids]).sort()).toEqual([...expected.entries()].sort());
+  });
+
+  it('SESSION: bids per auction in sessions with a 1 s gap, and MAX(price) merged across a session', async () => {
+    const { engine, bids } = await setup();
+    const changes: string[] = [];
+    const rows: string[] = [];
+    for await (const { op, row } of engine.subscribe(
+      "SELECT auction, window_start, window_end, COUNT(*) AS bids, MAX(price) AS top FROM TABLE(SESSION(TABLE bid PARTITION BY auction, DESCRIPTOR(`dateTime`), INTERVAL '1' SECOND)) GROUP BY auction, window_start, window_end",
+    )) {
+      changes.push(op);
+      rows.push(key(row));
+    }
+    expect(new Set(changes)).toEqual(new Set(['+I']));
+    const byAuction = new Map<number, Bid[]>();
+    for (const b of bids) byAuction.set(b.auction, [...(byAuction.get(b.auction) ?? []), b]);
+    const expected: string[] = [];
+    for (const [auction, list] of byAuction) {
+      list.sort((x, y) => x.dateTime.getTime() - y.dateTime.getTime());
+      let session: Bid[] = [];
+      const close = (): void => {
+        const end = session[session.length - 1]!.dateTime.getTime() + 1000;
+        expected.push(key({ auction, window_start: session[0]!.dateTime, window_end: new Date(end), bids: session.length, top: Math.max(...session.map((b) => b.price)) }));
+      };
+      for (const b of list) {
+        if (session.length > 0 && b.dateTime.getTime() - session[session.length - 1]!.dateTime.getTime() > 1000) {
+          close();
+          session = [];
+        }
+        session.push(b);
+      }
+      close();
+    }
+    expect(rows.sort()).toEqual(expected.sort());
+    expect(rows.length).toBeLessThan(bids.length);
+  });
+
+  it('the legacy GROUP BY TUMBLE(...) with TUMBLE_START/TUMBLE_END gives the rows of the TUMBLE window TVF', async () => {
+    const { engine } = await setup();
+    const tvf = await engine.query(
+      "SELECT auction, window_start AS s, window_end AS e, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '10' SECOND)) GROUP BY auction, window_start, window_end",
+    );
+    const legacy = await engine.query(
+      "SELECT auction, TUMBLE_START(`dateTime`, INTERVAL '10' SECOND) AS s, TUMBLE_END(`dateTime`, INTERVAL '10' SECOND) AS e, COUNT(*) AS n FROM bid GROUP BY auction, TUMBLE(`dateTime`, INTERVAL '10' SECOND)",
+    );
+    expect(legacy.map(key).sort()).toEqual(tvf.map(key).sort());
   });
 
   it('explains the window aggregation and refuses a window without GROUP BY window_start, window_end', async () => {

@@ -11,7 +11,7 @@
  * expect(materialize(h.output)).toEqual([['a', 2]]);
  * ```
  */
-import { encodeComponent } from '../../src/common/key-codec.js';
+import { encodeComponent, type Key } from '../../src/common/key-codec.js';
 import { ChangeBatch, type Row } from '../../src/common/row.js';
 import { ROW_KIND_SHORT, parseRowKind, type RowKindShort } from '../../src/common/row-kind.js';
 import { MemoryStateBackend } from '../../src/runtime/state/memory-state-backend.js';
@@ -28,6 +28,8 @@ export interface HarnessOptions {
   readonly maxParallelism?: number;
   /** Whether the job takes checkpoints (default false). */
   readonly checkpointing?: boolean;
+  /** Keyed state to restore before the operator opens (as a restarted job does), keeping the keys `owns` accepts (default all). */
+  readonly restore?: { readonly snapshot: Uint8Array; readonly owns?: (key: Key) => boolean };
 }
 
 /** An opened operator with recording output (see the module comment). */
@@ -47,6 +49,7 @@ export class OperatorHarness {
   /** Opens `operator` in a fresh harness. */
   static async open(operator: StreamOperator, options: HarnessOptions = {}): Promise<OperatorHarness> {
     const harness = new OperatorHarness(operator);
+    if (options.restore !== undefined) harness.state.restore(options.restore.snapshot, options.restore.owns ?? (() => true));
     await operator.open?.(harness.context(options));
     return harness;
   }

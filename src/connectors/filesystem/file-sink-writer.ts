@@ -2,10 +2,18 @@
  * The filesystem sink's writer, with Flink's FileSink protocol: records go to hidden in-progress
  * part files; at a barrier they are fsynced and renamed to hidden pending files named after the
  * checkpoint; once the checkpoint completes they are renamed to their visible names. A reader that
- * skips hidden files (`.`-prefixed, as Flink's readers do) sees each record exactly once.
+ * skips hidden files (`.`-prefixed, as Flink's readers do) sees each record exactly once. A part
+ * file also rolls by size and by processing time (rollover and inactivity intervals), and always
+ * at a barrier.
  *
- * File names, all in the sink's directory (`<tag>` is a hash of the table name, `<run>` a UUID of
- * the writer instance, `<s>` the subtask, `<n>` a counter, `<ext>` the format's extension):
+ * A table with `PARTITIONED BY` writes each record, without its partition columns, into the part
+ * file of its partition directory (`dt=2024-01-01/hm=10%3A05/`, partition-paths.ts); with
+ * `'sink.partition-commit.policy.kind'` the partitions are committed (partition-committer.ts)
+ * once their files are visible.
+ *
+ * File names, in the sink's directory or its partition directories (`<tag>` is a hash of the
+ * table name, `<run>` a UUID of the writer instance, `<s>` the subtask, `<n>` a counter, `<ext>`
+ * the format's extension):
  *   in progress `.part-<tag>-<run>-<s>-<n>.<ext>.inprogress`
  *   pending     `.part-<tag>-<run>-<s>-<n>.<ext>.cp-<checkpoint>.pending`
  *   committed   `part-<tag>-<run>-<s>-<n>.<ext>`
@@ -13,31 +21,21 @@
  * from those of other tables written into the same directory.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { access, mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
 import { invariant, WeirError } from '../../common/errors.js';
 import { ROW_KIND_SHORT, RowKind } from '../../common/row-kind.js';
 import type { ChangeBatch } from '../../common/row.js';
 import type { Schema } from '../../common/schema.js';
 import type { PreparedTransaction, SinkContext, TransactionalSinkWriter } from '../../runtime/sink-writer.js';
-import { createRowFormat, type RowFormat, type RowFormatName } from './row-formats.js';
+import type { FileSinkOptions, RollingIntervals } from './file-sink-options.js';
+import { PartitionCommitTracker } from './partition-commit-tracker.js';
+import { PartitionCommitter } from './partition-committer.js';
+import { escapePathName, partitionLayout, type PartitionLayout } from './partition-paths.js';
+import { partitionTimeExtractor } from './partition-time-extractor.js';
+import { createRowFormat, type RowFormat } from './row-formats.js';
+import { SinkFileIo } from './sink-file-io.js';
 
-/** The sink's options, parsed and validated (see filesystem-connector.ts). */
-export interface FileSinkOptions {
-  /** The directory the part files go to; created when missing. */
-  readonly path: string;
-  readonly format: RowFormatName;
-  /** The CSV field delimiter (one character). */
-  readonly fieldDelimiter: string;
-  /** The CSV quote character, when not `"`. */
-  readonly quoteCharacter?: string;
-  /** What CSV writes for NULL, when not an empty field. */
-  readonly nullLiteral?: string;
-  /** Bytes after which a new part file is started; absent for one part file per checkpoint. */
-  readonly rollSize?: number;
-}
-
-/** One prepared part file: its pending name and the visible name commit gives it, both relative to the directory. */
+/** One prepared part file: its pending name and the visible name commit gives it, both relative to the sink's directory. */
 export interface PreparedFile {
   readonly pending: string;
   readonly final: string;
@@ -51,7 +49,7 @@ export interface FileTransactionData {
 /** The checkpoint id under which `flush` prepares and commits at once (Flink's end-of-input committable). */
 export const END_OF_INPUT = Number.MAX_SAFE_INTEGER;
 
-/** Serialised text is written out once this many characters are buffered (and at every barrier). */
+/** Serialised text of a part file is written out once this many characters are buffered (and at every barrier). */
 export const WRITE_CHUNK_CHARS = 64 * 1024;
 
 /** The short, stable hash of a table name that starts all of its part file names. */
@@ -76,9 +74,17 @@ class PartFile {
   handle: FileHandle | undefined;
   /** True once the part takes no more records (rolled, or its transaction was prepared). */
   sealed = false;
+  /** When the part last received a record (processing time). */
+  lastWrite: number;
 
-  /** `name` is the committed name; the hidden names derive from it. */
-  constructor(readonly name: string) {}
+  /** `name` is the committed name relative to the sink's directory, in partition directory `directory` (`''` when unpartitioned). */
+  constructor(
+    readonly name: string,
+    readonly directory: string,
+    readonly created: number,
+  ) {
+    this.lastWrite = created;
+  }
 }
 
 /**
@@ -90,82 +96,133 @@ class PartFile {
  */
 export class FileSinkWriter implements TransactionalSinkWriter {
   readonly #table: string;
-  readonly #dir: string;
+  readonly #io: SinkFileIo;
+  readonly #options: FileSinkOptions;
+  readonly #layout: PartitionLayout;
   readonly #format: RowFormat;
-  readonly #rollSize: number | undefined;
   readonly #tag: string;
   readonly #hiddenName: RegExp;
   readonly #finalName: RegExp;
   readonly #run = randomUUID();
+  readonly #tracker: PartitionCommitTracker | undefined;
+  #committer: PartitionCommitter | undefined;
   #context: SinkContext | undefined;
   #parts: PartFile[] = [];
   /** Parts whose file handle is open, whichever transaction they belong to. */
   readonly #openParts = new Set<PartFile>();
-  #current: PartFile | undefined;
+  /** The part that takes the records of each partition directory now. */
+  readonly #current = new Map<string, PartFile>();
+  /** Partition directories known to exist. */
+  readonly #directories = new Set<string>(['']);
   #nextPart = 0;
   #drainDue = false;
+  /** The processing time of the batch being written. */
+  #now = 0;
+  #rollTimer: NodeJS.Timeout | undefined;
   #queue: Promise<void> = Promise.resolve();
   #failure: unknown;
 
   constructor(table: string, schema: Schema, options: FileSinkOptions) {
     this.#table = table;
-    this.#dir = options.path;
-    this.#format = createRowFormat(options.format, schema, options);
-    this.#rollSize = options.rollSize;
+    this.#io = new SinkFileIo(table, options.path);
+    this.#options = options;
+    this.#layout = partitionLayout(schema, options.partitionKeys ?? [], options.defaultPartitionName);
+    this.#format = createRowFormat(options.format, this.#layout.dataSchema, options);
     this.#tag = tableTag(table);
+    const partitions = this.#layout.keys.map((key) => `${escapeRegExp(escapePathName(key))}=[^/\\\\]+/`).join('');
     this.#hiddenName = new RegExp(`^\\.part-${this.#tag}-([0-9a-f-]{36})-(\\d+)-\\d+\\.(?:json|csv)\\.(?:inprogress|cp-(\\d+)\\.pending)$`);
-    this.#finalName = new RegExp(`^part-${this.#tag}-[0-9a-f-]{36}-\\d+-\\d+\\.(?:json|csv)$`);
+    this.#finalName = new RegExp(`^${partitions}part-${this.#tag}-[0-9a-f-]{36}-\\d+-\\d+\\.(?:json|csv)$`);
+    if (options.partitionCommit !== undefined) this.#tracker = new PartitionCommitTracker();
   }
 
-  /** Creates the directory when it is missing. */
+  /** Restores the pending partitions of partition commit (called before `open`). */
+  initializeState(states: readonly unknown[]): void {
+    this.#tracker?.restore(this.#table, states);
+  }
+
+  /**
+   * Creates the directory when it is missing, joins the partition committer the subtasks of this
+   * run share, and starts the timer of rolling by processing time.
+   */
   async open(context: SinkContext): Promise<void> {
     this.#context = context;
-    await this.#io('create the directory', this.#dir, () => mkdir(this.#dir, { recursive: true }));
+    await this.#io.run('create the directory', '', () => mkdir(this.#io.root, { recursive: true }));
+    const commit = this.#options.partitionCommit;
+    if (commit !== undefined) {
+      const extract = partitionTimeExtractor(commit.timestampPattern, this.#layout.keys);
+      this.#committer = PartitionCommitter.shared(context.run, `${this.#table}\u0000${this.#io.root}`, () => new PartitionCommitter(this.#io, commit, extract, context.parallelism));
+      this.#committer.register(context.subtask, this.#tracker!);
+    }
+    const rolling = this.#options.rolling;
+    if (rolling !== undefined) {
+      this.#rollTimer = setInterval(() => this.#rollByTime(rolling), rolling.checkMs);
+      this.#rollTimer.unref();
+    }
   }
 
   /**
    * Buffers the batch's lines; returns a promise when buffered text is due to be written (64 KB
-   * gathered, or a part file rolled). Throws when an append-only format receives anything but +I.
+   * gathered in a part, or a part file rolled). Throws when an append-only format receives anything but +I.
    */
   write(batch: ChangeBatch): void | Promise<void> {
     const { kinds, rows } = batch;
     const { serialize, appendOnly } = this.#format;
+    const { directoryOf, dataOf } = this.#layout;
+    this.#now = Date.now();
     for (let i = 0; i < rows.length; i++) {
       const kind = kinds[i]!;
       if (appendOnly && kind !== RowKind.INSERT) throw this.#updateRefused(kind);
-      this.#append(serialize(kind, rows[i]!));
+      const row = rows[i]!;
+      this.#append(directoryOf(row), serialize(kind, dataOf(row)));
     }
     if (!this.#drainDue) return;
     this.#drainDue = false;
     return this.#enqueue(() => this.#drain());
   }
 
+  /** The sink's watermark, for partition commit by partition time; the final watermark commits what is left once visible. */
+  processWatermark(watermark: number): void | Promise<void> {
+    const tracker = this.#tracker;
+    if (tracker === undefined) return;
+    tracker.watermark = watermark;
+    if (watermark === Number.POSITIVE_INFINITY) return this.#committer!.commitDue();
+  }
+
+  /** The pending partitions of partition commit at barrier `checkpointId`; undefined without partition commit. */
+  snapshotState(checkpointId: number): unknown {
+    return this.#tracker?.snapshot(checkpointId);
+  }
+
   /**
    * Seals everything written since the previous barrier: fsyncs the in-progress files and renames
-   * them to pending files named after `checkpointId`. Records written after this call start a new
-   * part file. Returns the files to commit; none when nothing was written (and no file is created).
+   * them to pending files named after `checkpointId`. Records written after this call start new
+   * part files. Returns the files to commit; none when nothing was written (and no file is created).
    */
   prepareCommit(checkpointId: number): Promise<PreparedTransaction> {
     const parts = this.#parts;
     for (const part of parts) part.sealed = true;
     this.#parts = [];
-    this.#current = undefined;
+    this.#current.clear();
+    this.#tracker?.prepared(checkpointId);
     return this.#enqueue(() => this.#prepare(parts, checkpointId));
   }
 
   /**
-   * Renames every pending file of the transactions to its visible name, then fsyncs the directory.
-   * Idempotent: a file already visible counts as committed. Throws CONNECTOR_ERROR when a file is
-   * neither pending nor visible.
+   * Renames every pending file of the transactions to its visible name, fsyncs the directories,
+   * then commits the partitions that became due. Idempotent: a file already visible counts as
+   * committed. Throws CONNECTOR_ERROR when a file is neither pending nor visible.
    */
   async commit(transactions: readonly PreparedTransaction[]): Promise<void> {
-    let renamed = false;
+    const renamedIn = new Set<string>();
     for (const transaction of transactions) {
       for (const file of this.#filesOf(transaction)) {
-        if (await this.#commitFile(file, transaction.checkpointId)) renamed = true;
+        if (await this.#commitFile(file, transaction.checkpointId)) renamedIn.add(directoryOf(file.final));
       }
     }
-    if (renamed) await this.#syncDirectory();
+    for (const directory of renamedIn) await this.#io.syncDirectory(directory);
+    if (this.#tracker === undefined || transactions.length === 0) return;
+    this.#tracker.committed(Math.max(...transactions.map((t) => t.checkpointId)));
+    await this.#committer!.commitDue();
   }
 
   /**
@@ -177,10 +234,15 @@ export class FileSinkWriter implements TransactionalSinkWriter {
    */
   async recover(pending: readonly PreparedTransaction[], restoredCheckpointId: number): Promise<void> {
     await this.commit(pending);
-    const names = await this.#io('list', this.#dir, () => readdir(this.#dir));
-    const abandoned = names.filter((name) => this.#isAbandoned(name, restoredCheckpointId));
-    for (const name of abandoned) await this.#io('delete', name, () => rm(join(this.#dir, name), { force: true }));
-    if (abandoned.length > 0) await this.#syncDirectory();
+    this.#tracker?.committed(restoredCheckpointId);
+    const abandoned: string[] = [];
+    const directories = await this.#partitionDirectories();
+    for (const directory of directories) {
+      const names = await this.#io.run('list', directory, () => readdir(this.#io.path(directory)));
+      for (const name of names) if (this.#isAbandoned(name, restoredCheckpointId)) abandoned.push(directory === '' ? name : `${directory}/${name}`);
+    }
+    for (const file of abandoned) await this.#io.run('delete', file, () => rm(this.#io.path(file), { force: true }));
+    for (const directory of new Set(abandoned.map(directoryOf))) await this.#io.syncDirectory(directory);
   }
 
   /**
@@ -195,32 +257,54 @@ export class FileSinkWriter implements TransactionalSinkWriter {
 
   /** Waits for queued I/O and closes the files; commits nothing (uncommitted files stay hidden until `recover`). */
   async close(): Promise<void> {
+    clearInterval(this.#rollTimer);
     this.#parts = [];
-    this.#current = undefined;
+    this.#current.clear();
     await this.#queue;
     for (const part of [...this.#openParts]) await this.#closeHandle(part);
   }
 
-  #append(line: string): void {
-    const bytes = this.#rollSize === undefined ? line.length : Buffer.byteLength(line);
-    let part = this.#current;
-    if (part !== undefined && this.#rollSize !== undefined && part.size > 0 && part.size + bytes > this.#rollSize) {
-      part.sealed = true;
+  #append(directory: string, line: string): void {
+    const rollSize = this.#options.rollSize;
+    const bytes = rollSize === undefined ? line.length : Buffer.byteLength(line);
+    let part = this.#current.get(directory);
+    if (part !== undefined && rollSize !== undefined && part.size > 0 && part.size + bytes > rollSize) {
+      this.#seal(part);
       this.#drainDue = true;
       part = undefined;
     }
-    part ??= this.#startPart();
+    part ??= this.#startPart(directory);
     part.text += line;
     part.size += bytes;
+    part.lastWrite = this.#now;
     if (part.text.length >= WRITE_CHUNK_CHARS) this.#drainDue = true;
   }
 
-  #startPart(): PartFile {
+  #startPart(directory: string): PartFile {
     invariant(this.#context !== undefined, `filesystem sink '${this.#table}' was written before it was opened`);
-    const part = new PartFile(`part-${this.#tag}-${this.#run}-${this.#context.subtask}-${this.#nextPart++}.${this.#format.extension}`);
+    const file = `part-${this.#tag}-${this.#run}-${this.#context.subtask}-${this.#nextPart++}.${this.#format.extension}`;
+    const part = new PartFile(directory === '' ? file : `${directory}/${file}`, directory, this.#now);
     this.#parts.push(part);
-    this.#current = part;
+    this.#current.set(directory, part);
+    this.#tracker?.touch(directory, this.#now);
     return part;
+  }
+
+  #seal(part: PartFile): void {
+    part.sealed = true;
+    this.#current.delete(part.directory);
+  }
+
+  /** Rolls the parts open longer than the rollover interval or idle longer than the inactivity interval (Flink's check on processing time). */
+  #rollByTime(rolling: RollingIntervals): void {
+    const now = Date.now();
+    let rolled = false;
+    for (const part of this.#current.values()) {
+      if (now - part.created < rolling.rolloverMs && now - part.lastWrite < rolling.inactivityMs) continue;
+      this.#seal(part);
+      rolled = true;
+    }
+    if (rolled) this.#enqueue(() => this.#drain()).catch(() => undefined);
   }
 
   #updateRefused(kind: RowKind): WeirError {
@@ -246,7 +330,7 @@ export class FileSinkWriter implements TransactionalSinkWriter {
     return run;
   }
 
-  /** Writes buffered text out and closes sealed parts; the open part stays open. */
+  /** Writes buffered text out and closes sealed parts; open parts stay open. */
   async #drain(): Promise<void> {
     for (const part of this.#parts) {
       if (part.sealed) await this.#finish(part);
@@ -256,13 +340,16 @@ export class FileSinkWriter implements TransactionalSinkWriter {
 
   async #prepare(parts: readonly PartFile[], checkpointId: number): Promise<PreparedTransaction> {
     const files: PreparedFile[] = [];
+    const directories = new Set<string>();
     for (const part of parts) {
       await this.#finish(part);
       const file = { pending: pendingName(part.name, checkpointId), final: part.name };
-      await this.#io('rename', inProgressName(part.name), () => rename(join(this.#dir, inProgressName(part.name)), join(this.#dir, file.pending)));
+      const inProgress = inProgressName(part.name);
+      await this.#io.run('rename', inProgress, () => rename(this.#io.path(inProgress), this.#io.path(file.pending)));
       files.push(file);
+      for (let directory: string | undefined = part.directory; directory !== undefined; directory = parentOf(directory)) directories.add(directory);
     }
-    if (files.length > 0) await this.#syncDirectory();
+    for (const directory of directories) await this.#io.syncDirectory(directory);
     const data: FileTransactionData = { files };
     return { checkpointId, data };
   }
@@ -273,7 +360,7 @@ export class FileSinkWriter implements TransactionalSinkWriter {
     const handle = part.handle;
     if (handle === undefined) return;
     try {
-      await this.#io('fsync', inProgressName(part.name), () => handle.sync());
+      await this.#io.run('fsync', inProgressName(part.name), () => handle.sync());
     } finally {
       await this.#closeHandle(part);
     }
@@ -287,14 +374,19 @@ export class FileSinkWriter implements TransactionalSinkWriter {
     const handle = part.handle ?? (await this.#createFile(part, file));
     let offset = 0;
     while (offset < data.length) {
-      const { bytesWritten } = await this.#io('write', file, () => handle.write(data, offset, data.length - offset, part.written));
+      const { bytesWritten } = await this.#io.run('write', file, () => handle.write(data, offset, data.length - offset, part.written));
       offset += bytesWritten;
       part.written += bytesWritten;
     }
   }
 
   async #createFile(part: PartFile, file: string): Promise<FileHandle> {
-    const handle = await this.#io('create', file, () => open(join(this.#dir, file), 'wx'));
+    const directory = part.directory;
+    if (!this.#directories.has(directory)) {
+      await this.#io.run('create the directory', directory, () => mkdir(this.#io.path(directory), { recursive: true }));
+      this.#directories.add(directory);
+    }
+    const handle = await this.#io.run('create', file, () => open(this.#io.path(file), 'wx'));
     part.handle = handle;
     this.#openParts.add(part);
     return handle;
@@ -310,19 +402,19 @@ export class FileSinkWriter implements TransactionalSinkWriter {
   /** Renames one pending file to its visible name; false when it was committed before. */
   async #commitFile(file: PreparedFile, checkpointId: number): Promise<boolean> {
     try {
-      await rename(join(this.#dir, file.pending), join(this.#dir, file.final));
+      await rename(this.#io.path(file.pending), this.#io.path(file.final));
       return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw this.#ioError('commit', file.pending, error);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw this.#io.error('commit', file.pending, error);
     }
-    if (await this.#io('look for', file.final, () => exists(join(this.#dir, file.final)))) return false;
+    if (await this.#io.exists(file.final)) return false;
     throw new WeirError(
       'CONNECTOR_ERROR',
-      `filesystem sink '${this.#table}' lost the prepared file ${file.pending} of checkpoint ${checkpointId}: neither it nor ${file.final} is in ${this.#dir}`,
+      `filesystem sink '${this.#table}' lost the prepared file ${file.pending} of checkpoint ${checkpointId}: neither it nor ${file.final} is in ${this.#io.root}`,
     );
   }
 
-  /** The files of a transaction, checked to be this table's part files named after its checkpoint. */
+  /** The files of a transaction, checked to be this table's part files (in its partition directories) named after its checkpoint. */
   #filesOf(transaction: PreparedTransaction): readonly PreparedFile[] {
     const files: unknown = (transaction.data as { files?: unknown } | null | undefined)?.files;
     const valid =
@@ -337,6 +429,21 @@ export class FileSinkWriter implements TransactionalSinkWriter {
       );
     }
     return files as readonly PreparedFile[];
+  }
+
+  /** The partition directories under the sink's directory, one level per partition column (`['']` when unpartitioned). */
+  async #partitionDirectories(): Promise<string[]> {
+    let level = [''];
+    for (const key of this.#layout.keys) {
+      const prefix = `${escapePathName(key)}=`;
+      const next: string[] = [];
+      for (const directory of level) {
+        const entries = await this.#io.run('list', directory, () => readdir(this.#io.path(directory), { withFileTypes: true }));
+        for (const entry of entries) if (entry.isDirectory() && entry.name.startsWith(prefix)) next.push(directory === '' ? entry.name : `${directory}/${entry.name}`);
+      }
+      level = next;
+    }
+    return level;
   }
 
   #isAbandoned(name: string, restoredCheckpointId: number): boolean {
@@ -357,47 +464,32 @@ export class FileSinkWriter implements TransactionalSinkWriter {
     const { subtask: self, parallelism } = this.#context;
     return subtask === self || (subtask >= parallelism && subtask % parallelism === self);
   }
+}
 
-  async #syncDirectory(): Promise<void> {
-    if (process.platform === 'win32') return;
-    const directory = await this.#io('open the directory', this.#dir, () => open(this.#dir, 'r'));
-    try {
-      await this.#io('fsync the directory', this.#dir, () => directory.sync());
-    } finally {
-      await directory.close();
-    }
-  }
-
-  /** Runs one file-system call, turning its failure into a CONNECTOR_ERROR naming the table and file. */
-  async #io<T>(action: string, file: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (error) {
-      throw this.#ioError(action, file, error);
-    }
-  }
-
-  #ioError(action: string, file: string, error: unknown): WeirError {
-    const reason = error instanceof Error ? error.message : String(error);
-    const where = file === this.#dir ? file : `${file} in ${this.#dir}`;
-    return new WeirError('CONNECTOR_ERROR', `filesystem sink '${this.#table}' could not ${action} ${where}: ${reason}`, { cause: error });
-  }
+/** A hidden name of the part file `finalName` (a path relative to the sink's directory): `.` before its base name, `suffix` after it. */
+function hiddenName(finalName: string, suffix: string): string {
+  const slash = finalName.lastIndexOf('/');
+  return `${finalName.slice(0, slash + 1)}.${finalName.slice(slash + 1)}${suffix}`;
 }
 
 function inProgressName(finalName: string): string {
-  return `.${finalName}.inprogress`;
+  return hiddenName(finalName, '.inprogress');
 }
 
 function pendingName(finalName: string, checkpointId: number): string {
-  return `.${finalName}.cp-${checkpointId}.pending`;
+  return hiddenName(finalName, `.cp-${checkpointId}.pending`);
 }
 
-async function exists(path: string): Promise<boolean> {
-  try {
-    await access(path);
-    return true;
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return false;
-    throw error;
-  }
+/** The directory of a relative file path (`''` for the sink's directory). */
+function directoryOf(file: string): string {
+  return file.slice(0, Math.max(0, file.lastIndexOf('/')));
+}
+
+/** The parent of a relative directory; undefined for the sink's directory itself. */
+function parentOf(directory: string): string | undefined {
+  return directory === '' ? undefined : directoryOf(directory);
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }

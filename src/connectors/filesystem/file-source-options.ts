@@ -6,6 +6,7 @@
 import { parseDuration } from '../../common/duration.js';
 import { WeirError } from '../../common/errors.js';
 import { readFormatOptions, type FormatOptions } from '../formats/format-options.js';
+import { localPath } from './local-path.js';
 
 /** The source's options, parsed and checked. */
 export interface FileSourceOptions {
@@ -21,11 +22,12 @@ export function parseFileSourceOptions(options: ReadonlyMap<string, string>): Fi
   const path = options.get('path');
   if (path === undefined || path.trim() === '') throw new WeirError('INVALID_OPTION', "filesystem needs option 'path': the file or directory to read, or to write part files to");
   const format = readFormatOptions('filesystem', options);
+  const local = localPath(path);
   const interval = options.get('source.monitor-interval');
-  if (interval === undefined) return { path, format };
+  if (interval === undefined) return { path: local, format };
   const monitorIntervalMs = parseDuration(interval, 'source.monitor-interval');
   if (monitorIntervalMs <= 0) throw new WeirError('INVALID_OPTION', `filesystem option 'source.monitor-interval' must be a positive duration such as '1 s', got '${interval}'`);
-  return { path, format, monitorIntervalMs };
+  return { path: local, format, monitorIntervalMs };
 }
 
 /** True when the table's source ends by itself: no `'source.monitor-interval'`. */

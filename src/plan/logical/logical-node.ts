@@ -99,8 +99,9 @@ export interface LogicalWatermarkAssigner {
 }
 
 /**
- * `TABLE(TUMBLE | HOP | CUMULATE(TABLE t, DESCRIPTOR(ts), ...))`: the input's columns followed
- * by `window_start`, `window_end` and `window_time`, one row per window a row falls into.
+ * `TABLE(TUMBLE | HOP | CUMULATE | SESSION(TABLE t, DESCRIPTOR(ts), ...))`: the input's columns
+ * followed by `window_start`, `window_end` and `window_time`, one row per window a row falls into.
+ * The legacy group windows (`GROUP BY SESSION(ts, gap)`) bind to the same node.
  */
 export interface LogicalWindowTvf {
   readonly kind: 'window-tvf';
@@ -108,6 +109,8 @@ export interface LogicalWindowTvf {
   /** The input column holding the event time (a rowtime attribute). */
   readonly timeIndex: number;
   readonly window: WindowSpec;
+  /** SESSION only: the input columns whose rows form sessions separately (`PARTITION BY`); empty otherwise. */
+  readonly partitionKeys: readonly number[];
   readonly schema: Schema;
 }
 
@@ -148,6 +151,8 @@ export interface SinkTarget {
   /** Which changelogs the connector accepts. */
   readonly accepts: 'insert-only' | 'all' | 'upsert';
   readonly primaryKey: readonly string[];
+  /** The table's `PARTITIONED BY` columns, when it has any. */
+  readonly partitionedBy?: readonly string[];
 }
 
 /** Writes the input into a table; the input's schema equals the table's physical columns. */

@@ -84,6 +84,8 @@ function describeWindow(window: WindowSpec): string {
       return `HOP(slide=[${seconds(window.slide)}], size=[${seconds(window.size)}])`;
     case 'CUMULATE':
       return `CUMULATE(step=[${seconds(window.step)}], size=[${seconds(window.size)}])`;
+    case 'SESSION':
+      return `SESSION(gap=[${seconds(window.gap)}])`;
   }
 }
 

@@ -90,6 +90,7 @@ function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>)
   if (!keyRoles.includes('start') || !keyRoles.includes('end')) {
     throw new WeirError('UNSUPPORTED', `a GROUP BY over a ${tvf.window.kind} window must include window_start and window_end`);
   }
+  if (tvf.window.kind === 'SESSION') requireSessionPartition(tvf, node.keys.map((k) => exprs[k]!).filter((_, i) => keyRoles[i] === 'value'));
   exprs.forEach((e, i) => {
     if (role[i] === 'value' && inputRefsOf(e).some((r) => r >= width)) {
       throw new WeirError('UNSUPPORTED', 'window_start, window_end and window_time may only be grouped by, not computed on, in a window aggregation');
@@ -109,6 +110,20 @@ function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>)
   const exchange: PhysicalNode = { kind: 'exchange', input: calc, keys: partitionKeys.length === 0 ? null : partitionKeys, schema: calc.schema, mode: INSERT_ONLY };
   const calls = node.calls.map((c) => ({ ...c, args: c.args.map((a) => position[a]!), filter: c.filter === null ? null : position[c.filter]! }));
   return { kind: 'window-aggregate', input: exchange, window: tvf.window, timeIndex: timeColumn, keys, calls, schema: node.schema, mode: INSERT_ONLY };
+}
+
+/**
+ * Sessions are formed per group (Flink checks the same): the grouping keys besides window_start
+ * and window_end must be exactly the SESSION window's PARTITION BY columns.
+ */
+function requireSessionPartition(tvf: Extract<LogicalNode, { kind: 'window-tvf' }>, valueKeys: readonly ScalarExpr[]): void {
+  const grouped = new Set(valueKeys.map((e) => (e.kind === 'input-ref' ? e.index : -1)));
+  const partition = new Set(tvf.partitionKeys);
+  if (grouped.size === partition.size && [...grouped].every((k) => partition.has(k))) return;
+  const names = tvf.partitionKeys.map((k) => tvf.input.schema[k]!.name).join(', ');
+  throw new WeirError('UNSUPPORTED', `a GROUP BY over a SESSION window must group by exactly its PARTITION BY columns (${names === '' ? 'none' : names}) besides window_start and window_end`, {
+    hint: 'sessions are formed per group: write SESSION(TABLE t PARTITION BY <the grouping columns>, DESCRIPTOR(ts), gap)',
+  });
 }
 
 /**

@@ -3,6 +3,7 @@
  * except exchanges, which become the partitioning of the edge into their consumer.
  */
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
+import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
@@ -66,7 +67,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         kind: 'group-aggregate',
         keys: node.keys,
         aggregates: aggregateSpecs(node.calls),
-        inputRetracts: node.input.mode.updateBefore || node.input.mode.delete,
+        inputRetracts: retracts(node.input.mode),
         emitUpdateBefore: node.emitUpdateBefore,
       };
     case 'window-aggregate':
@@ -80,14 +81,34 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'rank':
       return { kind: 'rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit };
     case 'join':
-      return { kind: 'join', leftKeys: node.leftKeys, rightKeys: node.rightKeys, leftArity: node.left.schema.length, rightArity: node.right.schema.length };
+      return {
+        kind: 'join',
+        leftKeys: node.leftKeys,
+        rightKeys: node.rightKeys,
+        leftArity: node.left.schema.length,
+        rightArity: node.right.schema.length,
+        leftRetracts: retracts(node.left.mode),
+        rightRetracts: retracts(node.right.mode),
+      };
     case 'union':
       return { kind: 'union' };
     case 'sink':
-      return { kind: 'sink', table: node.target.name, connector: node.target.connector, options: node.target.options, schema: node.schema, primaryKey: node.target.primaryKey };
+      return {
+        kind: 'sink',
+        table: node.target.name,
+        connector: node.target.connector,
+        options: node.target.options,
+        schema: node.schema,
+        primaryKey: node.target.primaryKey,
+        ...(node.target.partitionedBy === undefined ? {} : { partitionedBy: node.target.partitionedBy }),
+      };
     case 'exchange':
       throw new Error('an exchange is lowered into the edge of its consumer');
   }
+}
+
+function retracts(mode: ChangelogMode): boolean {
+  return mode.updateBefore || mode.delete;
 }
 
 function aggregateSpecs(calls: readonly AggregateCall[]): AggregateCallSpec[] {

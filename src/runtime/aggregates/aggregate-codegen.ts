@@ -22,6 +22,12 @@ export interface AggregateCodegen {
   accumulate(slots: readonly string[], value: string): string;
   /** Statements that remove a value previously added. */
   retract(slots: readonly string[], value: string): string;
+  /**
+   * Statements that add everything the accumulator in `from` (same layout, initialised, left
+   * unchanged) holds to the one in `slots`, as if its values had been accumulated there; windows
+   * that merge (sessions) merge their accumulators this way.
+   */
+  merge(slots: readonly string[], from: readonly string[]): string;
   /** An expression for the current result (SQL NULL as `null`). */
   result(slots: readonly string[]): string;
 }

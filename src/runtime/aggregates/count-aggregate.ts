@@ -11,10 +11,11 @@ export const countAggregate: AggregateFactory = () => ({
   init: ([n]) => `${n} = 0;`,
   accumulate: ([n]) => `${n}++;`,
   retract: ([n]) => `${n}--;`,
+  merge: ([n], [m]) => `${n} += ${m};`,
   result: ([n]) => n!,
 });
 
-/** COUNT(*) answered by the group's row count held in `rowCount` (an lvalue of the generated code). */
+/** COUNT(*) answered by the group's row count held in `rowCount` (an lvalue of the generated code, merged by its owner). */
 export function rowCountAggregate(rowCount: string): AggregateCodegen {
-  return { slots: 0, init: () => '', accumulate: () => '', retract: () => '', result: () => rowCount };
+  return { slots: 0, init: () => '', accumulate: () => '', retract: () => '', merge: () => '', result: () => rowCount };
 }

@@ -23,6 +23,13 @@ export function distinctAggregate(inner: AggregateCodegen, scope: SourceScope): 
         if (${seen} === 1) { ${slots[0]}.delete(${v}); ${inner.retract(innerSlots(slots), v)} }
         else if (${seen} !== undefined) ${slots[0]}.set(${v}, ${seen} - 1); }`;
     },
+    merge: (slots, from) => {
+      const [value, count, seen] = [scope.local('value'), scope.local('count'), scope.local('seen')];
+      return `for (const [${value}, ${count}] of ${from[0]}) {
+        const ${seen} = ${slots[0]}.get(${value});
+        if (${seen} === undefined) { ${slots[0]}.set(${value}, ${count}); ${inner.accumulate(innerSlots(slots), value)} }
+        else ${slots[0]}.set(${value}, ${seen} + ${count}); }`;
+    },
     result: (slots) => inner.result(innerSlots(slots)),
   };
 }

@@ -83,7 +83,7 @@ export function generateGroupAggregate(spec: GroupAggregateSpec): (bindings: Gro
   const scope = new SourceScope();
   let nextSlot = KEYS + spec.keys.length;
   const parts = spec.aggregates.map((call) => {
-    const codegen = aggregateCodegen(call, scope, spec.inputRetracts);
+    const codegen = aggregateCodegen(call, scope, spec.inputRetracts, `acc[${ROW_COUNT}]`);
     const slots = Array.from({ length: codegen.slots }, (_, i) => `acc[${nextSlot + i}]`);
     nextSlot += codegen.slots;
     return { call, codegen, slots };
@@ -184,10 +184,14 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
     }`;
 }
 
-/** The codegen for one call: the family's, behind DISTINCT when asked; COUNT(*) reads the row count. */
-function aggregateCodegen(call: AggregateCallSpec, scope: SourceScope, retractable: boolean): AggregateCodegen {
+/**
+ * The codegen for one call: the family's, behind DISTINCT when asked; COUNT(*) reads the row
+ * count held in `rowCount` (an lvalue of the generated code). Throws a WeirError for an
+ * unsupported call.
+ */
+export function aggregateCodegen(call: AggregateCallSpec, scope: SourceScope, retractable: boolean, rowCount: string): AggregateCodegen {
   const name = call.function.toUpperCase();
-  if (name === 'COUNT' && call.args.length === 0 && call.filter === null) return rowCountAggregate(`acc[${ROW_COUNT}]`);
+  if (name === 'COUNT' && call.args.length === 0 && call.filter === null) return rowCountAggregate(rowCount);
   const factory = FACTORIES[name];
   if (factory === undefined) throw new WeirError('UNSUPPORTED', `aggregate function ${call.function} is not supported`);
   if (call.args.length !== call.argTypes.length) throw new WeirError('INTERNAL_ERROR', `${name} has ${call.args.length} arguments but ${call.argTypes.length} argument types`);
@@ -196,11 +200,12 @@ function aggregateCodegen(call: AggregateCallSpec, scope: SourceScope, retractab
 }
 
 /**
- * Source that runs `body` on the call's argument value for rows that pass its FILTER and have no
- * NULL argument. Several arguments (COUNT(a, b)) are only counted, so their value is passed as
- * null, except under DISTINCT, which compares their encoded combination.
+ * Source that runs `body` on the call's argument value, read from the generated code's `row`, for
+ * rows that pass its FILTER and have no NULL argument. Several arguments (COUNT(a, b)) are only
+ * counted, so their value is passed as null, except under DISTINCT, which compares their encoded
+ * combination.
  */
-function guarded(call: AggregateCallSpec, encode: string, scope: SourceScope, body: (value: string) => string): string {
+export function guarded(call: AggregateCallSpec, encode: string, scope: SourceScope, body: (value: string) => string): string {
   let code: string;
   if (call.args.length === 0) code = body('null');
   else if (call.args.length === 1) {

@@ -9,7 +9,7 @@ import { WeirError } from '../../common/errors.js';
 import { isNumericType, isStringType, isTimestampType, type SqlType } from '../../common/sql-type.js';
 import type { AggregateCodegen, AggregateContext, AggregateFactory } from './aggregate-codegen.js';
 import { unsupportedAggregate } from './aggregate-codegen.js';
-import { multisetAdd, multisetMax, multisetMin, multisetRemove, precedes as precedesInOrder } from './ordered-multiset.js';
+import { multisetAdd, multisetMax, multisetMerge, multisetMin, multisetRemove, precedes as precedesInOrder } from './ordered-multiset.js';
 
 /** Which extreme an aggregate keeps. */
 type Direction = 'MIN' | 'MAX';
@@ -26,11 +26,13 @@ function extremeAggregate({ call, scope, retractable }: AggregateContext, direct
     const add = scope.bind(multisetAdd, 'multisetAdd');
     const remove = scope.bind(multisetRemove, 'multisetRemove');
     const extreme = scope.bind(direction === 'MIN' ? multisetMin : multisetMax, 'extreme');
+    const mergeInto = scope.bind(multisetMerge, 'multisetMerge');
     return {
       slots: 1,
       init: ([set]) => `${set} = [];`,
       accumulate: ([set], v) => `${add}(${set}, ${v});`,
       retract: ([set], v) => `${remove}(${set}, ${v});`,
+      merge: ([set], [other]) => `${mergeInto}(${set}, ${other});`,
       result: ([set]) => `${extreme}(${set})`,
     };
   }
@@ -44,6 +46,7 @@ function extremeAggregate({ call, scope, retractable }: AggregateContext, direct
     init: ([x]) => `${x} = null;`,
     accumulate: ([x], v) => `if (${x} === null || ${better(v, x!)}) ${x} = ${v};`,
     retract: () => `throw ${refuse}();`,
+    merge: ([x], [y]) => `if (${y} !== null && (${x} === null || ${better(y!, x!)})) ${x} = ${y};`,
     result: ([x]) => x!,
   };
 }

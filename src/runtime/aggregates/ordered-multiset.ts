@@ -52,21 +52,26 @@ export function multisetMax(set: OrderedMultiset): unknown {
   return chunk[chunk.length - 2];
 }
 
-/** Adds one occurrence of `value` (never null). */
-export function multisetAdd(set: OrderedMultiset, value: unknown): void {
+/** Adds `count` (default one) occurrences of `value` (never null). */
+export function multisetAdd(set: OrderedMultiset, value: unknown, count = 1): void {
   if (set.length === 0) {
-    set.push([value, 1]);
+    set.push([value, count]);
     return;
   }
   const c = chunkFor(set, value);
   const chunk = set[c]!;
   const i = lowerBound(chunk, value);
   if (i < chunk.length && sameValue(chunk[i], value)) {
-    (chunk[i + 1] as number)++;
+    (chunk[i + 1] as number) += count;
     return;
   }
-  chunk.splice(i, 0, value, 1);
+  chunk.splice(i, 0, value, count);
   if (chunk.length > 2 * CHUNK_CAPACITY) set.splice(c + 1, 0, chunk.splice(CHUNK_CAPACITY));
+}
+
+/** Adds every occurrence held by `other` (left unchanged) to `set`. */
+export function multisetMerge(set: OrderedMultiset, other: OrderedMultiset): void {
+  for (const chunk of other) for (let i = 0; i < chunk.length; i += 2) multisetAdd(set, chunk[i], chunk[i + 1] as number);
 }
 
 /** Removes one occurrence of `value`; returns false (and changes nothing) when it is absent. */

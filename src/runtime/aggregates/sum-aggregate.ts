@@ -53,6 +53,7 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
       init: ([s, n]) => `${s} = 0; ${n} = 0;`,
       accumulate: ([s, n], v) => `${s} += ${v}; ${n}++; ${check(s!)}`,
       retract: ([s, n], v) => `${s} -= ${v}; ${n}--; ${check(s!)}`,
+      merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m}; ${check(s!)}`,
     };
   }
   if (sum.kind === 'float' && arg.kind !== 'decimal') {
@@ -61,6 +62,7 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
       init: ([s, n]) => `${s} = 0; ${n} = 0;`,
       accumulate: ([s, n], v) => `${s} += ${v}; ${n}++;`,
       retract: ([s, n], v) => `if (--${n} === 0) ${s} = 0; else ${s} -= ${v};`,
+      merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m};`,
     };
   }
   if (sum.kind === 'decimal' && arg.kind === 'decimal' && sum.scale >= arg.scale) {
@@ -72,6 +74,7 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
       init: ([s, n]) => `${s} = 0n; ${n} = 0;`,
       accumulate: ([s, n], v) => `${s} += ${scaled(v)}; ${n}++; ${check(s!)}`,
       retract: ([s, n], v) => `${s} -= ${scaled(v)}; ${n}--; ${check(s!)}`,
+      merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m}; ${check(s!)}`,
     };
   }
   return null;

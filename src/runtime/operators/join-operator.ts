@@ -1,69 +1,70 @@
 /**
  * Regular inner equi-join (Flink's StreamingJoinOperator for inner joins): each side's rows are
- * kept in keyed state, a multiset per join key (row → count), and every change on one side is
- * matched against the other side's rows of its key. +I/+U emit +I per match; -U/-D emit -D per
- * match and remove one copy of the row. A NULL key matches nothing and is not stored.
+ * kept in keyed state under their join key (see join-record-state-view.ts for the layouts), and
+ * every change on one side is matched against the other side's rows of its key. +I/+U emit +I per
+ * match; -U/-D remove one copy of the row and emit -D per match. A NULL key matches nothing and is
+ * not stored; a retraction of a row that is not stored is ignored, with one warning.
+ *
+ * The state of one side, per join key, is a plain-data value in the keyed backend, so it is
+ * snapshotted and redistributed by key group like any keyed state. Checkpoints of joins taken
+ * before the append-only/counted layouts are never misread: their join specs lack the
+ * `leftRetracts`/`rightRetracts` fields, so the graph fingerprint differs and the restore is
+ * refused (or, for a materialized view's part, that part starts afresh).
  */
-import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
+import { keySelector, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { JoinSpec } from '../../dataflow/job-graph.js';
-import type { MapState } from '../state/keyed-state-backend.js';
+import { joinRecordStateView, type JoinRecordStateView, type RowCombiner } from '../state/join-record-state-view.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 
-/** A stored row of one side, with how many copies of it there are. */
-type Stored = [row: Row, count: number];
+const JOIN_STATE_NAMES = ['join.left', 'join.right'] as const;
 
 /** The runtime implementation of a `join` job-graph node. */
 export class JoinOperator implements StreamOperator {
   private readonly joinKey: readonly [KeySelector, KeySelector];
   private readonly keyColumns: readonly [readonly number[], readonly number[]];
-  private readonly rowKey: readonly [KeySelector, KeySelector];
+  private readonly combine: RowCombiner;
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
-  private sides!: readonly [MapState<Key, Stored>, MapState<Key, Stored>];
+  private views!: readonly [JoinRecordStateView, JoinRecordStateView];
   private warnedMissing = false;
 
   constructor(readonly spec: JoinSpec) {
     this.joinKey = [keySelector(spec.leftKeys), keySelector(spec.rightKeys)];
     this.keyColumns = [spec.leftKeys, spec.rightKeys];
-    this.rowKey = [keySelector(range(spec.leftArity)), keySelector(range(spec.rightArity))];
+    this.combine = rowCombiner(spec.leftArity, spec.rightArity);
   }
 
   open(context: OperatorContext): void {
     this.context = context;
-    this.sides = [context.keyedState.getMapState<Key, Stored>({ name: 'join.left' }), context.keyedState.getMapState<Key, Stored>({ name: 'join.right' })];
+    const backend = context.keyedState;
+    this.views = [
+      joinRecordStateView(backend, { stateName: JOIN_STATE_NAMES[0], left: true, combine: this.combine }, this.spec.leftRetracts ?? false),
+      joinRecordStateView(backend, { stateName: JOIN_STATE_NAMES[1], left: false, combine: this.combine }, this.spec.rightRetracts ?? false),
+    ];
   }
 
   processBatch(batch: ChangeBatch, input: number): void {
     const side = input === 0 ? 0 : 1;
-    const own = this.sides[side];
-    const other = this.sides[1 - side]!;
+    const own = this.views[side];
+    const other = this.views[1 - side]!;
     const keyOf = this.joinKey[side];
     const columns = this.keyColumns[side];
-    const rowKeyOf = this.rowKey[side];
     const out = this.out;
     out.clear();
-    const state = this.context.keyedState;
-    for (let i = 0; i < batch.size; i++) {
-      const row = batch.rows[i]!;
-      if (columns.some((c) => row[c] === null)) continue;
-      state.setCurrentKey(keyOf(row));
-      const kind = batch.kinds[i]!;
-      const accumulate = kind === RowKind.INSERT || kind === RowKind.UPDATE_AFTER;
-      const id = rowKeyOf(row);
-      const stored = own.get(id);
-      if (accumulate) own.put(id, [row, (stored?.[1] ?? 0) + 1]);
-      else if (stored === undefined) {
-        this.missing();
-        continue;
-      } else if (stored[1] === 1) own.remove(id);
-      else own.put(id, [stored[0], stored[1] - 1]);
-      const outKind = accumulate ? RowKind.INSERT : RowKind.DELETE;
-      for (const [, [match, count]] of other.entries()) {
-        const joined = side === 0 ? [...row, ...match] : [...match, ...row];
-        for (let c = 0; c < count; c++) out.push(outKind, joined);
-      }
+    const backend = this.context.keyedState;
+    const { kinds, rows } = batch;
+    for (let i = 0; i < rows.length; i++) {
+      const row = rows[i]!;
+      if (hasNull(row, columns)) continue;
+      backend.setCurrentKey(keyOf(row));
+      const kind = kinds[i]!;
+      if (kind === RowKind.INSERT || kind === RowKind.UPDATE_AFTER) {
+        own.add(row);
+        other.emitJoined(row, RowKind.INSERT, out);
+      } else if (own.retract(row)) other.emitJoined(row, RowKind.DELETE, out);
+      else this.missing();
     }
     if (out.size > 0) this.context.output.collect(out);
   }
@@ -75,6 +76,15 @@ export class JoinOperator implements StreamOperator {
   }
 }
 
-function range(n: number): number[] {
-  return Array.from({ length: n }, (_, i) => i);
+function hasNull(row: Row, columns: readonly number[]): boolean {
+  for (let i = 0; i < columns.length; i++) if (row[columns[i]!] === null) return true;
+  return false;
+}
+
+/** A generated function returning a new array literal of the left row's columns then the right row's. */
+function rowCombiner(leftArity: number, rightArity: number): RowCombiner {
+  const columns: string[] = [];
+  for (let i = 0; i < leftArity; i++) columns.push(`l[${i}]`);
+  for (let i = 0; i < rightArity; i++) columns.push(`r[${i}]`);
+  return new Function('l', 'r', `return [${columns.join(', ')}];`) as RowCombiner;
 }

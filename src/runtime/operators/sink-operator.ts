@@ -3,7 +3,7 @@
  * runs the two-phase commit of the checkpoint protocol: pre-commit at each barrier (the prepared
  * transactions are this operator's state), commit once the checkpoint is complete, and on
  * restore commit what the restored checkpoint recorded and abort the rest. Otherwise the writer
- * is flushed when the input ends.
+ * is flushed when the input ends. Watermarks reach the writer in order with the batches.
  */
 import type { ChangeBatch } from '../../common/row.js';
 import { failpoint } from '../checkpoint/failpoints.js';
@@ -21,8 +21,8 @@ export class SinkOperator implements StreamOperator {
   private context!: OperatorContext;
   private pending: PreparedTransaction[] = [];
   private restored: { pending: PreparedTransaction[]; checkpointId: number } | undefined;
-  /** Batches that arrived while a pre-commit was in flight; they belong to the next transaction. */
-  private held: ChangeBatch[] | null = null;
+  /** Batches and watermarks that arrived while a pre-commit was in flight; they belong to the next transaction. */
+  private held: (ChangeBatch | number)[] | null = null;
 
   constructor(private readonly writer: SinkWriter) {}
 
@@ -50,7 +50,14 @@ export class SinkOperator implements StreamOperator {
     if (pending !== undefined) this.context.waitFor(pending);
   }
 
-  processWatermark(): void {}
+  processWatermark(watermark: number): void {
+    if (this.held !== null) {
+      this.held.push(watermark);
+      return;
+    }
+    const pending = this.writer.processWatermark?.(watermark);
+    if (pending !== undefined) this.context.waitFor(pending);
+  }
 
   snapshotState(checkpointId: number): SinkState | Promise<SinkState> {
     const writer = this.writer;
@@ -68,7 +75,10 @@ export class SinkOperator implements StreamOperator {
     failpoint('sink.after-prepare-before-ack');
     const held = this.held ?? [];
     this.held = null;
-    for (const batch of held) this.processBatch(batch);
+    for (const item of held) {
+      if (typeof item === 'number') this.processWatermark(item);
+      else this.processBatch(item);
+    }
     return { pending: [...this.pending] };
   }
 

@@ -6,36 +6,41 @@
  * watermark passes the end of its window; then it is emitted once as +I and its state cleared.
  * Rows for windows that have already fired are late: dropped and counted, never mixed in.
  */
+import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
-import { forEachWindow } from '../../common/window-spec.js';
+import { forEachWindow, type AlignedWindowSpec } from '../../common/window-spec.js';
 import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { GROUP_ACCUMULATOR_STATE, GroupAggregateOperator } from './group-aggregate-operator.js';
+import { WindowTimers } from './window-timers.js';
 
 /** Keyed state holding each group's latest result until its window fires. */
 export const WINDOW_RESULT_STATE = 'window-aggregate.result';
 
-/** The runtime implementation of a `window-aggregate` job-graph node. */
+/** The runtime implementation of a `window-aggregate` job-graph node over TUMBLE, HOP or CUMULATE windows. */
 export class WindowAggregateOperator implements StreamOperator {
   private readonly inner: GroupAggregateOperator;
   private readonly expanded = new ChangeBatch();
   private readonly out = new ChangeBatch();
+  private readonly window: AlignedWindowSpec;
   private readonly resultKey: KeySelector;
   /** Where `window_end` is in a result row. */
   private readonly endColumn: number;
   private context!: OperatorContext;
   private results!: ValueState<Row>;
   private accumulators!: ValueState<unknown>;
-  /** Groups waiting for their window to fire, by window end (derived from keyed state). */
-  private readonly byEnd = new Map<number, Set<Key>>();
+  /** Groups waiting for their window to fire, at the window's last millisecond (derived from keyed state). */
+  private readonly timers = new WindowTimers();
   private watermark = -Infinity;
   /** Rows dropped because their window had already fired. */
   lateRows = 0;
 
   constructor(readonly spec: WindowAggregateSpec) {
+    invariant(spec.window.kind !== 'SESSION', 'session windows run in SessionWindowAggregateOperator');
+    this.window = spec.window;
     this.inner = new GroupAggregateOperator({ kind: 'group-aggregate', keys: spec.keys, aggregates: spec.aggregates, inputRetracts: false, emitUpdateBefore: false });
     this.resultKey = keySelector(spec.keys.map((_, i) => i));
     const windowEnd = spec.timeIndex + 2;
@@ -53,7 +58,8 @@ export class WindowAggregateOperator implements StreamOperator {
   processBatch(batch: ChangeBatch): void {
     const expanded = this.expanded;
     expanded.clear();
-    const { window, timeIndex } = this.spec;
+    const { window } = this;
+    const { timeIndex } = this.spec;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
       const time = row[timeIndex];
@@ -68,20 +74,16 @@ export class WindowAggregateOperator implements StreamOperator {
 
   processWatermark(watermark: number): void {
     this.watermark = watermark;
-    const due = [...this.byEnd.keys()].filter((end) => end - 1 <= watermark).sort((a, b) => a - b);
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
-    for (const end of due) {
-      for (const key of this.byEnd.get(end)!) {
-        state.setCurrentKey(key);
-        const row = this.results.value();
-        if (row !== undefined) out.push(RowKind.INSERT, row);
-        this.results.clear();
-        this.accumulators.clear();
-      }
-      this.byEnd.delete(end);
-    }
+    this.timers.advance(watermark, (key) => {
+      state.setCurrentKey(key);
+      const row = this.results.value();
+      if (row !== undefined) out.push(RowKind.INSERT, row);
+      this.results.clear();
+      this.accumulators.clear();
+    });
     if (out.size > 0) this.context.output.collect(out);
     this.context.output.emitWatermark(watermark);
   }
@@ -98,10 +100,7 @@ export class WindowAggregateOperator implements StreamOperator {
   }
 
   private index(key: Key, row: Row): void {
-    const end = row[this.endColumn] as number;
-    let keys = this.byEnd.get(end);
-    if (keys === undefined) this.byEnd.set(end, (keys = new Set()));
-    keys.add(key);
+    this.timers.register((row[this.endColumn] as number) - 1, key);
   }
 
   private late(): void {

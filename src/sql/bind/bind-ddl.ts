@@ -60,8 +60,9 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
   const connectorSpan = statement.options.find((o) => o.key === 'connector')?.span ?? statement.span;
   const connector = ctx.catalog.connector(connectorName, connectorSpan);
   validateOptions(connector, statement.options);
+  const partitionedBy = statement.partitionedBy.map((p) => p.name);
   try {
-    connector.validate?.(options, physical, primaryKey);
+    connector.validate?.(options, physical, primaryKey, partitionedBy);
   } catch (error) {
     throw error instanceof WeirError ? error.withSpan(statement.span) : error;
   }
@@ -72,7 +73,7 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
     columns,
     ...(watermark === undefined ? {} : { watermark }),
     primaryKey,
-    partitionedBy: statement.partitionedBy.map((p) => p.name),
+    partitionedBy,
     options,
     connector,
     ...(connector.source === undefined ? {} : { traits: connector.source.traits(options, physical) }),

@@ -24,7 +24,12 @@ export interface ExprBindContext {
   readonly clause: ExprClause;
   /** Turns an aggregate call into an expression; absent where aggregates are not allowed. */
   readonly onAggregate?: (call: FunctionCall) => ScalarExpr;
+  /** Binds `<W>_START | _END | _ROWTIME(...)`; present only over a GROUP BY with a group window. */
+  readonly onWindowProperty?: (call: FunctionCall) => ScalarExpr;
 }
+
+/** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
+export const GROUP_WINDOW_PROPERTY = /^(TUMBLE|HOP|SESSION)_(START|END|ROWTIME)$/;
 
 /** Binds one expression. */
 export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
@@ -169,6 +174,12 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
 
 function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
   const name = callName(call);
+  if (GROUP_WINDOW_PROPERTY.test(name)) {
+    if (ctx.onWindowProperty === undefined) {
+      throw new WeirError('INVALID_ARGUMENT', `${name} is only allowed in the SELECT or HAVING of a query that groups by ${name.slice(0, name.indexOf('_'))}(...)`, { span: call.span });
+    }
+    return ctx.onWindowProperty(call);
+  }
   const definition = ctx.functions.lookup(name);
   if (definition === undefined) {
     const suggestion = closestName(name, ctx.functions.names());

@@ -66,6 +66,7 @@ export function bindInsert(statement: InsertStatement, ctx: BinderContext): Logi
       options: Object.fromEntries(table.options),
       accepts: table.connector.sink.accepts,
       primaryKey: table.primaryKey,
+      ...(table.partitionedBy.length === 0 ? {} : { partitionedBy: table.partitionedBy }),
     },
     schema: target,
   };

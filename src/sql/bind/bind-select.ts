@@ -1,7 +1,7 @@
 /**
  * Binds one SELECT block: FROM, WHERE, then either a projection or a grouped aggregation
- * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection), then
- * DISTINCT. Output columns are named by their alias, by the column they read, or `EXPR$n`.
+ * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection; a group
+ * window in the GROUP BY puts its window TVF over the FROM relation first), then DISTINCT. Output columns are named by their alias, by the column they read, or `EXPR$n`.
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
@@ -10,6 +10,7 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, JoinRef, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindExpr, callName, castTo, containsAggregate, type ExprBindContext } from './bind-expr.js';
+import { bindGroupWindow } from './bind-group-window.js';
 import { bindFrom } from './bind-query.js';
 import { bindRank, containsWindowCall, windowCalls } from './bind-rank.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -134,11 +135,14 @@ interface PendingCall {
   readonly call: AggregateCall;
 }
 
-function bindGrouped(query: SelectQuery, items: readonly OutputItem[], input: LogicalNode, scope: Scope, ctx: BinderContext): BoundRelation {
+function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: LogicalNode, fromScope: Scope, ctx: BinderContext): BoundRelation {
+  const window = bindGroupWindow(query.groupBy, from, fromScope, ctx);
+  const input = window?.plan ?? from;
+  const scope = window?.scope ?? fromScope;
   const base: ExprBindContext = { scope, functions: ctx.functions, clause: 'GROUP BY' };
   const groupExprs: ScalarExpr[] = [];
   const groupNames: string[] = [];
-  for (const element of query.groupBy) {
+  for (const element of window?.groupBy ?? query.groupBy) {
     if (element.kind !== 'group-expr') throw new WeirError('UNSUPPORTED', `${element.type} is not supported yet`, { span: element.span });
     if (containsAggregate(element.expr, ctx.functions)) {
       throw new WeirError('INVALID_ARGUMENT', 'aggregate functions are not allowed in GROUP BY', { span: element.span });
@@ -148,6 +152,10 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], input: Lo
       groupExprs.push(bound);
       groupNames.push(element.expr.kind === 'column-ref' ? element.expr.parts[element.expr.parts.length - 1]!.name : `$f${groupExprs.length - 1}`);
     }
+  }
+  if (window !== undefined) {
+    groupExprs.push(...window.keys);
+    groupNames.push(...window.keyNames);
   }
 
   const preExprs: ScalarExpr[] = [...groupExprs];
@@ -169,7 +177,7 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], input: Lo
     return Exprs.inputRef(AGGREGATE_BASE + index, pending[index]!.call.type);
   };
 
-  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate };
+  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate, onWindowProperty: window?.property };
   const boundItems = items.map((item) => ({
     item,
     expr: item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, selectContext),

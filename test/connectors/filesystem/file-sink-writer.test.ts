@@ -12,9 +12,9 @@ import {
   FileSinkWriter,
   tableTag,
   WRITE_CHUNK_CHARS,
-  type FileSinkOptions,
   type FileTransactionData,
 } from '../../../src/connectors/filesystem/file-sink-writer.js';
+import type { FileSinkOptions } from '../../../src/connectors/filesystem/file-sink-options.js';
 import { isTransactional, type PreparedTransaction } from '../../../src/runtime/sink-writer.js';
 
 const schema: Schema = [

@@ -6,7 +6,8 @@ import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import { builtinConnectors } from '../../../src/connectors/builtin-connectors.js';
 import { FileSinkWriter } from '../../../src/connectors/filesystem/file-sink-writer.js';
-import { filesystemConnector, filesystemDescriptor, parseFileSinkOptions, parseMemorySize } from '../../../src/connectors/filesystem/filesystem-connector.js';
+import { parseFileSinkOptions, parseMemorySize } from '../../../src/connectors/filesystem/file-sink-options.js';
+import { filesystemConnector, filesystemDescriptor } from '../../../src/connectors/filesystem/filesystem-connector.js';
 import { createEngine } from '../../../src/engine/engine.js';
 import type { JobHandle } from '../../../src/engine/job-handle.js';
 import type { StatementResult } from '../../../src/engine/statement-result.js';
@@ -15,6 +16,9 @@ const schema: Schema = [
   { name: 'id', type: SqlTypes.int() },
   { name: 'm', type: SqlTypes.map(SqlTypes.string(), SqlTypes.int()) },
 ];
+
+/** Flink's default rolling policy: 30 min rollover and inactivity intervals, checked every minute. */
+const FLINK_ROLLING = { rolloverMs: 1_800_000, inactivityMs: 1_800_000, checkMs: 60_000 };
 
 const validate = (options: Record<string, string>, columns: Schema = schema): void =>
   filesystemDescriptor.validate!(new Map(Object.entries({ connector: 'filesystem', ...options })), columns, []);
@@ -64,6 +68,7 @@ describe('filesystem descriptor', () => {
       fieldDelimiter: ',',
       quoteCharacter: "'",
       nullLiteral: 'N/A',
+      rolling: FLINK_ROLLING,
     });
   });
 
@@ -96,6 +101,7 @@ describe('filesystem descriptor', () => {
       path: '/p',
       format: 'csv',
       fieldDelimiter: '\t',
+      rolling: FLINK_ROLLING,
     });
   });
 
@@ -123,6 +129,130 @@ describe('filesystem descriptor', () => {
       primaryKey: [],
     });
     expect(writer).toBeInstanceOf(FileSinkWriter);
+  });
+});
+
+describe('filesystem sink options for partitions, partition commit and rolling', () => {
+  const columns: Schema = [
+    { name: 'id', type: SqlTypes.bigint() },
+    { name: 'dt', type: SqlTypes.string() },
+    { name: 'hm', type: SqlTypes.string() },
+  ];
+  const q10: Record<string, string> = {
+    connector: 'filesystem',
+    path: 'file:///data/output/1/bid/',
+    format: 'csv',
+    'sink.partition-commit.trigger': 'partition-time',
+    'sink.partition-commit.delay': '1 min',
+    'sink.partition-commit.policy.kind': 'success-file',
+    'partition.time-extractor.timestamp-pattern': '$dt $hm:00',
+    'sink.rolling-policy.rollover-interval': '1min',
+    'sink.rolling-policy.check-interval': '1min',
+  };
+  const parse = (options: Record<string, string>, keys: readonly string[] = ['dt', 'hm']) => parseFileSinkOptions(new Map(Object.entries(options)), columns, keys);
+  const check = (options: Record<string, string>, keys: readonly string[] = ['dt', 'hm']): void =>
+    filesystemDescriptor.validate!(new Map(Object.entries(options)), columns, [], keys);
+
+  it("reads q10's options as Flink does: a file URI, the partition-time trigger, a one-minute delay and rolling", () => {
+    expect(parse(q10)).toEqual({
+      path: '/data/output/1/bid/',
+      format: 'csv',
+      fieldDelimiter: ',',
+      rolling: { rolloverMs: 60_000, inactivityMs: 1_800_000, checkMs: 60_000 },
+      partitionKeys: ['dt', 'hm'],
+      partitionCommit: { trigger: 'partition-time', delayMs: 60_000, successFileName: '_SUCCESS', timestampPattern: '$dt $hm:00' },
+    });
+    expect(() => check(q10)).not.toThrow();
+  });
+
+  it('commits partitions by process time with no delay by default, and not at all without a policy', () => {
+    const { 'sink.partition-commit.trigger': _t, 'sink.partition-commit.delay': _d, 'partition.time-extractor.timestamp-pattern': _p, ...rest } = q10;
+    expect(parse(rest).partitionCommit).toEqual({ trigger: 'process-time', delayMs: 0, successFileName: '_SUCCESS' });
+    const { 'sink.partition-commit.policy.kind': _k, ...none } = q10;
+    expect(parse(none).partitionCommit).toBeUndefined();
+    expect(parse({ ...q10, 'sink.partition-commit.success-file.name': '_DONE', 'partition.default-name': 'none' })).toMatchObject({
+      partitionCommit: { successFileName: '_DONE' },
+      defaultPartitionName: 'none',
+    });
+  });
+
+  it('names the option and the fix for every policy it cannot run', () => {
+    expect(() => check({ ...q10, 'sink.partition-commit.policy.kind': 'metastore,success-file' })).toThrow(
+      "filesystem option 'sink.partition-commit.policy.kind' cannot be 'metastore': there is no metastore; use 'success-file'",
+    );
+    expect(() => check({ ...q10, 'sink.partition-commit.policy.kind': 'custom' })).toThrow(
+      "filesystem option 'sink.partition-commit.policy.kind' cannot be 'custom': weir loads no commit policy classes; use 'success-file'",
+    );
+    expect(() => check({ ...q10, 'sink.partition-commit.policy.kind': 'succes-file' })).toThrow(
+      "filesystem option 'sink.partition-commit.policy.kind' does not know 'succes-file'; did you mean 'success-file'?",
+    );
+    expect(() => check({ ...q10, 'sink.partition-commit.policy.kind': '' })).toThrow(
+      "filesystem option 'sink.partition-commit.policy.kind' does not know ''; use 'success-file'",
+    );
+    expect(() => check(q10, [])).toThrow("filesystem option 'sink.partition-commit.policy.kind' needs a partitioned table: declare PARTITIONED BY (...)");
+  });
+
+  it('checks the trigger, the delay, the pattern and the success file name', () => {
+    expect(() => check({ ...q10, 'sink.partition-commit.trigger': 'partition_time' })).toThrow(
+      "filesystem option 'sink.partition-commit.trigger' must be 'process-time' or 'partition-time', got 'partition_time'; did you mean 'partition-time'?",
+    );
+    expect(() => check({ ...q10, 'sink.partition-commit.delay': 'a minute' })).toThrow(
+      "option 'sink.partition-commit.delay' must be a duration such as '500 ms' or '1 s', got 'a minute'",
+    );
+    expect(() => check({ ...q10, 'partition.time-extractor.timestamp-pattern': '$dt $hh:00' })).toThrow(
+      "filesystem option 'partition.time-extractor.timestamp-pattern' refers to '$hh', which is not a partition column; did you mean '$hm'?",
+    );
+    expect(() => check({ ...q10, 'partition.time-extractor.timestamp-pattern': '$day' })).toThrow(
+      "filesystem option 'partition.time-extractor.timestamp-pattern' refers to '$day', which is not a partition column; they are $dt, $hm",
+    );
+    expect(() => check({ ...q10, 'sink.partition-commit.success-file.name': 'a/b' })).toThrow(
+      "filesystem option 'sink.partition-commit.success-file.name' must be a file name, got 'a/b'",
+    );
+    expect(() => check({ ...q10, 'partition.default-name': ' ' })).toThrow("filesystem option 'partition.default-name' must not be blank");
+    expect(() => check({ ...q10, 'sink.partition-commit.trigger.kind': 'x' })).toThrow(
+      "filesystem does not support option 'sink.partition-commit.trigger.kind'; did you mean 'sink.partition-commit.trigger'?",
+    );
+  });
+
+  it('checks the rolling intervals', () => {
+    expect(() => check({ ...q10, 'sink.rolling-policy.rollover-interval': '0 s' })).toThrow(
+      "filesystem option 'sink.rolling-policy.rollover-interval' must be a positive duration such as '1 min', got '0 s'",
+    );
+    expect(() => check({ ...q10, 'sink.rolling-policy.inactivity-interval': 'never' })).toThrow(
+      "option 'sink.rolling-policy.inactivity-interval' must be a duration such as '500 ms' or '1 s', got 'never'",
+    );
+    expect(parse({ ...q10, 'sink.rolling-policy.inactivity-interval': '5 s', 'sink.rolling-policy.check-interval': '500 ms' }).rolling).toEqual({
+      rolloverMs: 60_000,
+      inactivityMs: 5000,
+      checkMs: 500,
+    });
+  });
+
+  it('accepts a local path or a file URI, nothing else', () => {
+    expect(() => check({ ...q10, path: 'hdfs://namenode/out' })).toThrow("filesystem option 'path' must be a local path or a file:// URI, got 'hdfs://namenode/out'");
+    expect(() => check({ ...q10, path: 'file://remote-host/out' })).toThrow("filesystem option 'path' is not a valid file URI: 'file://remote-host/out'");
+    expect(parse({ ...q10, path: 'file:/data/out' }).path).toBe('/data/out');
+  });
+
+  it('checks the PARTITIONED BY columns', () => {
+    expect(() => check(q10, ['dt', 'hour'])).toThrow("PARTITIONED BY column 'hour' is not a column of the table; the columns are id, dt, hm");
+    expect(() => check(q10, ['dt', 'hn'])).toThrow("PARTITIONED BY column 'hn' is not a column of the table; did you mean 'hm'?");
+    expect(() => check(q10, ['dt', 'dt'])).toThrow("PARTITIONED BY names column 'dt' twice");
+    expect(() => check(q10, ['id', 'dt', 'hm'])).toThrow('PARTITIONED BY names every column, which leaves none to write into the files');
+    const nested: Schema = [...columns, { name: 'tags', type: SqlTypes.array(SqlTypes.string()) }];
+    expect(() => filesystemDescriptor.validate!(new Map(Object.entries({ ...q10, format: 'json' })), nested, [], ['tags'])).toThrow(
+      "PARTITIONED BY column 'tags' has type ARRAY<STRING>; a partition value must be a scalar",
+    );
+  });
+
+  it('are checked at CREATE TABLE', async () => {
+    const engine = createEngine({ onWarning: () => {} });
+    await expect(
+      engine.execute("CREATE TABLE t (id BIGINT, dt STRING) PARTITIONED BY (day) WITH ('connector' = 'filesystem', 'path' = '/out', 'format' = 'csv')"),
+    ).rejects.toThrow("PARTITIONED BY column 'day' is not a column of the table; the columns are id, dt");
+    await expect(
+      engine.execute("CREATE TABLE t (id BIGINT, dt STRING) PARTITIONED BY (dt) WITH ('connector' = 'filesystem', 'path' = '/out', 'format' = 'csv')"),
+    ).resolves.toHaveLength(1);
   });
 });
 

@@ -7,6 +7,7 @@ import {
   multisetAdd,
   multisetEntries,
   multisetMax,
+  multisetMerge,
   multisetMin,
   multisetRemove,
   precedes,
@@ -96,5 +97,23 @@ describe('ordered multiset', () => {
     expect(set.length).toBe(1);
     expect(multisetMin(set)).toBe(n - 9);
     expect(multisetMax(set)).toBe(n - 1);
+  });
+
+  it('merging another multiset equals adding its values one by one', () => {
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 400 }), fc.array(fc.integer({ min: 0, max: 300 }), { maxLength: 400 }), (a, b) => {
+        const merged = emptyMultiset();
+        const other = emptyMultiset();
+        const added = emptyMultiset();
+        for (const v of a) multisetAdd(merged, v);
+        for (const v of b) multisetAdd(other, v);
+        for (const v of [...a, ...b]) multisetAdd(added, v);
+        const otherBefore = multisetEntries(other);
+        multisetMerge(merged, other);
+        checkInvariants(merged);
+        expect(multisetEntries(merged)).toEqual(multisetEntries(added));
+        expect(multisetEntries(other)).toEqual(otherBefore);
+      }),
+    );
   });
 });

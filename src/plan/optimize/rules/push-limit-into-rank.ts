@@ -4,9 +4,9 @@
  * the rank's limit, so that only the first N rows of each partition are kept.
  */
 import type { ScalarExpr } from '../../../expr/scalar-expr.js';
-import { Exprs } from '../../../expr/scalar-expr.js';
 import type { LogicalNode, LogicalRank } from '../../logical/logical-node.js';
 import type { RewriteRule } from '../optimizer.js';
+import { conjunction, conjunctsOf } from './conjuncts.js';
 
 /** The rule `push-limit-into-rank`. */
 export const pushLimitIntoRank: RewriteRule = {
@@ -19,7 +19,7 @@ export const pushLimitIntoRank: RewriteRule = {
     const rankColumn = rank.schema.length - 1;
     const filterColumn = input.kind === 'project' ? input.exprs.findIndex((e) => e.kind === 'input-ref' && e.index === rankColumn) : rankColumn;
     if (filterColumn < 0) return node;
-    const conjuncts = split(node.condition);
+    const conjuncts = conjunctsOf(node.condition);
     for (let i = 0; i < conjuncts.length; i++) {
       const bound = limitOf(conjuncts[i]!, filterColumn);
       if (bound === undefined) continue;
@@ -27,15 +27,11 @@ export const pushLimitIntoRank: RewriteRule = {
       const limited: LogicalRank = { ...rank, limit: bound.limit };
       const below: LogicalNode = input.kind === 'project' ? { ...input, input: limited } : limited;
       if (rest.length === 0) return below;
-      return { ...node, input: below, condition: rest.reduce((a, b) => Exprs.call('AND', [a, b], { kind: 'BOOLEAN', nullable: true })) };
+      return { ...node, input: below, condition: conjunction(rest) };
     }
     return node;
   },
 };
-
-function split(expr: ScalarExpr): ScalarExpr[] {
-  return expr.kind === 'call' && expr.name === 'AND' ? expr.args.flatMap(split) : [expr];
-}
 
 /** The limit a comparison of the row number with a constant implies, and whether the comparison must stay. */
 function limitOf(expr: ScalarExpr, column: number): { limit: number; keep: boolean } | undefined {

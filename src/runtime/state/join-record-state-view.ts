@@ -1,0 +1,162 @@
+/**
+ * The rows one input of a regular join keeps per join key (Flink's JoinRecordStateView): one keyed
+ * value per join key, holding that key's rows of the side as plain data (so that snapshots,
+ * restores and rescaling by key group need nothing join-specific), mutated in place. Like the
+ * group aggregate, the views rely on a heap backend that returns the stored value itself.
+ *
+ * Two layouts, chosen by whether the input can retract:
+ * - {@link AppendOnlyRecordView}: the rows in arrival order, one entry per copy. Inserting is a
+ *   push; a retraction (which an insert-only input should not send) searches the list.
+ * - {@link CountedRecordView}: a multiset indexed by a hash of the whole row, so that a
+ *   retraction finds its row in constant time whatever the number of rows per key.
+ */
+import { hashRow, rowsEqual } from '../../common/key-codec.js';
+import type { RowKind } from '../../common/row-kind.js';
+import type { ChangeBatch, Row } from '../../common/row.js';
+import type { KeyedStateBackend, ValueState } from './keyed-state-backend.js';
+
+/** Builds an output row from a left row and a right row. */
+export type RowCombiner = (left: Row, right: Row) => Row;
+
+/** The stored rows of one join input, scoped to the backend's current (join) key. */
+export interface JoinRecordStateView {
+  /** Adds one copy of `row` under the current key. */
+  add(row: Row): void;
+  /** Removes one copy of a row equal to `row` under the current key; false when there is none. */
+  retract(row: Row): boolean;
+  /**
+   * Pushes one `kind` record per stored copy under the current key: the stored row combined with
+   * `probe`, a row of the other input (the combined row of equal copies is one shared array).
+   */
+  emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void;
+}
+
+/** How a view is declared: its state's name, which input it holds, and how output rows are built. */
+export interface JoinRecordStateViewOptions {
+  readonly stateName: string;
+  /** True when the view holds the left input (stored rows come first in combined rows). */
+  readonly left: boolean;
+  readonly combine: RowCombiner;
+}
+
+/** The view that fits an input: counted when it can retract, append-only otherwise. */
+export function joinRecordStateView(backend: KeyedStateBackend, options: JoinRecordStateViewOptions, inputRetracts: boolean): JoinRecordStateView {
+  return inputRetracts ? new CountedRecordView(backend, options) : new AppendOnlyRecordView(backend, options);
+}
+
+/** Rows of an insert-only input, per join key in arrival order, one entry per copy. */
+export class AppendOnlyRecordView implements JoinRecordStateView {
+  private readonly state: ValueState<Row[]>;
+  private readonly left: boolean;
+  private readonly combine: RowCombiner;
+
+  constructor(backend: KeyedStateBackend, options: JoinRecordStateViewOptions) {
+    this.state = backend.getValueState<Row[]>({ name: options.stateName });
+    this.left = options.left;
+    this.combine = options.combine;
+  }
+
+  add(row: Row): void {
+    const rows = this.state.value();
+    if (rows === undefined) this.state.update([row]);
+    else rows.push(row);
+  }
+
+  retract(row: Row): boolean {
+    const rows = this.state.value();
+    if (rows === undefined) return false;
+    for (let i = rows.length - 1; i >= 0; i--) {
+      if (!rowsEqual(rows[i]!, row)) continue;
+      if (rows.length === 1) this.state.clear();
+      else rows.splice(i, 1);
+      return true;
+    }
+    return false;
+  }
+
+  emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {
+    const rows = this.state.value();
+    if (rows === undefined) return;
+    const combine = this.combine;
+    if (this.left) for (let i = 0; i < rows.length; i++) out.push(kind, combine(rows[i]!, probe));
+    else for (let i = 0; i < rows.length; i++) out.push(kind, combine(probe, rows[i]!));
+  }
+}
+
+/**
+ * One distinct row of a counted view and its number of copies; rows whose hashes collide are
+ * chained through `next`.
+ */
+export interface CountedRow {
+  readonly row: Row;
+  count: number;
+  next: CountedRow | null;
+}
+
+/**
+ * Rows of an input that can retract, per join key a Map from row hash to its distinct rows with
+ * their counts. Distinct rows are emitted in the order they were first added (since their count
+ * last dropped to zero), equal copies together.
+ */
+export class CountedRecordView implements JoinRecordStateView {
+  private readonly state: ValueState<Map<number, CountedRow>>;
+  private readonly left: boolean;
+  private readonly combine: RowCombiner;
+
+  constructor(backend: KeyedStateBackend, options: JoinRecordStateViewOptions) {
+    this.state = backend.getValueState<Map<number, CountedRow>>({ name: options.stateName });
+    this.left = options.left;
+    this.combine = options.combine;
+  }
+
+  add(row: Row): void {
+    const hash = hashRow(row);
+    let rows = this.state.value();
+    if (rows === undefined) {
+      rows = new Map();
+      this.state.update(rows);
+    }
+    let entry = rows.get(hash);
+    if (entry === undefined) {
+      rows.set(hash, { row, count: 1, next: null });
+      return;
+    }
+    for (;;) {
+      if (rowsEqual(entry.row, row)) {
+        entry.count++;
+        return;
+      }
+      if (entry.next === null) break;
+      entry = entry.next;
+    }
+    entry.next = { row, count: 1, next: null };
+  }
+
+  retract(row: Row): boolean {
+    const rows = this.state.value();
+    if (rows === undefined) return false;
+    const hash = hashRow(row);
+    let previous: CountedRow | null = null;
+    for (let entry = rows.get(hash) ?? null; entry !== null; previous = entry, entry = entry.next) {
+      if (!rowsEqual(entry.row, row)) continue;
+      if (--entry.count > 0) return true;
+      if (previous !== null) previous.next = entry.next;
+      else if (entry.next !== null) rows.set(hash, entry.next);
+      else if (rows.size === 1) this.state.clear();
+      else rows.delete(hash);
+      return true;
+    }
+    return false;
+  }
+
+  emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {
+    const rows = this.state.value();
+    if (rows === undefined) return;
+    for (const head of rows.values()) {
+      for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) {
+        const joined = this.left ? this.combine(entry.row, probe) : this.combine(probe, entry.row);
+        for (let c = 0; c < entry.count; c++) out.push(kind, joined);
+      }
+    }
+  }
+}
