@@ -34,7 +34,7 @@ import { decodePgoutput } from './pgoutput-decoder.js';
 import type { WalSenderMessage } from './replication-messages.js';
 import { ReplicationStream } from './replication-stream.js';
 import { backoffDelay, isTransientFault } from './server-faults.js';
-import { createSlotWithSnapshot, dropSlot, ensurePublication, findSlot } from './slot-management.js';
+import { createSlotWithSnapshot, dropSlot, ensurePublication, findSlot, preparedTransactions } from './slot-management.js';
 import { SnapshotCursor } from './snapshot-cursor.js';
 import { checkSourceTable, type CapturedTable } from './source-table-checks.js';
 import { TransactionAssembler, type CdcTransaction } from './transaction-assembler.js';
@@ -203,6 +203,13 @@ export class PostgresCdcReader implements SourceReader {
         }
         await dropSlot(client, slotName);
         this.#context!.warn(`${this.#label}: dropped replication slot '${slotName}', left by an earlier run without a checkpoint; taking a new snapshot`);
+      }
+      const prepared = await preparedTransactions(client);
+      if (prepared.length > 0) {
+        const shown = prepared.slice(0, 3).map((p) => `'${p.gid}' (database ${p.database})`).join(', ');
+        this.#context!.warn(
+          `${this.#label}: creating replication slot '${slotName}' waits until the ${prepared.length} prepared transaction(s) of the cluster end: ${shown}${prepared.length > 3 ? ', ...' : ''}; COMMIT PREPARED or ROLLBACK PREPARED them if nothing will`,
+        );
       }
       const replication = await connectClient(target, this.#applicationName(), true, () => undefined);
       try {

@@ -90,6 +90,15 @@ export async function dropSlot(client: pg.Client, name: string): Promise<void> {
   await client.query('SELECT pg_drop_replication_slot($1)', [name]);
 }
 
+/**
+ * The prepared transactions of the whole cluster: creating a logical slot waits until every
+ * transaction in progress ends, prepared ones included, so one left behind (by anyone) holds the
+ * slot's creation until it is committed or rolled back.
+ */
+export async function preparedTransactions(client: pg.Client): Promise<{ gid: string; database: string }[]> {
+  return (await client.query<{ gid: string; database: string }>('SELECT gid, database FROM pg_prepared_xacts ORDER BY prepared')).rows;
+}
+
 /** `CREATE_REPLICATION_SLOT ... LOGICAL pgoutput (SNAPSHOT 'export')` on a replication session. */
 export async function createSlotWithSnapshot(replication: pg.Client, name: string): Promise<CreatedSlot> {
   const result = await replication.query<{ consistent_point: string; snapshot_name: string }>(`CREATE_REPLICATION_SLOT ${quoteIdentifier(name)} LOGICAL pgoutput (SNAPSHOT 'export')`);

@@ -3,7 +3,8 @@
  * inserts, updates (a primary-key change as -D/+I), deletes; a transaction over several tables
  * yields only the captured table's rows, whole and never split by a barrier; changes made while
  * the snapshot is read appear exactly once; a restore continues after the checkpointed position,
- * and the slot is confirmed only when the checkpoint completes.
+ * and the slot is confirmed only when the checkpoint completes. A prepared transaction left in the
+ * cluster holds the slot's creation: the reader says so, and goes on once it ends.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Row } from '../../../src/common/row.js';
@@ -174,5 +175,24 @@ describe('postgres-cdc reader', () => {
       ['-D', [1, 1, 125n, 'n1']],
     ]);
     expectTable(materialize(replayed, byId, materialize(changes.slice(0, 3), byId)), await tableRows('orders_resume'));
+  });
+
+  it('names the prepared transaction that holds the creation of its slot, and goes on once it ends', async () => {
+    await createOrders('orders_blocked', 2);
+    await db.client.query('CREATE TABLE blocker (x int)');
+    await db.client.query('BEGIN');
+    await db.client.query('INSERT INTO blocker VALUES (1)');
+    await db.client.query("PREPARE TRANSACTION 'weir_test_blocker'");
+    const before = warnings.length;
+    const opening = open('orders_blocked', { 'slot.name': 'blocked' });
+    while (!warnings.slice(before).some((w) => w.includes("'weir_test_blocker'"))) await new Promise((r) => setTimeout(r, 20));
+    expect(warnings.slice(before).find((w) => w.includes('weir_test_blocker'))).toMatch(
+      /creating replication slot 'blocked' waits until the 1 prepared transaction\(s\) of the cluster end: 'weir_test_blocker' \(database \w+\); COMMIT PREPARED or ROLLBACK PREPARED them if nothing will$/,
+    );
+    await db.client.query("ROLLBACK PREPARED 'weir_test_blocker'");
+    const reader = await opening;
+    const changes: Change[] = [];
+    await readUntil(reader, changes, (seen) => seen.length >= 2);
+    expect(changes.map(([, row]) => row[0]).sort()).toEqual([1, 2]);
   });
 });
