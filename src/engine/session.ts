@@ -11,7 +11,7 @@ import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError, type SourceSpan } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
-import { unionJobGraphs, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
+import { graphFingerprint, unionJobGraphs, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
 import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
 import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
@@ -384,6 +384,7 @@ export class Session {
     const checkpointing = await this.checkpointing(key, defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     const finished = checkpointing?.restoreFrom?.metadata.finished === true && !graph.nodes.some((n) => n.part !== undefined);
+    if (finished && checkpointing!.restoreFrom!.metadata.graphFingerprint !== graphFingerprint(graph)) return alreadyFinished(name, checkpointing!.restoreFrom!);
     const execution = new JobExecution(graph, {
       compiler: new ExprCompiler(this.functions),
       connectors: this.connectors,
@@ -397,8 +398,7 @@ export class Session {
       // Restored from its final checkpoint, the job reads nothing more; it only finishes the
       // commits that checkpoint left (a crash may have come between its metadata and its commits).
       if ((await job.result()) === 'FAILED') throw job.error;
-      const { metadata, path } = checkpointing!.restoreFrom!;
-      return ok(`Job '${name}' already finished (its final checkpoint ${metadata.checkpointId} is at ${path}); not run again. Use --fresh to run it from the start.`);
+      return alreadyFinished(name, checkpointing!.restoreFrom!);
     }
     this.jobList.push(job);
     return { kind: 'job', job };
@@ -604,6 +604,11 @@ function withJobIdentity(graph: JobGraph, key: string, batch: boolean): JobGraph
 function readsOnlyBoundedInput(root: LogicalNode): boolean {
   if (root.kind === 'scan') return root.source.bounded;
   return inputsOf(root).every(readsOnlyBoundedInput);
+}
+
+/** The answer to running a job again whose final checkpoint exists. */
+function alreadyFinished(name: string, checkpoint: CompletedCheckpoint): StatementResult {
+  return ok(`Job '${name}' already finished (its final checkpoint ${checkpoint.metadata.checkpointId} is at ${checkpoint.path}); not run again. Use --fresh to run it from the start.`);
 }
 
 function ok(message: string): StatementResult {
