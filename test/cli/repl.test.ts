@@ -27,7 +27,9 @@ type Input = string | readonly [text: string, waitFor: RegExp];
  */
 function session(inputs: readonly Input[], home = mkdtempSync(join(tmpdir(), 'weir-home-')), env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; screen: string; raw: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: home, env: { ...process.env, HOME: home, ...env } });
+    // CI makes Node report a colourless terminal; the shell under test decides from TERM and NO_COLOR alone.
+    const { CI: _ci, ...inherited } = process.env;
+    const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: home, env: { ...inherited, HOME: home, ...env } });
     let raw = '';
     let sentAt = 0;
     let next = 0;
