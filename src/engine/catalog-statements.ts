@@ -46,7 +46,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
     case 'JOBS':
       return {
         kind: 'rows',
-        schema: ['job id', 'job name', 'status', 'start time', 'uptime', 'last checkpoint', 'records in', 'records out'].map(stringField),
+        schema: ['job id', 'job name', 'status', 'start time', 'uptime', 'last checkpoint', 'records in', 'records out', 'records rejected'].map(stringField),
         rows: session.jobs.map((j) => {
           const metrics = j.metrics();
           const sources = metrics.filter((m) => /-(source|values)$/.test(m.node));
@@ -60,6 +60,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
             j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`,
             String(sources.reduce((n, m) => n + m.recordsOut, 0)),
             String(sinks.reduce((n, m) => n + m.recordsIn, 0)),
+            String(metrics.reduce((n, m) => n + m.recordsRejected, 0)),
           ];
         }),
       };

@@ -47,6 +47,8 @@ export interface NodeMetrics {
   readonly node: string;
   readonly recordsIn: number;
   readonly recordsOut: number;
+  /** Records a source set aside as bad input (dead-lettered); 0 for other nodes. */
+  readonly recordsRejected: number;
 }
 
 
@@ -181,6 +183,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         node: node.id,
         recordsIn: subtasks.reduce((n, s) => n + (s.runner?.recordsIn ?? 0), 0),
         recordsOut: subtasks.reduce((n, s) => n + s.output.recordsOut, 0),
+        recordsRejected: subtasks.reduce((n, s) => n + (s.source?.reader.rejectedRecords?.() ?? 0), 0),
       };
     });
   }

@@ -47,6 +47,8 @@ export interface SourceReader {
    */
   notifyCheckpointComplete?(checkpointId: number): void | Promise<void>;
   close(): Promise<void>;
+  /** Records set aside as bad input so far (dead-lettered), for the job's metrics; absent means none. */
+  rejectedRecords?(): number;
 }
 
 /** Creates readers for one connector. */

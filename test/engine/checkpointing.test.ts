@@ -145,7 +145,7 @@ describe('checkpointing', () => {
     const savepointId = /savepoint-(\d+)$/.exec((stopped as { message: string }).message)![1];
     expect(jobs).toMatchObject({
       kind: 'rows',
-      rows: [[job.id, 'totals', 'CANCELED', expect.any(String), expect.stringMatching(/^\d+\.\d s$/), `savepoint ${savepointId}`, expect.stringMatching(/^[1-9]\d*$/), expect.stringMatching(/^[1-9]\d*$/)]],
+      rows: [[job.id, 'totals', 'CANCELED', expect.any(String), expect.stringMatching(/^\d+\.\d s$/), `savepoint ${savepointId}`, expect.stringMatching(/^[1-9]\d*$/), expect.stringMatching(/^[1-9]\d*$/), '0']],
     });
     await expect(e.execute("STOP JOB 'nope'")).rejects.toThrow("no job with id 'nope'");
   });

@@ -97,8 +97,7 @@ export class FileSourceReader implements SourceReader {
     });
   }
 
-  /** How many records were set aside as bad so far. */
-  get rejected(): number {
+  rejectedRecords(): number {
     return this.#policy.rejected;
   }
 

@@ -127,6 +127,10 @@ export class NatsSourceReader implements SourceReader {
     return end === undefined ? { sequence: this.#position } : { sequence: this.#position, end };
   }
 
+  rejectedRecords(): number {
+    return this.#policy?.rejected ?? 0;
+  }
+
   async close(): Promise<void> {
     const fetcher = this.#fetcher;
     const link = this.#link;

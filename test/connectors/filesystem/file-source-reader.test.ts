@@ -218,7 +218,7 @@ describe('filesystem source reader', () => {
     writeFileSync(file, '# a comment, "not" a record\n1,ok,1.00\n3,bad,abc\n4,"unclosed\n');
     const { reader, warnings, deadLetters } = await openReader(file, { format: 'csv', 'csv.allow-comments': 'true', 'format.ignore-parse-errors': 'true' });
     expect(await readAll(reader)).toEqual([[1, 'ok', 100n]]);
-    expect(reader.rejected).toBe(2);
+    expect(reader.rejectedRecords()).toBe(2);
     const letters = readFileSync(deadLetters, 'utf8').trimEnd().split('\n').map((line) => JSON.parse(line) as Record<string, string>);
     expect(letters.map(({ time: _time, ...rest }) => rest)).toEqual([
       { source: file, position: 'line 3 (byte 38)', reason: "column 'price': 'abc' is not a valid DECIMAL(10, 2)", record: '3,bad,abc' },

@@ -146,6 +146,7 @@ describe('filesystem source in a job', () => {
         [`line 3 (byte ${third})`, expect.stringMatching(/^not valid JSON: /), 'not json'],
       ]);
       expect(warnings.filter((w) => w.includes('set aside in'))).toHaveLength(2);
+      expect(job.metrics().reduce((n, m) => n + m.recordsRejected, 0)).toBe(2);
       expect(warnings[0]).toContain(`filesystem source 'orders': ${file}, line 2 (byte ${second}): column 'customer': 'many' is not a valid INT (set aside in .weir/dead-letter/orders.jsonl)`);
     } finally {
       process.chdir(cwd);

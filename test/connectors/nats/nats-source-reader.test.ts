@@ -185,6 +185,7 @@ describe('nats source reader', () => {
       [`subject '${s.name}.in' of stream '${s.name}'`, 'stream sequence 4', 'id,name'],
     ]);
     expect(warnings).toHaveLength(2);
+    expect(reader.rejectedRecords()).toBe(2);
   });
 
   it('fails when the stream is deleted while it reads', async () => {
