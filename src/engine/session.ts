@@ -466,13 +466,22 @@ export class Session {
     this.materialized.set(name, { sink, instance: view.instance });
     this.catalog.addMaterializedView(view, statement.name.span);
     if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
+    let failure: unknown;
     try {
-      return await this.restartMaterializedViews();
+      const result = await this.restartMaterializedViews();
+      if (result.kind !== 'job' || result.job.status !== 'FAILED') return result;
+      failure = result.job.error;
     } catch (error) {
-      this.materialized.delete(name);
-      this.catalog.dropMaterializedView(name, { ifExists: true });
-      throw error;
+      failure = error;
     }
+    // The new view could not start (say, its database is unreachable): the views that ran before
+    // must not stay down with it, so they start again without it.
+    this.materialized.delete(name);
+    this.catalog.dropMaterializedView(name, { ifExists: true });
+    if (this.materialized.size > 0) {
+      await this.restartMaterializedViews().catch((error: unknown) => this.onWarning(`the other materialized views did not start again: ${error instanceof Error ? error.message : String(error)}`));
+    }
+    throw failure;
   }
 
   /**

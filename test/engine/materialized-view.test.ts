@@ -72,4 +72,24 @@ describe('materialized views', () => {
     ).rejects.toThrow(/needs a primary key to receive the updates the query produces/);
     await expect(engine.execute(`CREATE MATERIALIZED VIEW bad WITH ('colour' = 'red') AS SELECT * FROM orders`)).rejects.toThrow("unknown option 'colour' for a materialized view");
   });
+
+  it('keeps the other views running when a new one cannot start', async () => {
+    const url = await freshDatabase('weir_mv');
+    const engine = createEngine({ onWarning: () => {} });
+    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-'));
+    await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
+      CREATE TABLE ticks (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '200');
+      CREATE MATERIALIZED VIEW tick_count WITH ('url' = '${url}') AS SELECT MOD(id, 3) AS k, COUNT(*) AS n FROM ticks GROUP BY MOD(id, 3);`);
+    await expect(
+      engine.execute(`CREATE MATERIALIZED VIEW broken WITH ('url' = 'postgres://nobody@127.0.0.1:1/nowhere') AS SELECT MOD(id, 3) AS k, COUNT(*) AS n FROM ticks GROUP BY MOD(id, 3)`),
+    ).rejects.toThrow(/postgres sink 'broken' could not connect to postgres:\/\/nobody@127\.0\.0\.1:1\/nowhere/);
+    const [views] = await engine.execute('SHOW MATERIALIZED VIEWS');
+    expect(views).toMatchObject({ kind: 'rows', rows: [['tick_count', expect.any(String), expect.any(String)]] });
+    const before = Number((await pgQuery<{ n: string | null }>(url, 'SELECT sum(n) AS n FROM tick_count'))[0]?.n ?? 0);
+    await engine.execute('FLUSH');
+    await new Promise((r) => setTimeout(r, 300));
+    await engine.execute('FLUSH');
+    expect(Number((await pgQuery<{ n: string | null }>(url, 'SELECT sum(n) AS n FROM tick_count'))[0]!.n)).toBeGreaterThan(before);
+    await engine.close();
+  });
 });
