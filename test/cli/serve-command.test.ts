@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { pgQuery } from '../support/pg-query.js';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { runWeir, WEIR } from '../support/weir-cli.js';
 
 const ROWS = 30_000;
@@ -45,10 +45,7 @@ function weir(args: readonly string[], cwd: string, stop?: { signal: NodeJS.Sign
 
 describe('weir serve', () => {
   it('serves the catalog\'s materialized views, stops them gracefully and resumes them exactly once', async () => {
-    const server = process.env.WEIR_TEST_PG_URL!;
-    const database = `weir_serve_${Math.random().toString(36).slice(2, 10)}`;
-    await pgQuery(server, `CREATE DATABASE ${database}`);
-    const url = server.replace(/\/[^/]*$/, `/${database}`);
+    const url = await freshDatabase('weir_serve');
     const cwd = mkdtempSync(join(tmpdir(), 'weir-serve-'));
     writeFileSync(
       join(cwd, 'setup.sql'),

@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pgQuery } from '../support/pg-query.js';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { crashScriptPreamble, runChild, runUntilDone } from '../support/crash-harness.js';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 
@@ -18,9 +18,7 @@ const ROWS = 12_000;
 
 /** A fresh database on a cluster, and a job script writing into it. */
 async function setup(serverUrl: string, semantic = 'exactly-once'): Promise<{ dir: string; script: string; url: string }> {
-  const database = `weir_e2e_${Math.random().toString(36).slice(2, 10)}`;
-  await pgQuery(serverUrl, `CREATE DATABASE ${database}`);
-  const url = serverUrl.replace(/\/[^/]*$/, `/${database}`);
+  const url = await freshDatabase('weir_e2e', serverUrl);
   const dir = mkdtempSync(join(tmpdir(), 'weir-pg-e2e-'));
   const script = join(dir, 'job.sql');
   writeFileSync(

@@ -3,8 +3,8 @@
  * parallel never see each other's tables, markers or prepared transactions; dropped afterwards,
  * with whatever it still has prepared rolled back first.
  */
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { freshDatabase } from '../../support/pg-query.js';
 
 /** A database of the test cluster and a superuser connection to it. */
 export interface TestDatabase {
@@ -28,16 +28,8 @@ export function clusterUrl(): string {
 
 /** Creates `weir_<tag>_<random>` and connects to it. */
 export async function createTestDatabase(tag: string, baseUrl = clusterUrl()): Promise<TestDatabase> {
-  const name = `weir_${tag}_${randomBytes(4).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  try {
-    await admin.query(`CREATE DATABASE ${name}`);
-  } finally {
-    await admin.end();
-  }
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
+  const url = new URL(await freshDatabase(`weir_${tag}`, baseUrl));
+  const name = url.pathname.slice(1);
   const client = new pg.Client({ connectionString: url.toString() });
   await client.connect();
   const database: TestDatabase = {
