@@ -358,7 +358,12 @@ export class Session {
   }
 
   private plannerOptions(): PlannerOptions {
-    return { parallelism: this.config.getInt('parallelism.default'), functions: this.functions, disabledRules: this.config.disabledRules() };
+    return {
+      parallelism: this.config.getInt('parallelism.default'),
+      functions: this.functions,
+      disabledRules: this.config.disabledRules(),
+      stateTtlMillis: parseDuration(this.config.get('table.exec.state.ttl')!, 'table.exec.state.ttl'),
+    };
   }
 
   private jobName(inserts: readonly InsertStatement[]): string {

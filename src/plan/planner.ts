@@ -18,6 +18,8 @@ export interface PlannerOptions {
   readonly functions: FunctionRegistry;
   /** Optimizer rules switched off by name. */
   readonly disabledRules?: ReadonlySet<string>;
+  /** `table.exec.state.ttl` in milliseconds (0: state is kept forever). */
+  readonly stateTtlMillis?: number;
 }
 
 /** A planned statement: its physical plans (one per sink, or one query) and their rendering. */
@@ -34,5 +36,5 @@ export function planPhysical(roots: readonly LogicalNode[], options: PlannerOpti
 
 /** The job graph for planned sinks. */
 export function buildJobGraph(planned: PlannedQuery, name: string, options: PlannerOptions): JobGraph {
-  return toJobGraph(planned.physical, { name, parallelism: options.parallelism });
+  return toJobGraph(planned.physical, { name, parallelism: options.parallelism, ...(options.stateTtlMillis === undefined ? {} : { stateTtlMillis: options.stateTtlMillis }) });
 }

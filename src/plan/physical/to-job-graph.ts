@@ -11,7 +11,12 @@ import { physicalInputs, type PhysicalNode } from './physical-node.js';
 export interface JobGraphOptions {
   readonly name: string;
   readonly parallelism: number;
+  /** Idle state retention of unbounded-state operators in milliseconds; 0 or absent keeps state forever. */
+  readonly stateTtlMillis?: number;
 }
+
+/** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -31,7 +36,8 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
     const inputs = physicalInputs(node).map(edgeTo);
     const spec = specOf(node);
     const id = `${nodes.length + 1}-${spec.kind}`;
-    nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema });
+    const ttl = options.stateTtlMillis !== undefined && options.stateTtlMillis > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
+    nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema, ...ttl });
     ids.set(node, id);
     return id;
   };

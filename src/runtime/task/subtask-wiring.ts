@@ -58,7 +58,7 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
         return { partitioning: rebalance ? { kind: 'rebalance' } : edge.partitioning, channels };
       });
       const output = new OutputRouter(targets, index, services.maxParallelism);
-      const state = new MemoryStateBackend();
+      const state = new MemoryStateBackend(node.stateTtlMillis === undefined ? undefined : { ttlMillis: node.stateTtlMillis });
       if (isSourceNode(node)) {
         subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources) });
       } else {

@@ -72,3 +72,77 @@ describe('memory state backend snapshots', () => {
     expect(new MemoryStateBackend().snapshot()).toBeUndefined();
   });
 });
+
+describe('memory state backend with a time-to-live', () => {
+  const clocked = (ttlMillis: number): { backend: MemoryStateBackend; advance: (ms: number) => void } => {
+    let now = 1_000;
+    return { backend: new MemoryStateBackend({ ttlMillis, clock: () => now }), advance: (ms) => void (now += ms) };
+  };
+
+  it('drops a key idle for the ttl, and keeps a key read or written within it', () => {
+    const { backend, advance } = clocked(100);
+    const state = backend.getValueState<number>({ name: 'v' });
+    for (const key of ['idle', 'read', 'written']) {
+      backend.setCurrentKey(key);
+      state.update(1);
+    }
+    advance(60);
+    backend.setCurrentKey('read');
+    expect(state.value()).toBe(1);
+    backend.setCurrentKey('written');
+    state.update(2);
+    advance(60);
+    backend.setCurrentKey('idle');
+    expect(state.value()).toBeUndefined();
+    backend.setCurrentKey('read');
+    expect(state.value()).toBe(1);
+    backend.setCurrentKey('written');
+    expect(state.value()).toBe(2);
+    expect(backend.keyCount()).toBe(2);
+  });
+
+  it('sweeps expired keys that are never touched again, in every kind of state', () => {
+    const { backend, advance } = clocked(100);
+    const value = backend.getValueState<number>({ name: 'v' });
+    const map = backend.getMapState<string, number>({ name: 'm' });
+    const list = backend.getListState<number>({ name: 'l' });
+    for (let i = 0; i < 50; i++) {
+      backend.setCurrentKey(i);
+      value.update(i);
+      map.put('x', i);
+      list.add(i);
+    }
+    expect(backend.keyCount()).toBe(50);
+    advance(100);
+    backend.setCurrentKey('fresh');
+    value.update(0);
+    expect([...backend.states()].map((t) => t.entries.size)).toEqual([1, 0, 0]);
+  });
+
+  it('leaves expired keys out of snapshots, and restores when each key was last used', () => {
+    const { backend, advance } = clocked(100);
+    const value = backend.getValueState<string>({ name: 'v' });
+    backend.setCurrentKey('old');
+    value.update('old');
+    advance(80);
+    backend.setCurrentKey('young');
+    value.update('young');
+    const snapshot = backend.snapshot()!;
+    advance(30);
+    expect(backend.snapshot()).not.toEqual(snapshot);
+
+    let now = 1_080;
+    const restored = new MemoryStateBackend({ ttlMillis: 100, clock: () => now });
+    restored.restore(snapshot, () => true);
+    const again = restored.getValueState<string>({ name: 'v' });
+    now += 30;
+    restored.setCurrentKey('old');
+    expect(again.value()).toBeUndefined();
+    restored.setCurrentKey('young');
+    expect(again.value()).toBe('young');
+  });
+
+  it('refuses a ttl that is not positive', () => {
+    expect(() => new MemoryStateBackend({ ttlMillis: 0 })).toThrow(/positive/);
+  });
+});
