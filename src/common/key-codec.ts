@@ -55,6 +55,10 @@ function encodeNested(value: object): string {
     const body = value.map((v) => encodeComponent(v)).join('');
     return body.length + ':' + body;
   }
+  if (value instanceof Map) {
+    const body = [...value].map(([k, v]) => encodeComponent(k) + encodeComponent(v)).sort().join('');
+    return 'm' + body.length + ':' + body;
+  }
   const text = String(value);
   return text.length + ':' + text;
 }

@@ -28,6 +28,15 @@ describe('row equality and hash', () => {
     expect(rowsEqual([1], [1n])).toBe(false);
   });
 
+  it('compares MAP values by their entries, in any order', () => {
+    const m = (...entries: [unknown, unknown][]): Map<unknown, unknown> => new Map(entries);
+    expect(rowsEqual([m(['a', 1], ['b', 2])], [m(['b', 2], ['a', 1])])).toBe(true);
+    expect(hashRow([m(['a', 1], ['b', 2])])).toBe(hashRow([m(['b', 2], ['a', 1])]));
+    expect(rowsEqual([m(['a', 1])], [m(['a', 2])])).toBe(false);
+    expect(rowsEqual([m(['a', 1])], [m()])).toBe(false);
+    expect(encodeComponent(m(['a', null]))).not.toBe(encodeComponent(m(['a', 'null'])));
+  });
+
   it('is a 30-bit hash that does not change between versions', () => {
     const rows: Row[] = [[], [1, 'a'], [1_700_000_000_123, 2.5, null, true, 7n, [1, 'x']]];
     const hashes = rows.map(hashRow);
