@@ -46,7 +46,8 @@ function find(results: readonly NexmarkMeasurement[], query: string, engine: str
 const rate = (m: NexmarkMeasurement | undefined): number | undefined => (m?.status === 'ok' ? m.eventsPerSecond : undefined);
 
 function nexmarkTable(results: readonly NexmarkMeasurement[]): string[] {
-  const queries = [...new Set(results.map((m) => m.query))];
+  const order = (q: string): number => (/^q\d+$/.test(q) ? Number(q.slice(1)) : Number.MAX_SAFE_INTEGER);
+  const queries = [...new Set(results.map((m) => m.query))].sort((a, b) => order(a) - order(b) || a.localeCompare(b));
   const lines = [
     '| query | weir ev/s | weir ev/s, checkpoints | peak RSS MB (off / on) | state at end | weir ev/s w/o generator | hand-written ev/s | weir / hand | d2mini ev/s | weir / d2mini | Flink V1 /core | weir / Flink V1 | Flink V2 /core |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
@@ -174,10 +175,21 @@ export function readReport(dir: string): BenchReport | undefined {
   return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink } as BenchReport;
 }
 
-/** `current` with what it did not measure taken from `previous`: the Nexmark section as a whole, and each other section. */
+/**
+ * `current` with what it did not measure taken from `previous`: each other section, and in the
+ * Nexmark section the queries it did not run when both ran the same workload (a different
+ * workload replaces the section, so that no table mixes event counts).
+ */
 export function carryOver(previous: BenchReport | undefined, current: BenchReport): BenchReport {
   if (previous === undefined) return current;
-  const nexmark = current.results.length > 0 ? current : previous;
+  const sameWorkload = previous.workload.events === current.workload.events && previous.workload.tps === current.workload.tps;
+  const measured = new Set(current.results.map((r) => r.query));
+  const nexmark =
+    current.results.length === 0
+      ? previous
+      : sameWorkload
+        ? { workload: current.workload, results: [...previous.results.filter((r) => !measured.has(r.query)), ...current.results] }
+        : current;
   const pick = <K extends keyof BenchReport>(key: K): Partial<BenchReport> => {
     const value = current[key] ?? previous[key];
     return value === undefined ? {} : { [key]: value };
