@@ -40,6 +40,11 @@ export interface JobNode {
    * part of the fingerprint, so a job restores under a changed retention.
    */
   readonly stateTtlMillis?: number;
+  /**
+   * Flink's `table.exec.source.idle-timeout` on a source: after this long without records it is
+   * idle and does not hold back watermarks downstream. Not part of the fingerprint.
+   */
+  readonly sourceIdleTimeoutMillis?: number;
 }
 
 /**

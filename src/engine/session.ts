@@ -363,6 +363,7 @@ export class Session {
       functions: this.functions,
       disabledRules: this.config.disabledRules(),
       stateTtlMillis: parseDuration(this.config.get('table.exec.state.ttl')!, 'table.exec.state.ttl'),
+      sourceIdleTimeoutMillis: parseDuration(this.config.get('table.exec.source.idle-timeout')!, 'table.exec.source.idle-timeout'),
     };
   }
 

@@ -20,6 +20,8 @@ export interface PlannerOptions {
   readonly disabledRules?: ReadonlySet<string>;
   /** `table.exec.state.ttl` in milliseconds (0: state is kept forever). */
   readonly stateTtlMillis?: number;
+  /** `table.exec.source.idle-timeout` in milliseconds (0: sources never go idle). */
+  readonly sourceIdleTimeoutMillis?: number;
 }
 
 /** A planned statement: its physical plans (one per sink, or one query) and their rendering. */
@@ -36,5 +38,11 @@ export function planPhysical(roots: readonly LogicalNode[], options: PlannerOpti
 
 /** The job graph for planned sinks. */
 export function buildJobGraph(planned: PlannedQuery, name: string, options: PlannerOptions): JobGraph {
-  return toJobGraph(planned.physical, { name, parallelism: options.parallelism, ...(options.stateTtlMillis === undefined ? {} : { stateTtlMillis: options.stateTtlMillis }) });
+  const { stateTtlMillis, sourceIdleTimeoutMillis } = options;
+  return toJobGraph(planned.physical, {
+    name,
+    parallelism: options.parallelism,
+    ...(stateTtlMillis === undefined ? {} : { stateTtlMillis }),
+    ...(sourceIdleTimeoutMillis === undefined ? {} : { sourceIdleTimeoutMillis }),
+  });
 }

@@ -13,6 +13,8 @@ export interface JobGraphOptions {
   readonly parallelism: number;
   /** Idle state retention of unbounded-state operators in milliseconds; 0 or absent keeps state forever. */
   readonly stateTtlMillis?: number;
+  /** How long a source reads nothing before it is idle, in milliseconds; 0 or absent never. */
+  readonly sourceIdleTimeoutMillis?: number;
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
@@ -36,8 +38,9 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
     const inputs = physicalInputs(node).map(edgeTo);
     const spec = specOf(node);
     const id = `${nodes.length + 1}-${spec.kind}`;
-    const ttl = options.stateTtlMillis !== undefined && options.stateTtlMillis > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
-    nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema, ...ttl });
+    const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
+    const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
+    nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema, ...ttl, ...idle });
     ids.set(node, id);
     return id;
   };

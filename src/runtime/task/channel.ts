@@ -8,6 +8,12 @@ export interface Channel {
   push(batch: ChangeBatch): void;
   /** Delivers the producer's watermark. */
   watermark(watermark: number): void;
+  /**
+   * The producer went idle (no input for `table.exec.source.idle-timeout`) or became active again:
+   * an idle channel does not hold back the consumer's watermark. Optional for consumers that
+   * ignore watermarks.
+   */
+  idle?(idle: boolean): void;
   /** Delivers a checkpoint barrier: everything pushed before it belongs to that checkpoint. */
   barrier(barrier: Barrier): void;
   /** The producer has ended; resolves once the consumer has handled it (and ended itself if it was the last input). */

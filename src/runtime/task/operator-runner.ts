@@ -1,6 +1,8 @@
 /**
  * Runs one subtask of an operator: receives batches, watermarks, barriers and end-of-input from
- * its upstream channels. Keeps the watermark at the minimum over its channels; aligns barriers
+ * its upstream channels. Keeps the watermark at the minimum over its active channels (an idle
+ * channel does not hold it back; when all are idle, the idleness is passed on, as Flink's
+ * watermark status); aligns barriers
  * (EXACTLY_ONCE: a channel that delivered barrier n is blocked, its later input held back, until
  * every open channel has delivered n; AT_LEAST_ONCE: barriers are only counted); ends its own
  * output, after a final watermark, once every input has ended.
@@ -22,6 +24,7 @@ export interface BarrierHandler {
 type HeldEvent =
   | { readonly type: 'batch'; readonly channel: number; readonly batch: ChangeBatch }
   | { readonly type: 'watermark'; readonly channel: number; readonly watermark: number }
+  | { readonly type: 'idle'; readonly channel: number; readonly idle: boolean }
   | { readonly type: 'barrier'; readonly channel: number; readonly barrier: Barrier }
   | { readonly type: 'end'; readonly channel: number; readonly done: (error?: unknown) => void };
 
@@ -32,6 +35,8 @@ export class OperatorRunner {
   private readonly openPerInput: number[];
   private readonly channelWatermarks: number[];
   private readonly ended: boolean[];
+  private readonly idle: boolean[];
+  private outputIdle = false;
   private currentWatermark = -Infinity;
   private inputsOpen: number;
   private aligning: { barrier: Barrier; arrived: Set<number> } | null = null;
@@ -52,6 +57,7 @@ export class OperatorRunner {
     this.openPerInput = [...channelsPerInput];
     this.channelWatermarks = this.inputOf.map(() => -Infinity);
     this.ended = this.inputOf.map(() => false);
+    this.idle = this.inputOf.map(() => false);
     this.blocked = this.inputOf.map(() => false);
     this.inputsOpen = channelsPerInput.filter((n) => n > 0).length;
   }
@@ -62,6 +68,7 @@ export class OperatorRunner {
     return {
       push: (batch) => (this.blocked[id] ? this.held.push({ type: 'batch', channel: id, batch: batch.copy() }) : this.process(id, batch)),
       watermark: (watermark) => (this.blocked[id] ? this.held.push({ type: 'watermark', channel: id, watermark }) : this.onWatermark(id, watermark)),
+      idle: (idle) => (this.blocked[id] ? this.held.push({ type: 'idle', channel: id, idle }) : this.onIdle(id, idle)),
       barrier: (barrier) => (this.blocked[id] ? this.held.push({ type: 'barrier', channel: id, barrier }) : this.onBarrier(id, barrier)),
       end: () => {
         if (!this.blocked[id]) return this.onChannelEnd(id);
@@ -78,12 +85,51 @@ export class OperatorRunner {
   private onWatermark(channel: number, watermark: number): void {
     if (watermark <= this.channelWatermarks[channel]!) return;
     this.channelWatermarks[channel] = watermark;
+    this.advanceWatermark(channel);
+  }
+
+  private onIdle(channel: number, idle: boolean): void {
+    if (this.idle[channel] === idle) return;
+    this.idle[channel] = idle;
+    if (idle) this.advanceWatermark(channel);
+    this.passOnIdleness();
+  }
+
+  /** Tells downstream this subtask is idle when every open channel is, and active again when one is not. */
+  private passOnIdleness(): void {
+    let allIdle = true;
+    let open = false;
+    for (let c = 0; c < this.idle.length; c++) {
+      if (this.ended[c]) continue;
+      open = true;
+      if (!this.idle[c]) allIdle = false;
+    }
+    if (!open || allIdle === this.outputIdle) return;
+    this.outputIdle = allIdle;
+    this.output.emitIdle(allIdle);
+  }
+
+  /**
+   * Moves the watermark to the minimum over active channels when that is later; when every channel
+   * is idle, to the maximum over all of them (as Flink flushes: no channel will advance it).
+   */
+  private advanceWatermark(channel: number): void {
     let min = Infinity;
-    for (const mark of this.channelWatermarks) if (mark < min) min = mark;
-    if (min <= this.currentWatermark) return;
-    this.currentWatermark = min;
-    if (this.operator.processWatermark !== undefined) this.operator.processWatermark(min, this.inputOf[channel]!);
-    else this.output.emitWatermark(min);
+    let max = -Infinity;
+    let active = false;
+    const marks = this.channelWatermarks;
+    for (let c = 0; c < marks.length; c++) {
+      const mark = marks[c]!;
+      if (mark > max) max = mark;
+      if (this.idle[c]) continue;
+      active = true;
+      if (mark < min) min = mark;
+    }
+    const next = active ? min : max;
+    if (next <= this.currentWatermark) return;
+    this.currentWatermark = next;
+    if (this.operator.processWatermark !== undefined) this.operator.processWatermark(next, this.inputOf[channel]!);
+    else this.output.emitWatermark(next);
   }
 
   private onBarrier(channel: number, barrier: Barrier): void {
@@ -128,6 +174,9 @@ export class OperatorRunner {
         case 'watermark':
           this.onWatermark(event.channel, event.watermark);
           break;
+        case 'idle':
+          this.onIdle(event.channel, event.idle);
+          break;
         case 'barrier':
           this.onBarrier(event.channel, event.barrier);
           break;
@@ -139,8 +188,10 @@ export class OperatorRunner {
   }
 
   private async onChannelEnd(channel: number): Promise<void> {
+    this.idle[channel] = false;
     this.onWatermark(channel, Infinity);
     this.ended[channel] = true;
+    this.passOnIdleness();
     this.completeAlignmentIfReady();
     const input = this.inputOf[channel]!;
     if (--this.openPerInput[input]! !== 0) return;

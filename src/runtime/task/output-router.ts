@@ -43,6 +43,11 @@ export class OutputRouter implements Output {
     for (const route of this.routes) for (const channel of route.connected) channel.watermark(watermark);
   }
 
+  /** Tells every connected consumer subtask that this subtask went idle, or became active again. */
+  emitIdle(idle: boolean): void {
+    for (const route of this.routes) for (const channel of route.connected) channel.idle?.(idle);
+  }
+
   /** Sends a barrier to every connected consumer subtask. */
   emitBarrier(barrier: Barrier): void {
     for (const route of this.routes) for (const channel of route.connected) channel.barrier(barrier);

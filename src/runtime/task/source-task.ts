@@ -6,6 +6,9 @@
  * offset at exactly that point — unless the reader says its position cannot be resumed from
  * (`checkpointable()` false), when the barrier waits for a later poll. With checkpointing on, a source whose input has ended stays
  * until the job's final checkpoint has passed through it, so that the sinks commit everything.
+ * With an idle timeout (`table.exec.source.idle-timeout`), a source that reads nothing for that
+ * long tells its consumers it is idle, so that it does not hold back their watermark, and that
+ * it is active again before its next records.
  */
 import { ChangeBatch } from '../../common/row.js';
 import type { Barrier } from '../checkpoint/barrier.js';
@@ -36,10 +39,15 @@ const IDLE_DELAY_MS = 10;
 
 /** A subtask of a source. */
 export class SourceTask {
+  private lastRecordAt = Date.now();
+  private idle = false;
+
+  /** `idleTimeoutMillis`: how long without records makes the source idle; 0 never. */
   constructor(
     readonly reader: SourceReader,
     readonly output: OutputRouter,
     private readonly host: SourceTaskHost,
+    private readonly idleTimeoutMillis = 0,
   ) {}
 
   /** Runs until the reader ends (then ends the output) or the job stops. */
@@ -53,7 +61,10 @@ export class SourceTask {
       batch.clear();
       let status = this.reader.poll(batch, BATCH_SIZE);
       if (typeof status !== 'string') status = await status;
-      if (batch.size > 0) this.output.collect(batch);
+      if (batch.size > 0) {
+        this.markActive();
+        this.output.collect(batch);
+      } else if (this.idleTimeoutMillis > 0) this.markIdleIfDue();
       if (status === 'end') break;
       await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
     }
@@ -67,6 +78,20 @@ export class SourceTask {
     if (this.host.stopped) return;
     this.output.emitWatermark(Infinity);
     await this.output.end();
+  }
+
+  private markActive(): void {
+    if (this.idleTimeoutMillis === 0) return;
+    this.lastRecordAt = Date.now();
+    if (!this.idle) return;
+    this.idle = false;
+    this.output.emitIdle(false);
+  }
+
+  private markIdleIfDue(): void {
+    if (this.idle || Date.now() - this.lastRecordAt < this.idleTimeoutMillis) return;
+    this.idle = true;
+    this.output.emitIdle(true);
   }
 
   private injectPendingBarrier(): Barrier | undefined {

@@ -60,7 +60,7 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
       const output = new OutputRouter(targets, index, services.maxParallelism);
       const state = new MemoryStateBackend(node.stateTtlMillis === undefined ? undefined : { ttlMillis: node.stateTtlMillis });
       if (isSourceNode(node)) {
-        subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources) });
+        subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources, node.sourceIdleTimeoutMillis) });
       } else {
         const operator = createOperator(node, services.compiler, services.connectors);
         const channelsPerInput = node.inputs.map((edge) => channelCount(graph, edge.from, edge.partitioning.kind, node.parallelism));

@@ -184,7 +184,12 @@ function evaluateConstant(expr: ScalarExpr, compiler: ExprCompiler, span: Source
   }
 }
 
-/** UNION ALL: same column count; each column gets the least restrictive of the inputs' types. */
+const timeAttributeOf = (type: SqlType): 'rowtime' | 'proctime' | undefined => (type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ' ? type.timeAttribute : undefined);
+
+/**
+ * UNION ALL: same column count; each column gets the least restrictive of the inputs' types, and
+ * stays a time attribute when it is the same kind of time attribute in every input (as in Flink).
+ */
 export function bindUnionAll(inputs: readonly BoundRelation[], span: SourceSpan): BoundRelation {
   const width = inputs[0]!.schema.length;
   for (const input of inputs) {
@@ -197,7 +202,11 @@ export function bindUnionAll(inputs: readonly BoundRelation[], span: SourceSpan)
     if (type === undefined) {
       throw new WeirError('TYPE_MISMATCH', `UNION ALL column '${field.name}' has incompatible types: ${inputs.map((i) => i.schema[column]!.type.kind).join(' and ')}`, { span });
     }
-    return { name: field.name, type: withNullable(type, inputs.some((i) => i.schema[column]!.type.nullable)) };
+    const common = withNullable(type, inputs.some((i) => i.schema[column]!.type.nullable));
+    const attributes = new Set(inputs.map((i) => timeAttributeOf(i.schema[column]!.type)));
+    const [attribute] = attributes;
+    const keepsAttribute = attributes.size === 1 && attribute !== undefined && (common.kind === 'TIMESTAMP' || common.kind === 'TIMESTAMP_LTZ');
+    return { name: field.name, type: keepsAttribute ? ({ ...common, timeAttribute: attribute } as SqlType) : common };
   });
   const plans = inputs.map((input) => {
     const exprs = input.schema.map((f, i) => castTo(Exprs.inputRef(i, f.type), schema[i]!.type));
