@@ -247,3 +247,100 @@ describe('published Nexmark queries equal batch SQL in PostgreSQL over the same 
     );
   });
 });
+
+describe('published Nexmark queries without windows, and with regular joins or sessions, equal batch SQL in PostgreSQL', () => {
+  it('q0: every bid', async () => {
+    const rows = await compare('q0.sql', 'nexmark_q0', 'SELECT auction, bidder, price, date_time, extra FROM bid');
+    expect(rows).toBe(counts.bid);
+  });
+
+  // q1 and q14 write 0.908 * price into DECIMAL(23, 3): compared as the unscaled value, 908 * price.
+  it('q1: every bid with its price in euro', async () => {
+    const rows = await compare('q1.sql', 'nexmark_q1', 'SELECT auction, bidder, 908 * price, date_time, extra FROM bid');
+    expect(rows).toBe(counts.bid);
+  });
+
+  it('q2: the bids of auctions whose id is divisible by 123', async () => {
+    const rows = await compare('q2.sql', 'nexmark_q2', 'SELECT auction, price FROM bid WHERE auction % 123 = 0');
+    expect(rows).toBeGreaterThan(0);
+  });
+
+  // q3: an inner join of the two append-only streams: each auction of category 10 with its seller,
+  // when the seller lives in OR, ID or CA; a person generated after the auction still matches.
+  it('q3: auctions of category 10 with their sellers from OR, ID or CA', async () => {
+    const rows = await compare(
+      'q3.sql',
+      'nexmark_q3',
+      `SELECT p.name, p.city, p.state, a.id FROM auction a JOIN person p ON a.seller = p.id
+       WHERE a.category = 10 AND p.state IN ('OR', 'ID', 'CA')`,
+    );
+    expect(rows).toBeGreaterThan(50);
+  });
+
+  // q11: session windows per bidder with a 10 s gap. Each bid opens [t, t + 10 s); windows that
+  // overlap or touch merge (Flink's TimeWindow.intersects is inclusive), so a bid starts a new
+  // session only when it comes more than 10 s after the bidder's previous bid. The session ends
+  // 10 s after its last bid.
+  it('q11: the bids of every bidder session', async () => {
+    const rows = await compare(
+      'q11.sql',
+      'nexmark_q11',
+      `WITH marked AS (
+         SELECT bidder, date_time,
+                CASE WHEN date_time - lag(date_time) OVER (PARTITION BY bidder ORDER BY date_time) <= 10000 THEN 0 ELSE 1 END AS opens
+         FROM bid),
+       numbered AS (SELECT bidder, date_time, sum(opens) OVER (PARTITION BY bidder ORDER BY date_time) AS session FROM marked)
+       SELECT bidder, count(*), min(date_time), max(date_time) + 10000 FROM numbered GROUP BY bidder, session`,
+    );
+    expect(rows).toBeGreaterThan(1000);
+  });
+
+  // q14: HOUR of the UTC wall-clock time; count_char(extra, 'c') counts the occurrences of 'c'.
+  it('q14: bids with a converted price between 10^6 and 5 * 10^7, with the time of day and their c count', async () => {
+    const rows = await compare(
+      'q14.sql',
+      'nexmark_q14',
+      `SELECT auction, bidder, 908 * price,
+              CASE WHEN extract(hour FROM utc(date_time)) BETWEEN 8 AND 18 THEN 'dayTime'
+                   WHEN extract(hour FROM utc(date_time)) <= 6 OR extract(hour FROM utc(date_time)) >= 20 THEN 'nightTime'
+                   ELSE 'otherTime' END,
+              date_time, extra, length(extra) - length(replace(extra, 'c', ''))
+       FROM bid WHERE 0.908 * price > 1000000 AND 0.908 * price < 50000000`,
+    );
+    expect(rows).toBeGreaterThan(1000);
+  });
+
+  it('q20: bids joined with their auction of category 10', async () => {
+    const rows = await compare(
+      'q20.sql',
+      'nexmark_q20',
+      `SELECT b.auction, b.bidder, b.price, b.channel, b.url, b.date_time, b.extra,
+              a.item_name, a.description, a.initial_bid, a.reserve, a.date_time, a.expires, a.seller, a.category, a.extra
+       FROM bid b JOIN auction a ON b.auction = a.id WHERE a.category = 10`,
+    );
+    expect(rows).toBeGreaterThan(1000);
+  });
+
+  // q21: REGEXP_EXTRACT(url, '(&|^)channel_id=([^&]*)', 2) is the second group of the first match, NULL without one.
+  it('q21: bids with a known channel or a channel_id', async () => {
+    const rows = await compare(
+      'q21.sql',
+      'nexmark_q21',
+      `SELECT auction, bidder, price, channel,
+              CASE lower(channel) WHEN 'apple' THEN '0' WHEN 'google' THEN '1' WHEN 'facebook' THEN '2' WHEN 'baidu' THEN '3'
+                   ELSE (regexp_match(url, '(&|^)channel_id=([^&]*)'))[2] END
+       FROM bid WHERE (regexp_match(url, '(&|^)channel_id=([^&]*)'))[2] IS NOT NULL OR lower(channel) IN ('apple', 'google', 'facebook', 'baidu')`,
+    );
+    expect(rows).toBeGreaterThan(1000);
+  });
+
+  // q22: SPLIT_INDEX(url, '/', i) is the i-th (from 0) piece of the url split at '/', NULL past the last.
+  it('q22: the directories of every bid url', async () => {
+    const rows = await compare(
+      'q22.sql',
+      'nexmark_q22',
+      `SELECT auction, bidder, price, channel, (string_to_array(url, '/'))[4], (string_to_array(url, '/'))[5], (string_to_array(url, '/'))[6] FROM bid`,
+    );
+    expect(rows).toBe(counts.bid);
+  });
+});

@@ -12,7 +12,10 @@ import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { collectConnector, collected, resetCollected } from './collect-connector.js';
 import { publishedSql } from './nexmark-published.js';
 
-/** A row normalised for comparison: BIGINT/INT and TIMESTAMP (epoch ms) as numbers, strings, NULL. */
+/**
+ * A row normalised for comparison: BIGINT/INT and TIMESTAMP (epoch ms) as numbers, DECIMAL as its
+ * unscaled integer (a number: every value here is a safe integer), strings, NULL.
+ */
 export type PlainRow = readonly (number | string | null)[];
 
 /** The generator settings of a bounded stream: how many events, how many per second of event time, and where event time starts. */
@@ -111,6 +114,7 @@ export async function loadNexmarkEvents(engine: Engine, client: pg.Client): Prom
 function plainValue(value: unknown): number | string | null {
   if (value === null || typeof value === 'number' || typeof value === 'string') return value;
   if (value instanceof Date) return value.getTime();
+  if (typeof value === 'bigint' && Number.isSafeInteger(Number(value))) return Number(value);
   throw new Error(`unexpected value in a nexmark event: ${String(value)}`);
 }
 
