@@ -38,9 +38,13 @@ export function nexmarkDdl(stream: NexmarkStream): string {
   return ddl.replace(connector, `${connector}\n    'base-time' = '${stream.baseTime}',`);
 }
 
-/** An engine with the `collect` sink, and the nexmark tables of `stream` created in it. */
-export async function nexmarkEngine(stream: NexmarkStream): Promise<Engine> {
+/**
+ * An engine with the `collect` sink and the nexmark tables of `stream`, whose keyed operators run
+ * with `parallelism` subtasks (sources read with one, so the events do not depend on it).
+ */
+export async function nexmarkEngine(stream: NexmarkStream, parallelism = 1): Promise<Engine> {
   const engine = createEngine({ connectors: [collectConnector] });
+  await engine.execute(`SET 'parallelism.default' = '${parallelism}';`);
   await engine.execute(nexmarkDdl(stream));
   return engine;
 }
@@ -177,12 +181,12 @@ export function expectSubMultiset(part: readonly PlainRow[], whole: readonly Pla
 /** Shown per side when the multisets differ. */
 const SHOWN_DIFFERENCES = 20;
 
-/** Asserts that weir's rows and the oracle's are equal as multisets, showing the rows that differ. */
-export function expectSameMultiset(weir: readonly PlainRow[], oracle: readonly PlainRow[]): void {
+/** Asserts that weir's rows and the oracle's are equal as multisets, showing the rows that differ (`label` says which run). */
+export function expectSameMultiset(weir: readonly PlainRow[], oracle: readonly PlainRow[], label = ''): void {
   const onlyInWeir = multisetMinus(weir, oracle);
   const onlyInOracle = multisetMinus(oracle, weir);
   expect(
     { rows: weir.length, onlyInWeir: onlyInWeir.slice(0, SHOWN_DIFFERENCES), onlyInOracle: onlyInOracle.slice(0, SHOWN_DIFFERENCES) },
-    `${onlyInWeir.length} rows only in weir, ${onlyInOracle.length} only in PostgreSQL`,
+    `${label}${onlyInWeir.length} rows only in weir, ${onlyInOracle.length} only in PostgreSQL`,
   ).toEqual({ rows: oracle.length, onlyInWeir: [], onlyInOracle: [] });
 }
