@@ -53,6 +53,22 @@ describe('case, length, substrings', () => {
     expect(evalCall('REPLACE', lit.str('abc'), lit.str(''), lit.str('-'))).toBe('-a-b-c-');
     expect(evalCall('REPEAT', lit.str('ab'), lit.int(3))).toBe('ababab');
     expect(evalCall('REVERSE', lit.str('abc'))).toBe('cba');
+    expect(evalCall('INSTR', lit.str('hello'), lit.str('lo'))).toBe(4);
+    expect(evalCall('INSTR', lit.str('hello'), lit.str('x'))).toBe(0);
+  });
+
+  it('takes characters from either end with LEFT and RIGHT', () => {
+    expect(evalCall('LEFT', lit.str('hello'), lit.int(2))).toBe('he');
+    expect(evalCall('RIGHT', lit.str('hello'), lit.int(3))).toBe('llo');
+    expect(evalCall('RIGHT', lit.str('hi'), lit.int(5))).toBe('hi');
+    expect(evalCall('LEFT', lit.str('hi'), lit.int(-1))).toBe('');
+  });
+
+  it('encodes and decodes base64, refusing what is not base64', () => {
+    expect(evalCall('TO_BASE64', lit.str('héllo'))).toBe('aMOpbGxv');
+    expect(evalCall('FROM_BASE64', lit.str('aMOpbGxv'))).toBe('héllo');
+    expect(evalCall('FROM_BASE64', lit.str(''))).toBe('');
+    expect(() => evalCall('FROM_BASE64', lit.str('not base64!'))).toThrow(/FROM_BASE64: 'not base64!' is not base64/);
   });
 });
 

@@ -230,6 +230,15 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       },
     ],
   }),
+  stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('left') }),
+  stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('right') }),
+  stringFunction('INSTR', 'INSTR(s, sub): the position (from 1) of the first occurrence of sub in s, 0 when there is none', {
+    args: [Arg.STRING, Arg.STRING],
+    returns: INT,
+    generate: (_ctx, s, sub) => `(${s}.indexOf(${sub}) + 1)`,
+  }),
+  stringFunction('TO_BASE64', 'TO_BASE64(s): the base64 encoding of the UTF-8 bytes of s', { args: [Arg.STRING], returns: STRING, generate: helper('toBase64') }),
+  stringFunction('FROM_BASE64', 'FROM_BASE64(s): the UTF-8 text of base64 s (an error when s is not base64)', { args: [Arg.STRING], returns: STRING, generate: helper('fromBase64') }),
   ...HASHES.map(([name, algorithm, length]) =>
     stringFunction(name, `${name}(s): the ${name} digest of the UTF-8 bytes of s, in hex`, {
       args: [Arg.STRING],

@@ -256,3 +256,26 @@ function javaReplacement(replacement: string): string {
 export function hashHex(algorithm: string, s: string): string {
   return createHash(algorithm).update(s, 'utf8').digest('hex');
 }
+
+/** Flink's LEFT(s, n): the first n characters, empty for a negative n. */
+export function left(s: string, n: number): string {
+  return n <= 0 ? '' : s.slice(0, n);
+}
+
+/** Flink's RIGHT(s, n): the last n characters, empty for a negative n. */
+export function right(s: string, n: number): string {
+  return n <= 0 ? '' : s.slice(Math.max(0, s.length - n));
+}
+
+/** The base64 text of the UTF-8 bytes of `s`. */
+export function toBase64(s: string): string {
+  return Buffer.from(s, 'utf8').toString('base64');
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** The UTF-8 text of base64 `s`; text that is not base64 is an error (Node would skip what it cannot read). */
+export function fromBase64(s: string): string {
+  if (!BASE64.test(s)) throw new WeirError('EXECUTION_ERROR', `FROM_BASE64: '${s.length > 40 ? s.slice(0, 40) + '...' : s}' is not base64 text`);
+  return Buffer.from(s, 'base64').toString('utf8');
+}
