@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { crashScriptPreamble, runChild, runUntilDone } from '../support/crash-harness.js';
+import { expectRawAndAggregateExact, rawAndAggregateSinks } from '../support/raw-and-aggregate-sinks.js';
 import { startPostgresCluster, type PostgresCluster } from '../support/postgres-cluster.js';
 
 const ROWS = 12_000;
@@ -24,29 +25,12 @@ async function setup(serverUrl: string, semantic = 'exactly-once'): Promise<{ di
   writeFileSync(
     script,
     `${crashScriptPreamble(dir, 'pg-e2e', ROWS)}
-     CREATE TABLE raw_pg (id BIGINT, k INT, v INT)
-       WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'raw', 'sink.semantic' = '${semantic}');
-     CREATE TABLE agg_pg (k INT, n BIGINT, total INT, hi INT, PRIMARY KEY (k) NOT ENFORCED)
-       WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'agg', 'sink.semantic' = '${semantic}');
-     EXECUTE STATEMENT SET BEGIN
-       INSERT INTO raw_pg SELECT id, k, v FROM src;
-       INSERT INTO agg_pg SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k;
-     END;`,
+     ${rawAndAggregateSinks(url, semantic)}`,
   );
   return { dir, script, url };
 }
 
-async function checkExact(url: string): Promise<void> {
-  const [raw] = await pgQuery<{ n: string; ids: string; lo: string; hi: string }>(url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM raw');
-  expect(raw).toEqual({ n: String(ROWS), ids: String(ROWS), lo: '1', hi: String(ROWS) });
-  const batch = 'SELECT k, count(*) AS n, sum(v) AS total, max(v) AS hi FROM raw GROUP BY k';
-  const sink = 'SELECT k, n, total, hi FROM agg';
-  expect(await pgQuery(url, `(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
-  expect(await pgQuery(url, `(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
-  expect(await pgQuery(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
-  const [markers] = await pgQuery<{ bad: string }>(url, "SELECT count(*) AS bad FROM weir.sink_commits WHERE job <> 'pg-e2e'");
-  expect(markers?.bad).toBe('0');
-}
+const checkExact = (url: string): Promise<void> => expectRawAndAggregateExact(url, ROWS, 'pg-e2e');
 
 describe('exactly-once into PostgreSQL', () => {
   const serverUrl = (): string => process.env.WEIR_TEST_PG_URL!;

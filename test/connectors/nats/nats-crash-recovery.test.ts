@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { runChild, runUntilDone } from '../../support/crash-harness.js';
+import { expectRawAndAggregateExact, rawAndAggregateSinks } from '../../support/raw-and-aggregate-sinks.js';
 import { createTestDatabase, type TestDatabase } from '../postgres/pg-test-database.js';
 import { createTestStream, type TestStream } from './nats-test-util.js';
 
@@ -44,14 +45,7 @@ function script(dir: string, stream: TestStream, db: TestDatabase): string {
      SET 'pipeline.name' = 'nats-e2e';
      CREATE TABLE src (id BIGINT, k INT, v INT) WITH ('connector' = 'nats', 'url' = '${stream.url}', 'stream' = '${stream.name}',
        'subject' = '${stream.name}.events', 'format' = 'json', 'scan.bounded.mode' = 'sequence', 'scan.bounded.sequence' = '${ROWS}');
-     CREATE TABLE raw_pg (id BIGINT, k INT, v INT)
-       WITH ('connector' = 'postgres', 'url' = '${db.url}', 'table-name' = 'raw', 'sink.semantic' = 'exactly-once');
-     CREATE TABLE agg_pg (k INT, n BIGINT, total INT, hi INT, PRIMARY KEY (k) NOT ENFORCED)
-       WITH ('connector' = 'postgres', 'url' = '${db.url}', 'table-name' = 'agg', 'sink.semantic' = 'exactly-once');
-     EXECUTE STATEMENT SET BEGIN
-       INSERT INTO raw_pg SELECT id, k, v FROM src;
-       INSERT INTO agg_pg SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k;
-     END;`,
+     ${rawAndAggregateSinks(db.url)}`,
   );
   return path;
 }
@@ -81,12 +75,6 @@ describe('nats → postgres exactly once under crashes', () => {
     await publishing;
 
     expect(log).toMatch(/resumed from checkpoint/);
-    const [raw] = await db.rows<{ n: string; ids: string; lo: string; hi: string }>('SELECT count(*) AS n, count(DISTINCT id) AS ids, min(id) AS lo, max(id) AS hi FROM raw');
-    expect(raw).toEqual({ n: String(ROWS), ids: String(ROWS), lo: '1', hi: String(ROWS) });
-    const batch = 'SELECT k, count(*) AS n, sum(v) AS total, max(v) AS hi FROM raw GROUP BY k';
-    const sink = 'SELECT k, n, total, hi FROM agg';
-    expect(await db.rows(`(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
-    expect(await db.rows(`(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
-    expect(await db.preparedGids()).toEqual([]);
+    await expectRawAndAggregateExact(db.url, ROWS);
   });
 });
