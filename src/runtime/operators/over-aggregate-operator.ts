@@ -5,8 +5,9 @@
  * time together, so peers share their results.
  *
  * `rowtime`: rows wait in keyed state until the watermark passes their time, then are processed
- * in time order (ties in arrival order); a row whose time the watermark has already passed is late:
- * dropped and counted. `proctime`: rows are processed on arrival.
+ * in time order (ties in arrival order); as in Flink, a row is late when its key has already
+ * processed rows of its time or a later one: it is dropped and counted. `proctime`: rows are
+ * processed on arrival.
  *
  * Per key, the accumulator of the last frame and the rows it holds (for bounded frames; an
  * unbounded frame only accumulates) live in keyed state; rows are retracted from it as they leave
@@ -25,10 +26,11 @@ import { WindowTimers } from './window-timers.js';
 /** Keyed state holding the rows that wait for the watermark (rowtime only), in arrival order. */
 export const OVER_PENDING_STATE = 'over-aggregate.pending';
 
-/** A key's frame: the accumulator over the last processed row's frame and, for a bounded frame, the rows in it. */
+/** A key's frame: the accumulator over the last processed row's frame, for a bounded frame the rows in it, and the last processed time. */
 interface OverFrameState {
   readonly acc: unknown[];
   readonly rows: Row[];
+  last: number;
 }
 
 /** The runtime implementation of an `over-aggregate` job-graph node in `rowtime` or `proctime` mode. */
@@ -40,8 +42,7 @@ export class OverAggregateOperator implements StreamOperator {
   private pending!: ValueState<Row[]>;
   private frames!: ValueState<OverFrameState>;
   private readonly timers = new WindowTimers();
-  private watermark = -Infinity;
-  /** Rows dropped because the watermark had passed their time. */
+  /** Rows dropped because their key had already processed their time (late). */
   lateRows = 0;
 
   /** Generates the aggregates' code; throws a WeirError when an aggregate call is not supported. */
@@ -76,12 +77,12 @@ export class OverAggregateOperator implements StreamOperator {
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
       const time = row[this.spec.timeIndex];
-      if (typeof time !== 'number' || time <= this.watermark) {
+      const key = this.partitionOf(row);
+      state.setCurrentKey(key);
+      if (typeof time !== 'number' || time <= (this.frames.value()?.last ?? -Infinity)) {
         this.late();
         continue;
       }
-      const key = this.partitionOf(row);
-      state.setCurrentKey(key);
       const rows = this.pending.value();
       if (rows === undefined) this.pending.update([row]);
       else rows.push(row);
@@ -90,7 +91,6 @@ export class OverAggregateOperator implements StreamOperator {
   }
 
   processWatermark(watermark: number): void {
-    this.watermark = watermark;
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
@@ -113,7 +113,7 @@ export class OverAggregateOperator implements StreamOperator {
   private process(rows: readonly Row[], out: ChangeBatch): void {
     const { program } = this;
     const { unit, preceding } = this.spec.frame;
-    const frame = this.frames.value() ?? { acc: program.create(), rows: [] };
+    const frame = this.frames.value() ?? { acc: program.create(), rows: [], last: -Infinity };
     for (let i = 0; i < rows.length; ) {
       const time = this.timeOf(rows[i]!);
       let end = i + 1;
@@ -130,6 +130,7 @@ export class OverAggregateOperator implements StreamOperator {
       }
       const results = program.results(frame.acc);
       for (let j = i; j < end; j++) out.push(RowKind.INSERT, [...rows[j]!, ...results]);
+      frame.last = time;
       i = end;
     }
     this.frames.update(frame);
@@ -140,6 +141,6 @@ export class OverAggregateOperator implements StreamOperator {
   }
 
   private late(): void {
-    if (this.lateRows++ === 0) this.context.warn(`over aggregate ${this.context.operatorId}: dropped a row whose time the watermark had already passed (late); further late rows are counted`);
+    if (this.lateRows++ === 0) this.context.warn(`over aggregate ${this.context.operatorId}: dropped a row older than rows of its key already emitted (late); further late rows are counted`);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * The OVER aggregate operators. Insert-only (rowtime): rows wait for the watermark and are then
  * emitted once in time order with their frame's aggregates (ROWS and RANGE, peers together), late
- * rows are dropped and counted, state survives a restore. Updating: (property) for random
+ * rows (not after their key's last emitted time) are dropped and counted, state survives a restore. Updating: (property) for random
  * insert/update/delete changelogs cut into random batches, the output applied as a changelog
  * equals, for every frame kind, a batch computation over the live rows written independently here.
  */
@@ -83,15 +83,16 @@ describe('over aggregate operator (insert-only, rowtime)', () => {
     ]);
   });
 
-  it('drops and counts rows the watermark has passed', async () => {
+  it('drops and counts rows not after the last time its key emitted (late), as Flink does', async () => {
     const h = await OperatorHarness.open(new OverAggregateOperator(spec({ unit: 'ROWS', preceding: null }, 'rowtime')));
     h.push([['+I', ['a', 10, 1, 1]]]);
     h.watermark(15);
-    h.push([['+I', ['a', 15, 5, 2]], ['+I', ['a', 12, 5, 3]], ['+I', ['a', 16, 2, 4]]]);
+    h.push([['+I', ['a', 10, 5, 2]], ['+I', ['a', 12, 4, 3]], ['+I', ['a', 9, 5, 4]], ['+I', ['b', 9, 2, 5]]]);
     h.watermark(Infinity);
     expect(h.output).toEqual([
       ['+I', ['a', 10, 1, 1, 1, 1, 1]],
-      ['+I', ['a', 16, 2, 4, 3, 2, 2]],
+      ['+I', ['b', 9, 2, 5, 2, 1, 2]],
+      ['+I', ['a', 12, 4, 3, 5, 2, 4]],
     ]);
     expect((h.operator as OverAggregateOperator).lateRows).toBe(2);
     expect(h.warnings).toHaveLength(1);
@@ -102,7 +103,7 @@ describe('over aggregate operator (insert-only, rowtime)', () => {
     const h = await OperatorHarness.open(new OverAggregateOperator(spec(frame, 'rowtime')));
     h.push([['+I', ['a', 10, 1, 1]], ['+I', ['a', 20, 2, 2]]]);
     h.watermark(10);
-    const restored = await OperatorHarness.open(new OverAggregateOperator(spec(frame, 'rowtime')), { restore: { snapshot: h.state.snapshot() } });
+    const restored = await OperatorHarness.open(new OverAggregateOperator(spec(frame, 'rowtime')), { restore: { snapshot: h.state.snapshot()! } });
     restored.push([['+I', ['a', 30, 4, 3]]]);
     restored.watermark(Infinity);
     expect(restored.output).toEqual([
@@ -132,7 +133,7 @@ describe('over aggregate operator (updating)', () => {
     const frame: OverFrame = { unit: 'RANGE', preceding: null };
     const h = await OperatorHarness.open(new UpdatingOverAggregateOperator(spec(frame, 'updating')));
     h.push([['+I', ['a', 10, 1, 1]], ['+I', ['a', 30, 3, 2]]]);
-    const restored = await OperatorHarness.open(new UpdatingOverAggregateOperator(spec(frame, 'updating')), { restore: { snapshot: h.state.snapshot() } });
+    const restored = await OperatorHarness.open(new UpdatingOverAggregateOperator(spec(frame, 'updating')), { restore: { snapshot: h.state.snapshot()! } });
     expect(restored.push([['-D', ['a', 10, 1, 1]]])).toEqual([
       ['-D', ['a', 10, 1, 1, 1, 1, 1]],
       ['-U', ['a', 30, 3, 2, 4, 2, 3]],

@@ -64,7 +64,7 @@ describe('retractable rank operator', () => {
   it('keeps its partitions across a snapshot and restore', async () => {
     const h = await OperatorHarness.open(new RetractableRankOperator(spec({ limit: 1 })));
     h.push([['+I', ['a', 9, 1]], ['+I', ['a', 8, 2]]]);
-    const restored = await OperatorHarness.open(new RetractableRankOperator(spec({ limit: 1 })), { restore: { snapshot: h.state.snapshot() } });
+    const restored = await OperatorHarness.open(new RetractableRankOperator(spec({ limit: 1 })), { restore: { snapshot: h.state.snapshot()! } });
     expect(restored.push([['-D', ['a', 9, 1]]])).toEqual([['-U', ['a', 9, 1, 1]], ['+U', ['a', 8, 2, 1]]]);
   });
 
