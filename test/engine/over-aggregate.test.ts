@@ -88,6 +88,18 @@ describe('OVER aggregates on an event-time stream', () => {
   });
 });
 
+describe('OVER aggregates on processing time', () => {
+  it('process rows on arrival: a running count per key numbers its rows 1..n', async () => {
+    const engine = createEngine();
+    await engine.execute("CREATE TABLE t (k INT, v INT, pt AS PROCTIME()) WITH ('connector' = 'datagen', 'number-of-rows' = '200', 'fields.k.min' = '1', 'fields.k.max' = '3')");
+    const rows = await engine.query('SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY pt ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS n FROM t');
+    const perKey = new Map<unknown, number[]>();
+    for (const r of rows) perKey.set(r.k, [...(perKey.get(r.k) ?? []), r.n as number]);
+    expect(rows).toHaveLength(200);
+    for (const counts of perKey.values()) expect(counts.sort((a, b) => a - b)).toEqual(counts.map((_, i) => i + 1));
+  });
+});
+
 describe('OVER aggregates over an updating input', () => {
   it('follow their input: the final table equals the batch computation over the final input', async () => {
     const engine = createEngine();
