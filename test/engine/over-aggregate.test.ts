@@ -194,6 +194,8 @@ describe('unsupported OVER forms are refused with their position', () => {
     refused('SELECT SUM(price) OVER (ORDER BY `dateTime` ROWS BETWEEN 1 PRECEDING AND 1 FOLLOWING) FROM bid', 'must end at CURRENT ROW', 45));
   it('a RANGE frame with a row count', () => refused('SELECT SUM(price) OVER (ORDER BY `dateTime` RANGE BETWEEN 3 PRECEDING AND CURRENT ROW) FROM bid', 'RANGE frames take a non-negative interval', 59));
   it('an unknown named window', () => refused('SELECT SUM(price) OVER w2 FROM bid WINDOW w AS (ORDER BY `dateTime`)', "window 'w2' is not defined", 24));
+  it('OVER in a query with GROUP BY', () =>
+    refused('SELECT auction, SUM(price) OVER (ORDER BY `dateTime`) FROM bid GROUP BY auction', 'SUM(...) OVER is not supported in a SELECT with GROUP BY or aggregates', 33));
   it('a ranking function mixed with OVER aggregates', () =>
     refused('SELECT RANK() OVER (ORDER BY `dateTime`), SUM(price) OVER (ORDER BY `dateTime`) FROM bid', 'cannot be combined with RANK()', 43));
 });

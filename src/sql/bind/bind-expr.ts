@@ -177,6 +177,10 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
 function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
   const name = callName(call);
   if (call.over !== undefined && ctx.onWindowCall !== undefined) return ctx.onWindowCall(call);
+  if (call.over !== undefined) {
+    const where = ctx.clause === 'SELECT' ? 'a SELECT with GROUP BY or aggregates' : ctx.clause;
+    throw new WeirError('UNSUPPORTED', `${name}(...) OVER is not supported in ${where}`, { span: call.over.span, hint: 'compute it in a subquery' });
+  }
   if (GROUP_WINDOW_PROPERTY.test(name)) {
     if (ctx.onWindowProperty === undefined) {
       throw new WeirError('INVALID_ARGUMENT', `${name} is only allowed in the SELECT or HAVING of a query that groups by ${name.slice(0, name.indexOf('_'))}(...)`, { span: call.span });
@@ -191,7 +195,6 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
       hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined,
     });
   }
-  if (call.over !== undefined) throw new WeirError('INVALID_ARGUMENT', `${name}(...) OVER is only allowed in a SELECT list`, { span: call.over.span });
   if (definition.kind === 'aggregate') {
     if (ctx.onAggregate === undefined) {
       throw new WeirError('INVALID_ARGUMENT', `aggregate function ${name} is not allowed in ${ctx.clause}`, { span: call.span });
