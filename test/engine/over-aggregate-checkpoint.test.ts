@@ -2,7 +2,7 @@
  * OVER aggregates across a stop with savepoint and a resume: the rows waiting for the watermark,
  * the frames (insert-only, event time) and the partitions' rows with their emitted results
  * (updating input) are keyed state, so the resumed job ends with exactly the table of an
- * uninterrupted run.
+ * uninterrupted run, also when resumed at another parallelism (state is redistributed by key).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -20,8 +20,9 @@ function engine(): Engine {
   return createEngine({ connectors: [collectConnector], onWarning: () => {} });
 }
 
-function ddl(dir: string, sink: string, checkpoints: boolean): string {
+function ddl(dir: string, sink: string, checkpoints: boolean, parallelism = 1): string {
   return `SET 'state.checkpoints.dir' = '${dir}';
+    SET 'parallelism.default' = '${parallelism}';
     ${checkpoints ? "SET 'execution.checkpointing.interval' = '50 ms';" : ''}
     SET 'pipeline.name' = '${sink}';
     CREATE TABLE src (id BIGINT, k INT, v INT, ts AS TO_TIMESTAMP_LTZ(id * 10, 3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
@@ -48,8 +49,9 @@ async function start(e: Engine, sql: string): Promise<JobHandle> {
 beforeEach(() => resetCollected());
 
 describe('OVER aggregates across a savepoint', () => {
-  for (const [name, query] of Object.entries(QUERIES)) {
-    it(`${name}: stopped with a savepoint and resumed, the table equals an uninterrupted run`, async () => {
+  const cases = [...Object.entries(QUERIES).map(([name, query]) => ({ name, query, resumedParallelism: 1 })), { name: 'updating input', query: QUERIES['updating input'], resumedParallelism: 2 }];
+  for (const { name, query, resumedParallelism } of cases) {
+    it(`${name}: stopped with a savepoint and resumed${resumedParallelism === 1 ? '' : ` at parallelism ${resumedParallelism}`}, the table equals an uninterrupted run`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'weir-over-'));
       const reference = await start(engine(), `${ddl(join(dir, 'reference'), 'reference', false)} ${query('reference')}`);
       expect(await reference.result(), String(reference.error)).toBe("FINISHED");
@@ -61,7 +63,7 @@ describe('OVER aggregates across a savepoint', () => {
       expect(first.error).toBeUndefined();
       const savepoint = await first.stopWithSavepoint();
       expect(collected('resumed').length).toBeLessThan(collected('reference').length);
-      const second = await start(engine(), `${ddl(dir, 'resumed', true)} SET 'execution.savepoint.path' = '${savepoint}'; ${query('resumed')}`);
+      const second = await start(engine(), `${ddl(dir, 'resumed', true, resumedParallelism)} SET 'execution.savepoint.path' = '${savepoint}'; ${query('resumed')}`);
       expect(second.resumedFrom?.path).toBe(savepoint);
       expect(await second.result()).toBe('FINISHED');
       expect(materialize(collected('resumed'))).toEqual(expected);
