@@ -35,8 +35,7 @@ export class ChangeBatch {
   /** A copy that outlives the call it was handed to (the rows themselves are shared: they are immutable). */
   copy(): ChangeBatch {
     const copy = new ChangeBatch();
-    copy.kinds.push(...this.kinds);
-    copy.rows.push(...this.rows);
+    for (let i = 0; i < this.rows.length; i++) copy.push(this.kinds[i]!, this.rows[i]!);
     return copy;
   }
 

@@ -89,6 +89,11 @@ export function withNullable(type: SqlType, nullable: boolean): SqlType {
   return { ...type, nullable } as SqlType;
 }
 
+/** Whether the type is an event-time (`rowtime`) or processing-time (`proctime`) attribute. */
+export function timeAttributeOf(type: SqlType): 'rowtime' | 'proctime' | undefined {
+  return type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ' ? type.timeAttribute : undefined;
+}
+
 /** Drops the rowtime/proctime marker, as Flink does when a time attribute is materialized. */
 export function withoutTimeAttribute(type: SqlType): SqlType {
   if ((type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ') && type.timeAttribute !== undefined) {

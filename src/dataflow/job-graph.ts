@@ -5,6 +5,7 @@
  * spec changes meaning, so that state written by an older graph is never misread.
  */
 import type { OrderKey } from '../common/order-key.js';
+import type { OverFrame } from '../common/over-frame.js';
 import { createHash } from 'node:crypto';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
@@ -66,7 +67,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | RankSpec | UnionSpec | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -171,16 +172,41 @@ export interface JoinSpec {
 }
 
 /**
- * Top-N per partition of an insert-only input (ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)
- * with `rn <= limit`): output rows are the input row followed by its row number. A new row that
- * ranks within the limit is inserted; the rows after it shift down (-U/+U with their new numbers)
- * and the row pushed past the limit is deleted. Ties keep arrival order.
+ * Top-N per partition (ROW_NUMBER(), RANK() or DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...)
+ * with `rn <= limit`): output rows are the input row followed by its number, for the rows numbered
+ * within the limit. A change emits the rows whose number or presence changed (-U/+U, +I, -D).
+ * ROW_NUMBER ties keep arrival order.
  */
 export interface RankSpec {
   readonly kind: 'rank';
   readonly partitionKeys: readonly number[];
   readonly orderKeys: readonly OrderKey[];
   readonly limit: number;
+  /** How rows are numbered: ties share a RANK (with gaps after them) or a DENSE_RANK; absent means ROW_NUMBER. */
+  readonly rankType?: 'RANK' | 'DENSE_RANK';
+  /**
+   * Whether the input retracts (-U/-D): every row of a partition is then kept, since a retraction
+   * can pull a row from beyond the limit into it (Flink's RetractableTopNFunction); absent means false.
+   */
+  readonly inputRetracts?: boolean;
+}
+
+/**
+ * `agg(...) OVER (PARTITION BY ... ORDER BY time <frame>)`: output rows are the input row followed
+ * by the aggregates over its frame within its partition, ordered by the time column `timeIndex`
+ * (ties by arrival). `rowtime`: insert-only input, rows wait until the watermark passes their time
+ * and are then emitted once (+I) in time order, late rows are dropped and counted; `proctime`:
+ * insert-only input processed on arrival; `updating`: an input with retractions, whose output is
+ * the dynamic table of every row's current aggregates (+I/-D for the row, -U/+U for the rows whose
+ * frame it enters or leaves).
+ */
+export interface OverAggregateSpec {
+  readonly kind: 'over-aggregate';
+  readonly partitionKeys: readonly number[];
+  readonly timeIndex: number;
+  readonly frame: OverFrame;
+  readonly aggregates: readonly AggregateCallSpec[];
+  readonly mode: 'rowtime' | 'proctime' | 'updating';
 }
 
 /** UNION ALL of the inputs, which share one schema. */

@@ -4,11 +4,14 @@ import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
+import { OverAggregateOperator } from './operators/over-aggregate-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
+import { RetractableRankOperator } from './operators/retractable-rank-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
+import { UpdatingOverAggregateOperator } from './operators/updating-over-aggregate-operator.js';
 import { ValuesReader } from './operators/values-reader.js';
 import { WatermarkAssignerOperator } from './operators/watermark-assigner-operator.js';
 import type { SinkFactory } from './sink-writer.js';
@@ -49,7 +52,9 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
     case 'join':
       return new JoinOperator(spec);
     case 'rank':
-      return new RankOperator(spec);
+      return spec.rankType === undefined && spec.inputRetracts !== true ? new RankOperator(spec) : new RetractableRankOperator(spec);
+    case 'over-aggregate':
+      return spec.mode === 'updating' ? new UpdatingOverAggregateOperator(spec) : new OverAggregateOperator(spec);
     case 'union':
       return new UnionOperator();
     case 'sink':

@@ -29,7 +29,7 @@ export function resetCollected(): void {
 
 function append(table: string, changes: readonly Change[]): void {
   const list = tables.get(table) ?? [];
-  list.push(...changes);
+  for (const change of changes) list.push(change);
   tables.set(table, list);
 }
 
@@ -58,7 +58,7 @@ class TransactionalCollectWriter extends CollectWriter implements TransactionalS
   }
 
   override write(batch: ChangeBatch): void {
-    this.buffer.push(...changesOf(batch));
+    for (const change of changesOf(batch)) this.buffer.push(change);
   }
 
   async prepareCommit(checkpointId: number): Promise<PreparedTransaction> {

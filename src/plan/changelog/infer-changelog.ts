@@ -5,6 +5,7 @@
  * -U). Plans a sink cannot consume are rejected with the plan printed.
  */
 import { WeirError } from '../../common/errors.js';
+import { overAggregateMode } from './over-aggregate-mode.js';
 import type { PhysicalNode } from '../physical/physical-node.js';
 import { ALL_KINDS, INSERT_ONLY, isUpdating, UPSERT, unionModes, type ChangelogMode } from './changelog-mode.js';
 
@@ -41,6 +42,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'rank':
+    case 'over-aggregate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
@@ -78,10 +80,11 @@ function produce(node: PhysicalNode): PhysicalNode {
     }
     case 'rank': {
       const input = produce(node.input);
-      if (isUpdating(input.mode)) {
-        throw new WeirError('PLANNING_ERROR', 'Top-N (ROW_NUMBER() OVER ...) over an updating input is not supported yet', { hint: 'rank an insert-only input' });
-      }
       return { ...node, input, mode: ALL_KINDS };
+    }
+    case 'over-aggregate': {
+      const input = produce(node.input);
+      return { ...node, input, mode: overAggregateMode(node, input.mode) };
     }
     case 'join': {
       const left = produce(node.left);

@@ -4,13 +4,14 @@
  * runtime; connector details are carried as data.
  */
 import type { OrderKey } from '../../common/order-key.js';
+import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalSink;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -128,17 +129,36 @@ export interface LogicalJoin {
   readonly schema: Schema;
 }
 
+/** How a rank numbers rows: ROW_NUMBER counts them; RANK and DENSE_RANK give ties one number (RANK then skips). */
+export type RankType = 'ROW_NUMBER' | 'RANK' | 'DENSE_RANK';
+
 /**
- * `ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)`: the input's columns followed by each row's
- * position in its partition (BIGINT, from 1). Runs only as Top-N: the optimizer moves a filter
- * `rn <= N` on the position into `limit`, and rows beyond it are not kept.
+ * `ROW_NUMBER() | RANK() | DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...)`: the input's columns
+ * followed by each row's number in its partition (BIGINT, from 1). Runs only as Top-N: the
+ * optimizer moves a filter `rn <= N` on the number into `limit`, and rows beyond it are not kept.
  */
 export interface LogicalRank {
   readonly kind: 'rank';
+  readonly rankType: RankType;
   readonly input: LogicalNode;
   readonly partitionKeys: readonly number[];
   readonly orderKeys: readonly OrderKey[];
   readonly limit: number | undefined;
+  readonly schema: Schema;
+}
+
+/**
+ * `agg(...) OVER (PARTITION BY ... ORDER BY time <frame>)` calls sharing one window: the input's
+ * columns followed by one column per call, each row's aggregate over its frame within its
+ * partition ordered by the time column `timeIndex` (ascending; ties in arrival order).
+ */
+export interface LogicalOverAggregate {
+  readonly kind: 'over-aggregate';
+  readonly input: LogicalNode;
+  readonly partitionKeys: readonly number[];
+  readonly timeIndex: number;
+  readonly frame: OverFrame;
+  readonly calls: readonly AggregateCall[];
   readonly schema: Schema;
 }
 

@@ -18,6 +18,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     }
     case 'filter':
     case 'watermark-assigner':
+    case 'over-aggregate':
       return uniqueKey(node.input);
     case 'project': {
       const inputKey = uniqueKey(node.input);

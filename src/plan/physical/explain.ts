@@ -2,6 +2,7 @@
  * EXPLAIN: renders a physical plan as Flink does, one node per line, children indented under
  * `+- `, every node with its changelog mode, expressions written with column names.
  */
+import { formatOverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import { formatValue } from '../../common/value-format.js';
@@ -62,7 +63,13 @@ function describeNode(node: PhysicalNode): string {
       const input = node.input.schema;
       const partition = node.partitionKeys.map((k) => input[k]!.name).join(', ');
       const order = node.orderKeys.map((o) => `${input[o.index]!.name} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
-      return `Rank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
+      return `Rank(rankType=[${node.rankType}], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
+    }
+    case 'over-aggregate': {
+      const input = node.input.schema;
+      const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
+      const partition = node.partitionKeys.map((k) => input[k]!.name).join(', ');
+      return `OverAggregate(partitionBy=[${partition}], orderBy=[${input[node.timeIndex]!.name} ASC], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }
     case 'join': {
       const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`).join(' AND ');

@@ -50,7 +50,7 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     }
     case 'rank': {
       if (node.limit === undefined) {
-        throw new WeirError('UNSUPPORTED', 'ROW_NUMBER() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10', {
+        throw new WeirError('UNSUPPORTED', `${node.rankType}() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10`, {
           hint: 'Flink has the same rule: an unbounded row number would change every row of a partition on each insert',
         });
       }
@@ -58,6 +58,7 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       const keys = node.partitionKeys.length === 0 ? null : node.partitionKeys;
       return {
         kind: 'rank',
+        rankType: node.rankType,
         input: { kind: 'exchange', input, keys, schema: input.schema, mode },
         partitionKeys: node.partitionKeys,
         orderKeys: node.orderKeys,
@@ -65,6 +66,11 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
         schema: node.schema,
         mode,
       };
+    }
+    case 'over-aggregate': {
+      const input = lowerToPhysical(node.input);
+      const exchange: PhysicalNode = { kind: 'exchange', input, keys: node.partitionKeys.length === 0 ? null : node.partitionKeys, schema: input.schema, mode };
+      return { ...node, input: exchange, mode };
     }
     case 'window-tvf':
       throw new WeirError('UNSUPPORTED', `${node.window.kind} windows are only supported in a GROUP BY that includes window_start and window_end`, {

@@ -3,11 +3,12 @@
  * changelog mode each node produces. EXPLAIN prints it; the job graph is lowered from it.
  */
 import type { OrderKey } from '../../common/order-key.js';
+import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, ScanSource, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -62,10 +63,21 @@ export type PhysicalNode =
     }
   | {
       readonly kind: 'rank';
+      readonly rankType: RankType;
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
       readonly orderKeys: readonly OrderKey[];
       readonly limit: number;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
+      readonly kind: 'over-aggregate';
+      readonly input: PhysicalNode;
+      readonly partitionKeys: readonly number[];
+      readonly timeIndex: number;
+      readonly frame: OverFrame;
+      readonly calls: readonly AggregateCall[];
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

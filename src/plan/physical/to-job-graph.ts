@@ -2,6 +2,7 @@
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
  * except exchanges, which become the partitioning of the edge into their consumer.
  */
+import { timeAttributeOf } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
@@ -88,7 +89,23 @@ function specOf(node: PhysicalNode): OperatorSpec {
         aggregates: aggregateSpecs(node.calls),
       };
     case 'rank':
-      return { kind: 'rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit };
+      return {
+        kind: 'rank',
+        partitionKeys: node.partitionKeys,
+        orderKeys: node.orderKeys,
+        limit: node.limit,
+        ...(node.rankType === 'ROW_NUMBER' ? {} : { rankType: node.rankType }),
+        ...(retracts(node.input.mode) ? { inputRetracts: true } : {}),
+      };
+    case 'over-aggregate':
+      return {
+        kind: 'over-aggregate',
+        partitionKeys: node.partitionKeys,
+        timeIndex: node.timeIndex,
+        frame: node.frame,
+        aggregates: aggregateSpecs(node.calls),
+        mode: retracts(node.input.mode) ? 'updating' : timeAttributeOf(node.input.schema[node.timeIndex]!.type) === 'proctime' ? 'proctime' : 'rowtime',
+      };
     case 'join':
       return {
         kind: 'join',

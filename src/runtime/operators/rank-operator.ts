@@ -9,19 +9,21 @@ import { keySelector, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { RankSpec } from '../../dataflow/job-graph.js';
-import { precedes } from '../aggregates/ordered-multiset.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { rowOrder } from './row-order.js';
 
 /** The runtime implementation of a `rank` job-graph node. */
 export class RankOperator implements StreamOperator {
   private readonly partitionOf: KeySelector;
+  private readonly before: (a: Row, b: Row) => boolean;
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
   private top!: ValueState<Row[]>;
 
   constructor(readonly spec: RankSpec) {
     this.partitionOf = keySelector(spec.partitionKeys);
+    this.before = rowOrder(spec.orderKeys);
   }
 
   open(context: OperatorContext): void {
@@ -50,16 +52,5 @@ export class RankOperator implements StreamOperator {
       this.top.update(rows);
     }
     if (out.size > 0) this.context.output.collect(out);
-  }
-
-  /** True when `a` orders strictly before `b`. */
-  private before(a: Row, b: Row): boolean {
-    for (const { index, descending } of this.spec.orderKeys) {
-      const x = a[index];
-      const y = b[index];
-      if (precedes(x, y)) return !descending;
-      if (precedes(y, x)) return descending;
-    }
-    return false;
   }
 }

@@ -7,7 +7,7 @@ import type { WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 
-/** Runs a WatermarkAssignerSpec. Watermarks from upstream are ignored: this operator defines event time. */
+/** Runs a WatermarkAssignerSpec. Watermarks from upstream are ignored, but for the end of input: this operator defines event time. */
 export class WatermarkAssignerOperator implements StreamOperator {
   private readonly watermarkOf: (row: unknown[]) => unknown;
   private context!: OperatorContext;
@@ -35,5 +35,10 @@ export class WatermarkAssignerOperator implements StreamOperator {
     }
   }
 
-  processWatermark(): void {}
+  /** The end of input (an infinite watermark) passes through, as in Flink; other upstream watermarks are ignored. */
+  processWatermark(watermark: number): void {
+    if (watermark !== Infinity || this.current === Infinity) return;
+    this.current = Infinity;
+    this.context.output.emitWatermark(Infinity);
+  }
 }

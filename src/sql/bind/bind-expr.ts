@@ -26,6 +26,8 @@ export interface ExprBindContext {
   readonly onAggregate?: (call: FunctionCall) => ScalarExpr;
   /** Binds `<W>_START | _END | _ROWTIME(...)`; present only over a GROUP BY with a group window. */
   readonly onWindowProperty?: (call: FunctionCall) => ScalarExpr;
+  /** Turns a call with an OVER clause into an expression; present only in a SELECT list that has them. */
+  readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
 }
 
 /** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
@@ -174,6 +176,11 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
 
 function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
   const name = callName(call);
+  if (call.over !== undefined && ctx.onWindowCall !== undefined) return ctx.onWindowCall(call);
+  if (call.over !== undefined) {
+    const where = ctx.clause === 'SELECT' ? 'a SELECT with GROUP BY or aggregates' : ctx.clause;
+    throw new WeirError('UNSUPPORTED', `${name}(...) OVER is not supported in ${where}`, { span: call.over.span, hint: 'compute it in a subquery' });
+  }
   if (GROUP_WINDOW_PROPERTY.test(name)) {
     if (ctx.onWindowProperty === undefined) {
       throw new WeirError('INVALID_ARGUMENT', `${name} is only allowed in the SELECT or HAVING of a query that groups by ${name.slice(0, name.indexOf('_'))}(...)`, { span: call.span });
@@ -188,7 +195,6 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
       hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined,
     });
   }
-  if (call.over !== undefined) throw new WeirError('UNSUPPORTED', 'OVER windows are not supported yet', { span: call.over.span });
   if (definition.kind === 'aggregate') {
     if (ctx.onAggregate === undefined) {
       throw new WeirError('INVALID_ARGUMENT', `aggregate function ${name} is not allowed in ${ctx.clause}`, { span: call.span });

@@ -5,14 +5,15 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, JoinRef, SelectItem, SelectQuery } from '../parse/ast.js';
-import { bindExpr, callName, castTo, containsAggregate, type ExprBindContext } from './bind-expr.js';
+import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
+import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
 import { bindFrom } from './bind-query.js';
-import { bindRank, containsWindowCall, windowCalls } from './bind-rank.js';
+import { bindWindowCalls } from './bind-over.js';
+import { windowCalls } from './bind-rank.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -34,7 +35,6 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (query.limit !== undefined || query.offset !== undefined) {
     throw new WeirError('UNSUPPORTED', 'LIMIT and OFFSET are not supported in streaming queries yet', { span: (query.limit ?? query.offset)!.span });
   }
-  if (query.windows.length > 0) throw new WeirError('UNSUPPORTED', 'the WINDOW clause is not supported yet', { span: query.windows[0]!.name.span });
 
   // `FROM a, b WHERE a.k = b.k AND ...` is an inner join on the WHERE condition.
   const commaJoin = query.from?.kind === 'join' && query.from.type === 'CROSS' && query.from.on === undefined && query.where !== undefined;
@@ -45,13 +45,14 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   const scope = from.scope;
   const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };
 
-  if (where !== undefined) {
+  const items = expandItems(query.items, scope);
+  const deferred = where !== undefined && readsWindowAlias(where, items, scope);
+  if (where !== undefined && !deferred) {
     const condition = bindExpr(where, exprContext);
     requireBoolean(condition, 'WHERE', where.span);
     plan = { kind: 'filter', input: plan, condition, schema: plan.schema };
   }
 
-  const items = expandItems(query.items, scope);
   const grouped =
     query.groupBy.length > 0 ||
     query.having !== undefined ||
@@ -61,23 +62,43 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (grouped) {
     result = bindGrouped(query, items, plan, scope, ctx);
   } else {
-    const ranked = windowCalls(items.flatMap((i) => (i.expr.kind === 'scope-column' ? [] : [i.expr])));
-    if (ranked.length > 0) {
+    const windowed = windowCalls(items.flatMap((i) => (i.expr.kind === 'scope-column' ? [] : [i.expr])));
+    if (windowed.length > 0) {
       const selectContext = { ...exprContext, clause: 'SELECT' as const };
-      const rank = bindRank(plan, ranked, selectContext);
-      if (items.some((i) => i.expr.kind !== 'scope-column' && containsWindowCall(i.expr) && i.expr !== ranked[0])) {
-        throw new WeirError('UNSUPPORTED', 'ROW_NUMBER() OVER (...) may only stand alone in a select item', { span: ranked[0]!.span });
-      }
-      plan = rank.plan;
-      const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : rank.bind(item.expr)));
+      const bound = bindWindowCalls(plan, windowed, query.windows, selectContext, ctx);
+      plan = bound.plan;
+      const onWindowCall = (call: FunctionCall): ScalarExpr => bound.values.get(call)!;
+      const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...selectContext, onWindowCall })));
       result = project(plan, exprs, items.map((i) => i.name));
     } else {
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
       result = project(plan, exprs, items.map((i) => i.name));
     }
   }
+  if (deferred) {
+    const condition = bindExpr(where, { scope: Scope.of(result.schema, undefined), functions: ctx.functions, clause: 'WHERE' });
+    requireBoolean(condition, 'WHERE', where.span);
+    result = { plan: { kind: 'filter', input: result.plan, condition, schema: result.schema }, schema: result.schema };
+  }
   if (query.distinct) result = distinct(result);
   return result;
+}
+
+/**
+ * Whether `where` names the alias of a select item computed with OVER (and no FROM column of that
+ * name): weir's extension, which the published Nexmark q6 relies on (`SELECT *, ROW_NUMBER() OVER
+ * (...) AS rownum FROM ... WHERE rownum <= 1`). Such a WHERE filters the select's output.
+ */
+function readsWindowAlias(where: Expr, items: readonly OutputItem[], scope: Scope): boolean {
+  const aliases = new Set(items.filter((i) => i.expr.kind !== 'scope-column' && windowCalls([i.expr]).length > 0).map((i) => i.name.toLowerCase()));
+  if (aliases.size === 0) return false;
+  let reads = false;
+  visitExpr(where, (e) => {
+    if (e.kind !== 'column-ref' || e.parts.length !== 1) return;
+    const name = e.parts[0]!.name.toLowerCase();
+    if (aliases.has(name) && !scope.columns.some((c) => c.name.toLowerCase() === name)) reads = true;
+  });
+  return reads;
 }
 
 function singleRow(): { plan: LogicalNode; scope: Scope } {
@@ -121,12 +142,6 @@ function distinct(relation: BoundRelation): BoundRelation {
   const keys = relation.schema.map((_, i) => i);
   const plan: LogicalNode = { kind: 'aggregate', input: relation.plan, keys, calls: [], schema: relation.schema };
   return { plan, schema: relation.schema };
-}
-
-function requireBoolean(expr: ScalarExpr, clause: string, span: SourceSpan): void {
-  if (expr.type.kind !== 'BOOLEAN' && expr.type.kind !== 'NULL') {
-    throw new WeirError('TYPE_MISMATCH', `${clause} condition must be BOOLEAN, got ${expr.type.kind}`, { span });
-  }
 }
 
 /** An aggregate call collected while binding, before the pre-projection is final. */
@@ -208,44 +223,6 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   }
   const exprs = boundItems.map(({ item, expr }) => toAggregateOutput(expr, item.span, 'SELECT'));
   return project(plan, exprs, items.map((i) => i.name));
-}
-
-function bindAggregateCall(call: FunctionCall, scope: Scope, ctx: BinderContext, indexOfPre: (e: ScalarExpr) => number): Omit<AggregateCall, 'name'> {
-  const name = callName(call);
-  const definition = ctx.functions.lookup(name);
-  if (definition === undefined || definition.kind !== 'aggregate') throw new WeirError('INTERNAL_ERROR', `${name} is not an aggregate function`);
-  const argContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'aggregate argument' };
-  const isCountStar = call.args.length === 1 && call.args[0]!.kind === 'star';
-  if (isCountStar && name !== 'COUNT') throw new WeirError('INVALID_ARGUMENT', `${name}(*) is not allowed; only COUNT(*)`, { span: call.span });
-  const args = isCountStar
-    ? []
-    : call.args.map((arg) => {
-        if (arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', 'TABLE arguments are not allowed in aggregate functions', { span: arg.span });
-        if (containsAggregate(arg, ctx.functions)) throw new WeirError('INVALID_ARGUMENT', 'aggregate function calls cannot be nested', { span: arg.span });
-        return bindExpr(arg, argContext);
-      });
-  if (isCountStar && call.distinct) throw new WeirError('INVALID_ARGUMENT', 'COUNT(DISTINCT *) is not allowed', { span: call.span });
-  let signature;
-  try {
-    signature = definition.resolve(args.map((a) => a.type));
-  } catch (error) {
-    throw error instanceof WeirError ? error.withSpan(call.span) : error;
-  }
-  const casted = args.map((a, i) => castTo(a, signature.args[i] ?? a.type));
-  let filter: number | null = null;
-  if (call.filter !== undefined) {
-    const condition = bindExpr(call.filter, { ...argContext, clause: 'aggregate argument' });
-    requireBoolean(condition, 'FILTER', call.filter.span);
-    filter = indexOfPre(condition);
-  }
-  return {
-    function: definition.name,
-    args: casted.map(indexOfPre),
-    argTypes: casted.map((a) => a.type),
-    distinct: call.distinct,
-    filter,
-    type: name === 'COUNT' ? SqlTypes.bigint(false) : (signature.returns as SqlType),
-  };
 }
 
 /** Replaces sub-expressions equal to a group key by a reference to it; other input references go through `onInput`. */

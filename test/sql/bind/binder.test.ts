@@ -64,6 +64,19 @@ describe('binder', () => {
     ]);
   });
 
+  it("accepts the published Nexmark q6's liberties: WHERE on a window alias, a table inside an unaliased subquery, a number into a string column", async () => {
+    const engine = await engineWithTables();
+    expect(schemaOf(engine, 'SELECT *, ROW_NUMBER() OVER (PARTITION BY A.id ORDER BY A.seller DESC) AS rownum FROM (SELECT A.id, A.seller FROM auctions AS A) WHERE rownum <= 1')).toEqual([
+      'id BIGINT',
+      'seller BIGINT',
+      'rownum BIGINT NOT NULL',
+    ]);
+    const [plan] = await engine.execute('EXPLAIN INSERT INTO out_t SELECT auction, price FROM bids');
+    expect((plan as { text: string }).text).toContain('CAST(price AS STRING) AS b');
+    const error = await failure(engine, 'SELECT A.id FROM (SELECT A.id FROM auctions AS A) AS Q');
+    expect(error.message).toContain("table 'A' is not in the FROM clause");
+  });
+
   it.each([
     ['SELECT pricee FROM bids', "column 'pricee' does not exist", "did you mean 'price'?"],
     ['SELECT price FROM bidz', "table or view 'bidz' does not exist", "did you mean 'bids'?"],

@@ -1,0 +1,131 @@
+/**
+ * Binds the calls with an OVER clause in a select list. Ranking functions (ROW_NUMBER, RANK,
+ * DENSE_RANK) become a rank node (Top-N, see bind-rank.ts); aggregate functions become one OVER
+ * aggregate node over the FROM relation: its input's columns followed by one column per call. As
+ * in Flink, all OVER aggregates of a query share one window, ordered ascending by one time column,
+ * with a frame that ends at the current row. Named windows (`OVER w`, `WINDOW w AS (...)`) are
+ * resolved here.
+ */
+import { WeirError } from '../../common/errors.js';
+import type { Field } from '../../common/schema.js';
+import type { OverFrame } from '../../common/over-frame.js';
+import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
+import type { Expr, FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
+import { bindAggregateCall } from './bind-aggregate-call.js';
+import { bindExpr, callName, type ExprBindContext } from './bind-expr.js';
+import { bindRank, RANK_FUNCTIONS } from './bind-rank.js';
+import type { BinderContext } from './binder-context.js';
+
+/** The plan with the windowed calls computed, and each call's value as an expression over it. */
+export interface BoundWindowCalls {
+  readonly plan: LogicalNode;
+  readonly values: ReadonlyMap<FunctionCall, ScalarExpr>;
+}
+
+/** Binds `calls` (the OVER calls of one select list, in order) over `input`, whose columns the scope of `ctx` describes. */
+export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall[], windows: SelectQuery['windows'], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
+  const resolved = calls.map((call) => ({ call, window: windowOf(call, windows) }));
+  const ranks = resolved.filter(({ call }) => RANK_FUNCTIONS.has(callName(call)));
+  if (ranks.length > 0) {
+    const other = resolved.find(({ call }) => !RANK_FUNCTIONS.has(callName(call)));
+    if (other !== undefined) throw new WeirError('UNSUPPORTED', `${callName(other.call)}(...) OVER cannot be combined with ${callName(ranks[0]!.call)}() in one SELECT`, { span: other.call.span, hint: 'rank in a subquery, and aggregate over its result' });
+    const rank = bindRank(input, ranks[0]!.call, ranks[0]!.window, ranks.slice(1).map((r) => r.call), ctx);
+    return { plan: rank.plan, values: new Map([[ranks[0]!.call, rank.value]]) };
+  }
+  return bindOverAggregate(input, resolved, ctx, binder);
+}
+
+function bindOverAggregate(input: LogicalNode, resolved: readonly { call: FunctionCall; window: WindowSpec }[], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
+  const first = resolved[0]!;
+  const window = bindWindow(first.window, ctx);
+  const fingerprint = JSON.stringify(window);
+  for (const { window: spec } of resolved.slice(1)) {
+    if (JSON.stringify(bindWindow(spec, ctx)) !== fingerprint) {
+      throw new WeirError('UNSUPPORTED', 'all OVER windows of a query must be the same (same PARTITION BY, ORDER BY and frame)', {
+        span: spec.span,
+        hint: 'Flink has the same restriction: compute differently windowed aggregates in separate subqueries',
+      });
+    }
+  }
+  const preExprs: ScalarExpr[] = input.schema.map((f, i) => Exprs.inputRef(i, f.type));
+  const indexOfPre = (expr: ScalarExpr): number => {
+    if (expr.kind === 'input-ref') return expr.index;
+    preExprs.push(expr);
+    return preExprs.length - 1;
+  };
+  const calls: AggregateCall[] = resolved.map(({ call }, i) => {
+    const definition = binder.functions.lookup(callName(call));
+    if (definition === undefined || definition.kind !== 'aggregate') {
+      throw new WeirError('UNSUPPORTED', `${callName(call)}(...) OVER is not supported; aggregate functions and ROW_NUMBER, RANK, DENSE_RANK are`, { span: call.span });
+    }
+    return { ...bindAggregateCall(call, ctx.scope, binder, indexOfPre), name: `w0$o${i}` };
+  });
+  const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < input.schema.length ? input.schema[i]!.name : `$f${i}`, type: e.type }));
+  const pre: LogicalNode = preExprs.length === input.schema.length ? input : { kind: 'project', input, exprs: preExprs, schema: preSchema };
+  const schema: Field[] = [...preSchema, ...calls.map((c) => ({ name: c.name, type: c.type }))];
+  const plan: LogicalNode = { kind: 'over-aggregate', input: pre, ...window, calls, schema };
+  const values = new Map(resolved.map(({ call }, i) => [call, Exprs.inputRef(preSchema.length + i, calls[i]!.type)]));
+  return { plan, values };
+}
+
+/** The window of a call: its own OVER (...), or the named window it refers to. */
+export function windowOf(call: FunctionCall, windows: SelectQuery['windows']): WindowSpec {
+  const over = call.over!;
+  if (over.ref === undefined) return over;
+  const named = windows.find((w) => w.name.name.toLowerCase() === over.ref!.name.toLowerCase());
+  if (named === undefined) {
+    throw new WeirError('INVALID_ARGUMENT', `window '${over.ref.name}' is not defined`, { span: over.ref.span, hint: 'define it in the WINDOW clause: WINDOW w AS (PARTITION BY ... ORDER BY ...)' });
+  }
+  return named.spec;
+}
+
+/** The partition keys, time column and frame of an OVER aggregate's window. */
+function bindWindow(spec: WindowSpec, ctx: ExprBindContext): { partitionKeys: number[]; timeIndex: number; frame: OverFrame } {
+  const column = (expr: Expr, what: string): number => {
+    const bound = bindExpr(expr, ctx);
+    if (bound.kind !== 'input-ref') throw new WeirError('UNSUPPORTED', `${what} of an OVER window must name a column`, { span: expr.span });
+    return bound.index;
+  };
+  const partitionKeys = spec.partitionBy.map((e) => column(e, 'PARTITION BY'));
+  const [order, extra] = spec.orderBy;
+  if (order === undefined) throw new WeirError('INVALID_ARGUMENT', 'an OVER aggregate needs ORDER BY a time attribute in its window', { span: spec.span, hint: "e.g. OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 10 PRECEDING AND CURRENT ROW)" });
+  if (extra !== undefined) throw new WeirError('UNSUPPORTED', 'an OVER window must be ordered by exactly one time attribute', { span: extra.span });
+  if (order.descending) throw new WeirError('UNSUPPORTED', 'an OVER window must be ordered ascending by its time attribute', { span: order.span });
+  const timeIndex = column(order.expr, 'ORDER BY');
+  const type = ctx.scope.columns[timeIndex]!.type;
+  if (type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') {
+    throw new WeirError('UNSUPPORTED', `an OVER window must be ordered by a time attribute, not a ${type.kind} column`, { span: order.expr.span, hint: 'order by a rowtime column (one with a WATERMARK) or a PROCTIME() column' });
+  }
+  return { partitionKeys, timeIndex, frame: spec.frame === undefined ? { unit: 'RANGE', preceding: null } : bindFrame(spec.frame, ctx) };
+}
+
+function bindFrame(frame: WindowFrame, ctx: ExprBindContext): OverFrame {
+  if (frame.end.kind !== 'current-row') throw new WeirError('UNSUPPORTED', 'an OVER window frame must end at CURRENT ROW', { span: frame.span });
+  return { unit: frame.unit, preceding: precedingOf(frame.start, frame, ctx) };
+}
+
+function precedingOf(start: FrameBound, frame: WindowFrame, ctx: ExprBindContext): number | null {
+  switch (start.kind) {
+    case 'unbounded-preceding':
+      return null;
+    case 'current-row':
+      return 0;
+    case 'preceding': {
+      const bound = bindExpr(start.offset, ctx);
+      const value = bound.kind === 'literal' ? bound.value : undefined;
+      if (frame.unit === 'ROWS') {
+        if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || bound.type.kind === 'INTERVAL_DAY_TIME') {
+          throw new WeirError('INVALID_ARGUMENT', 'ROWS frames take a non-negative integer: ROWS BETWEEN 10 PRECEDING AND CURRENT ROW', { span: start.offset.span });
+        }
+        return value;
+      }
+      if (bound.type.kind !== 'INTERVAL_DAY_TIME' || typeof value !== 'number' || value < 0) {
+        throw new WeirError('INVALID_ARGUMENT', "RANGE frames take a non-negative interval: RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW", { span: start.offset.span });
+      }
+      return value;
+    }
+    default:
+      throw new WeirError('UNSUPPORTED', 'an OVER window frame must start at UNBOUNDED PRECEDING, n PRECEDING or CURRENT ROW', { span: frame.span });
+  }
+}
