@@ -37,7 +37,7 @@ export interface JobNode {
   readonly part?: string;
   /**
    * Flink's `table.exec.state.ttl` for operators whose state would otherwise grow without bound
-   * (regular joins, group aggregates, ranks): the state of a key idle this long is dropped. Not
+   * (regular joins, group aggregates, ranks, OVER aggregates): the state of a key idle this long is dropped. Not
    * part of the fingerprint, so a job restores under a changed retention.
    */
   readonly stateTtlMillis?: number;

@@ -19,7 +19,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
