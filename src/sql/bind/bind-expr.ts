@@ -15,7 +15,7 @@ import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.j
 import { accessFields, type Scope } from './scope.js';
 
 /** Where an expression is being bound, for the error when an aggregate appears where it may not. */
-export type ExprClause = 'SELECT' | 'WHERE' | 'HAVING' | 'GROUP BY' | 'ON' | 'VALUES' | 'computed column' | 'WATERMARK' | 'aggregate argument';
+export type ExprClause = 'SELECT' | 'WHERE' | 'HAVING' | 'GROUP BY' | 'ON' | 'VALUES' | 'computed column' | 'WATERMARK' | 'aggregate argument' | 'ORDER BY';
 
 /** What binding an expression needs. */
 export interface ExprBindContext {

@@ -14,6 +14,7 @@ import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js
 import type { Identifier, Query, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import { bindJoin } from './bind-join.js';
+import { bindOrderLimit } from './bind-order-limit.js';
 import { bindSelect } from './bind-select.js';
 import { bindWindowTvf, WINDOW_FUNCTIONS } from './bind-window-tvf.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -41,10 +42,7 @@ export function bindQuery(query: Query, ctx: BinderContext): BoundRelation {
       if (query.op !== 'UNION' || !query.all) {
         throw new WeirError('UNSUPPORTED', `${query.op}${query.all ? ' ALL' : ''} is not supported yet; UNION ALL is`, { span: query.span });
       }
-      if (query.orderBy.length > 0 || query.limit !== undefined) {
-        throw new WeirError('UNSUPPORTED', 'ORDER BY and LIMIT on a UNION are not supported yet', { span: query.span });
-      }
-      return bindUnionAll([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span);
+      return bindOrderLimit(bindUnionAll([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span), query, ctx);
     }
   }
 }

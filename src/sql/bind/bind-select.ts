@@ -1,7 +1,8 @@
 /**
  * Binds one SELECT block: FROM, WHERE, then either a projection or a grouped aggregation
  * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection; a group
- * window in the GROUP BY puts its window TVF over the FROM relation first), then DISTINCT. Output columns are named by their alias, by the column they read, or `EXPR$n`.
+ * window in the GROUP BY puts its window TVF over the FROM relation first), then DISTINCT, then
+ * ORDER BY / LIMIT. Output columns are named by their alias, by the column they read, or `EXPR$n`.
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
@@ -12,6 +13,7 @@ import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
 import { bindFrom } from './bind-query.js';
+import { bindOrderLimit } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -29,12 +31,6 @@ interface OutputItem {
 
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
-  if (query.orderBy.length > 0) {
-    throw new WeirError('UNSUPPORTED', 'ORDER BY is not supported in streaming queries yet', { span: query.orderBy[0]!.span });
-  }
-  if (query.limit !== undefined || query.offset !== undefined) {
-    throw new WeirError('UNSUPPORTED', 'LIMIT and OFFSET are not supported in streaming queries yet', { span: (query.limit ?? query.offset)!.span });
-  }
 
   // `FROM a, b WHERE a.k = b.k AND ...` is an inner join on the WHERE condition.
   const commaJoin = query.from?.kind === 'join' && query.from.type === 'CROSS' && query.from.on === undefined && query.where !== undefined;
@@ -81,7 +77,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     result = { plan: { kind: 'filter', input: result.plan, condition, schema: result.schema }, schema: result.schema };
   }
   if (query.distinct) result = distinct(result);
-  return result;
+  return bindOrderLimit(result, query, ctx);
 }
 
 /**

@@ -92,7 +92,7 @@ describe('binder', () => {
     ['INSERT INTO out_t SELECT auction FROM bids', "INSERT INTO 'out_t' has 2 target columns but the query produces 1", 'target columns: a, b'],
     ['INSERT INTO out_t SELECT bidder, bidder FROM bids', "column 'a' of 'out_t' has type BIGINT but the query produces STRING for it", 'use CAST(... AS BIGINT)'],
     ['INSERT INTO bids SELECT * FROM bids', "table 'bids' cannot be written to: connector 'datagen' is a source only", undefined],
-    ['SELECT auction FROM bids ORDER BY price', 'ORDER BY is not supported in streaming queries yet', undefined],
+    ['SELECT auction FROM bids ORDER BY price', 'ORDER BY in a streaming query needs a LIMIT', undefined],
   ])('%s → %s', async (sql, message, hint) => {
     const engine = await engineWithTables();
     const error = await failure(engine, sql);
