@@ -4,6 +4,7 @@
  */
 import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
+import { joinTypeName } from '../../common/join-type.js';
 import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
@@ -64,15 +65,25 @@ function describeNode(node: PhysicalNode): string {
       const order = node.orderKeys.map((o) => `${input[o.index]!.name} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
       return `Rank(rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
     }
-    case 'join': {
-      const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`).join(' AND ');
-      return `Join(joinType=[InnerJoin], where=[${keys}], select=[${fields(node.schema)}], ${mode})`;
+    case 'join':
+      return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
+    case 'interval-join': {
+      const { bounds } = node;
+      const windowBounds = `isRowTime=true, leftLowerBound=${bounds.lower}, leftUpperBound=${bounds.upper}, leftTimeIndex=${bounds.leftTimeIndex}, rightTimeIndex=${bounds.rightTimeIndex}`;
+      return `IntervalJoin(joinType=[${joinTypeName(node.joinType)}], windowBounds=[${windowBounds}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':
       return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}], ${mode})`;
   }
+}
+
+/** The key equalities of a join, then the rest of its match condition. */
+function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'interval-join' }>): string {
+  const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`);
+  const condition = node.condition === null ? [] : [renderExpr(node.condition, [...node.left.schema, ...node.right.schema])];
+  return [...keys, ...condition].join(' AND ');
 }
 
 function describeWindow(window: WindowSpec): string {

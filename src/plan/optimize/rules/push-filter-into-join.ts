@@ -3,7 +3,9 @@
  * clause, or the non-equi part of the ON condition) that read the columns of one input only move
  * below the join onto that input, so that the join neither stores nor matches rows that cannot
  * produce output. Conjuncts reading both inputs or none, and those calling a non-deterministic
- * function, stay above. Moved filters are pushed further when the input is itself a join.
+ * function, stay above. Moved filters are pushed further when the input is itself a join. Above an
+ * outer join only conjuncts on a preserved input move (LEFT: the left one, RIGHT: the right one,
+ * FULL: none): on a NULL-padded input they would keep padded rows that the filter removes.
  */
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
@@ -21,11 +23,13 @@ export const pushFilterIntoJoin: RewriteRule = {
     const left: ScalarExpr[] = [];
     const right: ScalarExpr[] = [];
     const rest: ScalarExpr[] = [];
+    const pushLeft = join.joinType === 'INNER' || join.joinType === 'LEFT';
+    const pushRight = join.joinType === 'INNER' || join.joinType === 'RIGHT';
     for (const conjunct of conjunctsOf(node.condition)) {
       const columns = inputRefsOf(conjunct);
       if (columns.length === 0 || !isDeterministic(conjunct, context.functions)) rest.push(conjunct);
-      else if (columns.every((c) => c < leftArity)) left.push(conjunct);
-      else if (columns.every((c) => c >= leftArity)) right.push(remapInputs(conjunct, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type)));
+      else if (pushLeft && columns.every((c) => c < leftArity)) left.push(conjunct);
+      else if (pushRight && columns.every((c) => c >= leftArity)) right.push(remapInputs(conjunct, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type)));
       else rest.push(conjunct);
     }
     if (left.length === 0 && right.length === 0) return node;
