@@ -8,7 +8,7 @@
  * is needed while `l.t - lower > W` and a right row while `r.t + upper > W` (its expiry). A row
  * is removed by an event-time timer once W reaches its expiry; an unmatched row of an outer input
  * is then emitted NULL-padded. A row arriving with its time at or behind W is late: it is dropped
- * and counted (rows of an outer input too), never mixed in. Flink instead joins such a row with
+ * and counted (rows of an outer input and rows with a NULL key too), never mixed in. Flink instead joins such a row with
  * whatever is still in state; both agree whenever the inputs respect their watermarks, and weir's
  * result is then exactly the batch join of the rows that were not late. A row with a NULL time
  * or key matches nothing (an outer input's is emitted padded at once).
@@ -99,11 +99,11 @@ export class IntervalJoinOperator implements StreamOperator {
 
   private processRow(row: Row, side: 0 | 1, out: ChangeBatch): void {
     const time = row[this.timeColumns[side]];
+    if (typeof time === 'number' && time <= this.watermark) return this.late();
     if (typeof time !== 'number' || hasNull(row, this.keyColumns[side])) {
       if (this.outer[side]) out.push(RowKind.INSERT, this.pad[side](row));
       return;
     }
-    if (time <= this.watermark) return this.late();
     const key = this.joinKey[side](row);
     this.context.keyedState.setCurrentKey(key);
     const { lower, upper } = this.spec.bounds;
