@@ -6,7 +6,7 @@
  * making it drop rows; refusals with their positions.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine, type ApiRow } from '../../src/engine/engine.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { WeirError } from '../../src/common/errors.js';
 import { publishedSql } from '../support/nexmark-published.js';
 import { pgQuery } from '../support/pg-query.js';
@@ -129,7 +129,7 @@ describe('interval join', () => {
     expect(plan?.kind === 'text' ? plan.text : '').toContain('IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-1000, leftUpperBound=2000');
     const expected = nestedLoop(bids, auctions).map(({ bid, auction }) => ({ auction: bid.id, bidTime: bid.time, auctionTime: auction.time }));
     expect(expected.length).toBeGreaterThan(50);
-    const rows = (await engine.query(INTERVAL_JOIN)).map((r: ApiRow) => ({ auction: r.auction, bidTime: (r.bidTime as Date).getTime(), auctionTime: (r.auctionTime as Date).getTime() }));
+    const rows = (await engine.query(INTERVAL_JOIN)).map((r) => ({ auction: r.auction, bidTime: (r.bidTime as Date).getTime(), auctionTime: (r.auctionTime as Date).getTime() }));
     expect(canonical(rows)).toEqual(canonical(expected));
   });
 
@@ -151,7 +151,7 @@ describe('interval join', () => {
     const { engine, auctions, bids } = await nexmark();
     const rows = await engine.query(`SELECT A.id AS id, B.\`dateTime\` AS bidTime FROM auction AS A LEFT JOIN bid AS B
       ON A.id = B.auction AND B.\`dateTime\` >= A.\`dateTime\` AND B.\`dateTime\` < A.\`dateTime\` + INTERVAL '2' SECOND`);
-    const expected = auctions.flatMap((a) => {
+    const expected = auctions.flatMap((a): { id: number; bidTime: number | null }[] => {
       const matches = bids.filter((b) => b.id === a.id && b.time >= a.time && b.time < a.time + 2000);
       return matches.length === 0 ? [{ id: a.id, bidTime: null }] : matches.map((b) => ({ id: a.id, bidTime: b.time }));
     });

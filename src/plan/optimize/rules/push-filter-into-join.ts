@@ -5,7 +5,8 @@
  * produce output. Conjuncts reading both inputs or none, and those calling a non-deterministic
  * function, stay above. Moved filters are pushed further when the input is itself a join. Above an
  * outer join only conjuncts on a preserved input move (LEFT: the left one, RIGHT: the right one,
- * FULL: none): on a NULL-padded input they would keep padded rows that the filter removes.
+ * FULL: none): on a NULL-padded input they would keep padded rows that the filter removes. The
+ * conjuncts of an outer join's own condition that read only its NULL-padded input move onto it.
  */
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
@@ -17,6 +18,7 @@ import { conjunction, conjunctsOf } from './conjuncts.js';
 export const pushFilterIntoJoin: RewriteRule = {
   name: 'push-filter-into-join',
   rewrite(node: LogicalNode, context: RewriteContext): LogicalNode {
+    if (node.kind === 'join') return pushJoinConditionIntoPaddedSide(node, context);
     if (node.kind !== 'filter' || node.input.kind !== 'join') return node;
     const join = node.input;
     const leftArity = join.left.schema.length;
@@ -39,6 +41,30 @@ export const pushFilterIntoJoin: RewriteRule = {
     return rest.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(rest) };
   },
 };
+
+/**
+ * Flink's JoinConditionPushRule for outer joins: a conjunct of the match condition that reads only
+ * the NULL-padded input (the right one of a LEFT join, the left one of a RIGHT join) filters that
+ * input instead: its rows that fail it can match nothing either way.
+ */
+function pushJoinConditionIntoPaddedSide(join: Extract<LogicalNode, { kind: 'join' }>, context: RewriteContext): LogicalNode {
+  if (join.condition === null || (join.joinType !== 'LEFT' && join.joinType !== 'RIGHT')) return join;
+  const leftArity = join.left.schema.length;
+  const paddedIsRight = join.joinType === 'LEFT';
+  const onPadded = (columns: number[]): boolean => columns.length > 0 && columns.every((c) => (c >= leftArity) === paddedIsRight);
+  const moved: ScalarExpr[] = [];
+  const kept: ScalarExpr[] = [];
+  for (const conjunct of conjunctsOf(join.condition)) {
+    if (onPadded(inputRefsOf(conjunct)) && isDeterministic(conjunct, context.functions)) moved.push(conjunct);
+    else kept.push(conjunct);
+  }
+  if (moved.length === 0) return join;
+  const input = paddedIsRight ? join.right : join.left;
+  const condition = conjunction(paddedIsRight ? moved.map((c) => remapInputs(c, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type))) : moved);
+  const filtered = pushFilterIntoJoin.rewrite({ kind: 'filter', input, condition, schema: input.schema }, context);
+  const rest = kept.length === 0 ? null : conjunction(kept);
+  return paddedIsRight ? { ...join, right: filtered, condition: rest } : { ...join, left: filtered, condition: rest };
+}
 
 function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
   switch (expr.kind) {
