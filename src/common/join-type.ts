@@ -25,4 +25,9 @@ export interface IntervalBounds {
   readonly rightTimeIndex: number;
   readonly lower: number;
   readonly upper: number;
+  /**
+   * Set for a window join: the time columns are the window_end columns of two window
+   * aggregations, equated by a join key (and the bounds are 0).
+   */
+  readonly windowJoin?: true;
 }

@@ -158,5 +158,30 @@ describe('interval join', () => {
     expect(expected.some((r) => r.bidTime === null) && expected.some((r) => r.bidTime !== null)).toBe(true);
     expect(canonical(rows.map((r) => ({ id: r.id, bidTime: r.bidTime === null ? null : (r.bidTime as Date).getTime() })))).toEqual(canonical(expected));
   });
+});
 
+/** Nexmark q8's window join (people who opened auctions in the 10 s window they registered in), optionally LEFT. */
+const windowJoin = (type: string): string => `SELECT P.id AS id, P.name AS name, P.starttime AS starttime, A.seller AS seller
+  FROM (SELECT id, name, window_start AS starttime, window_end AS endtime
+        FROM TABLE(TUMBLE(TABLE person, DESCRIPTOR(\`dateTime\`), INTERVAL '10' SECOND)) GROUP BY id, name, window_start, window_end) P
+  ${type} JOIN (SELECT seller, window_start AS starttime, window_end AS endtime
+        FROM TABLE(TUMBLE(TABLE auction, DESCRIPTOR(\`dateTime\`), INTERVAL '10' SECOND)) GROUP BY seller, window_start, window_end) A
+  ON P.id = A.seller AND P.starttime = A.starttime AND P.endtime = A.endtime`;
+
+describe('window join', () => {
+  for (const type of ['INNER', 'LEFT']) {
+    it(`${type}: equals the join of the windowed rows computed by hand`, async () => {
+      const engine = createEngine();
+      await engine.execute(publishedSql('ddl.sql', { EVENTS_NUM: '20000', TPS: '200' }));
+      const [plan] = await engine.execute(`EXPLAIN ${windowJoin(type)}`);
+      expect(plan?.kind === 'text' ? plan.text : '').toContain('WindowJoin(');
+      const window = (v: unknown): number => Math.floor((v as Date).getTime() / 10_000) * 10_000;
+      const people = new Map((await engine.query('SELECT id, name, `dateTime` FROM person')).map((r) => [`${r.id}/${r.name}/${window(r.dateTime)}`, { id: r.id, name: r.name, start: window(r.dateTime) }]));
+      const sellers = new Set((await engine.query('SELECT seller, `dateTime` FROM auction')).map((r) => `${r.seller}/${window(r.dateTime)}`));
+      const expected = [...people.values()].flatMap((p) => (sellers.has(`${p.id}/${p.start}`) ? [{ ...p, seller: p.id }] : type === 'LEFT' ? [{ ...p, seller: null }] : []));
+      expect(expected.some((r) => r.seller !== null)).toBe(true);
+      const rows = (await engine.query(windowJoin(type))).map((r) => ({ id: r.id, name: r.name, start: (r.starttime as Date).getTime(), seller: r.seller }));
+      expect(canonical(rows)).toEqual(canonical(expected));
+    });
+  }
 });

@@ -69,6 +69,10 @@ function describeNode(node: PhysicalNode): string {
       return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     case 'interval-join': {
       const { bounds } = node;
+      if (bounds.windowJoin === true) {
+        const ends = `${node.left.schema[bounds.leftTimeIndex]!.name}, ${node.right.schema[bounds.rightTimeIndex]!.name}`;
+        return `WindowJoin(joinType=[${joinTypeName(node.joinType)}], windowEnd=[${ends}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
+      }
       const windowBounds = `isRowTime=true, leftLowerBound=${bounds.lower}, leftUpperBound=${bounds.upper}, leftTimeIndex=${bounds.leftTimeIndex}, rightTimeIndex=${bounds.rightTimeIndex}`;
       return `IntervalJoin(joinType=[${joinTypeName(node.joinType)}], windowBounds=[${windowBounds}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     }

@@ -13,6 +13,10 @@
  * result is then exactly the batch join of the rows that were not late. A row with a NULL time
  * or key matches nothing (an outer input's is emitted padded at once).
  *
+ * A window join (Flink's WindowJoin) runs here too: an interval join with zero bounds on the
+ * window_end columns of two window aggregations, whose rows arrive before the watermark passes
+ * their window's end and leave state when it does.
+ *
  * Every output row has `l.t > W + min(lower, 0)` and `r.t > W - max(upper, 0)`, so the output
  * watermark is W held back by `max(0, -lower, upper)`: windows downstream never see late rows.
  * Timers are not checkpointed: they are registered again from keyed state on open.

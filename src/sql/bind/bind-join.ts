@@ -2,7 +2,8 @@
  * Binds `left [INNER | LEFT | RIGHT | FULL [OUTER]] JOIN right ON condition`: the conjuncts of the
  * condition that equate a left column with a right column become the join keys (cast to a common
  * type where needed). A lower and an upper bound between two rowtime attributes make it an interval
- * join (see interval-join-bounds.ts). The rest filters the joined rows of an inner join, and is
+ * join, a key equating the window ends of two window aggregations a window join (see
+ * interval-join-bounds.ts). The rest filters the joined rows of an inner join, and is
  * part of the match condition of an outer join, whose NULL-padded columns become nullable (and,
  * as in Flink, no column of an outer join's output is a time attribute any more). A join without
  * an equality between the sides is refused.
@@ -18,7 +19,7 @@ import type { JoinRef } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import type { BoundFrom } from './bind-query.js';
-import { extractIntervalBounds } from './interval-join-bounds.js';
+import { extractIntervalBounds, windowJoinBounds } from './interval-join-bounds.js';
 import { Scope } from './scope.js';
 
 /** Binds an INNER or OUTER JOIN of two bound FROM items. */
@@ -55,6 +56,7 @@ export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: B
     if (common === undefined) throw new WeirError('TYPE_MISMATCH', `cannot join ${l.type.kind} with ${r.type.kind}`, { span: ref.on!.span });
     return common;
   });
+  const bounds = interval?.bounds ?? windowJoinBounds(left.plan, right.plan, leftExprs, rightExprs);
   const leftSide = withKeys(left.plan, leftExprs.map((e, i) => castTo(e, keyTypes[i]!)));
   const rightSide = withKeys(right.plan, rightExprs.map((e, i) => castTo(e, keyTypes[i]!)));
   const leftWidth = leftSide.plan.schema.length;
@@ -70,7 +72,7 @@ export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: B
     leftKeys: leftSide.keys,
     rightKeys: rightSide.keys,
     condition: outer ? residualCondition : null,
-    ...(interval === undefined ? {} : { interval: interval.bounds }),
+    ...(bounds === undefined ? {} : { interval: bounds }),
     schema,
   };
   if (!outer && residualCondition !== null) plan = { kind: 'filter', input: plan, condition: residualCondition, schema };

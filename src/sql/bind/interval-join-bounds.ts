@@ -4,10 +4,14 @@
  * r.ts + INTERVAL '1' MINUTE` (BETWEEN binds to the same pair). Both columns must be event-time
  * (rowtime) attributes of the inputs, and there must be a lower and an upper bound for the same
  * pair; otherwise the condition stays an ordinary (residual) join condition, as in Nexmark's
- * `B.dateTime BETWEEN A.dateTime AND A.expires`.
+ * `B.dateTime BETWEEN A.dateTime AND A.expires`. Also recognises a window join (Flink's
+ * WindowJoin): a join key equating the window_end columns of two window aggregations, which is an
+ * interval join on those columns with zero bounds.
  */
 import type { IntervalBounds } from '../../common/join-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
+import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { isWindowEnd } from '../../plan/logical/window-end-column.js';
 
 /** The bounds and the conjuncts that remain once the bounding ones are taken out. */
 export interface ExtractedInterval {
@@ -88,4 +92,19 @@ function shiftedTime(expr: ScalarExpr): { column: number; shift: number } | unde
 
 function isRowtime(type: ScalarExpr['type']): boolean {
   return (type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ') && type.timeAttribute === 'rowtime';
+}
+
+/**
+ * The bounds of a window join when a key pair (`leftKeys[i]` of `left` = `rightKeys[i]` of
+ * `right`, plain column references) equates the window_end columns of two window aggregations.
+ */
+export function windowJoinBounds(left: LogicalNode, right: LogicalNode, leftKeys: readonly ScalarExpr[], rightKeys: readonly ScalarExpr[]): IntervalBounds | undefined {
+  for (let i = 0; i < leftKeys.length; i++) {
+    const l = leftKeys[i]!;
+    const r = rightKeys[i]!;
+    if (l.kind === 'input-ref' && r.kind === 'input-ref' && isWindowEnd(left, l.index) && isWindowEnd(right, r.index)) {
+      return { leftTimeIndex: l.index, rightTimeIndex: r.index, lower: 0, upper: 0, windowJoin: true };
+    }
+  }
+  return undefined;
 }
