@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { IntervalBounds, JoinType } from '../../../src/common/join-type.js';
+import { encodeComponent, keyGroupOf, keySelector, subtaskOfKeyGroup } from '../../../src/common/key-codec.js';
 import type { Row } from '../../../src/common/row.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import type { IntervalJoinSpec } from '../../../src/dataflow/job-graph.js';
@@ -79,6 +80,38 @@ describe('interval join operator', () => {
       ['+I', [1, 200, 'b', 1, 200, 'x']],
       ['+I', [1, 100, 'a', null, null, null]],
     ]);
+  });
+});
+
+describe('interval join operator (rescale)', () => {
+  it('restores its state split by key group over two subtasks, timers included', async () => {
+    const maxParallelism = 128;
+    const join = spec({ lower: -10, upper: 5 }, 'FULL');
+    const whole = await open(join);
+    whole.push(Array.from({ length: 40 }, (_, i): Change => ['+I', [i % 9, 100 + i, `l${i}`]]), 0);
+    whole.push(Array.from({ length: 30 }, (_, i): Change => ['+I', [i % 7, 100 + 2 * i, `r${i}`]]), 1);
+    whole.watermark(120);
+    const snapshot = whole.state.snapshot()!;
+    const laterLeft: Change[] = Array.from({ length: 10 }, (_, i) => ['+I', [i % 9, 150 + i, `l${40 + i}`]]);
+    const laterRight: Change[] = Array.from({ length: 10 }, (_, i) => ['+I', [i % 7, 155 + i, `r${30 + i}`]]);
+    const start = whole.output.length;
+    whole.push(laterLeft, 0);
+    whole.push(laterRight, 1);
+    whole.watermark(Infinity);
+    const expected = whole.output.slice(start);
+    const subtaskOf = (key: Parameters<typeof keyGroupOf>[0]): number => subtaskOfKeyGroup(keyGroupOf(key, maxParallelism), 2, maxParallelism);
+    const parts = await Promise.all(
+      [0, 1].map((subtask) =>
+        OperatorHarness.open(new IntervalJoinOperator(join, compiler), { subtask, parallelism: 2, maxParallelism, restore: { snapshot, owns: (key) => subtaskOf(key) === subtask } }),
+      ),
+    );
+    const keyOf = keySelector([0]);
+    for (const [changes, side] of [[laterLeft, 0], [laterRight, 1]] as const) for (const change of changes) parts[subtaskOf(keyOf(change[1]))]!.push([change], side);
+    for (const part of parts) part.watermark(Infinity);
+    const ids = (changes: readonly Change[]): string[] => changes.map((c) => c[0] + c[1].map(encodeComponent).join('')).sort();
+    expect(expected.some(([, row]) => row[0] === null) && expected.some(([, row]) => row[0] !== null && row[3] !== null)).toBe(true);
+    expect(ids([...parts[0]!.output, ...parts[1]!.output])).toEqual(ids(expected));
+    expect(parts[0]!.state.keyCount() + parts[1]!.state.keyCount()).toBe(0);
   });
 });
 

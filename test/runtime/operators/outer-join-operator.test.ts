@@ -10,6 +10,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { JoinType } from '../../../src/common/join-type.js';
+import { encodeComponent, keyGroupOf, keySelector, subtaskOfKeyGroup } from '../../../src/common/key-codec.js';
 import type { Row } from '../../../src/common/row.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import type { JoinSpec } from '../../../src/dataflow/job-graph.js';
@@ -83,6 +84,41 @@ describe('outer join operator', () => {
     expect(h.push([['-D', [null, 0, 1]]], 0)).toEqual([['-D', [null, 0, 1, null, null, null]]]);
     expect(h.push([['-D', [null, 0, 1]]], 0)).toEqual([]);
     expect(h.warnings).toHaveLength(1);
+  });
+});
+
+describe('outer join operator (rescale)', () => {
+  it('restores its state, association counts included, split by key group over two subtasks', async () => {
+    const maxParallelism = 128;
+    const join = spec('FULL', { condition: LESS_THAN });
+    const whole = await open(join);
+    whole.push(Array.from({ length: 40 }, (_, i): Change => ['+I', [i % 12, 0, i % 4]]), 0);
+    whole.push(Array.from({ length: 30 }, (_, i): Change => ['+I', [i % 15, 0, i % 3]]), 1);
+    whole.push([['+I', [null, 0, 1]]], 0);
+    const snapshot = whole.state.snapshot()!;
+    const later: [Change, 0 | 1][] = [
+      [['-D', [3, 0, 3]], 0],
+      [['-D', [5, 0, 2]], 1],
+      [['+I', [7, 0, 3]], 1],
+      [['-D', [null, 0, 1]], 0],
+      [['+I', [14, 0, 0]], 0],
+      [['-D', [1, 0, 1]], 0],
+    ];
+    const expected = later.flatMap(([change, side]) => whole.push([change], side));
+    const parts = await Promise.all(
+      [0, 1].map(async (subtask) => {
+        const part = await OperatorHarness.open(new OuterJoinOperator(join, compiler), { subtask, parallelism: 2, maxParallelism });
+        part.state.restore(snapshot, (key) => subtaskOfKeyGroup(keyGroupOf(key, maxParallelism), 2, maxParallelism) === subtask);
+        return part;
+      }),
+    );
+    const keyOf = keySelector([0]);
+    const owner = (row: Row): OperatorHarness => parts[subtaskOfKeyGroup(keyGroupOf(keyOf(row), maxParallelism), 2, maxParallelism)]!;
+    const actual = later.flatMap(([change, side]) => owner(change[1]).push([change], side));
+    const ids = (changes: readonly Change[]): string[] => changes.map((c) => c[0] + c[1].map(encodeComponent).join('')).sort();
+    expect(expected.length).toBeGreaterThan(4);
+    expect(ids(actual)).toEqual(ids(expected));
+    expect(parts[0]!.state.keyCount() + parts[1]!.state.keyCount()).toBe(whole.state.keyCount());
   });
 });
 
