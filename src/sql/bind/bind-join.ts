@@ -19,7 +19,7 @@ import type { JoinRef } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import type { BoundFrom } from './bind-query.js';
-import { extractIntervalBounds, windowJoinBounds } from './interval-join-bounds.js';
+import { extractIntervalBounds, windowJoinBounds } from '../../plan/logical/interval-join-bounds.js';
 import { Scope } from './scope.js';
 
 /** Binds an INNER or OUTER JOIN of two bound FROM items. */

@@ -7,9 +7,12 @@
  * outer join only conjuncts on a preserved input move (LEFT: the left one, RIGHT: the right one,
  * FULL: none): on a NULL-padded input they would keep padded rows that the filter removes. The
  * conjuncts of an outer join's own condition that read only its NULL-padded input move onto it.
+ * Time bounds between the inputs' rowtime attributes in the filter over an inner join make it an
+ * interval join (as Flink's FilterIntoJoin followed by its interval join rule would).
  */
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
+import { extractIntervalBounds } from '../../logical/interval-join-bounds.js';
 import type { LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
@@ -34,11 +37,13 @@ export const pushFilterIntoJoin: RewriteRule = {
       else if (pushRight && columns.every((c) => c >= leftArity)) right.push(remapInputs(conjunct, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type)));
       else rest.push(conjunct);
     }
-    if (left.length === 0 && right.length === 0) return node;
+    const interval = join.joinType === 'INNER' && join.interval === undefined ? extractIntervalBounds(rest, leftArity) : undefined;
+    if (left.length === 0 && right.length === 0 && interval === undefined) return node;
     const filtered = (input: LogicalNode, conjuncts: readonly ScalarExpr[]): LogicalNode =>
       conjuncts.length === 0 ? input : pushFilterIntoJoin.rewrite({ kind: 'filter', input, condition: conjunction(conjuncts), schema: input.schema }, context);
-    const pushed: LogicalNode = { ...join, left: filtered(join.left, left), right: filtered(join.right, right) };
-    return rest.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(rest) };
+    const pushed: LogicalNode = { ...join, left: filtered(join.left, left), right: filtered(join.right, right), ...(interval === undefined ? {} : { interval: interval.bounds }) };
+    const remaining = interval?.rest ?? rest;
+    return remaining.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(remaining) };
   },
 };
 

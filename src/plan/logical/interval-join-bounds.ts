@@ -10,8 +10,8 @@
  */
 import type { IntervalBounds } from '../../common/join-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
-import { isWindowEnd } from '../../plan/logical/window-end-column.js';
+import type { LogicalNode } from './logical-node.js';
+import { isWindowEnd } from './window-end-column.js';
 
 /** The bounds and the conjuncts that remain once the bounding ones are taken out. */
 export interface ExtractedInterval {
