@@ -5,11 +5,14 @@
  * streams, equal to a nested-loop join of the same rows and feeding a window aggregation without
  * making it drop rows; refusals with their positions.
  */
-import { describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { WeirError } from '../../src/common/errors.js';
 import { publishedSql } from '../support/nexmark-published.js';
-import { pgQuery } from '../support/pg-query.js';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
 
 const sort = (rows: Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify(r)).sort();
 
@@ -184,4 +187,47 @@ describe('window join', () => {
       expect(canonical(rows)).toEqual(canonical(expected));
     });
   }
+});
+
+describe('outer join kept in Postgres', () => {
+  const home = process.cwd();
+  beforeAll(() => process.chdir(mkdtempSync(join(tmpdir(), 'weir-outer-join-'))));
+  afterAll(() => process.chdir(home));
+
+  it('a materialized LEFT JOIN of tables changed by INSERT, UPDATE and DELETE, keyed by the orders, equals the same query run by Postgres', async () => {
+    const url = await freshDatabase('weir_outer_join');
+    const engine = createEngine();
+    const changes = [
+      "INSERT INTO customers VALUES (1, 'ann'), (2, 'bob'), (3, 'cy')",
+      'INSERT INTO orders VALUES (10, 1, 50), (11, 1, 3), (12, 4, 70), (13, 2, 8)',
+      'UPDATE orders SET amount = 9 WHERE id = 11',
+      'DELETE FROM orders WHERE id = 13',
+      "UPDATE customers SET name = 'bea' WHERE id = 2",
+      'UPDATE orders SET customer = 3 WHERE id = 12',
+      'DELETE FROM customers WHERE id = 1',
+      'INSERT INTO orders VALUES (14, 2, 1), (15, 5, 100)',
+    ];
+    await pgQuery(url, 'CREATE TABLE customers (id INT PRIMARY KEY, name TEXT); CREATE TABLE orders (id INT PRIMARY KEY, customer INT, amount INT)');
+    await engine.execute(`SET 'state.checkpoints.dir' = '${join(process.cwd(), 'checkpoints')}';
+      CREATE TABLE customers (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED);
+      CREATE TABLE orders (id INT, customer INT, amount INT, PRIMARY KEY (id) NOT ENFORCED);
+      CREATE MATERIALIZED VIEW customer_orders WITH ('url' = '${url}') AS
+        SELECT c.id AS cid, c.name AS name, o.id AS oid, o.amount AS amount
+        FROM orders AS o LEFT JOIN customers AS c ON c.id = o.customer AND c.name <> 'cy' AND o.amount > 5;`);
+    const batch = `SELECT c.id AS cid, c.name AS name, o.id AS oid, o.amount AS amount FROM orders AS o LEFT JOIN customers AS c ON c.id = o.customer AND c.name <> 'cy' AND o.amount > 5`;
+    const view = 'SELECT cid, name, oid, amount FROM customer_orders';
+    for (const change of changes) {
+      await engine.execute(`${change}; FLUSH;`);
+      await pgQuery(url, change);
+      expect(await pgQuery(url, `(${batch}) EXCEPT ALL (${view})`)).toEqual([]);
+      expect(await pgQuery(url, `(${view}) EXCEPT ALL (${batch})`)).toEqual([]);
+    }
+    expect((await pgQuery(url, view)).length).toBeGreaterThan(3);
+    const [key] = await pgQuery<{ columns: string }>(url, "SELECT string_agg(a.attname, ',') AS columns FROM pg_index i JOIN pg_attribute a ON a.attrelid = i.indrelid AND a.attnum = ANY(i.indkey) WHERE i.indrelid = 'customer_orders'::regclass AND i.indisprimary");
+    expect(key?.columns).toBe('oid');
+    await expect(engine.execute(`CREATE MATERIALIZED VIEW everyone WITH ('url' = '${url}') AS SELECT c.id AS cid, o.id AS oid FROM orders AS o FULL JOIN customers AS c ON c.id = o.customer`)).rejects.toThrow(
+      "table sink 'default_catalog.default_database.everyone' needs a primary key",
+    );
+    await engine.close({ graceful: true });
+  });
 });
