@@ -91,6 +91,9 @@ describe('outer join', () => {
     const sql = `SELECT a.k AS ak, b.k AS bk, b.w AS w FROM (VALUES (1), (2), (3)) AS a(k)
       LEFT JOIN (VALUES (1, 10), (2, 20)) AS b(k, w) ON a.k = b.k WHERE b.w IS NULL OR b.w > 15`;
     expect(canonical(await engine.query(sql))).toEqual(canonical([{ ak: 2, bk: 2, w: 20 }, { ak: 3, bk: null, w: null }]));
+    const computed = `SELECT a.k AS ak, b.k AS bk, b.v AS v FROM (VALUES (1, 5), (2, 5), (3, 1)) AS a(k, x)
+      RIGHT JOIN (VALUES (CAST(2 AS BIGINT), 'x'), (CAST(3 AS BIGINT), 'y'), (CAST(4 AS BIGINT), 'z')) AS b(k, v) ON a.k + 1 = b.k AND a.x > 2 AND b.v <> 'z'`;
+    expect(canonical(await engine.query(computed))).toEqual(canonical([{ ak: 1, bk: 2, v: 'x' }, { ak: 2, bk: 3, v: 'y' }, { ak: null, bk: 4, v: 'z' }]));
     const [, described] = await engine.execute(`CREATE VIEW v AS ${sql}; DESCRIBE v`);
     expect(described?.kind === 'rows' ? described.rows.map((r) => [r[0], r[2]]) : undefined).toEqual([
       ['ak', 'FALSE'],
