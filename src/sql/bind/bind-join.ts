@@ -14,12 +14,12 @@ import type { Field } from '../../common/schema.js';
 import { sameType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { comparisonType } from '../../expr/type-coercion.js';
+import { extractIntervalBounds, windowJoinBounds } from '../../plan/logical/interval-join-bounds.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import type { JoinRef } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import type { BoundFrom } from './bind-query.js';
-import { extractIntervalBounds, windowJoinBounds } from '../../plan/logical/interval-join-bounds.js';
 import { Scope } from './scope.js';
 
 /** Binds an INNER or OUTER JOIN of two bound FROM items. */
