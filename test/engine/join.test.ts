@@ -1,9 +1,11 @@
 /**
  * Joins through the engine: regular inner joins (matches in both directions, retractions of an
  * updating input, residual conditions); LEFT / RIGHT / FULL outer joins over updating inputs,
- * whose final table equals PostgreSQL's answer to the same query; interval joins over the Nexmark
- * streams, equal to a nested-loop join of the same rows and feeding a window aggregation without
- * making it drop rows; refusals with their positions.
+ * whose final table equals PostgreSQL's answer to the same query, kept in Postgres by a
+ * materialized view under INSERT/UPDATE/DELETE, and resumed from a savepoint at another
+ * parallelism; interval joins over the Nexmark streams, equal to a nested-loop join of the same
+ * rows and feeding a window aggregation without making it drop rows; window joins (q8) equal to a
+ * hand-computed join; refusals with their positions.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,6 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { WeirError } from '../../src/common/errors.js';
 import { publishedSql } from '../support/nexmark-published.js';
+import type { JobHandle } from '../../src/engine/job-handle.js';
+import { materialize } from '../runtime/operator-harness.js';
+import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
 import { freshDatabase, pgQuery } from '../support/pg-query.js';
 
 const sort = (rows: Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify(r)).sort();
@@ -232,5 +237,46 @@ describe('outer join kept in Postgres', () => {
       "table sink 'default_catalog.default_database.everyone' needs a primary key",
     );
     await engine.close({ graceful: true });
+  });
+});
+
+describe('outer join across a savepoint', () => {
+  const sources = (dir: string, parallelism: number): string => `SET 'state.checkpoints.dir' = '${dir}';
+    SET 'execution.checkpointing.interval' = '50 ms';
+    SET 'pipeline.name' = 'outer';
+    SET 'parallelism.default' = '${parallelism}';
+    CREATE TABLE l (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '8000',
+      'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '8000', 'fields.k.min' = '0', 'fields.k.max' = '99', 'fields.v.min' = '0', 'fields.v.max' = '1000');
+    CREATE TABLE r (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '8000',
+      'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '8000', 'fields.k.min' = '50', 'fields.k.max' = '149', 'fields.v.min' = '0', 'fields.v.max' = '1000');`;
+  const query = (sink: string): string => `CREATE TABLE ${sink} (lk INT, n BIGINT, rk INT, m INT) WITH ('connector' = 'collect', 'transactional' = 'true');
+    INSERT INTO ${sink} SELECT a.k, a.n, b.k, b.m
+    FROM (SELECT k, COUNT(*) AS n FROM l GROUP BY k) AS a
+    FULL JOIN (SELECT k, MAX(v) AS m FROM r GROUP BY k) AS b ON a.k = b.k AND b.m > 990`;
+  const run = async (e: ReturnType<typeof createEngine>, sql: string): Promise<JobHandle> => {
+    const results = await e.execute(sql);
+    const last = results[results.length - 1]!;
+    if (last.kind !== 'job') throw new Error(`expected a job, got ${last.kind}`);
+    return last.job;
+  };
+  const engine = (): ReturnType<typeof createEngine> => createEngine({ connectors: [collectConnector], onWarning: () => {} });
+
+  it('stopped with a savepoint and resumed at another parallelism, leaves the table of an uninterrupted run', async () => {
+    resetCollected();
+    const dir = mkdtempSync(join(tmpdir(), 'weir-outer-ckpt-'));
+    const reference = await run(engine(), `${sources(mkdtempSync(join(tmpdir(), 'weir-outer-ref-')), 1)} ${query('reference')}`);
+    expect(await reference.result()).toBe('FINISHED');
+    const expected = materialize(collected('reference'));
+    expect(expected.some((row) => row[0] === null) && expected.some((row) => row[2] === null) && expected.some((row) => row[0] !== null && row[2] !== null)).toBe(true);
+    const first = await run(engine(), `${sources(dir, 1)} ${query('joined')}`);
+    while (first.lastCheckpoint === undefined) await new Promise((r) => setTimeout(r, 10));
+    await first.stopWithSavepoint();
+    const partial = collected('joined').length;
+    expect(partial).toBeGreaterThan(0);
+    const second = await run(engine(), `${sources(dir, 3)} ${query('joined')}`);
+    expect(second.resumedFrom).toBeDefined();
+    expect(await second.result()).toBe('FINISHED');
+    expect(collected('joined').length).toBeGreaterThan(partial);
+    expect(materialize(collected('joined'))).toEqual(expected);
   });
 });
