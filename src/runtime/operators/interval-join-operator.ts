@@ -4,7 +4,7 @@
  * condition holds; each match is emitted once as +I.
  *
  * State: per join key and input, the rows that a future row of the other input could still match,
- * each with whether it has matched yet. A future row is not behind the watermark W, so a left row
+ * each with whether it has matched yet, in the order in which they expire. A future row is not behind the watermark W, so a left row
  * is needed while `l.t - lower > W` and a right row while `r.t + upper > W` (its expiry). A row
  * is removed by an event-time timer once W reaches its expiry; an unmatched row of an outer input
  * is then emitted NULL-padded. A row arriving with its time at or behind W is late: it is dropped
@@ -132,24 +132,29 @@ export class IntervalJoinOperator implements StreamOperator {
     const state = this.states[side];
     const stored = state.value();
     if (stored === undefined) state.update([{ row, matched }]);
-    else stored.push({ row, matched });
+    else {
+      // Kept in expiry order (rows arrive nearly in time order, so this is nearly always a push).
+      let at = stored.length;
+      while (at > 0 && this.expiry(stored[at - 1]!.row, side) > expiry) at--;
+      stored.splice(at, 0, { row, matched });
+    }
     this.timers.register(expiry, key);
   }
 
-  /** Removes the rows of `key` whose expiry the watermark has reached, padding unmatched outer ones. */
+  /** Removes the rows of `key` whose expiry the watermark has reached (a prefix of each list), padding unmatched outer ones. */
   private expire(key: Key, out: ChangeBatch): void {
     this.context.keyedState.setCurrentKey(key);
     for (const side of [0, 1] as const) {
       const state = this.states[side];
       const records = state.value();
       if (records === undefined) continue;
-      const kept = records.filter((record) => {
-        if (this.expiry(record.row, side) > this.watermark) return true;
+      let expired = 0;
+      while (expired < records.length && this.expiry(records[expired]!.row, side) <= this.watermark) {
+        const record = records[expired++]!;
         if (!record.matched && this.outer[side]) out.push(RowKind.INSERT, this.pad[side](record.row));
-        return false;
-      });
-      if (kept.length === 0) state.clear();
-      else if (kept.length !== records.length) state.update(kept);
+      }
+      if (expired === records.length) state.clear();
+      else if (expired > 0) records.splice(0, expired);
     }
   }
 
