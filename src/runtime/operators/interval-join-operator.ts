@@ -6,8 +6,8 @@
  * State: per join key and input, the rows that a future row of the other input could still match,
  * each with whether it has matched yet, in the order in which they expire. A future row is not behind the watermark W, so a left row
  * is needed while `l.t - lower > W` and a right row while `r.t + upper > W` (its expiry). A row
- * is removed by an event-time timer once W reaches its expiry; an unmatched row of an outer input
- * is then emitted NULL-padded. A row arriving with its time at or behind W is late: it is dropped
+ * is removed by an event-time timer once W reaches its expiry (one timer per key and input, at
+ * the earliest expiry); an unmatched row of an outer input is then emitted NULL-padded. A row arriving with its time at or behind W is late: it is dropped
  * and counted (rows of an outer input and rows with a NULL key too), never mixed in. Flink instead joins such a row with
  * whatever is still in state; both agree whenever the inputs respect their watermarks, and weir's
  * result is then exactly the batch join of the rows that were not late. A row with a NULL time
@@ -78,7 +78,7 @@ export class IntervalJoinOperator implements StreamOperator {
     this.states = [backend.getValueState({ name: INTERVAL_JOIN_STATE_NAMES[0] }), backend.getValueState({ name: INTERVAL_JOIN_STATE_NAMES[1] })];
     for (const side of [0, 1] as const) {
       for (const [key, records] of backend.entriesOf<IntervalJoinRecord[]>({ name: INTERVAL_JOIN_STATE_NAMES[side] })) {
-        for (const record of records) this.timers.register(this.expiry(record.row, side), key);
+        if (records.length > 0) this.timers.register(this.expiry(records[0]!.row, side), key);
       }
     }
   }
@@ -119,7 +119,8 @@ export class IntervalJoinOperator implements StreamOperator {
     for (const other of this.states[1 - side]!.value() ?? []) {
       const t = other.row[otherTime] as number;
       if (t < from || t > to) continue;
-      const [l, r] = side === 0 ? [row, other.row] : [other.row, row];
+      const l = side === 0 ? row : other.row;
+      const r = side === 0 ? other.row : row;
       if (!this.matches(l, r)) continue;
       out.push(RowKind.INSERT, this.combine(l, r));
       other.matched = matched = true;
@@ -131,14 +132,15 @@ export class IntervalJoinOperator implements StreamOperator {
     }
     const state = this.states[side];
     const stored = state.value();
+    let at = 0;
     if (stored === undefined) state.update([{ row, matched }]);
     else {
       // Kept in expiry order (rows arrive nearly in time order, so this is nearly always a push).
-      let at = stored.length;
+      at = stored.length;
       while (at > 0 && this.expiry(stored[at - 1]!.row, side) > expiry) at--;
       stored.splice(at, 0, { row, matched });
     }
-    this.timers.register(expiry, key);
+    if (at === 0) this.timers.register(expiry, key);
   }
 
   /** Removes the rows of `key` whose expiry the watermark has reached (a prefix of each list), padding unmatched outer ones. */
@@ -154,7 +156,10 @@ export class IntervalJoinOperator implements StreamOperator {
         if (!record.matched && this.outer[side]) out.push(RowKind.INSERT, this.pad[side](record.row));
       }
       if (expired === records.length) state.clear();
-      else if (expired > 0) records.splice(0, expired);
+      else if (expired > 0) {
+        records.splice(0, expired);
+        this.timers.register(this.expiry(records[0]!.row, side), key);
+      }
     }
   }
 
