@@ -134,14 +134,17 @@ const intervalJoin = (upper = 2): string => `SELECT B.auction AS auction, B.\`da
 const INTERVAL_JOIN = intervalJoin();
 
 describe('interval join', () => {
-  it('plans an IntervalJoin and returns what a nested loop over the same rows finds', async () => {
+  it('plans an IntervalJoin and returns what a nested loop over the same rows finds, at parallelism 1 and 3', async () => {
     const { engine, auctions, bids } = await nexmark();
     const [plan] = await engine.execute(`EXPLAIN ${INTERVAL_JOIN}`);
     expect(plan?.kind === 'text' ? plan.text : '').toContain('IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-1000, leftUpperBound=2000');
     const expected = nestedLoop(bids, auctions).map(({ bid, auction }) => ({ auction: bid.id, bidTime: bid.time, auctionTime: auction.time }));
     expect(expected.length).toBeGreaterThan(50);
-    const rows = (await engine.query(INTERVAL_JOIN)).map((r) => ({ auction: r.auction, bidTime: (r.bidTime as Date).getTime(), auctionTime: (r.auctionTime as Date).getTime() }));
-    expect(canonical(rows)).toEqual(canonical(expected));
+    for (const parallelism of [1, 3]) {
+      await engine.execute(`SET 'parallelism.default' = '${parallelism}'`);
+      const rows = (await engine.query(INTERVAL_JOIN)).map((r) => ({ auction: r.auction, bidTime: (r.bidTime as Date).getTime(), auctionTime: (r.auctionTime as Date).getTime() }));
+      expect(canonical(rows)).toEqual(canonical(expected));
+    }
   });
 
   it('holds its output watermark back, so a window aggregation over its output drops nothing', async () => {
@@ -181,7 +184,7 @@ const windowJoin = (type: string): string => `SELECT P.id AS id, P.name AS name,
 
 describe('window join', () => {
   for (const type of ['INNER', 'LEFT']) {
-    it(`${type}: equals the join of the windowed rows computed by hand`, async () => {
+    it(`${type}: equals the join of the windowed rows computed by hand, at parallelism 1 and 2`, async () => {
       const engine = createEngine();
       await engine.execute(publishedSql('ddl.sql', { EVENTS_NUM: '20000', TPS: '200' }));
       const [plan] = await engine.execute(`EXPLAIN ${windowJoin(type)}`);
@@ -191,8 +194,11 @@ describe('window join', () => {
       const sellers = new Set((await engine.query('SELECT seller, `dateTime` FROM auction')).map((r) => `${r.seller}/${window(r.dateTime)}`));
       const expected = [...people.values()].flatMap((p) => (sellers.has(`${p.id}/${p.start}`) ? [{ ...p, seller: p.id }] : type === 'LEFT' ? [{ ...p, seller: null }] : []));
       expect(expected.some((r) => r.seller !== null)).toBe(true);
-      const rows = (await engine.query(windowJoin(type))).map((r) => ({ id: r.id, name: r.name, start: (r.starttime as Date).getTime(), seller: r.seller }));
-      expect(canonical(rows)).toEqual(canonical(expected));
+      for (const parallelism of [1, 2]) {
+        await engine.execute(`SET 'parallelism.default' = '${parallelism}'`);
+        const rows = (await engine.query(windowJoin(type))).map((r) => ({ id: r.id, name: r.name, start: (r.starttime as Date).getTime(), seller: r.seller }));
+        expect(canonical(rows)).toEqual(canonical(expected));
+      }
     });
   }
 });
