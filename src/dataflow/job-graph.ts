@@ -4,6 +4,7 @@
  * operators from it without knowing anything about SQL. Bump {@link JOB_GRAPH_VERSION} whenever a
  * spec changes meaning, so that state written by an older graph is never misread.
  */
+import type { IntervalBounds, JoinType } from '../common/join-type.js';
 import type { OrderKey } from '../common/order-key.js';
 import type { OverFrame } from '../common/over-frame.js';
 import { createHash } from 'node:crypto';
@@ -67,7 +68,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -151,10 +152,12 @@ export interface WindowAggregateSpec {
 }
 
 /**
- * Regular inner equi-join of input 0 (left) and input 1 (right), both hash-partitioned by their
- * keys: every row is kept in keyed state (a multiset per side) and matched against the other
- * side's rows of the same key. Accumulating changes (+I, +U) emit +I per match, retracting ones
- * (-U, -D) emit -D per match. A NULL key matches nothing.
+ * Regular equi-join of input 0 (left) and input 1 (right), both hash-partitioned by their keys:
+ * every row is kept in keyed state (a multiset per side) and matched against the other side's
+ * rows of the same key. Accumulating changes (+I, +U) emit +I per match, retracting ones (-U, -D)
+ * emit -D per match. A NULL key matches nothing. An outer join (`joinType`) also requires
+ * `condition` of a match, and emits a row of an outer input that matches nothing padded with
+ * NULLs: +I while it has no match, -D when its first match arrives, +I again when its last goes.
  */
 export interface JoinSpec {
   readonly kind: 'join';
@@ -169,6 +172,30 @@ export interface JoinSpec {
    */
   readonly leftRetracts?: boolean;
   readonly rightRetracts?: boolean;
+  /** LEFT, RIGHT or FULL; absent for an inner join (so inner joins keep their fingerprint). */
+  readonly joinType?: Exclude<JoinType, 'INNER'>;
+  /** Outer joins: the non-equi part of the match condition, over the left then the right columns. */
+  readonly condition?: ScalarExpr;
+}
+
+/**
+ * Interval join of two insert-only inputs hash-partitioned by their keys (Flink's
+ * RowTimeIntervalJoin): a left and a right row match when their keys are equal, their times are
+ * within `bounds` and `condition` (if any) holds; each match is emitted once, as +I. Rows are kept
+ * in keyed state only while a row of the other input that is not behind the watermark could still
+ * match them; a row arriving behind the watermark is late: dropped and counted. An outer input's
+ * row that matched nothing is emitted NULL-padded when it leaves state. The output watermark is
+ * the input watermark held back by the bounds, so that output rows are never behind it.
+ */
+export interface IntervalJoinSpec {
+  readonly kind: 'interval-join';
+  readonly joinType: JoinType;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftArity: number;
+  readonly rightArity: number;
+  readonly bounds: IntervalBounds;
+  readonly condition: ScalarExpr | null;
 }
 
 /**

@@ -3,7 +3,9 @@ import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
+import { IntervalJoinOperator } from './operators/interval-join-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
+import { OuterJoinOperator } from './operators/outer-join-operator.js';
 import { OverAggregateOperator } from './operators/over-aggregate-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { RetractableRankOperator } from './operators/retractable-rank-operator.js';
@@ -50,7 +52,9 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
     case 'window-aggregate':
       return spec.window.kind === 'SESSION' ? new SessionWindowAggregateOperator(spec) : new WindowAggregateOperator(spec);
     case 'join':
-      return new JoinOperator(spec);
+      return spec.joinType === undefined ? new JoinOperator(spec) : new OuterJoinOperator(spec, compiler);
+    case 'interval-join':
+      return new IntervalJoinOperator(spec, compiler);
     case 'rank':
       return spec.rankType === undefined && spec.inputRetracts !== true ? new RankOperator(spec) : new RetractableRankOperator(spec);
     case 'over-aggregate':

@@ -40,6 +40,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'window-aggregate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'join':
+    case 'interval-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'rank':
     case 'over-aggregate':
@@ -89,8 +90,18 @@ function produce(node: PhysicalNode): PhysicalNode {
     case 'join': {
       const left = produce(node.left);
       const right = produce(node.right);
-      const updating = isUpdating(left.mode) || isUpdating(right.mode);
+      const updating = isUpdating(left.mode) || isUpdating(right.mode) || node.joinType !== 'INNER';
       return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: updating } };
+    }
+    case 'interval-join': {
+      const left = produce(node.left);
+      const right = produce(node.right);
+      if (isUpdating(left.mode) || isUpdating(right.mode)) {
+        throw new WeirError('PLANNING_ERROR', 'an interval join needs insert-only inputs, but an input produces updates', {
+          hint: 'bound the join by rowtime attributes of append-only inputs, or drop the time bounds to run a regular join',
+        });
+      }
+      return { ...node, left, right, mode: INSERT_ONLY };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

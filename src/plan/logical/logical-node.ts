@@ -3,6 +3,7 @@
  * rewritten by the optimizer. Every node knows its output schema. Nodes never reference the
  * runtime; connector details are carried as data.
  */
+import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
@@ -116,16 +117,23 @@ export interface LogicalWindowTvf {
 }
 
 /**
- * An inner equi-join: rows of `left` and `right` whose key columns are equal (SQL equality: a
- * NULL key matches nothing); the output is the left columns followed by the right ones. Other
- * conditions of the ON clause are a filter above the join.
+ * An equi-join: rows of `left` and `right` whose key columns are equal (SQL equality: a NULL key
+ * matches nothing) and that satisfy `condition`; the output is the left columns followed by the
+ * right ones. An inner join's other ON conditions are a filter above the join (`condition` null);
+ * an outer join's are `condition`, part of what a match is, and the columns of a NULL-padded
+ * input are nullable. With `interval`, an interval join over two insert-only inputs.
  */
 export interface LogicalJoin {
   readonly kind: 'join';
+  readonly joinType: JoinType;
   readonly left: LogicalNode;
   readonly right: LogicalNode;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
+  /** Over the left columns followed by the right ones; null when there is none. */
+  readonly condition: ScalarExpr | null;
+  /** The time bounds of an interval join (both time columns are rowtime attributes). */
+  readonly interval?: IntervalBounds;
   readonly schema: Schema;
 }
 

@@ -4,7 +4,7 @@
  * key when they keep its columns; a table's primary key is unique. Used to key an upsert sink
  * (a materialized view's primary key).
  */
-import type { LogicalNode } from './logical-node.js';
+import type { LogicalJoin, LogicalNode } from './logical-node.js';
 
 /** Output column indexes forming a unique key, or undefined when none is known. */
 export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
@@ -26,12 +26,31 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
       const mapped = inputKey.map((column) => node.exprs.findIndex((e) => e.kind === 'input-ref' && e.index === column));
       return mapped.every((i) => i >= 0) ? mapped : undefined;
     }
+    case 'join':
+      return joinUniqueKey(node);
     case 'values':
     case 'union':
     case 'window-tvf':
-    case 'join':
     case 'rank':
     case 'sink':
       return undefined;
   }
+}
+
+/**
+ * A join keeps an input's unique key when that input is never NULL-padded and the other input's
+ * unique key lies within its join keys (each row then matches at most one row of the other input:
+ * an enrichment join). An inner join of two keyed inputs is keyed by both keys together. Keys with
+ * NULL-padded columns are not offered, since a primary key cannot hold NULLs.
+ */
+function joinUniqueKey(join: LogicalJoin): readonly number[] | undefined {
+  const left = uniqueKey(join.left);
+  const right = uniqueKey(join.right);
+  const width = join.left.schema.length;
+  const shiftedRight = right?.map((i) => width + i);
+  const within = (key: readonly number[] | undefined, joinKeys: readonly number[]): boolean => key !== undefined && key.every((k) => joinKeys.includes(k));
+  if ((join.joinType === 'INNER' || join.joinType === 'LEFT') && left !== undefined && within(right, join.rightKeys)) return left;
+  if ((join.joinType === 'INNER' || join.joinType === 'RIGHT') && shiftedRight !== undefined && within(left, join.leftKeys)) return shiftedRight;
+  if (join.joinType === 'INNER' && left !== undefined && shiftedRight !== undefined) return [...left, ...shiftedRight];
+  return undefined;
 }

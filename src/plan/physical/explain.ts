@@ -5,6 +5,7 @@
 import { formatOverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
+import { joinTypeName } from '../../common/join-type.js';
 import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
@@ -71,15 +72,29 @@ function describeNode(node: PhysicalNode): string {
       const partition = node.partitionKeys.map((k) => input[k]!.name).join(', ');
       return `OverAggregate(partitionBy=[${partition}], orderBy=[${input[node.timeIndex]!.name} ASC], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }
-    case 'join': {
-      const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`).join(' AND ');
-      return `Join(joinType=[InnerJoin], where=[${keys}], select=[${fields(node.schema)}], ${mode})`;
+    case 'join':
+      return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
+    case 'interval-join': {
+      const { bounds } = node;
+      if (bounds.windowJoin === true) {
+        const ends = `${node.left.schema[bounds.leftTimeIndex]!.name}, ${node.right.schema[bounds.rightTimeIndex]!.name}`;
+        return `WindowJoin(joinType=[${joinTypeName(node.joinType)}], windowEnd=[${ends}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
+      }
+      const windowBounds = `isRowTime=true, leftLowerBound=${bounds.lower}, leftUpperBound=${bounds.upper}, leftTimeIndex=${bounds.leftTimeIndex}, rightTimeIndex=${bounds.rightTimeIndex}`;
+      return `IntervalJoin(joinType=[${joinTypeName(node.joinType)}], windowBounds=[${windowBounds}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':
       return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}], ${mode})`;
   }
+}
+
+/** The key equalities of a join, then the rest of its match condition. */
+function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'interval-join' }>): string {
+  const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`);
+  const condition = node.condition === null ? [] : [renderExpr(node.condition, [...node.left.schema, ...node.right.schema])];
+  return [...keys, ...condition].join(' AND ');
 }
 
 function describeWindow(window: WindowSpec): string {

@@ -8,6 +8,7 @@ import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/sca
 import { SqlTypes } from '../../common/sql-type.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import type { LogicalNode } from '../logical/logical-node.js';
+import { lowerJoin } from './lower-join.js';
 import type { PhysicalNode } from './physical-node.js';
 
 /** Lowers a logical plan; every mode is provisional (insert-only) until inference runs. */
@@ -35,19 +36,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { kind: 'union', inputs: node.inputs.map(lowerToPhysical), schema: node.schema, mode };
     case 'sink':
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
-    case 'join': {
-      const left = lowerToPhysical(node.left);
-      const right = lowerToPhysical(node.right);
-      return {
-        kind: 'join',
-        left: { kind: 'exchange', input: left, keys: node.leftKeys, schema: left.schema, mode },
-        right: { kind: 'exchange', input: right, keys: node.rightKeys, schema: right.schema, mode },
-        leftKeys: node.leftKeys,
-        rightKeys: node.rightKeys,
-        schema: node.schema,
-        mode,
-      };
-    }
+    case 'join':
+      return lowerJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
     case 'rank': {
       if (node.limit === undefined) {
         throw new WeirError('UNSUPPORTED', `${node.rankType}() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10`, {

@@ -2,6 +2,7 @@
  * The physical plan: streaming implementations chosen for the logical plan, annotated with the
  * changelog mode each node produces. EXPLAIN prints it; the job graph is lowered from it.
  */
+import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
@@ -54,10 +55,26 @@ export type PhysicalNode =
     }
   | {
       readonly kind: 'join';
+      readonly joinType: JoinType;
       readonly left: PhysicalNode;
       readonly right: PhysicalNode;
       readonly leftKeys: readonly number[];
       readonly rightKeys: readonly number[];
+      /** Outer joins: the non-equi part of the match condition, over the left then the right columns. */
+      readonly condition: ScalarExpr | null;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
+      readonly kind: 'interval-join';
+      readonly joinType: JoinType;
+      readonly left: PhysicalNode;
+      readonly right: PhysicalNode;
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly bounds: IntervalBounds;
+      /** The rest of the match condition besides keys and time bounds (outer joins; an inner join's is a Calc above). */
+      readonly condition: ScalarExpr | null;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
@@ -93,6 +110,7 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'union':
       return node.inputs;
     case 'join':
+    case 'interval-join':
       return [node.left, node.right];
     default:
       return [node.input];

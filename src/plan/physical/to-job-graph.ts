@@ -115,7 +115,13 @@ function specOf(node: PhysicalNode): OperatorSpec {
         rightArity: node.right.schema.length,
         leftRetracts: retracts(node.left.mode),
         rightRetracts: retracts(node.right.mode),
+        ...(node.joinType === 'INNER' ? {} : { joinType: node.joinType }),
+        ...(node.condition === null ? {} : { condition: node.condition }),
       };
+    case 'interval-join': {
+      const { joinType, leftKeys, rightKeys, bounds, condition } = node;
+      return { kind: 'interval-join', joinType, leftKeys, rightKeys, leftArity: node.left.schema.length, rightArity: node.right.schema.length, bounds, condition };
+    }
     case 'union':
       return { kind: 'union' };
     case 'sink':

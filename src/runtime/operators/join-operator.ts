@@ -13,10 +13,11 @@
  */
 import { keySelector, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
-import { ChangeBatch, type Row } from '../../common/row.js';
+import { ChangeBatch } from '../../common/row.js';
 import type { JoinSpec } from '../../dataflow/job-graph.js';
 import { joinRecordStateView, type JoinRecordStateView, type RowCombiner } from '../state/join-record-state-view.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { hasNull, rowCombiner } from './join-rows.js';
 
 const JOIN_STATE_NAMES = ['join.left', 'join.right'] as const;
 
@@ -74,17 +75,4 @@ export class JoinOperator implements StreamOperator {
     this.warnedMissing = true;
     this.context.warn(`join ${this.context.operatorId}: ignored a retraction of a row that was never inserted; further ones are ignored silently`);
   }
-}
-
-function hasNull(row: Row, columns: readonly number[]): boolean {
-  for (let i = 0; i < columns.length; i++) if (row[columns[i]!] === null) return true;
-  return false;
-}
-
-/** A generated function returning a new array literal of the left row's columns then the right row's. */
-function rowCombiner(leftArity: number, rightArity: number): RowCombiner {
-  const columns: string[] = [];
-  for (let i = 0; i < leftArity; i++) columns.push(`l[${i}]`);
-  for (let i = 0; i < rightArity; i++) columns.push(`r[${i}]`);
-  return new Function('l', 'r', `return [${columns.join(', ')}];`) as RowCombiner;
 }

@@ -91,6 +91,11 @@ export interface CountedRow {
   readonly row: Row;
   count: number;
   next: CountedRow | null;
+  /**
+   * Outer joins only, on an outer input: how many rows of the other input (with their copies)
+   * match this row; while it is 0 the row's NULL-padded output stands.
+   */
+  associations?: number;
 }
 
 /**
@@ -109,7 +114,8 @@ export class CountedRecordView implements JoinRecordStateView {
     this.combine = options.combine;
   }
 
-  add(row: Row): void {
+  /** Adds one copy of `row`; returns its entry (a new one has count 1). */
+  add(row: Row): CountedRow {
     const hash = hashRow(row);
     let rows = this.state.value();
     if (rows === undefined) {
@@ -118,18 +124,19 @@ export class CountedRecordView implements JoinRecordStateView {
     }
     let entry = rows.get(hash);
     if (entry === undefined) {
-      rows.set(hash, { row, count: 1, next: null });
-      return;
+      const added = { row, count: 1, next: null };
+      rows.set(hash, added);
+      return added;
     }
     for (;;) {
       if (rowsEqual(entry.row, row)) {
         entry.count++;
-        return;
+        return entry;
       }
       if (entry.next === null) break;
       entry = entry.next;
     }
-    entry.next = { row, count: 1, next: null };
+    return (entry.next = { row, count: 1, next: null });
   }
 
   retract(row: Row): boolean {
@@ -147,6 +154,13 @@ export class CountedRecordView implements JoinRecordStateView {
       return true;
     }
     return false;
+  }
+
+  /** Calls `visit` for each distinct row under the current key (it may change `associations`, not the rows). */
+  forEachEntry(visit: (entry: CountedRow) => void): void {
+    const rows = this.state.value();
+    if (rows === undefined) return;
+    for (const head of rows.values()) for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) visit(entry);
   }
 
   emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {

@@ -3,10 +3,16 @@
  * clause, or the non-equi part of the ON condition) that read the columns of one input only move
  * below the join onto that input, so that the join neither stores nor matches rows that cannot
  * produce output. Conjuncts reading both inputs or none, and those calling a non-deterministic
- * function, stay above. Moved filters are pushed further when the input is itself a join.
+ * function, stay above. Moved filters are pushed further when the input is itself a join. Above an
+ * outer join only conjuncts on a preserved input move (LEFT: the left one, RIGHT: the right one,
+ * FULL: none): on a NULL-padded input they would keep padded rows that the filter removes. The
+ * conjuncts of an outer join's own condition that read only its NULL-padded input move onto it.
+ * Time bounds between the inputs' rowtime attributes in the filter over an inner join make it an
+ * interval join (as Flink's FilterIntoJoin followed by its interval join rule would).
  */
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
+import { extractIntervalBounds } from '../../logical/interval-join-bounds.js';
 import type { LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
@@ -15,26 +21,55 @@ import { conjunction, conjunctsOf } from './conjuncts.js';
 export const pushFilterIntoJoin: RewriteRule = {
   name: 'push-filter-into-join',
   rewrite(node: LogicalNode, context: RewriteContext): LogicalNode {
+    if (node.kind === 'join') return pushJoinConditionIntoPaddedSide(node, context);
     if (node.kind !== 'filter' || node.input.kind !== 'join') return node;
     const join = node.input;
     const leftArity = join.left.schema.length;
     const left: ScalarExpr[] = [];
     const right: ScalarExpr[] = [];
     const rest: ScalarExpr[] = [];
+    const pushLeft = join.joinType === 'INNER' || join.joinType === 'LEFT';
+    const pushRight = join.joinType === 'INNER' || join.joinType === 'RIGHT';
     for (const conjunct of conjunctsOf(node.condition)) {
       const columns = inputRefsOf(conjunct);
       if (columns.length === 0 || !isDeterministic(conjunct, context.functions)) rest.push(conjunct);
-      else if (columns.every((c) => c < leftArity)) left.push(conjunct);
-      else if (columns.every((c) => c >= leftArity)) right.push(remapInputs(conjunct, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type)));
+      else if (pushLeft && columns.every((c) => c < leftArity)) left.push(conjunct);
+      else if (pushRight && columns.every((c) => c >= leftArity)) right.push(remapInputs(conjunct, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type)));
       else rest.push(conjunct);
     }
-    if (left.length === 0 && right.length === 0) return node;
+    const interval = join.joinType === 'INNER' && join.interval === undefined ? extractIntervalBounds(rest, leftArity) : undefined;
+    if (left.length === 0 && right.length === 0 && interval === undefined) return node;
     const filtered = (input: LogicalNode, conjuncts: readonly ScalarExpr[]): LogicalNode =>
       conjuncts.length === 0 ? input : pushFilterIntoJoin.rewrite({ kind: 'filter', input, condition: conjunction(conjuncts), schema: input.schema }, context);
-    const pushed: LogicalNode = { ...join, left: filtered(join.left, left), right: filtered(join.right, right) };
-    return rest.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(rest) };
+    const pushed: LogicalNode = { ...join, left: filtered(join.left, left), right: filtered(join.right, right), ...(interval === undefined ? {} : { interval: interval.bounds }) };
+    const remaining = interval?.rest ?? rest;
+    return remaining.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(remaining) };
   },
 };
+
+/**
+ * Flink's JoinConditionPushRule for outer joins: a conjunct of the match condition that reads only
+ * the NULL-padded input (the right one of a LEFT join, the left one of a RIGHT join) filters that
+ * input instead: its rows that fail it can match nothing either way.
+ */
+function pushJoinConditionIntoPaddedSide(join: Extract<LogicalNode, { kind: 'join' }>, context: RewriteContext): LogicalNode {
+  if (join.condition === null || (join.joinType !== 'LEFT' && join.joinType !== 'RIGHT')) return join;
+  const leftArity = join.left.schema.length;
+  const paddedIsRight = join.joinType === 'LEFT';
+  const onPadded = (columns: number[]): boolean => columns.length > 0 && columns.every((c) => (c >= leftArity) === paddedIsRight);
+  const moved: ScalarExpr[] = [];
+  const kept: ScalarExpr[] = [];
+  for (const conjunct of conjunctsOf(join.condition)) {
+    if (onPadded(inputRefsOf(conjunct)) && isDeterministic(conjunct, context.functions)) moved.push(conjunct);
+    else kept.push(conjunct);
+  }
+  if (moved.length === 0) return join;
+  const input = paddedIsRight ? join.right : join.left;
+  const condition = conjunction(paddedIsRight ? moved.map((c) => remapInputs(c, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type))) : moved);
+  const filtered = pushFilterIntoJoin.rewrite({ kind: 'filter', input, condition, schema: input.schema }, context);
+  const rest = kept.length === 0 ? null : conjunction(kept);
+  return paddedIsRight ? { ...join, right: filtered, condition: rest } : { ...join, left: filtered, condition: rest };
+}
 
 function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
   switch (expr.kind) {

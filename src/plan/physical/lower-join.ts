@@ -1,0 +1,19 @@
+/**
+ * Lowers a logical join: both inputs hash-exchanged by their join keys into a regular join, or
+ * into an interval join when the binder found time bounds between two rowtime attributes.
+ */
+import { INSERT_ONLY } from '../changelog/changelog-mode.js';
+import type { LogicalJoin } from '../logical/logical-node.js';
+import type { PhysicalNode } from './physical-node.js';
+
+/** The physical join of `node` over its already lowered inputs. */
+export function lowerJoin(node: LogicalJoin, left: PhysicalNode, right: PhysicalNode): PhysicalNode {
+  const mode = INSERT_ONLY;
+  const inputs = {
+    left: { kind: 'exchange', input: left, keys: node.leftKeys, schema: left.schema, mode },
+    right: { kind: 'exchange', input: right, keys: node.rightKeys, schema: right.schema, mode },
+  } as const;
+  const common = { joinType: node.joinType, ...inputs, leftKeys: node.leftKeys, rightKeys: node.rightKeys, condition: node.condition, schema: node.schema, mode };
+  if (node.interval !== undefined) return { kind: 'interval-join', ...common, bounds: node.interval };
+  return { kind: 'join', ...common };
+}
