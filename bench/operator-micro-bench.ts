@@ -121,6 +121,7 @@ function open(spec: OperatorSpec, compiler: ExprCompiler, sink: { records: numbe
     checkpointing: false,
     output: { collect: (batch) => void (sink.records += batch.size), emitWatermark: () => {} },
     keyedState: new MemoryStateBackend(),
+    processingTime: { now: () => Date.now(), registerTimer: () => () => {} },
     waitFor: () => {},
     warn: () => {},
   });

@@ -136,6 +136,12 @@ export interface WindowAggregateSpec {
   readonly timeIndex: number;
   readonly keys: readonly number[];
   readonly aggregates: readonly AggregateCallSpec[];
+  /**
+   * Windows over processing time (a PROCTIME() attribute): rows fall into the windows of the
+   * operator's clock when they arrive, windows fire on wall-clock timers and at the end of input.
+   * Absent for event time.
+   */
+  readonly processingTime?: true;
 }
 
 /**

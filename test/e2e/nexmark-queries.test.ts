@@ -90,6 +90,29 @@ describe('published Nexmark queries with windows', () => {
   });
 });
 
+describe('published Nexmark q12: processing-time windows', () => {
+  it('runs to completion and counts every bid in exactly one 10 s processing-time window of its bidder', async () => {
+    const { written, bids } = await run('q12.sql');
+    const bidders = new Map<number, number>();
+    for (const b of bids) bidders.set(b.bidder, (bidders.get(b.bidder) ?? 0) + 1);
+    expect(written).toBeGreaterThanOrEqual(bidders.size);
+
+    const engine = createEngine();
+    await engine.execute(published('ddl.sql'));
+    await engine.execute(published('q12.sql').split(/INSERT INTO nexmark_q12/i)[0]!);
+    const select = published('q12.sql').split(/INSERT INTO nexmark_q12/i)[1]!.replace(/;\s*$/, '');
+    const rows = (await engine.query(select)) as unknown as { bidder: number; bid_count: number; starttime: Date; endtime: Date }[];
+    const counted = new Map<number, number>();
+    for (const r of rows) {
+      counted.set(r.bidder, (counted.get(r.bidder) ?? 0) + Number(r.bid_count));
+      expect(r.endtime.getTime() - r.starttime.getTime()).toBe(10_000);
+      expect(r.starttime.getTime() % 10_000).toBe(0);
+    }
+    expect(counted).toEqual(bidders);
+    expect(new Set(rows.map((r) => `${r.bidder}@${r.starttime.getTime()}`)).size).toBe(rows.length);
+  });
+});
+
 describe('published Nexmark queries with Top-N', () => {
   it('q19 keeps the ten highest bids of every auction, numbered', async () => {
     const engine = createEngine();

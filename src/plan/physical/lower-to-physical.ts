@@ -109,7 +109,9 @@ function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>)
   const partitionKeys = keys.filter((k) => k < timeColumn);
   const exchange: PhysicalNode = { kind: 'exchange', input: calc, keys: partitionKeys.length === 0 ? null : partitionKeys, schema: calc.schema, mode: INSERT_ONLY };
   const calls = node.calls.map((c) => ({ ...c, args: c.args.map((a) => position[a]!), filter: c.filter === null ? null : position[c.filter]! }));
-  return { kind: 'window-aggregate', input: exchange, window: tvf.window, timeIndex: timeColumn, keys, calls, schema: node.schema, mode: INSERT_ONLY };
+  const timeType = tvf.input.schema[tvf.timeIndex]!.type;
+  const processingTime = (timeType.kind === 'TIMESTAMP' || timeType.kind === 'TIMESTAMP_LTZ') && timeType.timeAttribute === 'proctime';
+  return { kind: 'window-aggregate', input: exchange, window: tvf.window, timeIndex: timeColumn, keys, calls, ...(processingTime ? { processingTime } : {}), schema: node.schema, mode: INSERT_ONLY };
 }
 
 /**

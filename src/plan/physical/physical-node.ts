@@ -48,6 +48,8 @@ export type PhysicalNode =
       /** Grouping columns of the expanded row (input columns, then window_start, window_end). */
       readonly keys: readonly number[];
       readonly calls: readonly AggregateCall[];
+      /** Windows over processing time (the time column is a PROCTIME() attribute); absent for event time. */
+      readonly processingTime?: true;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

@@ -77,6 +77,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         timeIndex: node.timeIndex,
         keys: node.keys,
         aggregates: aggregateSpecs(node.calls),
+        ...(node.processingTime === true ? { processingTime: true } : {}),
       };
     case 'rank':
       return { kind: 'rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit };

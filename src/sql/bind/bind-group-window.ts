@@ -15,7 +15,7 @@ import type { Expr, FunctionCall, GroupingElement } from '../parse/ast.js';
 import { bindExpr, callName, GROUP_WINDOW_PROPERTY, makeCall } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
-import { intervalMillis, requireEventTime, windowParameters, windowSpec, windowTvf } from './bind-window-tvf.js';
+import { intervalMillis, requireTimeAttribute, windowParameters, windowSpec, windowTvf } from './bind-window-tvf.js';
 
 /** The window functions allowed in GROUP BY. */
 const GROUP_WINDOW_FUNCTIONS = new Set(['TUMBLE', 'HOP', 'SESSION']);
@@ -86,7 +86,7 @@ function bindWindowCall(call: FunctionCall, scope: Scope, ctx: BinderContext): {
   }
   const bound = bindExpr(time as Expr, { scope, functions: ctx.functions, clause: 'GROUP BY' });
   if (bound.kind !== 'input-ref') throw new WeirError('INVALID_ARGUMENT', `the first argument of ${callName(call)} must be a time column`, { span: time.span });
-  requireEventTime({ name: scope.columns[bound.index]!.name, type: bound.type }, name, time.span);
+  requireTimeAttribute({ name: scope.columns[bound.index]!.name, type: bound.type }, name, time.span);
   const millis = intervals.map((e) => intervalMillis(e as Expr, ctx, name));
   return { timeIndex: bound.index, window: windowSpec(name, millis, call.span) };
 }
