@@ -55,7 +55,18 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | RankSpec | UnionSpec | SinkSpec;
+export type OperatorSpec =
+  | SourceSpec
+  | ValuesSpec
+  | CalcSpec
+  | WatermarkAssignerSpec
+  | GroupAggregateSpec
+  | WindowAggregateSpec
+  | JoinSpec
+  | LookupJoinSpec
+  | RankSpec
+  | UnionSpec
+  | SinkSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -163,6 +174,33 @@ export interface JoinSpec {
    */
   readonly leftRetracts?: boolean;
   readonly rightRetracts?: boolean;
+}
+
+/** The table a lookup join reads through its connector, by the values of columns `keys`. */
+export interface LookupTableSpec {
+  readonly table: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** The table's physical columns, which the looked-up rows have. */
+  readonly schema: Schema;
+  readonly keys: readonly number[];
+}
+
+/**
+ * Processing-time lookup join (`JOIN t FOR SYSTEM_TIME AS OF s.proc_time ON t.k = s.x`): each
+ * input row is joined with the rows of `lookup.table` whose key columns equal the input's columns
+ * `inputKeys`, as the table is when the row arrives; output rows are the input row followed by
+ * the table row, with the input row's kind. `condition` (over that output row) filters matches; a
+ * LEFT join emits the input row padded with NULLs when no match passes. A NULL key matches
+ * nothing. Keeps no state but the input rows whose lookups are in flight at a barrier.
+ */
+export interface LookupJoinSpec {
+  readonly kind: 'lookup-join';
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly lookup: LookupTableSpec;
+  readonly inputKeys: readonly number[];
+  readonly inputArity: number;
+  readonly condition: ScalarExpr | null;
 }
 
 /**

@@ -4,6 +4,7 @@ import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
+import { LookupJoinOperator } from './operators/lookup-join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
@@ -11,6 +12,7 @@ import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
 import { ValuesReader } from './operators/values-reader.js';
 import { WatermarkAssignerOperator } from './operators/watermark-assigner-operator.js';
+import type { LookupFactory } from './lookup-source.js';
 import type { SinkFactory } from './sink-writer.js';
 import type { SourceFactory, SourceReader } from './source-reader.js';
 import type { StreamOperator } from './stream-operator.js';
@@ -19,6 +21,8 @@ import type { StreamOperator } from './stream-operator.js';
 export interface ConnectorResolver {
   source(connector: string): SourceFactory;
   sink(connector: string): SinkFactory;
+  /** The lookup side of a connector (lookup joins); throws when the connector has none. */
+  lookup(connector: string): LookupFactory;
 }
 
 /** True for specs that run as source tasks rather than operators. */
@@ -48,6 +52,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return spec.window.kind === 'SESSION' ? new SessionWindowAggregateOperator(spec) : new WindowAggregateOperator(spec);
     case 'join':
       return new JoinOperator(spec);
+    case 'lookup-join':
+      return new LookupJoinOperator(spec, compiler, connectors.lookup(spec.lookup.connector));
     case 'rank':
       return new RankOperator(spec);
     case 'union':

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { nexmarkSideInput, writeNexmarkSideInput } from '../../src/connectors/nexmark/nexmark-side-input.js';
 import { publishedSql } from '../support/nexmark-published.js';
 
 const EVENTS = 20_000;
@@ -110,6 +111,32 @@ describe('published Nexmark q12: processing-time windows', () => {
     }
     expect(counted).toEqual(bidders);
     expect(new Set(rows.map((r) => `${r.bidder}@${r.starttime.getTime()}`)).size).toBe(rows.length);
+  });
+});
+
+describe('published Nexmark q13: a lookup join with the side input file', () => {
+  it('runs unmodified (legacy filesystem options) and joins every bid with the side input row of mod(auction, 10000)', async () => {
+    const flinkHome = await mkdtemp(join(tmpdir(), 'weir-q13-'));
+    try {
+      await writeNexmarkSideInput(join(flinkHome, 'data', 'side_input.txt'));
+      const sql = publishedSql('q13.sql', { EVENTS_NUM: String(EVENTS), FLINK_HOME: flinkHome });
+      const engine = createEngine();
+      await engine.execute(published('ddl.sql'));
+      const bids = (await engine.query('SELECT * FROM bid')) as unknown as Bid[];
+      const results = await engine.execute(sql);
+      const job = results.find((r) => r.kind === 'job');
+      if (job?.kind !== 'job') throw new Error('q13 started no job');
+      expect(await job.job.result(), String(job.job.error)).toBe('FINISHED');
+      expect(job.job.metrics().find((m) => m.node.endsWith('-sink'))!.recordsIn).toBe(bids.length);
+
+      const select = sql.split(/INSERT INTO nexmark_q13/i)[1]!.replace(/;\s*$/, '');
+      const rows = (await engine.query(select)) as unknown as { auction: number; bidder: number; price: number; dateTime: Date; value: string }[];
+      const side = new Map(nexmarkSideInput().trim().split('\n').map((line) => line.split(',') as [string, string]).map(([k, v]) => [Number(k), v]));
+      const expected = bids.map((b) => [b.auction, b.bidder, b.price, b.dateTime.getTime(), side.get(b.auction % 10_000)!].join('|')).sort();
+      expect(rows.map((r) => [r.auction, r.bidder, r.price, r.dateTime.getTime(), r.value].join('|')).sort()).toEqual(expected);
+    } finally {
+      await rm(flinkHome, { recursive: true, force: true });
+    }
   });
 });
 

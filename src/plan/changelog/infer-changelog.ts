@@ -33,6 +33,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, required || node.condition !== null) };
     case 'exchange':
     case 'watermark-assigner':
+    case 'lookup-join':
       return { ...node, input: requireUpdateBefore(node.input, required) };
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
@@ -56,7 +57,8 @@ function produce(node: PhysicalNode): PhysicalNode {
       return { ...node, mode: INSERT_ONLY };
     case 'calc':
     case 'exchange':
-    case 'watermark-assigner': {
+    case 'watermark-assigner':
+    case 'lookup-join': {
       const input = produce(node.input);
       return { ...node, input, mode: input.mode } as PhysicalNode;
     }

@@ -10,7 +10,19 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalSink;
+export type LogicalNode =
+  | LogicalScan
+  | LogicalValues
+  | LogicalProject
+  | LogicalFilter
+  | LogicalAggregate
+  | LogicalUnion
+  | LogicalWatermarkAssigner
+  | LogicalWindowTvf
+  | LogicalJoin
+  | LogicalLookupJoin
+  | LogicalRank
+  | LogicalSink;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -125,6 +137,33 @@ export interface LogicalJoin {
   readonly right: LogicalNode;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
+  readonly schema: Schema;
+}
+
+/** The table side of a lookup join: a connector's table read by the values of its columns `keys`. */
+export interface LookupTable {
+  readonly qualifiedName: string;
+  readonly name: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** The table's physical columns. */
+  readonly schema: Schema;
+  readonly keys: readonly number[];
+}
+
+/**
+ * `input [LEFT] JOIN t FOR SYSTEM_TIME AS OF input.proctime ON t.k = input.x [AND ...]`: each input
+ * row joined with the rows of `table` whose `keys` equal the input's columns `inputKeys` when the
+ * row is processed; output = the input's columns then the table's. `condition` (over the output
+ * row) filters matches; LEFT keeps unmatched input rows with NULLs.
+ */
+export interface LogicalLookupJoin {
+  readonly kind: 'lookup-join';
+  readonly input: LogicalNode;
+  readonly table: LookupTable;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly inputKeys: readonly number[];
+  readonly condition: ScalarExpr | null;
   readonly schema: Schema;
 }
 

@@ -29,6 +29,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'union':
     case 'window-tvf':
     case 'join':
+    case 'lookup-join':
     case 'rank':
     case 'sink':
       return undefined;

@@ -68,6 +68,12 @@ function describeNode(node: PhysicalNode): string {
       const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`).join(' AND ');
       return `Join(joinType=[InnerJoin], where=[${keys}], select=[${fields(node.schema)}], ${mode})`;
     }
+    case 'lookup-join': {
+      const input = node.input.schema;
+      const lookup = node.table.keys.map((k, i) => `${node.table.schema[k]!.name}=${input[node.inputKeys[i]!]!.name}`).join(', ');
+      const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, node.schema)}]`;
+      return `LookupJoin(table=[${node.table.qualifiedName}], joinType=[${node.joinType === 'LEFT' ? 'LeftOuterJoin' : 'InnerJoin'}], lookup=[${lookup}]${where}, select=[${fields(node.schema)}], ${mode})`;
+    }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':

@@ -48,6 +48,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
         mode,
       };
     }
+    case 'lookup-join':
+      return { ...node, input: lowerToPhysical(node.input), mode };
     case 'rank': {
       if (node.limit === undefined) {
         throw new WeirError('UNSUPPORTED', 'ROW_NUMBER() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10', {

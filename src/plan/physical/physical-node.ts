@@ -7,7 +7,7 @@ import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, ScanSource, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, LookupTable, ScanSource, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -59,6 +59,16 @@ export type PhysicalNode =
       readonly right: PhysicalNode;
       readonly leftKeys: readonly number[];
       readonly rightKeys: readonly number[];
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
+      readonly kind: 'lookup-join';
+      readonly input: PhysicalNode;
+      readonly table: LookupTable;
+      readonly joinType: 'INNER' | 'LEFT';
+      readonly inputKeys: readonly number[];
+      readonly condition: ScalarExpr | null;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

@@ -2,7 +2,7 @@
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
  * except exchanges, which become the partitioning of the edge into their consumer.
  */
-import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
+import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
@@ -79,6 +79,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
         aggregates: aggregateSpecs(node.calls),
         ...(node.processingTime === true ? { processingTime: true } : {}),
       };
+    case 'lookup-join':
+      return lookupJoinSpec(node);
     case 'rank':
       return { kind: 'rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit };
     case 'join':
@@ -106,6 +108,11 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'exchange':
       throw new Error('an exchange is lowered into the edge of its consumer');
   }
+}
+
+function lookupJoinSpec(node: Extract<PhysicalNode, { kind: 'lookup-join' }>): LookupJoinSpec {
+  const { name, connector, options, schema, keys } = node.table;
+  return { kind: 'lookup-join', joinType: node.joinType, lookup: { table: name, connector, options, schema, keys }, inputKeys: node.inputKeys, inputArity: node.input.schema.length, condition: node.condition };
 }
 
 function retracts(mode: ChangelogMode): boolean {
