@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WeirError } from '../../src/common/errors.js';
 import { createEngine, type Change, type Engine } from '../../src/engine/engine.js';
 import { freshDatabase, pgQuery } from '../support/pg-query.js';
 
@@ -126,5 +127,53 @@ describe('lookup joins', () => {
     } finally {
       await joined.stop();
     }
+  });
+});
+
+describe('lookup join errors', () => {
+  const TABLES = `CREATE TABLE bid (auction BIGINT, price BIGINT, ts TIMESTAMP(3)) WITH ('connector' = 'datagen');
+    CREATE TABLE gen (id BIGINT, name STRING) WITH ('connector' = 'datagen');
+    CREATE TABLE side (id BIGINT, name STRING) WITH ('connector' = 'filesystem', 'path' = '/tmp/weir-no-side.csv', 'format' = 'csv');
+    CREATE VIEW side_view AS SELECT * FROM side;
+    CREATE VIEW bid_p AS SELECT *, PROCTIME() AS p FROM bid;`;
+  const B = '(SELECT *, PROCTIME() AS p FROM bid) AS b';
+
+  async function failure(sql: string): Promise<WeirError> {
+    const engine = createEngine();
+    await engine.execute(TABLES);
+    const error = await engine.execute(`EXPLAIN ${sql}`).catch((e: unknown) => e);
+    if (!(error instanceof WeirError)) throw new Error(`expected a WeirError, got ${String(error)}`);
+    return error;
+  }
+
+  it('names the connector of a table that cannot be looked up, at the table', async () => {
+    const error = await failure(`SELECT * FROM ${B}\nJOIN gen FOR SYSTEM_TIME AS OF b.p ON b.auction = gen.id`);
+    expect(error.message).toBe("table 'gen' (connector 'datagen') cannot be looked up, so it cannot be the table of a lookup join");
+    expect(error.span?.start).toMatchObject({ line: 2, column: 6 });
+  });
+
+  it('refuses an ON condition without an equality on a column of the lookup table', async () => {
+    const error = await failure(`SELECT * FROM ${B} JOIN side FOR SYSTEM_TIME AS OF b.p ON b.auction > side.id AND b.price = 3`);
+    expect(error.message).toBe("the ON condition of a lookup join must equate a column of the lookup table 'side' with an expression of the left side");
+    expect(error.span).toBeDefined();
+  });
+
+  it('refuses views, outer joins other than LEFT, times that are no time attribute, and AS OF outside a join', async () => {
+    expect((await failure(`SELECT * FROM ${B} JOIN side_view FOR SYSTEM_TIME AS OF b.p ON b.auction = side_view.id`)).message).toContain("'side_view' is a view");
+    expect((await failure(`SELECT * FROM ${B} FULL JOIN side FOR SYSTEM_TIME AS OF b.p ON b.auction = side.id`)).message).toContain('FULL JOIN ... FOR SYSTEM_TIME AS OF is not supported');
+    expect((await failure(`SELECT * FROM ${B} JOIN side FOR SYSTEM_TIME AS OF b.ts ON b.auction = side.id`)).message).toBe('FOR SYSTEM_TIME AS OF must name a time attribute column of the left side of the join');
+    expect((await failure('SELECT * FROM side FOR SYSTEM_TIME AS OF TIMESTAMP \'2024-01-01 00:00:00\'')).message).toContain('only supported on the right side of a JOIN');
+  });
+
+  it('refuses a postgres lookup cache with max-rows but no TTL', async () => {
+    const engine = createEngine();
+    await expect(engine.execute("CREATE TABLE c (id BIGINT) WITH ('connector' = 'postgres', 'url' = 'postgres://localhost/x', 'lookup.cache.max-rows' = '10')")).rejects.toThrow(
+      "postgres options 'lookup.cache.max-rows' and 'lookup.cache.ttl' enable the lookup cache together",
+    );
+  });
+
+  it('refuses processing-time SESSION windows', async () => {
+    const error = await failure(`SELECT window_start, COUNT(*) FROM TABLE(SESSION(TABLE bid_p, DESCRIPTOR(p), INTERVAL '1' SECOND)) GROUP BY window_start, window_end`);
+    expect(error.message).toContain('must be an event-time attribute');
   });
 });
