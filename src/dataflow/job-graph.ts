@@ -64,6 +64,7 @@ export type OperatorSpec =
   | WindowAggregateSpec
   | JoinSpec
   | LookupJoinSpec
+  | TemporalJoinSpec
   | RankSpec
   | UnionSpec
   | SinkSpec;
@@ -200,6 +201,27 @@ export interface LookupJoinSpec {
   readonly lookup: LookupTableSpec;
   readonly inputKeys: readonly number[];
   readonly inputArity: number;
+  readonly condition: ScalarExpr | null;
+}
+
+/**
+ * Event-time temporal join of an insert-only input 0 (left) with the versions of a keyed input 1
+ * (right, any changelog: +I/+U add a version at the row's time `rightTimeIndex`, -D ends the key
+ * at its time, -U is ignored), both hash-partitioned by their keys. Left rows wait in keyed state
+ * until the watermark (the minimum of both inputs) reaches their time `leftTimeIndex`; then each is
+ * joined with the latest version at or before that time, if `condition` (over left ++ right)
+ * holds, or padded with NULLs for a LEFT join; output is insert-only. Versions that no later left
+ * row can see (all but the latest at or before the watermark) are dropped.
+ */
+export interface TemporalJoinSpec {
+  readonly kind: 'temporal-join';
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftTimeIndex: number;
+  readonly rightTimeIndex: number;
+  readonly leftArity: number;
+  readonly rightArity: number;
   readonly condition: ScalarExpr | null;
 }
 

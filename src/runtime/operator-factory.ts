@@ -5,6 +5,7 @@ import { CalcOperator } from './operators/calc-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
 import { LookupJoinOperator } from './operators/lookup-join-operator.js';
+import { TemporalJoinOperator } from './operators/temporal-join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
@@ -52,6 +53,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return spec.window.kind === 'SESSION' ? new SessionWindowAggregateOperator(spec) : new WindowAggregateOperator(spec);
     case 'join':
       return new JoinOperator(spec);
+    case 'temporal-join':
+      return new TemporalJoinOperator(spec, compiler);
     case 'lookup-join':
       return new LookupJoinOperator(spec, compiler, connectors.lookup(spec.lookup.connector));
     case 'rank':

@@ -41,6 +41,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
+    case 'temporal-join':
+      return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, false) };
     case 'rank':
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
@@ -90,6 +92,13 @@ function produce(node: PhysicalNode): PhysicalNode {
       const right = produce(node.right);
       const updating = isUpdating(left.mode) || isUpdating(right.mode);
       return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: updating } };
+    }
+    case 'temporal-join': {
+      const left = produce(node.left);
+      if (isUpdating(left.mode)) {
+        throw new WeirError('PLANNING_ERROR', 'the left side of an event-time temporal join must be insert-only, but it produces updates', { hint: 'join an append-only stream with the versioned table' });
+      }
+      return { ...node, left, right: produce(node.right), mode: INSERT_ONLY };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

@@ -21,6 +21,7 @@ export type LogicalNode =
   | LogicalWindowTvf
   | LogicalJoin
   | LogicalLookupJoin
+  | LogicalTemporalJoin
   | LogicalRank
   | LogicalSink;
 
@@ -168,6 +169,26 @@ export interface LogicalLookupJoin {
 }
 
 /**
+ * Event-time temporal join, `left [LEFT] JOIN versioned FOR SYSTEM_TIME AS OF left.rowtime ON ...`:
+ * each left row joined with the version of the right row of its key (the right side's unique key)
+ * that was valid at the left row's event time (column `leftTimeIndex`; versions are ordered by the
+ * right side's rowtime, column `rightTimeIndex`). `condition` (over left ++ right) filters that
+ * version; LEFT keeps left rows without one, with NULLs.
+ */
+export interface LogicalTemporalJoin {
+  readonly kind: 'temporal-join';
+  readonly left: LogicalNode;
+  readonly right: LogicalNode;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftTimeIndex: number;
+  readonly rightTimeIndex: number;
+  readonly condition: ScalarExpr | null;
+  readonly schema: Schema;
+}
+
+/**
  * `ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...)`: the input's columns followed by each row's
  * position in its partition (BIGINT, from 1). Runs only as Top-N: the optimizer moves a filter
  * `rn <= N` on the position into `limit`, and rows beyond it are not kept.
@@ -211,6 +232,7 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
     case 'union':
       return node.inputs;
     case 'join':
+    case 'temporal-join':
       return [node.left, node.right];
     default:
       return [node.input];
@@ -226,6 +248,7 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
     case 'union':
       return { ...node, inputs };
     case 'join':
+    case 'temporal-join':
       return { ...node, left: inputs[0]!, right: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };

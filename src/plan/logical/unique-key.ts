@@ -30,6 +30,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'window-tvf':
     case 'join':
     case 'lookup-join':
+    case 'temporal-join':
     case 'rank':
     case 'sink':
       return undefined;

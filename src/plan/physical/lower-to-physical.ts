@@ -50,6 +50,12 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     }
     case 'lookup-join':
       return { ...node, input: lowerToPhysical(node.input), mode };
+    case 'temporal-join': {
+      const left = lowerToPhysical(node.left);
+      const right = lowerToPhysical(node.right);
+      const exchange = (input: PhysicalNode, keys: readonly number[]): PhysicalNode => ({ kind: 'exchange', input, keys, schema: input.schema, mode });
+      return { ...node, left: exchange(left, node.leftKeys), right: exchange(right, node.rightKeys), mode };
+    }
     case 'rank': {
       if (node.limit === undefined) {
         throw new WeirError('UNSUPPORTED', 'ROW_NUMBER() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10', {

@@ -73,6 +73,19 @@ export type PhysicalNode =
       readonly mode: ChangelogMode;
     }
   | {
+      readonly kind: 'temporal-join';
+      readonly left: PhysicalNode;
+      readonly right: PhysicalNode;
+      readonly joinType: 'INNER' | 'LEFT';
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly leftTimeIndex: number;
+      readonly rightTimeIndex: number;
+      readonly condition: ScalarExpr | null;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
       readonly kind: 'rank';
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
@@ -93,6 +106,7 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'union':
       return node.inputs;
     case 'join':
+    case 'temporal-join':
       return [node.left, node.right];
     default:
       return [node.input];

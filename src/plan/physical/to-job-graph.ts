@@ -81,6 +81,10 @@ function specOf(node: PhysicalNode): OperatorSpec {
       };
     case 'lookup-join':
       return lookupJoinSpec(node);
+    case 'temporal-join': {
+      const { joinType, leftKeys, rightKeys, leftTimeIndex, rightTimeIndex, condition } = node;
+      return { kind: 'temporal-join', joinType, leftKeys, rightKeys, leftTimeIndex, rightTimeIndex, leftArity: node.left.schema.length, rightArity: node.right.schema.length, condition };
+    }
     case 'rank':
       return { kind: 'rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit };
     case 'join':

@@ -4,19 +4,24 @@
  * temporal join against a lookup source): `t` must be a table whose connector can be looked up,
  * and the ON condition must equate columns of `t` with expressions over the left side; those
  * columns are the lookup keys (the left expressions cast to their types), the rest of the
- * condition filters the matches. Temporal joins on event time are refused (not supported yet).
+ * condition filters the matches. When `left.time` is an event-time attribute it is an event-time
+ * temporal join against a versioned table: the right side must have a unique key (a PRIMARY KEY)
+ * and an event-time attribute (a watermark), and the ON condition must equate every key column
+ * with an expression of the left side.
  */
 import { WeirError } from '../../common/errors.js';
-import { withNullable } from '../../common/sql-type.js';
+import type { Schema } from '../../common/schema.js';
+import { withNullable, withoutTimeAttribute } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { comparisonType } from '../../expr/type-coercion.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { uniqueKey } from '../../plan/logical/unique-key.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
 import type { Expr, JoinRef, NamedTable } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
-import { objectName, type BoundFrom } from './bind-query.js';
+import { bindFrom, objectName, type BoundFrom } from './bind-query.js';
 import { Scope } from './scope.js';
 
 /** True when `ref` joins a table `FOR SYSTEM_TIME AS OF` (bound by {@link bindTemporalJoin}). */
@@ -25,19 +30,14 @@ export function isTemporalJoin(ref: JoinRef): ref is JoinRef & { readonly right:
 }
 
 /** Binds a temporal join whose left side is already bound (see the module comment). */
-export function bindTemporalJoin(ref: JoinRef & { readonly right: NamedTable & { readonly forSystemTimeAsOf: Expr } }, left: BoundFrom, ctx: BinderContext): BoundFrom {
+export function bindTemporalJoin(ref: TemporalJoinRef, left: BoundFrom, ctx: BinderContext): BoundFrom {
   const right = ref.right;
   if (ref.type !== 'INNER' && ref.type !== 'LEFT') {
     throw new WeirError('UNSUPPORTED', `${ref.type} JOIN ... FOR SYSTEM_TIME AS OF is not supported; a temporal join is an INNER or LEFT join`, { span: ref.span });
   }
   const time = bindExpr(right.forSystemTimeAsOf, { scope: left.scope, functions: ctx.functions, clause: 'ON' });
   const attribute = (time.type.kind === 'TIMESTAMP' || time.type.kind === 'TIMESTAMP_LTZ') && time.kind === 'input-ref' ? time.type.timeAttribute : undefined;
-  if (attribute === 'rowtime') {
-    throw new WeirError('UNSUPPORTED', 'event-time temporal joins (FOR SYSTEM_TIME AS OF an event-time attribute) are not supported yet', {
-      span: right.forSystemTimeAsOf.span,
-      hint: 'a lookup join is: FOR SYSTEM_TIME AS OF a processing-time attribute, e.g. a column PROCTIME() AS proc_time of the left side',
-    });
-  }
+  if (attribute === 'rowtime') return bindEventTimeJoin(ref, left, (time as { index: number }).index, ctx);
   if (attribute !== 'proctime') {
     throw new WeirError('INVALID_ARGUMENT', 'FOR SYSTEM_TIME AS OF must name a time attribute column of the left side of the join', {
       span: right.forSystemTimeAsOf.span,
@@ -47,46 +47,110 @@ export function bindTemporalJoin(ref: JoinRef & { readonly right: NamedTable & {
   const table = lookupTable(right, ctx);
   const schema = physicalSchema(table);
   const alias = right.alias?.name ?? table.name;
-  if (ref.on === undefined) throw new WeirError('INVALID_ARGUMENT', 'a lookup join needs an ON condition equating columns of the lookup table', { span: ref.span });
-  const width = left.scope.columns.length;
-  const condition = bindExpr(ref.on, { scope: left.scope.concat(Scope.of(schema, alias)), functions: ctx.functions, clause: 'ON' });
-  const lookupKeys: number[] = [];
-  const inputKeyExprs: ScalarExpr[] = [];
-  const residual: ScalarExpr[] = [];
-  for (const conjunct of conjunctsOf(condition)) {
-    const pair = lookupPair(conjunct, width);
-    if (pair === undefined || lookupKeys.includes(pair.column)) {
-      residual.push(conjunct);
-      continue;
-    }
-    const columnType = schema[pair.column]!.type;
-    if (comparisonType(pair.input.type, columnType) === undefined) {
-      throw new WeirError('TYPE_MISMATCH', `cannot look up column '${schema[pair.column]!.name}' (${columnType.kind}) by a ${pair.input.type.kind} value`, { span: ref.on.span });
-    }
-    lookupKeys.push(pair.column);
-    inputKeyExprs.push(castTo(pair.input, columnType));
-  }
-  if (lookupKeys.length === 0) {
+  const on = splitCondition(ref, left, Scope.of(schema, alias), ctx);
+  if (on.rightKeys.length === 0) {
     throw new WeirError('INVALID_ARGUMENT', `the ON condition of a lookup join must equate a column of the lookup table '${table.name}' with an expression of the left side`, {
-      span: ref.on.span,
+      span: ref.on!.span,
       hint: `e.g. ON ${alias}.${schema[0]?.name ?? 'id'} = <left column>`,
     });
   }
-  const input = withAppendedKeys(left.plan, inputKeyExprs);
-  const inputWidth = input.plan.schema.length;
-  const tableSchema = ref.type === 'LEFT' ? schema.map((f) => ({ name: f.name, type: withNullable(f.type, true) })) : schema;
-  const joinedSchema = [...input.plan.schema, ...tableSchema];
-  const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + inputWidth, r.type)));
-  const filter = residual.map(shift).reduce<ScalarExpr | null>((a, b) => (a === null ? b : Exprs.call('AND', [a, b], { kind: 'BOOLEAN', nullable: true })), null);
-  const plan: LogicalNode = {
+  return joined(ref, left, schema, alias, on, (input, condition, joinedSchema) => ({
     kind: 'lookup-join',
     input: input.plan,
-    table: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`, name: table.name, connector: table.connector.name, options: Object.fromEntries(table.options), schema, keys: lookupKeys },
-    joinType: ref.type,
+    table: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`, name: table.name, connector: table.connector.name, options: Object.fromEntries(table.options), schema, keys: on.rightKeys },
+    joinType: ref.type as 'INNER' | 'LEFT',
     inputKeys: input.keys,
-    condition: filter,
+    condition,
     schema: joinedSchema,
-  };
+  }));
+}
+
+/** The event-time temporal join of `left` with the versioned relation `ref.right` as of left column `leftTime`. */
+function bindEventTimeJoin(ref: TemporalJoinRef, left: BoundFrom, leftTime: number, ctx: BinderContext): BoundFrom {
+  const { forSystemTimeAsOf: _asOf, ...plain } = ref.right;
+  const right = bindFrom(plain, ctx);
+  const name = ref.right.name.parts.map((p) => p.name).join('.');
+  const rightTime = right.plan.schema.findIndex((f) => (f.type.kind === 'TIMESTAMP' || f.type.kind === 'TIMESTAMP_LTZ') && f.type.timeAttribute === 'rowtime');
+  if (rightTime < 0) {
+    throw new WeirError('INVALID_ARGUMENT', `'${name}' is not a versioned table: it has no event-time attribute`, { span: ref.right.name.span, hint: 'declare WATERMARK FOR its version time column' });
+  }
+  const key = uniqueKey(right.plan);
+  if (key === undefined) {
+    throw new WeirError('INVALID_ARGUMENT', `'${name}' is not a versioned table: it has no primary key`, { span: ref.right.name.span, hint: 'declare PRIMARY KEY (...) NOT ENFORCED' });
+  }
+  const schema = right.plan.schema.map((f) => ({ name: f.name, type: withoutTimeAttribute(f.type) }));
+  const on = splitCondition(ref, left, new Scope(right.scope.columns.map((c, i) => ({ ...c, type: schema[i]!.type }))), ctx);
+  const missing = key.filter((k) => !on.rightKeys.includes(k));
+  if (missing.length > 0) {
+    throw new WeirError('INVALID_ARGUMENT', `the ON condition of a temporal join must equate every primary key column of '${name}' with the left side; missing: ${missing.map((k) => schema[k]!.name).join(', ')}`, { span: ref.on!.span });
+  }
+  const alias = ref.right.alias?.name ?? ref.right.name.parts[ref.right.name.parts.length - 1]!.name;
+  const rightPlan: LogicalNode = { kind: 'project', input: right.plan, exprs: right.plan.schema.map((f, i) => Exprs.inputRef(i, f.type)), schema };
+  return joined(ref, left, schema, alias, on, (input, condition, joinedSchema) => ({
+    kind: 'temporal-join',
+    left: input.plan,
+    right: rightPlan,
+    joinType: ref.type as 'INNER' | 'LEFT',
+    leftKeys: input.keys,
+    rightKeys: on.rightKeys,
+    leftTimeIndex: leftTime,
+    rightTimeIndex: rightTime,
+    condition,
+    schema: joinedSchema,
+  }));
+}
+
+type TemporalJoinRef = JoinRef & { readonly right: NamedTable & { readonly forSystemTimeAsOf: Expr } };
+
+/** The ON condition split into key pairs (a right column = a left expression, cast to the column's type) and the rest. */
+interface SplitCondition {
+  readonly rightKeys: number[];
+  readonly leftKeyExprs: ScalarExpr[];
+  readonly residual: ScalarExpr[];
+}
+
+function splitCondition(ref: JoinRef, left: BoundFrom, right: Scope, ctx: BinderContext): SplitCondition {
+  if (ref.on === undefined) throw new WeirError('INVALID_ARGUMENT', 'a temporal join needs an ON condition equating columns of the joined table', { span: ref.span });
+  const width = left.scope.columns.length;
+  const condition = bindExpr(ref.on, { scope: left.scope.concat(right), functions: ctx.functions, clause: 'ON' });
+  const split: SplitCondition = { rightKeys: [], leftKeyExprs: [], residual: [] };
+  for (const conjunct of conjunctsOf(condition)) {
+    const pair = lookupPair(conjunct, width);
+    if (pair === undefined || split.rightKeys.includes(pair.column)) {
+      split.residual.push(conjunct);
+      continue;
+    }
+    const column = right.columns[pair.column]!;
+    if (comparisonType(pair.input.type, column.type) === undefined) {
+      throw new WeirError('TYPE_MISMATCH', `cannot join column '${column.name}' (${column.type.kind}) with a ${pair.input.type.kind} value`, { span: ref.on.span });
+    }
+    split.rightKeys.push(pair.column);
+    split.leftKeyExprs.push(castTo(pair.input, column.type));
+  }
+  return split;
+}
+
+/**
+ * The join node `make` builds over the left side with its key expressions appended, with the
+ * residual condition over (left, right) and the right columns nullable for a LEFT join; projected
+ * to the columns the query sees.
+ */
+function joined(
+  ref: JoinRef,
+  left: BoundFrom,
+  rightSchema: Schema,
+  alias: string,
+  on: SplitCondition,
+  make: (input: { plan: LogicalNode; keys: number[] }, condition: ScalarExpr | null, schema: Schema) => LogicalNode,
+): BoundFrom {
+  const width = left.scope.columns.length;
+  const input = withAppendedKeys(left.plan, on.leftKeyExprs);
+  const inputWidth = input.plan.schema.length;
+  const tableSchema = ref.type === 'LEFT' ? rightSchema.map((f) => ({ name: f.name, type: withNullable(f.type, true) })) : rightSchema;
+  const joinedSchema = [...input.plan.schema, ...tableSchema];
+  const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + inputWidth, r.type)));
+  const filter = on.residual.map(shift).reduce<ScalarExpr | null>((a, b) => (a === null ? b : Exprs.call('AND', [a, b], { kind: 'BOOLEAN', nullable: true })), null);
+  const plan = make(input, filter, joinedSchema);
   const visible = [...left.scope.columns.map((_, i) => i), ...tableSchema.map((_, i) => inputWidth + i)];
   const projected: LogicalNode =
     visible.length === joinedSchema.length ? plan : { kind: 'project', input: plan, exprs: visible.map((i) => Exprs.inputRef(i, joinedSchema[i]!.type)), schema: visible.map((i) => joinedSchema[i]!) };
