@@ -16,6 +16,9 @@ export interface ProcessingTimeService {
   registerTimer(time: number, callback: (time: number) => void): () => void;
 }
 
+/** The longest delay setTimeout honours (longer ones fire at once); a timer further away waits in steps. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
 /** The wall-clock service of one job; a callback that throws is reported to `onError`. */
 export class WallClockTimerService implements ProcessingTimeService {
   private readonly handles = new Set<ReturnType<typeof setTimeout>>();
@@ -28,18 +31,25 @@ export class WallClockTimerService implements ProcessingTimeService {
   }
 
   registerTimer(time: number, callback: (time: number) => void): () => void {
-    if (this.stopped) return () => {};
-    const handle = setTimeout(() => {
-      this.handles.delete(handle);
+    let handle: ReturnType<typeof setTimeout> | undefined;
+    const arm = (): void => {
       if (this.stopped) return;
-      try {
-        callback(time);
-      } catch (error) {
-        this.onError(error);
-      }
-    }, Math.max(0, time - Date.now()));
-    this.handles.add(handle);
+      const delay = Math.max(0, time - Date.now());
+      handle = setTimeout(() => {
+        this.handles.delete(handle!);
+        if (this.stopped) return;
+        if (delay > MAX_TIMEOUT_MS) return arm();
+        try {
+          callback(time);
+        } catch (error) {
+          this.onError(error);
+        }
+      }, Math.min(delay, MAX_TIMEOUT_MS));
+      this.handles.add(handle);
+    };
+    arm();
     return () => {
+      if (handle === undefined) return;
       clearTimeout(handle);
       this.handles.delete(handle);
     };
