@@ -99,6 +99,26 @@ describe('lookup joins', () => {
     }
   });
 
+  it('enrich a bounded stream exactly once into Postgres with checkpoints on, equal to the same join run by PostgreSQL', async () => {
+    const url = await freshDatabase('weir_lookup');
+    await pgQuery(url, "CREATE TABLE customers (id BIGINT PRIMARY KEY, name TEXT); INSERT INTO customers SELECT i, 'c' || i FROM generate_series(0, 5) AS i");
+    const engine = createEngine({ onWarning: () => {} });
+    const results = await engine.execute(`SET 'state.checkpoints.dir' = '${mkdtempSync(join(tmpdir(), 'weir-lookup-ckpt-'))}';
+      SET 'execution.checkpointing.interval' = '20 ms';
+      CREATE TABLE orders (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20000', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '6000');
+      CREATE TABLE customers (id BIGINT, name STRING) WITH ('connector' = 'postgres', 'url' = '${url}');
+      CREATE TABLE enriched (id BIGINT, name STRING) WITH ('connector' = 'postgres', 'url' = '${url}');
+      INSERT INTO enriched SELECT o.id, c.name FROM (SELECT id, MOD(id, 7) AS customer, PROCTIME() AS pt FROM orders) AS o
+        LEFT JOIN customers FOR SYSTEM_TIME AS OF o.pt AS c ON c.id = o.customer;`);
+    const job = results[results.length - 1]!;
+    if (job.kind !== 'job') throw new Error('no job');
+    expect(await job.job.result(), String(job.job.error)).toBe('FINISHED');
+    expect(job.job.checkpointStats().completed).toBeGreaterThan(1);
+    const reference = "SELECT g.id, c.name FROM generate_series(1, 6000) AS g(id) LEFT JOIN customers c ON c.id = g.id % 7";
+    expect(await pgQuery(url, `(SELECT id, name FROM enriched EXCEPT ALL ${reference}) UNION ALL (${reference} EXCEPT ALL SELECT id, name FROM enriched)`)).toEqual([]);
+    expect(await pgQuery(url, 'SELECT COUNT(*)::int AS n, COUNT(name)::int AS named FROM enriched')).toEqual([{ n: 6000, named: 6000 - 857 }]);
+  });
+
   it('load a filesystem table into memory and load it again once lookup.cache.ttl has passed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-lookup-file-'));
     const file = join(dir, 'names.csv');
