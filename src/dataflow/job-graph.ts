@@ -55,19 +55,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec =
-  | SourceSpec
-  | ValuesSpec
-  | CalcSpec
-  | WatermarkAssignerSpec
-  | GroupAggregateSpec
-  | WindowAggregateSpec
-  | JoinSpec
-  | LookupJoinSpec
-  | TemporalJoinSpec
-  | RankSpec
-  | UnionSpec
-  | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | RankSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {

@@ -10,20 +10,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode =
-  | LogicalScan
-  | LogicalValues
-  | LogicalProject
-  | LogicalFilter
-  | LogicalAggregate
-  | LogicalUnion
-  | LogicalWatermarkAssigner
-  | LogicalWindowTvf
-  | LogicalJoin
-  | LogicalLookupJoin
-  | LogicalTemporalJoin
-  | LogicalRank
-  | LogicalSink;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];

@@ -24,8 +24,11 @@ import type { BinderContext } from './binder-context.js';
 import { bindFrom, objectName, type BoundFrom } from './bind-query.js';
 import { Scope } from './scope.js';
 
+/** A join whose right side is a table `FOR SYSTEM_TIME AS OF` a time of the left side. */
+export type TemporalJoinRef = JoinRef & { readonly right: NamedTable & { readonly forSystemTimeAsOf: Expr } };
+
 /** True when `ref` joins a table `FOR SYSTEM_TIME AS OF` (bound by {@link bindTemporalJoin}). */
-export function isTemporalJoin(ref: JoinRef): ref is JoinRef & { readonly right: NamedTable & { readonly forSystemTimeAsOf: Expr } } {
+export function isTemporalJoin(ref: JoinRef): ref is TemporalJoinRef {
   return ref.right.kind === 'named-table' && ref.right.forSystemTimeAsOf !== undefined;
 }
 
@@ -100,7 +103,6 @@ function bindEventTimeJoin(ref: TemporalJoinRef, left: BoundFrom, leftTime: numb
   }));
 }
 
-type TemporalJoinRef = JoinRef & { readonly right: NamedTable & { readonly forSystemTimeAsOf: Expr } };
 
 /** The ON condition split into key pairs (a right column = a left expression, cast to the column's type) and the rest. */
 interface SplitCondition {
