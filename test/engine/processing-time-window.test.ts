@@ -35,4 +35,14 @@ describe('processing-time windows', () => {
       expect(engine.session.jobs()[0]?.status).toBe('CANCELED');
     });
   }
+
+  it('TUMBLE_PROCTIME reads a processing-time window; TUMBLE_ROWTIME is refused on one', async () => {
+    const engine = createEngine();
+    await engine.execute(EVENTS);
+    const plan = await engine.execute("EXPLAIN SELECT k, TUMBLE_PROCTIME(pt, INTERVAL '1' SECOND) AS t FROM timed GROUP BY k, TUMBLE(pt, INTERVAL '1' SECOND)");
+    expect(plan[0]).toMatchObject({ kind: 'text' });
+    await expect(engine.execute("EXPLAIN SELECT k, TUMBLE_ROWTIME(pt, INTERVAL '1' SECOND) AS t FROM timed GROUP BY k, TUMBLE(pt, INTERVAL '1' SECOND)")).rejects.toThrow(
+      'TUMBLE_ROWTIME needs a window over an event-time attribute',
+    );
+  });
 });
