@@ -8,8 +8,9 @@
  *
  * Values come back as Postgres text and are parsed by the declared column types. Found keys (and,
  * with `'lookup.cache.caching-missing-key'`, keys without rows) are cached for
- * `'lookup.cache.ttl'`, at most `'lookup.cache.max-rows'` of them; a failed query is retried up to
- * `'lookup.max-retries'` times (warning each time), then fails the job.
+ * `'lookup.cache.ttl'`, at most `'lookup.cache.max-rows'` of them; a query that failed for want of
+ * the server is retried up to `'lookup.max-retries'` times (warning each time), then fails the
+ * job; one the server refuses (an undefined table or column) fails it at once.
  */
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -35,6 +36,15 @@ const RAW_TEXT = { getTypeParser: () => (value: string) => value } as unknown as
 const RETRY_DELAY_MS = 1000;
 
 const NO_ROWS: readonly Row[] = [];
+
+/**
+ * True for errors a retry cannot fix: the statement itself is wrong for this database (SQLSTATE
+ * class 42, e.g. an undefined table or column; class 22, a value that does not fit).
+ */
+function isStatementError(error: unknown): boolean {
+  const state = sqlState(error);
+  return state !== undefined && (state.startsWith('42') || state.startsWith('22'));
+}
 
 /** Looks rows of one Postgres table up by its columns `spec.keys`. */
 export class PostgresLookupFunction implements LookupFunction {
@@ -120,6 +130,12 @@ export class PostgresLookupFunction implements LookupFunction {
         return found;
       } catch (error) {
         const message = this.#describe(error);
+        if (isStatementError(error)) {
+          throw new WeirError('CONNECTOR_ERROR', `postgres lookup table '${this.spec.table}': the lookup query failed: ${message}`, {
+            cause: error,
+            hint: 'the table must exist with the columns the weir table declares (its name, or the one in table-name)',
+          });
+        }
         if (attempt >= this.lookupOptions.maxRetries) {
           throw new WeirError('CONNECTOR_ERROR', `postgres lookup table '${this.spec.table}': lookup failed after ${attempt + 1} attempts: ${message}`, { cause: error });
         }

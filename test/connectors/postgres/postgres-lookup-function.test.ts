@@ -69,4 +69,29 @@ describe('postgres lookup function', () => {
       await lookup.close();
     }
   });
+
+  it('fails at once, naming the table, when the table does not exist', async () => {
+    const url = await freshDatabase('weir_lookup_fn');
+    const lookup = await open({ table: 'nowhere', connector: 'postgres', options: { url }, schema: CUSTOMERS, keys: [0] }, new ManualClock());
+    try {
+      const started = Date.now();
+      await expect(lookup.lookup([[1]])).rejects.toThrow(/postgres lookup table 'nowhere': the lookup query failed: relation "nowhere" does not exist .*\(SQLSTATE 42P01\)/);
+      expect(Date.now() - started).toBeLessThan(1000);
+    } finally {
+      await lookup.close();
+    }
+  });
+
+  it('retries a lookup the server could not answer lookup.max-retries times, warning each time, then fails', async () => {
+    const warnings: string[] = [];
+    const lookup = postgresConnector.lookup!.createLookup({ table: 't', connector: 'postgres', options: { url: 'postgres://weir@127.0.0.1:1/none', 'lookup.max-retries': '1' }, schema: CUSTOMERS, keys: [0] });
+    await lookup.open({ subtask: 0, parallelism: 1, processingTime: new ManualClock(), warn: (m) => warnings.push(m) });
+    try {
+      await expect(lookup.lookup([[1]])).rejects.toThrow("postgres lookup table 't': lookup failed after 2 attempts");
+      expect(warnings).toHaveLength(1);
+      expect(warnings[0]).toMatch(/^postgres lookup table 't': lookup failed \(.*ECONNREFUSED.*\); retry 1 of 1$/);
+    } finally {
+      await lookup.close();
+    }
+  });
 });
