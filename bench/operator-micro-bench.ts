@@ -111,7 +111,7 @@ const CASES: readonly MicroCase[] = [
 /** Opens a fresh instance of the case's operator. */
 function open(spec: OperatorSpec, compiler: ExprCompiler, sink: { records: number }): StreamOperator {
   const node = { id: 'micro', spec, inputs: [], parallelism: 1 } as unknown as JobNode;
-  const operator = createOperator(node, compiler, { source: () => { throw new Error('no sources'); }, sink: () => { throw new Error('no sinks'); } });
+  const operator = createOperator(node, compiler, { source: () => { throw new Error('no sources'); }, sink: () => { throw new Error('no sinks'); }, lookup: () => { throw new Error('no lookups'); } });
   void operator.open?.({
     operatorId: 'micro',
     run: operator,
@@ -121,6 +121,7 @@ function open(spec: OperatorSpec, compiler: ExprCompiler, sink: { records: numbe
     checkpointing: false,
     output: { collect: (batch) => void (sink.records += batch.size), emitWatermark: () => {} },
     keyedState: new MemoryStateBackend(),
+    processingTime: { now: () => Date.now(), registerTimer: () => () => {} },
     waitFor: () => {},
     warn: () => {},
   });

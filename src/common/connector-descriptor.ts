@@ -3,6 +3,7 @@
  * and the planner can reason about boundedness and changelog modes without importing connector
  * code. Pure data plus pure functions over options.
  */
+import type { SourceSpan } from './errors.js';
 import type { Schema } from './schema.js';
 
 /** Which row kinds a source produces or a sink accepts. */
@@ -43,12 +44,28 @@ export interface ConnectorDescriptor {
     /** `all`: any changelog; `insert-only`: needs an append-only query; `upsert`: updates by primary key. */
     readonly accepts: ChangelogKinds;
   };
+  /** True when the connector's tables can be looked up by key (the table side of a lookup join). */
+  readonly lookup?: boolean;
   /**
    * Checks options against the schema (and the `PARTITIONED BY` columns) beyond what `options`
    * declares; throws a WeirError (INVALID_OPTION) naming the option. Called at DDL time.
    */
   validate?(options: ReadonlyMap<string, string>, schema: Schema, primaryKey: readonly string[], partitionedBy?: readonly string[]): void;
 }
+
+/** A table option as written in a WITH clause. */
+export interface WrittenOption {
+  readonly key: string;
+  readonly value: string;
+  readonly span?: SourceSpan;
+}
+
+/**
+ * Translates a table's options written in Flink's legacy style (`'connector.type'` instead of
+ * `'connector'`) into current ones, each keeping the span it came from; throws INVALID_OPTION for
+ * what it cannot translate. Provided by the connectors, used by the catalog at DDL time.
+ */
+export type LegacyOptionTranslator = (options: readonly WrittenOption[]) => WrittenOption[];
 
 /** The connector of a table declared without one: a writable table stored by weir. */
 export const WRITABLE_TABLE_CONNECTOR = 'weir-table';

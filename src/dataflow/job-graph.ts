@@ -68,7 +68,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -149,6 +149,12 @@ export interface WindowAggregateSpec {
   readonly timeIndex: number;
   readonly keys: readonly number[];
   readonly aggregates: readonly AggregateCallSpec[];
+  /**
+   * Windows over processing time (a PROCTIME() attribute): rows fall into the windows of the
+   * operator's clock when they arrive, windows fire on wall-clock timers and at the end of input.
+   * Absent for event time.
+   */
+  readonly processingTime?: true;
 }
 
 /**
@@ -176,6 +182,54 @@ export interface JoinSpec {
   readonly joinType?: Exclude<JoinType, 'INNER'>;
   /** Outer joins: the non-equi part of the match condition, over the left then the right columns. */
   readonly condition?: ScalarExpr;
+}
+
+/** The table a lookup join reads through its connector, by the values of columns `keys`. */
+export interface LookupTableSpec {
+  readonly table: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** The table's physical columns, which the looked-up rows have. */
+  readonly schema: Schema;
+  readonly keys: readonly number[];
+}
+
+/**
+ * Processing-time lookup join (`JOIN t FOR SYSTEM_TIME AS OF s.proc_time ON t.k = s.x`): each
+ * input row is joined with the rows of `lookup.table` whose key columns equal the input's columns
+ * `inputKeys`, as the table is when the row arrives; output rows are the input row followed by
+ * the table row, with the input row's kind. `condition` (over that output row) filters matches; a
+ * LEFT join emits the input row padded with NULLs when no match passes. A NULL key matches
+ * nothing. Keeps no state but the input rows whose lookups are in flight at a barrier.
+ */
+export interface LookupJoinSpec {
+  readonly kind: 'lookup-join';
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly lookup: LookupTableSpec;
+  readonly inputKeys: readonly number[];
+  readonly inputArity: number;
+  readonly condition: ScalarExpr | null;
+}
+
+/**
+ * Event-time temporal join of an insert-only input 0 (left) with the versions of a keyed input 1
+ * (right, any changelog: +I/+U add a version at the row's time `rightTimeIndex`, -D ends the key
+ * at its time, -U is ignored), both hash-partitioned by their keys. Left rows wait in keyed state
+ * until the watermark (the minimum of both inputs) reaches their time `leftTimeIndex`; then each is
+ * joined with the latest version at or before that time, if `condition` (over left ++ right)
+ * holds, or padded with NULLs for a LEFT join; output is insert-only. Versions that no later left
+ * row can see (all but the latest at or before the watermark) are dropped.
+ */
+export interface TemporalJoinSpec {
+  readonly kind: 'temporal-join';
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftTimeIndex: number;
+  readonly rightTimeIndex: number;
+  readonly leftArity: number;
+  readonly rightArity: number;
+  readonly condition: ScalarExpr | null;
 }
 
 /**

@@ -19,6 +19,7 @@ import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordina
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
 import { FileCheckpointStorage, loadCompletedCheckpoint } from '../runtime/checkpoint/file-checkpoint-storage.js';
 import { JobExecution, type JobCheckpointing } from '../runtime/job-execution.js';
+import { translateLegacyOptions } from '../connectors/legacy-connector-options.js';
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
@@ -79,7 +80,10 @@ export class Session {
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
     this.store = options.store;
-    this.catalog = new Catalog(options.connectors.map((c) => c.descriptor));
+    this.catalog = new Catalog(
+      options.connectors.map((c) => c.descriptor),
+      translateLegacyOptions,
+    );
     this.functions = options.functions ?? FunctionRegistry.withBuiltins();
     this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
     const byName = new Map(options.connectors.map((c) => [c.descriptor.name, c]));
@@ -90,6 +94,7 @@ export class Session {
     this.connectors = {
       source: (name) => byName.get(name)?.source ?? unsupported(`connector '${name}' cannot be read from`),
       sink: (name) => (name === SUBSCRIPTION_CONNECTOR ? subscriptions : byName.get(name)?.sink ?? unsupported(`connector '${name}' cannot be written to`)),
+      lookup: (name) => byName.get(name)?.lookup ?? unsupported(`connector '${name}' cannot be looked up`),
     };
   }
 

@@ -17,6 +17,7 @@ import type { ConnectorResolver } from './operator-factory.js';
 import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
 import type { SourceTask, SourceTaskHost } from './task/source-task.js';
+import { WallClockTimerService } from './task/processing-time-service.js';
 import { wireSubtasks, type Subtask } from './task/subtask-wiring.js';
 
 /** Where a job is in its life. */
@@ -65,6 +66,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private barrierWaiters: (() => void)[] = [];
   private sourcesEnded = 0;
   private finalCheckpoint: Promise<void> | undefined;
+  private readonly timers = new WallClockTimerService((error) => void this.fail(error));
   readonly mode: BarrierHandler['mode'];
 
   constructor(
@@ -222,6 +224,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       run: this,
       output: subtask.output,
       keyedState: subtask.state,
+      processingTime: this.timers,
       waitFor: (work: Promise<void>) => this.track(work),
       warn: (message: string) => this.warn(subtask.node, message),
     };
@@ -374,6 +377,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private async closeAll(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    this.timers.stop();
     for (const subtask of this.subtasks) {
       try {
         await subtask.operator?.close?.();

@@ -7,6 +7,8 @@ import { IntervalJoinOperator } from './operators/interval-join-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
 import { OuterJoinOperator } from './operators/outer-join-operator.js';
 import { OverAggregateOperator } from './operators/over-aggregate-operator.js';
+import { LookupJoinOperator } from './operators/lookup-join-operator.js';
+import { TemporalJoinOperator } from './operators/temporal-join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { RetractableRankOperator } from './operators/retractable-rank-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
@@ -16,6 +18,7 @@ import { UnionOperator } from './operators/union-operator.js';
 import { UpdatingOverAggregateOperator } from './operators/updating-over-aggregate-operator.js';
 import { ValuesReader } from './operators/values-reader.js';
 import { WatermarkAssignerOperator } from './operators/watermark-assigner-operator.js';
+import type { LookupFactory } from './lookup-source.js';
 import type { SinkFactory } from './sink-writer.js';
 import type { SourceFactory, SourceReader } from './source-reader.js';
 import type { StreamOperator } from './stream-operator.js';
@@ -24,6 +27,8 @@ import type { StreamOperator } from './stream-operator.js';
 export interface ConnectorResolver {
   source(connector: string): SourceFactory;
   sink(connector: string): SinkFactory;
+  /** The lookup side of a connector (lookup joins); throws when the connector has none. */
+  lookup(connector: string): LookupFactory;
 }
 
 /** True for specs that run as source tasks rather than operators. */
@@ -55,6 +60,10 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return spec.joinType === undefined ? new JoinOperator(spec) : new OuterJoinOperator(spec, compiler);
     case 'interval-join':
       return new IntervalJoinOperator(spec, compiler);
+    case 'temporal-join':
+      return new TemporalJoinOperator(spec, compiler);
+    case 'lookup-join':
+      return new LookupJoinOperator(spec, compiler, connectors.lookup(spec.lookup.connector));
     case 'rank':
       return spec.rankType === undefined && spec.inputRetracts !== true ? new RankOperator(spec) : new RetractableRankOperator(spec);
     case 'over-aggregate':

@@ -5,6 +5,7 @@
  */
 import type { ChangeBatch } from '../common/row.js';
 import type { KeyedStateBackend } from './state/keyed-state-backend.js';
+import type { ProcessingTimeService } from './task/processing-time-service.js';
 
 /** Where an operator sends its output. */
 export interface Output {
@@ -28,6 +29,8 @@ export interface OperatorContext {
   readonly output: Output;
   /** Keyed state scoped to the current key (Flink's keyed state backend). */
   readonly keyedState: KeyedStateBackend;
+  /** The wall clock and processing-time timers (timers are cancelled when the job closes). */
+  readonly processingTime: ProcessingTimeService;
   /**
    * Registers asynchronous work (a sink's write); sources pause until it settles, and a rejection
    * fails the job.

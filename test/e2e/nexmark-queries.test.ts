@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { nexmarkSideInput, writeNexmarkSideInput } from '../../src/connectors/nexmark/nexmark-side-input.js';
 import { publishedSql } from '../support/nexmark-published.js';
 
 const EVENTS = 20_000;
@@ -87,6 +88,55 @@ describe('published Nexmark queries with windows', () => {
     expect(expected.length).toBeLessThan(bids.length);
     const { written } = await run('q11.sql');
     expect(written).toBe(expected.length);
+  });
+});
+
+describe('published Nexmark q12: processing-time windows', () => {
+  it('runs to completion and counts every bid in exactly one 10 s processing-time window of its bidder', async () => {
+    const { written, bids } = await run('q12.sql');
+    const bidders = new Map<number, number>();
+    for (const b of bids) bidders.set(b.bidder, (bidders.get(b.bidder) ?? 0) + 1);
+    expect(written).toBeGreaterThanOrEqual(bidders.size);
+
+    const engine = createEngine();
+    await engine.execute(published('ddl.sql'));
+    await engine.execute(published('q12.sql').split(/INSERT INTO nexmark_q12/i)[0]!);
+    const select = published('q12.sql').split(/INSERT INTO nexmark_q12/i)[1]!.replace(/;\s*$/, '');
+    const rows = (await engine.query(select)) as unknown as { bidder: number; bid_count: number; starttime: Date; endtime: Date }[];
+    const counted = new Map<number, number>();
+    for (const r of rows) {
+      counted.set(r.bidder, (counted.get(r.bidder) ?? 0) + Number(r.bid_count));
+      expect(r.endtime.getTime() - r.starttime.getTime()).toBe(10_000);
+      expect(r.starttime.getTime() % 10_000).toBe(0);
+    }
+    expect(counted).toEqual(bidders);
+    expect(new Set(rows.map((r) => `${r.bidder}@${r.starttime.getTime()}`)).size).toBe(rows.length);
+  });
+});
+
+describe('published Nexmark q13: a lookup join with the side input file', () => {
+  it('runs unmodified (legacy filesystem options) and joins every bid with the side input row of mod(auction, 10000)', async () => {
+    const flinkHome = await mkdtemp(join(tmpdir(), 'weir-q13-'));
+    try {
+      await writeNexmarkSideInput(join(flinkHome, 'data', 'side_input.txt'));
+      const sql = publishedSql('q13.sql', { EVENTS_NUM: String(EVENTS), FLINK_HOME: flinkHome });
+      const engine = createEngine();
+      await engine.execute(published('ddl.sql'));
+      const bids = (await engine.query('SELECT * FROM bid')) as unknown as Bid[];
+      const results = await engine.execute(sql);
+      const job = results.find((r) => r.kind === 'job');
+      if (job?.kind !== 'job') throw new Error('q13 started no job');
+      expect(await job.job.result(), String(job.job.error)).toBe('FINISHED');
+      expect(job.job.metrics().find((m) => m.node.endsWith('-sink'))!.recordsIn).toBe(bids.length);
+
+      const select = sql.split(/INSERT INTO nexmark_q13/i)[1]!.replace(/;\s*$/, '');
+      const rows = (await engine.query(select)) as unknown as { auction: number; bidder: number; price: number; dateTime: Date; value: string }[];
+      const side = new Map(nexmarkSideInput().trim().split('\n').map((line) => line.split(',') as [string, string]).map(([k, v]) => [Number(k), v]));
+      const expected = bids.map((b) => [b.auction, b.bidder, b.price, b.dateTime.getTime(), side.get(b.auction % 10_000)!].join('|')).sort();
+      expect(rows.map((r) => [r.auction, r.bidder, r.price, r.dateTime.getTime(), r.value].join('|')).sort()).toEqual(expected);
+    } finally {
+      await rm(flinkHome, { recursive: true, force: true });
+    }
   });
 });
 

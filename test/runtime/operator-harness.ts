@@ -16,6 +16,7 @@ import { ChangeBatch, type Row } from '../../src/common/row.js';
 import { ROW_KIND_SHORT, parseRowKind, type RowKindShort } from '../../src/common/row-kind.js';
 import { MemoryStateBackend } from '../../src/runtime/state/memory-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../../src/runtime/stream-operator.js';
+import type { ProcessingTimeService } from '../../src/runtime/task/processing-time-service.js';
 
 /** A changelog record in test notation. */
 export type Change = readonly [RowKindShort, Row];
@@ -42,6 +43,8 @@ export class OperatorHarness {
   readonly watermarks: number[] = [];
   /** Every change the operator emitted, in order. */
   readonly output: Change[] = [];
+  /** The operator's processing-time clock; it only moves when a test calls `advanceTime`. */
+  readonly clock = new ManualClock();
   private readonly pending: Promise<void>[] = [];
 
   private constructor(readonly operator: StreamOperator) {}
@@ -80,6 +83,13 @@ export class OperatorHarness {
     return this.output.slice(start);
   }
 
+  /** Moves the processing-time clock to `time`, firing due timers in time order; returns the changes emitted meanwhile. */
+  advanceTime(time: number): Change[] {
+    const start = this.output.length;
+    this.clock.advance(time);
+    return this.output.slice(start);
+  }
+
   /** Awaits every promise handed to `waitFor` so far (rejecting if one does). */
   async settle(): Promise<void> {
     while (this.pending.length > 0) await Promise.all(this.pending.splice(0));
@@ -100,6 +110,7 @@ export class OperatorHarness {
       maxParallelism: options.maxParallelism ?? 128,
       checkpointing: options.checkpointing ?? false,
       keyedState: this.state,
+      processingTime: this.clock,
       output: {
         collect: (batch) => {
           for (let i = 0; i < batch.size; i++) this.output.push([ROW_KIND_SHORT[batch.kinds[i]!], batch.rows[i]!]);
@@ -109,6 +120,33 @@ export class OperatorHarness {
       waitFor: (work) => void this.pending.push(work),
       warn: (message) => void this.warnings.push(message),
     };
+  }
+}
+
+/** A processing-time service whose time moves only when told to (timers fire synchronously in `advance`). */
+export class ManualClock implements ProcessingTimeService {
+  private time = 0;
+  private timers: { time: number; callback: (time: number) => void }[] = [];
+
+  now(): number {
+    return this.time;
+  }
+
+  registerTimer(time: number, callback: (time: number) => void): () => void {
+    const timer = { time, callback };
+    this.timers.push(timer);
+    return () => void (this.timers = this.timers.filter((t) => t !== timer));
+  }
+
+  /** Sets the clock to `time` and fires every timer due by then, earliest first. */
+  advance(time: number): void {
+    this.time = time;
+    for (;;) {
+      const due = this.timers.filter((t) => t.time <= time).sort((a, b) => a.time - b.time)[0];
+      if (due === undefined) return;
+      this.timers = this.timers.filter((t) => t !== due);
+      due.callback(due.time);
+    }
   }
 }
 

@@ -5,6 +5,7 @@
 import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
 import type { Row } from '../../common/row.js';
 import type { Schema } from '../../common/schema.js';
+import type { LookupFactory } from '../../runtime/lookup-source.js';
 import type { SinkFactory } from '../../runtime/sink-writer.js';
 import type { SourceFactory } from '../../runtime/source-reader.js';
 
@@ -13,6 +14,8 @@ export interface Connector {
   readonly descriptor: ConnectorDescriptor;
   readonly source?: SourceFactory;
   readonly sink?: SinkFactory;
+  /** Present when the connector's tables can be looked up by key (the table side of a lookup join); `descriptor.lookup` says so too. */
+  readonly lookup?: LookupFactory;
   /** Present when the tables a sink writes live in a database weir can query and drop (materialized views). */
   readonly tables?: ExternalTables;
 }

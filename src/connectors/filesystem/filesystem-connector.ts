@@ -5,7 +5,8 @@
  * each record becomes visible exactly once. It accepts any changelog because the planner cannot see the format; the writer refuses
  * updates at run time when the format is append-only (`json`, `csv`). As a source: the JSON lines
  * or CSV files of a file or directory, insert-only and replayable from byte offsets, bounded
- * unless `'source.monitor-interval'` asks it to watch for new files and lines.
+ * unless `'source.monitor-interval'` asks it to watch for new files and lines. As the table of a
+ * lookup join: loaded into memory, and loaded again after `'lookup.cache.ttl'`.
  */
 import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
 import { closestName, WeirError } from '../../common/errors.js';
@@ -13,12 +14,14 @@ import type { Connector } from '../api/connector.js';
 import { FORMAT_OPTION_KEYS, FORMAT_OPTION_SPECS } from '../formats/format-options.js';
 import { checkDecodable } from '../formats/record-decoder-factory.js';
 import { parseFileSinkOptions, SINK_OPTION_KEYS, SINK_OPTION_SPECS } from './file-sink-options.js';
+import { parseLookupOptions } from '../lookup/lookup-options.js';
+import { FILE_LOOKUP_DEFAULT_TTL_MS, FileLookupFunction } from './file-lookup-function.js';
 import { FileSinkWriter } from './file-sink-writer.js';
 import { isBoundedFileSource, parseFileSourceOptions } from './file-source-options.js';
 import { FileSourceReader } from './file-source-reader.js';
 import { ROW_FORMATS } from './row-formats.js';
 
-const KNOWN_OPTIONS = ['connector', 'path', 'format', 'source.monitor-interval', ...FORMAT_OPTION_KEYS, ...SINK_OPTION_KEYS] as const;
+const KNOWN_OPTIONS = ['connector', 'path', 'format', 'source.monitor-interval', 'lookup.cache.ttl', ...FORMAT_OPTION_KEYS, ...SINK_OPTION_KEYS] as const;
 
 /** What `'connector' = 'filesystem'` declares: a sink of any changelog, and an insert-only, replayable source. */
 export const filesystemDescriptor: ConnectorDescriptor = {
@@ -30,16 +33,19 @@ export const filesystemDescriptor: ConnectorDescriptor = {
     { key: 'source.monitor-interval', description: "List the path again at this interval ('1 s') for new files and appended lines; the source never ends. Bounded when absent." },
     ...FORMAT_OPTION_SPECS,
     ...SINK_OPTION_SPECS,
+    { key: 'lookup.cache.ttl', description: 'Lookup joins: how long the table, loaded into memory, is used before it is read again.', default: '60 min' },
   ],
   source: {
     changelog: 'insert-only',
     traits: (options) => ({ bounded: isBoundedFileSource(options), replayable: true }),
   },
   sink: { accepts: 'all' },
+  lookup: true,
   validate(options, schema, _primaryKey, partitionedBy = []) {
     rejectUnknownOptions(options);
     parseFileSinkOptions(options, schema, partitionedBy);
     parseFileSourceOptions(options);
+    parseLookupOptions(options, FILE_LOOKUP_DEFAULT_TTL_MS);
   },
 };
 
@@ -51,6 +57,14 @@ export const filesystemConnector: Connector = {
       const options = parseFileSourceOptions(new Map(Object.entries(spec.options)));
       checkDecodable(`filesystem source '${spec.table}'`, options.format.format, spec.schema);
       return new FileSourceReader(spec.table, spec.schema, options);
+    },
+  },
+  lookup: {
+    createLookup: (spec) => {
+      const options = new Map(Object.entries(spec.options));
+      const source = parseFileSourceOptions(options);
+      checkDecodable(`filesystem lookup table '${spec.table}'`, source.format.format, spec.schema);
+      return new FileLookupFunction(spec.table, spec.schema, spec.keys, source, parseLookupOptions(options, FILE_LOOKUP_DEFAULT_TTL_MS).cacheTtlMs);
     },
   },
   sink: {

@@ -3,6 +3,7 @@
  * else the libpq `PG*` variables) and the masking that keeps passwords out of every message.
  */
 import { closestName, WeirError } from '../../common/errors.js';
+import { LOOKUP_OPTION_KEYS } from '../lookup/lookup-options.js';
 
 /** How the sink commits: two-phase commit per checkpoint, or a plain commit at each barrier. */
 export type SinkSemantic = 'exactly-once' | 'at-least-once';
@@ -52,7 +53,7 @@ export const MAX_IDENTIFIER_BYTES = 63;
 
 /** Reads and checks the options; throws INVALID_OPTION naming the option (a URL is shown masked). */
 export function parsePostgresSinkOptions(options: ReadonlyMap<string, string>): PostgresSinkOptions {
-  const known: readonly string[] = [...USER_OPTION_KEYS, ...ENGINE_OPTION_KEYS];
+  const known: readonly string[] = [...USER_OPTION_KEYS, ...ENGINE_OPTION_KEYS, ...LOOKUP_OPTION_KEYS];
   for (const key of options.keys()) {
     if (known.includes(key)) continue;
     const guess = closestName(key, USER_OPTION_KEYS);

@@ -34,6 +34,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, required || node.condition !== null) };
     case 'exchange':
     case 'watermark-assigner':
+    case 'lookup-join':
       return { ...node, input: requireUpdateBefore(node.input, required) };
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
@@ -42,6 +43,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'join':
     case 'interval-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
+    case 'temporal-join':
+      return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, false) };
     case 'rank':
     case 'over-aggregate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
@@ -59,7 +62,8 @@ function produce(node: PhysicalNode): PhysicalNode {
       return { ...node, mode: INSERT_ONLY };
     case 'calc':
     case 'exchange':
-    case 'watermark-assigner': {
+    case 'watermark-assigner':
+    case 'lookup-join': {
       const input = produce(node.input);
       return { ...node, input, mode: input.mode } as PhysicalNode;
     }
@@ -102,6 +106,13 @@ function produce(node: PhysicalNode): PhysicalNode {
         });
       }
       return { ...node, left, right, mode: INSERT_ONLY };
+    }
+    case 'temporal-join': {
+      const left = produce(node.left);
+      if (isUpdating(left.mode)) {
+        throw new WeirError('PLANNING_ERROR', 'the left side of an event-time temporal join must be insert-only, but it produces updates', { hint: 'join an append-only stream with the versioned table' });
+      }
+      return { ...node, left, right: produce(node.right), mode: INSERT_ONLY };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

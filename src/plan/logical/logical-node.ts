@@ -12,7 +12,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -140,6 +140,53 @@ export interface LogicalJoin {
 /** How a rank numbers rows: ROW_NUMBER counts them; RANK and DENSE_RANK give ties one number (RANK then skips). */
 export type RankType = 'ROW_NUMBER' | 'RANK' | 'DENSE_RANK';
 
+/** The table side of a lookup join: a connector's table read by the values of its columns `keys`. */
+export interface LookupTable {
+  readonly qualifiedName: string;
+  readonly name: string;
+  readonly connector: string;
+  readonly options: Readonly<Record<string, string>>;
+  /** The table's physical columns. */
+  readonly schema: Schema;
+  readonly keys: readonly number[];
+}
+
+/**
+ * `input [LEFT] JOIN t FOR SYSTEM_TIME AS OF input.proctime ON t.k = input.x [AND ...]`: each input
+ * row joined with the rows of `table` whose `keys` equal the input's columns `inputKeys` when the
+ * row is processed; output = the input's columns then the table's. `condition` (over the output
+ * row) filters matches; LEFT keeps unmatched input rows with NULLs.
+ */
+export interface LogicalLookupJoin {
+  readonly kind: 'lookup-join';
+  readonly input: LogicalNode;
+  readonly table: LookupTable;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly inputKeys: readonly number[];
+  readonly condition: ScalarExpr | null;
+  readonly schema: Schema;
+}
+
+/**
+ * Event-time temporal join, `left [LEFT] JOIN versioned FOR SYSTEM_TIME AS OF left.rowtime ON ...`:
+ * each left row joined with the version of the right row of its key (the right side's unique key)
+ * that was valid at the left row's event time (column `leftTimeIndex`; versions are ordered by the
+ * right side's rowtime, column `rightTimeIndex`). `condition` (over left ++ right) filters that
+ * version; LEFT keeps left rows without one, with NULLs.
+ */
+export interface LogicalTemporalJoin {
+  readonly kind: 'temporal-join';
+  readonly left: LogicalNode;
+  readonly right: LogicalNode;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftTimeIndex: number;
+  readonly rightTimeIndex: number;
+  readonly condition: ScalarExpr | null;
+  readonly schema: Schema;
+}
+
 /**
  * `ROW_NUMBER() | RANK() | DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...)`: the input's columns
  * followed by each row's number in its partition (BIGINT, from 1). Runs only as Top-N: the
@@ -200,6 +247,7 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
     case 'union':
       return node.inputs;
     case 'join':
+    case 'temporal-join':
       return [node.left, node.right];
     default:
       return [node.input];
@@ -215,6 +263,7 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
     case 'union':
       return { ...node, inputs };
     case 'join':
+    case 'temporal-join':
       return { ...node, left: inputs[0]!, right: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };

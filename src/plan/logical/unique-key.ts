@@ -31,6 +31,8 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'values':
     case 'union':
     case 'window-tvf':
+    case 'lookup-join':
+    case 'temporal-join':
     case 'rank':
     case 'sink':
       return undefined;

@@ -83,6 +83,20 @@ function describeNode(node: PhysicalNode): string {
       const windowBounds = `isRowTime=true, leftLowerBound=${bounds.lower}, leftUpperBound=${bounds.upper}, leftTimeIndex=${bounds.leftTimeIndex}, rightTimeIndex=${bounds.rightTimeIndex}`;
       return `IntervalJoin(joinType=[${joinTypeName(node.joinType)}], windowBounds=[${windowBounds}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     }
+    case 'lookup-join': {
+      const input = node.input.schema;
+      const lookup = node.table.keys.map((k, i) => `${node.table.schema[k]!.name}=${input[node.inputKeys[i]!]!.name}`).join(', ');
+      const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, node.schema)}]`;
+      return `LookupJoin(table=[${node.table.qualifiedName}], joinType=[${node.joinType === 'LEFT' ? 'LeftOuterJoin' : 'InnerJoin'}], lookup=[${lookup}]${where}, select=[${fields(node.schema)}], ${mode})`;
+    }
+    case 'temporal-join': {
+      const left = node.left.schema;
+      const right = node.right.schema;
+      const keys = node.leftKeys.map((l, i) => `(${left[l]!.name} = ${right[node.rightKeys[i]!]!.name})`).join(' AND ');
+      const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, node.schema)}]`;
+      const type = node.joinType === 'LEFT' ? 'LeftOuterJoin' : 'InnerJoin';
+      return `TemporalJoin(joinType=[${type}], on=[${keys}], leftTime=[${left[node.leftTimeIndex]!.name}], rightTime=[${right[node.rightTimeIndex]!.name}]${where}, select=[${fields(node.schema)}], ${mode})`;
+    }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':

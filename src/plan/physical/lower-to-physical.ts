@@ -38,6 +38,14 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
     case 'join':
       return lowerJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
+    case 'lookup-join':
+      return { ...node, input: lowerToPhysical(node.input), mode };
+    case 'temporal-join': {
+      const left = lowerToPhysical(node.left);
+      const right = lowerToPhysical(node.right);
+      const exchange = (input: PhysicalNode, keys: readonly number[]): PhysicalNode => ({ kind: 'exchange', input, keys, schema: input.schema, mode });
+      return { ...node, left: exchange(left, node.leftKeys), right: exchange(right, node.rightKeys), mode };
+    }
     case 'rank': {
       if (node.limit === undefined) {
         throw new WeirError('UNSUPPORTED', `${node.rankType}() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10`, {
@@ -105,7 +113,9 @@ function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>)
   const partitionKeys = keys.filter((k) => k < timeColumn);
   const exchange: PhysicalNode = { kind: 'exchange', input: calc, keys: partitionKeys.length === 0 ? null : partitionKeys, schema: calc.schema, mode: INSERT_ONLY };
   const calls = node.calls.map((c) => ({ ...c, args: c.args.map((a) => position[a]!), filter: c.filter === null ? null : position[c.filter]! }));
-  return { kind: 'window-aggregate', input: exchange, window: tvf.window, timeIndex: timeColumn, keys, calls, schema: node.schema, mode: INSERT_ONLY };
+  const timeType = tvf.input.schema[tvf.timeIndex]!.type;
+  const processingTime = (timeType.kind === 'TIMESTAMP' || timeType.kind === 'TIMESTAMP_LTZ') && timeType.timeAttribute === 'proctime';
+  return { kind: 'window-aggregate', input: exchange, window: tvf.window, timeIndex: timeColumn, keys, calls, ...(processingTime ? { processingTime } : {}), schema: node.schema, mode: INSERT_ONLY };
 }
 
 /**

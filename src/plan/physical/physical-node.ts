@@ -9,7 +9,7 @@ import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, LookupTable, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -50,6 +50,8 @@ export type PhysicalNode =
       /** Grouping columns of the expanded row (input columns, then window_start, window_end). */
       readonly keys: readonly number[];
       readonly calls: readonly AggregateCall[];
+      /** Windows over processing time (the time column is a PROCTIME() attribute); absent for event time. */
+      readonly processingTime?: true;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
@@ -74,6 +76,29 @@ export type PhysicalNode =
       readonly rightKeys: readonly number[];
       readonly bounds: IntervalBounds;
       /** The rest of the match condition besides keys and time bounds (outer joins; an inner join's is a Calc above). */
+      readonly condition: ScalarExpr | null;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
+      readonly kind: 'lookup-join';
+      readonly input: PhysicalNode;
+      readonly table: LookupTable;
+      readonly joinType: 'INNER' | 'LEFT';
+      readonly inputKeys: readonly number[];
+      readonly condition: ScalarExpr | null;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  | {
+      readonly kind: 'temporal-join';
+      readonly left: PhysicalNode;
+      readonly right: PhysicalNode;
+      readonly joinType: 'INNER' | 'LEFT';
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly leftTimeIndex: number;
+      readonly rightTimeIndex: number;
       readonly condition: ScalarExpr | null;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
@@ -111,6 +136,7 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
       return node.inputs;
     case 'join':
     case 'interval-join':
+    case 'temporal-join':
       return [node.left, node.right];
     default:
       return [node.input];

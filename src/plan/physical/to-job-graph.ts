@@ -3,7 +3,7 @@
  * except exchanges, which become the partitioning of the edge into their consumer.
  */
 import { timeAttributeOf } from '../../common/sql-type.js';
-import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type OperatorSpec } from '../../dataflow/job-graph.js';
+import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
@@ -87,7 +87,14 @@ function specOf(node: PhysicalNode): OperatorSpec {
         timeIndex: node.timeIndex,
         keys: node.keys,
         aggregates: aggregateSpecs(node.calls),
+        ...(node.processingTime === true ? { processingTime: true } : {}),
       };
+    case 'lookup-join':
+      return lookupJoinSpec(node);
+    case 'temporal-join': {
+      const { joinType, leftKeys, rightKeys, leftTimeIndex, rightTimeIndex, condition } = node;
+      return { kind: 'temporal-join', joinType, leftKeys, rightKeys, leftTimeIndex, rightTimeIndex, leftArity: node.left.schema.length, rightArity: node.right.schema.length, condition };
+    }
     case 'rank':
       return {
         kind: 'rank',
@@ -137,6 +144,11 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'exchange':
       throw new Error('an exchange is lowered into the edge of its consumer');
   }
+}
+
+function lookupJoinSpec(node: Extract<PhysicalNode, { kind: 'lookup-join' }>): LookupJoinSpec {
+  const { name, connector, options, schema, keys } = node.table;
+  return { kind: 'lookup-join', joinType: node.joinType, lookup: { table: name, connector, options, schema, keys }, inputKeys: node.inputKeys, inputArity: node.input.schema.length, condition: node.condition };
 }
 
 function retracts(mode: ChangelogMode): boolean {

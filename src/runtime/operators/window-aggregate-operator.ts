@@ -5,6 +5,9 @@
  * (window columns included), and each group's latest result waits in keyed state until the
  * watermark passes the end of its window; then it is emitted once as +I and its state cleared.
  * Rows for windows that have already fired are late: dropped and counted, never mixed in.
+ * Over processing time (`spec.processingTime`) a row falls into the windows of the operator's
+ * clock when it arrives, and windows fire on processing-time timers instead of watermarks; the
+ * end of input (the final watermark) fires every window still open, as Flink does.
  */
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -34,7 +37,10 @@ export class WindowAggregateOperator implements StreamOperator {
   private accumulators!: ValueState<unknown>;
   /** Groups waiting for their window to fire, at the window's last millisecond (derived from keyed state). */
   private readonly timers = new WindowTimers();
-  private watermark = -Infinity;
+  /** Every window ending at or before this time has fired (the watermark, or the clock's last timer). */
+  private firedUntil = -Infinity;
+  /** Processing time only: the time the scheduled timer fires, and how to cancel it. */
+  private scheduled: { time: number; cancel: () => void } | undefined;
   /** Rows dropped because their window had already fired. */
   lateRows = 0;
 
@@ -53,31 +59,45 @@ export class WindowAggregateOperator implements StreamOperator {
     this.accumulators = context.keyedState.getValueState<unknown>({ name: GROUP_ACCUMULATOR_STATE });
     this.inner.open({ ...context, output: { collect: (batch) => this.remember(batch), emitWatermark: () => {} } });
     for (const [key, row] of context.keyedState.entriesOf<Row>({ name: WINDOW_RESULT_STATE })) this.index(key, row);
+    this.schedule();
   }
 
   processBatch(batch: ChangeBatch): void {
     const expanded = this.expanded;
     expanded.clear();
     const { window } = this;
-    const { timeIndex } = this.spec;
+    const { timeIndex, processingTime } = this.spec;
+    const now = processingTime === true ? this.context.processingTime.now() : undefined;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
-      const time = row[timeIndex];
+      const time = now ?? row[timeIndex];
       if (typeof time !== 'number') continue;
       forEachWindow(window, time, (start, end) => {
-        if (end - 1 <= this.watermark) this.late();
+        if (end - 1 <= this.firedUntil) this.late();
         else expanded.push(RowKind.INSERT, [...row, start, end]);
       });
     }
     if (expanded.size > 0) this.inner.processBatch(expanded);
+    this.schedule();
   }
 
   processWatermark(watermark: number): void {
-    this.watermark = watermark;
+    if (this.spec.processingTime !== true || watermark === Infinity) this.fire(watermark);
+    this.context.output.emitWatermark(watermark);
+  }
+
+  close(): void {
+    this.scheduled?.cancel();
+    this.scheduled = undefined;
+  }
+
+  /** Emits and clears every window whose last millisecond is at or before `time`. */
+  private fire(time: number): void {
+    this.firedUntil = time;
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
-    this.timers.advance(watermark, (key) => {
+    this.timers.advance(time, (key) => {
       state.setCurrentKey(key);
       const row = this.results.value();
       if (row !== undefined) out.push(RowKind.INSERT, row);
@@ -85,7 +105,20 @@ export class WindowAggregateOperator implements StreamOperator {
       this.accumulators.clear();
     });
     if (out.size > 0) this.context.output.collect(out);
-    this.context.output.emitWatermark(watermark);
+  }
+
+  /** Processing time only: keeps one timer registered, at the earliest window end. */
+  private schedule(): void {
+    if (this.spec.processingTime !== true) return;
+    const next = this.timers.nextTime();
+    if (next === undefined || next === this.scheduled?.time) return;
+    this.scheduled?.cancel();
+    const cancel = this.context.processingTime.registerTimer(next, (time) => {
+      this.scheduled = undefined;
+      this.fire(time);
+      this.schedule();
+    });
+    this.scheduled = { time: next, cancel };
   }
 
   private remember(batch: ChangeBatch): void {

@@ -25,6 +25,11 @@ export class WindowTimers {
     keys.add(key);
   }
 
+  /** The earliest registered time, if any. */
+  nextTime(): number | undefined {
+    return this.times[0];
+  }
+
   /** Removes every timer at or before `watermark` and calls `fire` for each, by ascending time (a time's keys in registration order). */
   advance(watermark: number, fire: (key: Key, time: number) => void): void {
     while (this.times.length > 0 && this.times[0]! <= watermark) {

@@ -48,7 +48,8 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
   }
 
   const watermark = bindWatermark(statement, text, columns, name, ctx);
-  const options = new Map(statement.options.map((o) => [o.key, o.value]));
+  const written = currentOptions(statement, ctx);
+  const options = new Map(written.map((o) => [o.key, o.value]));
   if (options.size === 0) options.set('connector', WRITABLE_TABLE_CONNECTOR);
   const connectorName = options.get('connector');
   if (connectorName === undefined) {
@@ -57,9 +58,9 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
       hint: `add WITH ('connector' = '...'); known connectors: ${ctx.catalog.connectorDescriptors().map((c) => c.name).sort().join(', ')}`,
     });
   }
-  const connectorSpan = statement.options.find((o) => o.key === 'connector')?.span ?? statement.span;
+  const connectorSpan = written.find((o) => o.key === 'connector')?.span ?? statement.span;
   const connector = ctx.catalog.connector(connectorName, connectorSpan);
-  validateOptions(connector, statement.options);
+  validateOptions(connector, written);
   const partitionedBy = statement.partitionedBy.map((p) => p.name);
   try {
     connector.validate?.(options, physical, primaryKey, partitionedBy);
@@ -80,6 +81,13 @@ export function bindCreateTable(statement: CreateTable, text: string, ctx: Binde
     ...(statement.comment === undefined ? {} : { comment: statement.comment }),
     ddl: text,
   };
+}
+
+/** The table's options, those written in Flink's legacy style (`'connector.type'` without `'connector'`) translated into current ones. */
+function currentOptions(statement: CreateTable, ctx: BinderContext): readonly OptionEntry[] {
+  const entries = statement.options;
+  if (!entries.some((o) => o.key === 'connector.type') || entries.some((o) => o.key === 'connector')) return entries;
+  return ctx.catalog.translateLegacyOptions(entries, statement.span).map((o) => ({ kind: 'option', key: o.key, value: o.value, span: o.span ?? statement.span }));
 }
 
 function primaryKeyOf(statement: CreateTable): string[] {

@@ -24,14 +24,14 @@ export interface ExprBindContext {
   readonly clause: ExprClause;
   /** Turns an aggregate call into an expression; absent where aggregates are not allowed. */
   readonly onAggregate?: (call: FunctionCall) => ScalarExpr;
-  /** Binds `<W>_START | _END | _ROWTIME(...)`; present only over a GROUP BY with a group window. */
+  /** Binds `<W>_START | _END | _ROWTIME | _PROCTIME(...)`; present only over a GROUP BY with a group window. */
   readonly onWindowProperty?: (call: FunctionCall) => ScalarExpr;
   /** Turns a call with an OVER clause into an expression; present only in a SELECT list that has them. */
   readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
 }
 
 /** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
-export const GROUP_WINDOW_PROPERTY = /^(TUMBLE|HOP|SESSION)_(START|END|ROWTIME)$/;
+export const GROUP_WINDOW_PROPERTY = /^(TUMBLE|HOP|SESSION)_(START|END|ROWTIME|PROCTIME)$/;
 
 /** Binds one expression. */
 export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {

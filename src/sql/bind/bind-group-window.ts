@@ -1,7 +1,7 @@
 /**
  * Binds Flink's legacy group windows: `GROUP BY k, TUMBLE(ts, size)`, `HOP(ts, slide, size)` or
  * `SESSION(ts, gap)`, whose bounds SELECT and HAVING read with `<W>_START`, `<W>_END` and
- * `<W>_ROWTIME` called with the same arguments. A group window becomes the window TVF of the same
+ * `<W>_ROWTIME` (`<W>_PROCTIME` over processing time) called with the same arguments. A group window becomes the window TVF of the same
  * kind over the FROM relation — a SESSION one partitioned by the other grouping columns, since
  * legacy sessions are per group — grouped by its window_start and window_end, so that both
  * syntaxes plan and run alike.
@@ -15,7 +15,7 @@ import type { Expr, FunctionCall, GroupingElement } from '../parse/ast.js';
 import { bindExpr, callName, GROUP_WINDOW_PROPERTY, makeCall } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
-import { intervalMillis, requireEventTime, windowParameters, windowSpec, windowTvf } from './bind-window-tvf.js';
+import { intervalMillis, requireTimeAttribute, windowParameters, windowSpec, windowTvf } from './bind-window-tvf.js';
 
 /** The window functions allowed in GROUP BY. */
 const GROUP_WINDOW_FUNCTIONS = new Set(['TUMBLE', 'HOP', 'SESSION']);
@@ -70,15 +70,19 @@ export function bindGroupWindow(groupBy: readonly GroupingElement[], input: Logi
       }
       if (property === 'START') return start;
       if (property === 'END') return end;
-      const rowtime = makeCall('-', [end, Exprs.literal(1, SqlTypes.intervalDayTime(false))], propertyCall.span, ctx);
-      return { ...rowtime, type: { ...rowtime.type, timeAttribute: 'rowtime' } as SqlType };
+      const attribute = property === 'ROWTIME' ? 'rowtime' : 'proctime';
+      if ((tvf.schema[width + 2]!.type as { timeAttribute?: string }).timeAttribute !== attribute) {
+        throw new WeirError('INVALID_ARGUMENT', `${callName(propertyCall)} needs a window over ${attribute === 'rowtime' ? 'an event-time' : 'a processing-time'} attribute`, { span: propertyCall.span });
+      }
+      const time = makeCall('-', [end, Exprs.literal(1, SqlTypes.intervalDayTime(false))], propertyCall.span, ctx);
+      return { ...time, type: { ...time.type, timeAttribute: attribute } as SqlType };
     },
   };
 }
 
 /** The time column and window of `TUMBLE(ts, size)`, `HOP(ts, slide, size)`, `SESSION(ts, gap)` or one of their property functions. */
 function bindWindowCall(call: FunctionCall, scope: Scope, ctx: BinderContext): { timeIndex: number; window: WindowSpec } {
-  const name = callName(call).replace(/_(START|END|ROWTIME)$/, '');
+  const name = callName(call).replace(/_(START|END|ROWTIME|PROCTIME)$/, '');
   const parameters = windowParameters(name)!;
   const [time, ...intervals] = call.args;
   if (time === undefined || call.args.some((a) => a.kind === 'table-arg') || intervals.length !== parameters.length) {
@@ -86,7 +90,7 @@ function bindWindowCall(call: FunctionCall, scope: Scope, ctx: BinderContext): {
   }
   const bound = bindExpr(time as Expr, { scope, functions: ctx.functions, clause: 'GROUP BY' });
   if (bound.kind !== 'input-ref') throw new WeirError('INVALID_ARGUMENT', `the first argument of ${callName(call)} must be a time column`, { span: time.span });
-  requireEventTime({ name: scope.columns[bound.index]!.name, type: bound.type }, name, time.span);
+  requireTimeAttribute({ name: scope.columns[bound.index]!.name, type: bound.type }, name, time.span);
   const millis = intervals.map((e) => intervalMillis(e as Expr, ctx, name));
   return { timeIndex: bound.index, window: windowSpec(name, millis, call.span) };
 }

@@ -16,6 +16,7 @@ import { bindExpr, castTo } from './bind-expr.js';
 import { bindJoin } from './bind-join.js';
 import { bindOrderLimit } from './bind-order-limit.js';
 import { bindSelect } from './bind-select.js';
+import { bindTemporalJoin, isTemporalJoin } from './bind-temporal-join.js';
 import { bindWindowTvf, WINDOW_FUNCTIONS } from './bind-window-tvf.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
@@ -52,7 +53,7 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
   switch (ref.kind) {
     case 'named-table': {
       if (ref.forSystemTimeAsOf !== undefined) {
-        throw new WeirError('UNSUPPORTED', 'FOR SYSTEM_TIME AS OF (temporal joins) is not supported yet', { span: ref.span });
+        throw new WeirError('UNSUPPORTED', 'FOR SYSTEM_TIME AS OF is only supported on the right side of a JOIN (a temporal join)', { span: ref.span });
       }
       const name = ref.name.parts.map((p) => p.name).join('.');
       const relation = bindNamedRelation(ref.name.parts, ctx, ref.name.span);
@@ -63,6 +64,7 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
       return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
     }
     case 'join':
+      if (isTemporalJoin(ref)) return bindTemporalJoin(ref, bindFrom(ref.left, ctx), ctx);
       return bindJoin(ref, bindFrom(ref.left, ctx), bindFrom(ref.right, ctx), ctx);
     case 'table-function': {
       const name = ref.call.name.parts.map((p) => p.name).join('.');

@@ -2,7 +2,8 @@
  * Binds the window table functions `TUMBLE(TABLE t, DESCRIPTOR(ts), size)`,
  * `HOP(TABLE t, DESCRIPTOR(ts), slide, size)`, `CUMULATE(TABLE t, DESCRIPTOR(ts), step, size)` and
  * `SESSION(TABLE t [PARTITION BY cols], DESCRIPTOR(ts), gap)`: the table's columns plus
- * `window_start`, `window_end` and `window_time` (a rowtime attribute).
+ * `window_start`, `window_end` and `window_time` (a time attribute of the same kind as the
+ * time column: TUMBLE, HOP and CUMULATE also run over processing time, a PROCTIME() column).
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
@@ -51,7 +52,7 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
     ...input.schema,
     { name: 'window_start', type: SqlTypes.timestamp(3, false) },
     { name: 'window_end', type: SqlTypes.timestamp(3, false) },
-    { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: 'rowtime' as const } },
+    { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!) ?? 'rowtime' } },
   ];
   const plan: LogicalNode = { kind: 'window-tvf', input, timeIndex, window, partitionKeys, schema };
   return { plan, schema };
@@ -63,9 +64,23 @@ export function requireEventTime(field: Field, name: string, span: SourceSpan): 
   if ((type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') || type.timeAttribute !== 'rowtime') {
     throw new WeirError('INVALID_ARGUMENT', `the time column '${field.name}' of ${name} must be an event-time attribute`, {
       span,
-      hint: 'declare WATERMARK FOR that column in the table (processing-time windows are not supported yet)',
+      hint: name === 'SESSION' ? 'declare WATERMARK FOR that column in the table (processing-time SESSION windows are not supported yet)' : 'declare WATERMARK FOR that column in the table, or use a PROCTIME() column for processing-time windows',
     });
   }
+}
+
+/**
+ * Throws unless `field` is a time attribute the window `name` can run over: an event-time
+ * attribute, or for TUMBLE, HOP and CUMULATE also a processing-time one.
+ */
+export function requireTimeAttribute(field: Field, name: string, span: SourceSpan): void {
+  if (name === 'SESSION' || timeAttributeOf(field) !== 'proctime') requireEventTime(field, name, span);
+}
+
+/** Whether `field` is an event-time or processing-time attribute (undefined for neither). */
+export function timeAttributeOf(field: Field): 'rowtime' | 'proctime' | undefined {
+  const type = field.type;
+  return type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ' ? type.timeAttribute : undefined;
 }
 
 function descriptorColumn(descriptor: Expr | TableArg, input: BoundRelation, name: string): number {
@@ -74,7 +89,7 @@ function descriptorColumn(descriptor: Expr | TableArg, input: BoundRelation, nam
     throw new WeirError('INVALID_ARGUMENT', `the second argument of ${name} must be DESCRIPTOR(time_column)`, { span: descriptor.span });
   }
   const index = columnIndex(column, input, name, 'DESCRIPTOR');
-  requireEventTime(input.schema[index]!, name, column.span);
+  requireTimeAttribute(input.schema[index]!, name, column.span);
   return index;
 }
 

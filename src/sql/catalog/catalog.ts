@@ -3,7 +3,7 @@
  * and the connectors that tables may name. Names are matched exactly first and then
  * case-insensitively when that is unambiguous.
  */
-import type { ConnectorDescriptor } from '../../common/connector-descriptor.js';
+import type { ConnectorDescriptor, LegacyOptionTranslator, WrittenOption } from '../../common/connector-descriptor.js';
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
 import type { CatalogMaterializedView, CatalogRelation, CatalogTable, CatalogView } from './catalog-objects.js';
 
@@ -17,8 +17,19 @@ export class Catalog {
   private readonly materialized = new Map<string, CatalogMaterializedView>();
   private readonly connectors = new Map<string, ConnectorDescriptor>();
 
-  constructor(connectors: Iterable<ConnectorDescriptor>) {
+  constructor(
+    connectors: Iterable<ConnectorDescriptor>,
+    private readonly legacyOptions?: LegacyOptionTranslator,
+  ) {
     for (const connector of connectors) this.connectors.set(connector.name, connector);
+  }
+
+  /** A table's options written in Flink's legacy style (`'connector.type'`) as current ones; throws INVALID_OPTION when they cannot be translated. */
+  translateLegacyOptions(options: readonly WrittenOption[], span?: SourceSpan): WrittenOption[] {
+    if (this.legacyOptions === undefined) {
+      throw new WeirError('INVALID_OPTION', "legacy table options ('connector.type') are not supported in this session", { span, hint: "declare the table with 'connector' = '...'" });
+    }
+    return this.legacyOptions(options);
   }
 
   /** The connector named in `'connector' = name`, or a validation error listing the known ones. */

@@ -26,11 +26,23 @@ const validate = (options: Record<string, string>, columns: Schema = schema): vo
   postgresDescriptor.validate!(new Map(Object.entries({ connector: 'postgres', ...options })), columns, []);
 
 describe('postgres descriptor', () => {
-  it('is an upsert sink registered with the built-in connectors', () => {
+  it('is an upsert sink and a lookup table registered with the built-in connectors', () => {
     expect(postgresDescriptor.sink?.accepts).toBe('upsert');
     expect(postgresDescriptor.source).toBeUndefined();
     expect(builtinConnectors).toContain(postgresConnector);
-    expect(postgresDescriptor.options.map((o) => o.key)).toEqual(['url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism', 'sink.transaction-group']);
+    expect(postgresDescriptor.lookup).toBe(true);
+    expect(postgresDescriptor.options.map((o) => o.key)).toEqual([
+      'url',
+      'table-name',
+      'sink.semantic',
+      'sink.buffer-flush.max-rows',
+      'sink.parallelism',
+      'sink.transaction-group',
+      'lookup.cache.max-rows',
+      'lookup.cache.ttl',
+      'lookup.cache.caching-missing-key',
+      'lookup.max-retries',
+    ]);
   });
 
   it('validates options at DDL time, never showing a password', () => {

@@ -9,8 +9,9 @@ import { WindowAggregateOperator } from '../../../src/runtime/operators/window-a
 import { OperatorHarness } from '../operator-harness.js';
 
 /** Input rows are [key, value, time]; the expanded row adds window_start (3) and window_end (4). */
-function operator(window: ConstructorParameters<typeof WindowAggregateOperator>[0]['window']): WindowAggregateOperator {
+function operator(window: ConstructorParameters<typeof WindowAggregateOperator>[0]['window'], processingTime?: true): WindowAggregateOperator {
   return new WindowAggregateOperator({
+    ...(processingTime === undefined ? {} : { processingTime }),
     kind: 'window-aggregate',
     window,
     timeIndex: 2,
@@ -45,5 +46,30 @@ describe('window aggregate operator', () => {
       ['+I', ['k', 0, 10, 1]],
       ['+I', ['k', 5, 15, 1]],
     ]);
+  });
+
+  it('over processing time, assigns rows by the clock, fires windows on timers (not watermarks), re-arms them after a restore, and fires the rest at the end', async () => {
+    const harness = await OperatorHarness.open(operator({ kind: 'TUMBLE', size: 10 }, true));
+    harness.advanceTime(3);
+    harness.push([['+I', ['a', 1, 999]]]);
+    harness.advanceTime(8);
+    harness.push([['+I', ['a', 2, -5]]]);
+    expect(harness.watermark(500)).toEqual([500]);
+    expect(harness.output).toEqual([]);
+    expect(harness.advanceTime(9)).toEqual([['+I', ['a', 0, 10, 3]]]);
+    harness.advanceTime(12);
+    harness.push([['+I', ['b', 5, 0]], ['+I', ['a', 1, 0]]]);
+
+    const restored = await OperatorHarness.open(operator({ kind: 'TUMBLE', size: 10 }, true), { restore: { snapshot: harness.state.snapshot()! } });
+    expect(restored.advanceTime(18)).toEqual([]);
+    expect(restored.advanceTime(25)).toEqual([
+      ['+I', ['b', 10, 20, 5]],
+      ['+I', ['a', 10, 20, 1]],
+    ]);
+    restored.push([['+I', ['c', 7, 0]]]);
+    expect(restored.output.slice(2)).toEqual([]);
+    restored.watermark(Infinity);
+    expect(restored.output.slice(2)).toEqual([['+I', ['c', 20, 30, 7]]]);
+    expect(restored.state.keyCount()).toBe(0);
   });
 });
