@@ -10,6 +10,7 @@
 import { ChangeBatch } from '../../common/row.js';
 import type { Barrier } from '../checkpoint/barrier.js';
 import type { SourceReader } from '../source-reader.js';
+import { BusyMeter, enterBusy, exitBusy } from './busy-clock.js';
 import type { OutputRouter } from './output-router.js';
 
 /** What a source task needs from its job. */
@@ -36,6 +37,9 @@ const IDLE_DELAY_MS = 10;
 
 /** A subtask of a source. */
 export class SourceTask {
+  /** Time spent in the reader's synchronous `poll` (the operators downstream are charged their own time). */
+  readonly busy = new BusyMeter();
+
   constructor(
     readonly reader: SourceReader,
     readonly output: OutputRouter,
@@ -51,9 +55,9 @@ export class SourceTask {
       if (this.host.stopped) return;
       if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
       batch.clear();
-      let status = this.reader.poll(batch, BATCH_SIZE);
+      let status = this.pollBusy(batch);
       if (typeof status !== 'string') status = await status;
-      if (batch.size > 0) this.output.collect(batch);
+      if (batch.size > 0) this.collectBusy(batch);
       if (status === 'end') break;
       await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
     }
@@ -67,6 +71,24 @@ export class SourceTask {
     if (this.host.stopped) return;
     this.output.emitWatermark(Infinity);
     await this.output.end();
+  }
+
+  private pollBusy(batch: ChangeBatch): ReturnType<SourceReader['poll']> {
+    enterBusy(this.busy);
+    try {
+      return this.reader.poll(batch, BATCH_SIZE);
+    } finally {
+      exitBusy();
+    }
+  }
+
+  private collectBusy(batch: ChangeBatch): void {
+    enterBusy(this.busy);
+    try {
+      this.output.collect(batch);
+    } finally {
+      exitBusy();
+    }
   }
 
   private injectPendingBarrier(): Barrier | undefined {
