@@ -9,6 +9,7 @@ import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catal
 import type { CatalogTable } from '../sql/catalog/catalog-objects.js';
 import type { Statement } from '../sql/parse/ast.js';
 import type { JobHandle } from './job-handle.js';
+import { showMetrics } from './show-metrics.js';
 import type { StatementResult } from './statement-result.js';
 
 /** What SHOW reads. */
@@ -64,6 +65,8 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
           ];
         }),
       };
+    case 'METRICS':
+      return showMetrics(session.jobs);
     case 'CREATE MATERIALIZED VIEW': {
       const view = session.catalog.materializedView(objectName(statement.name!.parts, statement.name!.span));
       if (view === undefined) throw new WeirError('UNKNOWN_TABLE', `materialized view '${statement.name!.parts.map((p) => p.name).join('.')}' does not exist`, { span: statement.name!.span });

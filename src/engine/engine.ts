@@ -85,7 +85,8 @@ export class Engine {
 
   /**
    * Runs a SELECT and yields its changelog as it is produced: `{ op: '+I' | '-U' | '+U' | '-D', row }`.
-   * A SELECT reading only materialized views yields their committed rows from Postgres as inserts.
+   * A SELECT reading only materialized views yields their committed rows from Postgres as inserts;
+   * one reading only system tables (`weir.jobs`, ...) yields a snapshot of them, ordered by its ORDER BY.
    * An outer `LIMIT n` (no ORDER BY) ends the subscription, and its job, after the n-th `+I`.
    * Breaking out of the loop, or aborting `signal`, cancels the query's job; a failure of the job
    * is thrown from the loop.
@@ -94,7 +95,7 @@ export class Engine {
     options.signal?.throwIfAborted();
     const only = typeof sql === 'string' ? parseScript(sql) : [sql];
     if (only.length === 1 && only[0]!.statement.kind === 'query') {
-      const stored = await this.session.readMaterializedViews(only[0]!.text, only[0]!.span);
+      const stored = (await this.session.readSystemTables(only[0]!)) ?? (await this.session.readMaterializedViews(only[0]!.text, only[0]!.span));
       if (stored !== undefined) {
         for (const row of stored.rows) yield { op: '+I', row: toApiRow(row, stored.schema) };
         return;
