@@ -31,7 +31,10 @@ export async function querySystemTables(parsed: ParsedStatement, host: SystemQue
   let bound: { plan: LogicalNode; schema: Schema };
   try {
     bound = host.bind(query);
-  } catch {
+  } catch (error) {
+    // Without ORDER BY / OFFSET / LIMIT the usual path binds the same query and reports the same
+    // error; with them it would stop at those clauses first, so this error is the one to report.
+    if (order.length > 0 || offset !== undefined || limit !== undefined) throw error;
     return undefined;
   }
   if (!readsOnlySystemTables([bound.plan])) return undefined;

@@ -183,6 +183,7 @@ describe('system tables', () => {
     expect((await failure('SELECT * FROM weir.job')).hint).toMatch(/weir\.jobs/);
     expect((await failure("INSERT INTO weir.jobs SELECT * FROM weir.jobs")).message).toMatch(/read-only system tables/);
     expect((await failure('SELECT job_id FROM weir.jobs ORDER BY UPPER(job_id)')).message).toMatch(/name or position of an output column/);
+    expect((await failure('SELECT job_idd FROM weir.jobs ORDER BY 1')).message).toMatch(/job_idd/);
     // Queries of system tables are not jobs of the session.
     expect(e.session.jobs()).toEqual([job]);
   });
