@@ -49,7 +49,7 @@ export class ProgressLine {
     if (running.length === 0) return;
     const text = progressText(running, (performance.now() - this.startedAt) / 1000);
     const width = this.stream.columns;
-    const line = width !== undefined && text.length >= width ? text.slice(0, width - 1) : text;
+    const line = width > 1 && text.length >= width ? text.slice(0, width - 1) : text;
     // Without a terminal each redraw is a line of its own (stderr piped with --progress).
     this.stream.write(this.stream.isTTY ? `\r\u001b[2K${line}` : `${line}\n`);
     this.shown = true;

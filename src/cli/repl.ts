@@ -111,8 +111,14 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat;
       await runStatements(engine, state.statements, {
         format,
         ...(format === 'table' ? { live: screen } : {}),
-        out: (text) => process.stdout.write(text + '\n'),
-        info: (text) => process.stdout.write(style.dim(text) + '\n'),
+        out: (text) => {
+          progress?.clear();
+          process.stdout.write(text + '\n');
+        },
+        info: (text) => {
+          progress?.clear();
+          process.stdout.write(style.dim(text) + '\n');
+        },
         querySignal: () => (running = new AbortController()).signal,
       });
     } catch (error) {

@@ -1,7 +1,8 @@
 /**
  * `weir run --metrics-port`: a Prometheus scrape of the endpoint while a job runs (counters of the
  * job's operators present and growing); and the progress line: on stderr only, forced with
- * `--progress` into a pipe, shown and cleared on a pseudo-terminal, absent from pipes by default.
+ * `--progress` into a pipe, shown and cleared on a pseudo-terminal (weir run and the shell), absent
+ * from pipes by default.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
@@ -93,7 +94,7 @@ const BOUNDED = `
   INSERT INTO out SELECT id FROM src WHERE id < 0;
   SELECT 'done' AS marker;`;
 
-describe('progress of weir run', () => {
+describe('progress line', () => {
   it('--progress writes rows, rate, percentage and ETA to stderr, never to stdout', async () => {
     const run = await runWeir(['run', writeScript(BOUNDED), '--progress']);
     expect(run.code, run.stderr).toBe(0);
@@ -137,5 +138,33 @@ describe('progress of weir run', () => {
     // The last clear comes after the last progress text: nothing of it stays on the screen.
     expect(redraws[redraws.length - 1]).not.toContain('rows/s');
     expect(redraws[redraws.length - 1]).toMatch(/\[INFO\] Job \w+ finished/);
+  });
+
+  it.skipIf(!existsSync('/usr/bin/script'))('shows in the shell while an INSERT it waits for runs, and is cleared before its result', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'weir-pty-home-'));
+    const inputs = [
+      "CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20000', 'number-of-rows' = '30000');",
+      'CREATE TABLE t (id BIGINT);',
+      'INSERT INTO t SELECT id FROM src;',
+      '.quit',
+    ];
+    const raw = await new Promise<string>((resolve, reject) => {
+      const child = spawn('script', ['-qfec', `${process.execPath} ${WEIR}`, '/dev/null'], { cwd: home, env: { ...process.env, HOME: home } });
+      let out = '';
+      let next = 0;
+      child.stdout.setEncoding('utf8').on('data', (d: string) => {
+        out += d;
+        if (/weir> (\u001b\[[0-9;]*[A-Za-z])*$/.test(out) && next < inputs.length) child.stdin.write(inputs[next++] + '\r');
+      });
+      child.on('error', reject);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+      child.on('close', () => {
+        clearTimeout(timer);
+        resolve(out);
+      });
+    });
+    const plain = raw.replace(/\u001b\[[0-9;]*m/g, '');
+    expect(plain).toMatch(/job \w+: [\d,]+ rows · [\d,]+ rows\/s · [\d.]+% · ETA \d+:\d\d/);
+    expect(plain).toMatch(/\r\u001b\[2K\[INFO\] Inserted into 't'\./);
   });
 });
