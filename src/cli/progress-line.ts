@@ -2,7 +2,9 @@
  * One updating line on stderr while jobs run: rows read by their sources, the rate, and — when
  * every source knows the size of its input (datagen `number-of-rows`, nexmark `events.num`, a
  * file's bytes) — the percentage and the time left. Redrawn in place on a terminal, cleared when
- * stopped; never written to stdout.
+ * stopped; never written to stdout. While it is shown on the terminal stdout also writes to (the
+ * print connector's rows, results), stdout erases it before each write, so that output never
+ * lands on the progress line; the next redraw puts it back under that output.
  */
 import type { JobHandle } from '../engine/job-handle.js';
 
@@ -19,6 +21,7 @@ export class ProgressLine {
   private timer: NodeJS.Timeout | undefined;
   private shown = false;
   private readonly startedAt = performance.now();
+  private restoreStdout: (() => void) | undefined;
 
   constructor(
     private readonly jobs: () => readonly JobHandle[],
@@ -29,12 +32,27 @@ export class ProgressLine {
   start(): void {
     this.timer ??= setInterval(() => this.draw(), REDRAW_MS);
     this.timer.unref();
+    if (this.restoreStdout === undefined && this.stream.isTTY && process.stdout.isTTY && this.stream !== process.stdout) this.clearBeforeStdout();
+  }
+
+  private clearBeforeStdout(): void {
+    const stdout = process.stdout;
+    const write = stdout.write;
+    stdout.write = ((...args: Parameters<typeof write>) => {
+      this.clear();
+      return write.apply(stdout, args);
+    }) as typeof write;
+    this.restoreStdout = () => {
+      stdout.write = write;
+    };
   }
 
   /** Stops and clears the line. */
   stop(): void {
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
+    this.restoreStdout?.();
+    this.restoreStdout = undefined;
     this.clear();
   }
 

@@ -89,9 +89,10 @@ describe('weir run --metrics-port', () => {
 });
 
 const BOUNDED = `
-  CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20000', 'number-of-rows' = '30000');
+  CREATE TABLE src (id BIGINT) WITH ('connector' = 'datagen', 'rows-per-second' = '20000',
+    'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '30000');
   CREATE TABLE out (id BIGINT) WITH ('connector' = 'print');
-  INSERT INTO out SELECT id FROM src WHERE id < 0;
+  INSERT INTO out SELECT id FROM src WHERE MOD(id, 10000) = 0;
   SELECT 'done' AS marker;`;
 
 describe('progress line', () => {
@@ -110,6 +111,7 @@ describe('progress line', () => {
     for (const [i, p] of percent.entries()) expect(Math.abs(p - (rows[i]! / 30_000) * 100)).toBeLessThanOrEqual(0.1);
     expect(lines.some((l) => /ETA \d+:\d\d/.test(l))).toBe(true);
     expect(run.stdout).not.toMatch(/rows\/s|ETA/);
+    expect(run.stdout.split('\n').filter((l) => /^\+I\[\d+\]$/.test(l))).toEqual(['+I[10000]', '+I[20000]', '+I[30000]']);
     expect(run.stdout).toContain('done');
   });
 
@@ -135,6 +137,8 @@ describe('progress line', () => {
     const redraws = raw.split('\r\u001b[2K');
     expect(redraws.length).toBeGreaterThan(2);
     expect(redraws.filter((r) => /^job \w+: [\d,]+ rows · [\d,]+ rows\/s · [\d.]+%/.test(r)).length).toBeGreaterThan(1);
+    // The printed rows start on a line of their own: the progress line is erased before each.
+    expect([...raw.matchAll(/(.{0,5})\+I\[\d+\]/gs)].map((m) => m[1]!.endsWith('\r\u001b[2K') || m[1]!.endsWith('\n'))).toEqual([true, true, true]);
     // The last clear comes after the last progress text: nothing of it stays on the screen.
     expect(redraws[redraws.length - 1]).not.toContain('rows/s');
     expect(redraws[redraws.length - 1]).toMatch(/\[INFO\] Job \w+ finished/);
