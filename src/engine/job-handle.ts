@@ -15,8 +15,6 @@ const SAMPLE_INTERVAL_MS = 1000;
 /** A job as users see it. */
 export class JobHandle {
   readonly startedAt = new Date();
-  /** When the job was seen ended (finished, failed or cancelled; to within a second), once it has. */
-  endedAt: Date | undefined;
   private readonly rates = new RateWindow();
 
   constructor(
@@ -30,14 +28,16 @@ export class JobHandle {
   ) {
     this.rates.add(performance.now(), execution.metrics());
     const sampler = setInterval(() => {
-      if (execution.status === 'RUNNING' || execution.status === 'CREATED') {
-        this.rates.add(performance.now(), execution.metrics());
-        return;
-      }
-      clearInterval(sampler);
-      this.endedAt = new Date();
+      if (execution.status === 'RUNNING' || execution.status === 'CREATED') this.rates.add(performance.now(), execution.metrics());
+      else clearInterval(sampler);
     }, SAMPLE_INTERVAL_MS);
     sampler.unref();
+  }
+
+  /** When the job finished, failed or was cancelled; undefined while it runs. */
+  get endedAt(): Date | undefined {
+    const end = this.execution.endedAt;
+    return end === undefined ? undefined : new Date(end);
   }
 
   /** The last completed checkpoint or savepoint, when the job takes checkpoints. */

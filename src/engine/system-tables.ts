@@ -45,6 +45,8 @@ const TABLES = {
       bigint('records_rejected', false),
       double('records_in_per_second'),
       double('records_out_per_second'),
+      double('avg_records_in_per_second'),
+      double('avg_records_out_per_second'),
       ...WATERMARK_COLUMNS,
       bigint('state_entries', false),
       bigint('state_bytes'),
@@ -58,7 +60,7 @@ const TABLES = {
     ],
   },
   operators: {
-    comment: 'One row per operator of every job: records, rates, busy time, watermark, state, pending transactions.',
+    comment: 'One row per operator of every job: records, rates (last 10 s and average), busy time, watermark, state, pending transactions.',
     schema: [
       ...JOB_COLUMNS,
       string('operator_id', false),
@@ -69,6 +71,8 @@ const TABLES = {
       bigint('records_rejected', false),
       double('records_in_per_second'),
       double('records_out_per_second'),
+      double('avg_records_in_per_second'),
+      double('avg_records_out_per_second'),
       bigint('busy_ms', false),
       double('busy_ratio'),
       ...WATERMARK_COLUMNS,
@@ -102,7 +106,7 @@ export function systemTableRows(table: SystemTableName, jobs: readonly JobHandle
     case 'jobs':
       return jobs.map((job) => jobRow(job, now));
     case 'operators':
-      return jobs.flatMap((job) => job.operatorMetrics().map((m) => [job.id, job.name, m.node, m.kind, m.parallelism, ...operatorValues(m, now)]));
+      return jobs.flatMap((job) => job.operatorMetrics().map((m) => [job.id, job.name, m.node, m.kind, m.parallelism, ...operatorValues(m, now, uptimeMs(job, now))]));
     case 'checkpoints':
       return jobs.flatMap((job) =>
         job.checkpointHistory().map((c) => [job.id, job.name, c.id, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.sizeBytes ?? null, c.failure ?? null]),
@@ -121,17 +125,22 @@ function jobRow(job: JobHandle, now: number): Row {
   const last = job.lastCheckpoint;
   const stats = job.checkpointStats();
   const error = job.status === 'FAILED' ? (job.error instanceof Error ? job.error.message : String(job.error)) : null;
+  const uptime = uptimeMs(job, now);
+  const recordsIn = sum(sources, (m) => m.recordsOut);
+  const recordsOut = sum(sinks, (m) => m.recordsIn);
   return [
     job.id,
     job.name,
     job.status,
     job.startedAt.getTime(),
-    (job.endedAt?.getTime() ?? now) - job.startedAt.getTime(),
-    sum(sources, (m) => m.recordsOut),
-    sum(sinks, (m) => m.recordsIn),
+    uptime,
+    recordsIn,
+    recordsOut,
     sum(metrics, (m) => m.recordsRejected),
     sum(sources, (m) => m.recordsOutPerSecond),
     sum(sinks, (m) => m.recordsInPerSecond),
+    perSecond(recordsIn, uptime),
+    perSecond(recordsOut, uptime),
     watermark ?? null,
     watermark === undefined ? null : now - watermark,
     sum(metrics, (m) => m.stateEntries),
@@ -147,13 +156,15 @@ function jobRow(job: JobHandle, now: number): Row {
 }
 
 /** The columns of `weir.operators` after its identifying ones. */
-function operatorValues(m: OperatorMetrics, now: number): unknown[] {
+function operatorValues(m: OperatorMetrics, now: number, uptime: number): unknown[] {
   return [
     m.recordsIn,
     m.recordsOut,
     m.recordsRejected,
     m.recordsInPerSecond,
     m.recordsOutPerSecond,
+    perSecond(m.recordsIn, uptime),
+    perSecond(m.recordsOut, uptime),
     Math.round(m.busyMs),
     m.busyRatio,
     m.watermark ?? null,
@@ -162,6 +173,16 @@ function operatorValues(m: OperatorMetrics, now: number): unknown[] {
     m.stateBytes ?? null,
     m.pendingTransactions,
   ];
+}
+
+/** Milliseconds from the job's start to now, or to its end once it has ended. */
+function uptimeMs(job: JobHandle, now: number): number {
+  return (job.endedAt?.getTime() ?? now) - job.startedAt.getTime();
+}
+
+/** A count over the job's whole run per second (Flink's "average" view beside the windowed rate). */
+function perSecond(count: number, uptimeMs: number): number {
+  return uptimeMs > 0 ? (count * 1000) / uptimeMs : 0;
 }
 
 function whole(ms: number | undefined): number | null {

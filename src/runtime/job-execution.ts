@@ -56,6 +56,8 @@ export interface JobProgress {
 /** One execution of a job graph. */
 export class JobExecution implements SourceTaskHost, BarrierHandler {
   private state: JobStatus = 'CREATED';
+  /** Epoch milliseconds when the job reached a final status. */
+  private endTime: number | undefined;
   private failure: unknown;
   private readonly subtasks: Subtask[] = [];
   private readonly pending = new Set<Promise<void>>();
@@ -101,6 +103,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /** The error that failed the job, if it failed. */
   get error(): unknown {
     return this.failure;
+  }
+
+  /** When the job finished, failed or was cancelled (epoch ms); undefined while it runs. */
+  get endedAt(): number | undefined {
+    return this.endTime;
   }
 
   /** True once the job has stopped processing (failed or cancelled). */
@@ -151,6 +158,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   async cancel(): Promise<void> {
     if (this.state !== 'RUNNING') return;
     this.state = 'CANCELED';
+    this.endTime = Date.now();
     this.coordinator?.stop();
     this.wakeSources();
     await this.finished;
@@ -380,12 +388,14 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     this.coordinator?.stop();
     await this.closeAll();
     if (this.state === 'RUNNING') this.state = 'FINISHED';
+    this.endTime ??= Date.now();
   }
 
   private async fail(error: unknown): Promise<void> {
     if (this.state === 'FAILED') return;
     this.failure = error;
     this.state = 'FAILED';
+    this.endTime ??= Date.now();
     this.coordinator?.stop();
     this.wakeSources();
     await this.closeAll();

@@ -88,8 +88,12 @@ describe('system tables', () => {
     const [uptime] = (await rows(e, `SELECT uptime_ms FROM weir.jobs WHERE job_id = '${job.id}'`)).rows[0]!;
     expect(totalBusy).toBeLessThanOrEqual((uptime as number) + 1000);
 
-    const jobs = await rows(e, `SELECT job_id, status, records_in, records_rejected, error FROM weir.jobs`);
-    expect(jobs.rows).toEqual([[job.id, 'FINISHED', ROWS, 0, null]]);
+    const jobs = await rows(e, `SELECT job_id, status, records_in, records_rejected, error, avg_records_in_per_second, records_in_per_second FROM weir.jobs`);
+    expect(jobs.rows.map((r) => r.slice(0, 5))).toEqual([[job.id, 'FINISHED', ROWS, 0, null]]);
+    // The average over the run is bounded by the source's configured 4000 rows/s; the recent rate of an ended job is 0.
+    expect(jobs.rows[0]![5]).toBeGreaterThan(1000);
+    expect(jobs.rows[0]![5]).toBeLessThanOrEqual(4000 * 1.1);
+    expect(jobs.rows[0]![6]).toBe(0);
   });
 
   it('weir.checkpoints: rows for the checkpoints taken, with sizes covering the state files on disk', async () => {
