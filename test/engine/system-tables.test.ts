@@ -166,6 +166,9 @@ describe('system tables', () => {
     const all = await rows(e, 'SELECT * FROM weir.jobs');
     expect(described.rows.map((r) => r[0])).toEqual(all.names);
     expect(described.rows.find((r) => r[0] === 'start_time')![1]).toBe('TIMESTAMP_LTZ(3)');
+    const [created] = await e.execute('SHOW CREATE TABLE weir.jobs');
+    expect(created?.kind === 'text' && created.text).toMatch(/^CREATE TABLE weir\.jobs \(\n  job_id STRING NOT NULL,[\s\S]*'connector' = 'weir-system'/);
+    expect((await rows(e, 'SHOW TABLES')).rows).toEqual([['src'], ['thirds']]);
 
     const metrics = await rows(e, 'SHOW METRICS');
     expect(metrics.rows.map((r) => r[1])).toEqual(job.metrics().map((m) => m.node));
