@@ -99,7 +99,7 @@ export class Engine {
     options.signal?.throwIfAborted();
     const only = typeof sql === 'string' ? parseScript(sql) : [sql];
     if (only.length === 1 && only[0]!.statement.kind === 'query') {
-      const stored = (await this.session.readSystemTables(only[0]!)) ?? (await this.session.readMaterializedViews(only[0]!.text, only[0]!.span));
+      const stored = (await this.session.readMaterializedViews(only[0]!.text, only[0]!.span)) ?? (await this.session.readSystemTables(only[0]!));
       if (stored !== undefined) {
         for (const row of stored.rows) yield { op: '+I', row: toApiRow(row, stored.schema) };
         return;

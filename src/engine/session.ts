@@ -249,9 +249,7 @@ export class Session {
       case 'statement-set':
         return this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts), text);
       case 'query': {
-        const system = await this.readSystemTables({ statement, text, span: statement.span });
-        if (system !== undefined) return { kind: 'rows', schema: system.schema, rows: system.rows };
-        const stored = await this.readMaterializedViews(text, statement.span);
+        const stored = (await this.readMaterializedViews(text, statement.span)) ?? (await this.readSystemTables({ statement, text, span: statement.span }));
         if (stored !== undefined) return { kind: 'rows', schema: stored.schema, rows: stored.rows };
         return this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect', text);
       }
