@@ -2,6 +2,7 @@
 import { Command } from 'commander';
 import { DEMO_SQL, runDemo } from './demo-command.js';
 import { readFile } from 'node:fs/promises';
+import { METRICS_HOST_HELP, METRICS_PORT_HELP, parsePort, type MetricsFlags } from './metrics-flags.js';
 import { runRepl } from './repl.js';
 import { FORMATS, type OutputFormat } from './result-printer.js';
 import { EXIT, runFile } from './run-command.js';
@@ -17,14 +18,19 @@ const program = new Command()
   .option('-f, --file <file>', 'run the statements of a file and exit (results in --format)')
   .option('-i, --init <file>', 'run a script before the statements or the shell')
   .option('--format <format>', `result format: ${FORMATS.join(', ')} (default: table on a terminal, ndjson otherwise)`)
-  .action(async (options: { verbose: boolean; file?: string; init?: string; format?: string }) => {
+  .option('--metrics-port <port>', METRICS_PORT_HELP, parsePort)
+  .option('--metrics-host <host>', METRICS_HOST_HELP, '127.0.0.1')
+  .option('--progress', 'show rows read, rate, percentage and ETA of running jobs on stderr (default: when stdout and stderr are terminals)')
+  .option('--no-progress', 'never show progress')
+  .configureHelp({ showGlobalOptions: true })
+  .action(async (options: { verbose: boolean; file?: string; init?: string; format?: string; progress?: boolean } & MetricsFlags) => {
     const format = (options.format ?? (process.stdout.isTTY ? 'table' : 'ndjson')) as OutputFormat;
     if (!FORMATS.includes(format)) {
       process.stderr.write(`ERROR: unknown format '${options.format}'; use one of ${FORMATS.join(', ')}\n`);
       process.exitCode = EXIT.USAGE;
       return;
     }
-    const init = options.init === undefined ? {} : { init: options.init };
+    const init = { ...(options.init === undefined ? {} : { init: options.init }), ...metricsFlags(options) };
     if (options.file !== undefined) {
       let text: string;
       try {
@@ -36,7 +42,7 @@ const program = new Command()
       }
       process.exitCode = await runPiped(text, options.file, { verbose: options.verbose, format, ...init });
     } else if (process.stdin.isTTY) {
-      process.exitCode = await runRepl({ verbose: options.verbose, format });
+      process.exitCode = await runRepl({ verbose: options.verbose, format, ...metricsFlags(options), ...(options.progress === undefined ? {} : { progress: options.progress }) });
     } else {
       process.exitCode = await runPiped(await readStdin(), 'stdin', { verbose: options.verbose, format, ...init });
     }
@@ -57,14 +63,21 @@ program
   .argument('<file>', 'the script (statements separated by ;)')
   .option('--fresh', 'discard the checkpoints of the script\'s jobs and start them from scratch', false)
   .action(async (file: string, options: { fresh: boolean }) => {
-    process.exitCode = await runFile(file, { verbose: program.opts<{ verbose: boolean }>().verbose, fresh: options.fresh });
+    const global = program.opts<GlobalOptions>();
+    process.exitCode = await runFile(file, {
+      verbose: global.verbose,
+      fresh: options.fresh,
+      ...metricsFlags(global),
+      ...(global.progress === undefined ? {} : { progress: global.progress }),
+    });
   });
 
 program
   .command('serve')
   .description("run the working directory's materialized views (.weir/catalog.json) until stopped; Ctrl-C or SIGTERM stops them with a final checkpoint")
   .action(async () => {
-    process.exitCode = await runServe({ verbose: program.opts<{ verbose: boolean }>().verbose });
+    const global = program.opts<GlobalOptions>();
+    process.exitCode = await runServe({ verbose: global.verbose, ...metricsFlags(global) });
   });
 
 program
@@ -78,6 +91,14 @@ program
     }
     process.exitCode = await runDemo({ verbose: program.opts<{ verbose: boolean }>().verbose });
   });
+
+/** The options of `weir` that its commands share (given before or after the command). */
+type GlobalOptions = { verbose: boolean; progress?: boolean } & MetricsFlags;
+
+/** The metrics options given, without undefined values. */
+function metricsFlags(options: MetricsFlags): MetricsFlags {
+  return options.metricsPort === undefined ? {} : { metricsPort: options.metricsPort, ...(options.metricsHost === undefined ? {} : { metricsHost: options.metricsHost }) };
+}
 
 program.showHelpAfterError();
 program.exitOverride((error) => {

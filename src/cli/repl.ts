@@ -10,10 +10,12 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { catalogSnapshot } from '../engine/catalog-snapshot.js';
-import { createEngine, type Engine } from '../engine/engine.js';
+import { createEngine, type Engine, type ParsedStatement } from '../engine/engine.js';
 import type { RestoreReport } from '../engine/session.js';
 import { renderError } from '../engine/result-format.js';
 import type { LiveScreen } from './live-table-view.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-flags.js';
+import { ProgressLine, progressWanted } from './progress-line.js';
 import { FORMATS, type OutputFormat } from './result-printer.js';
 import { EXIT } from './run-command.js';
 import { completeFrom, completeSql, type Completion } from './sql-completer.js';
@@ -34,7 +36,7 @@ in place). LIMIT n ends it after n inserted rows; Ctrl-C stops it. Tab completes
 const COMMANDS = ['.help', '.mode', '.timer', '.quit', '.exit'];
 
 /** Runs the shell until `.quit` or end of input. */
-export async function runRepl(options: { verbose: boolean; format: OutputFormat }): Promise<number> {
+export async function runRepl(options: { verbose: boolean; format: OutputFormat; progress?: boolean } & MetricsFlags): Promise<number> {
   const style = styleFor(process.stdout);
   const printError = (error: unknown, source?: string): void => {
     process.stdout.write(style.error(renderError(error, source)) + '\n');
@@ -44,6 +46,7 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
   try {
     const engine = createEngine({ catalogFile: workingCatalogFile() });
     opened = { engine, restored: await engine.restore() };
+    await startMetricsEndpoint(engine, options);
   } catch (error) {
     printError(error);
     return EXIT.ERROR;
@@ -102,19 +105,27 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
     rl.setPrompt(prompt);
     if (state.text.trim() !== '') saveHistory(state.text);
     const started = performance.now();
+    const progress = state.kind === 'ready' && showsProgress(state.statements) && progressWanted(options.progress) ? startedJobsProgress(engine) : undefined;
     try {
       if (state.kind === 'error') throw state.error;
       await runStatements(engine, state.statements, {
         format,
         ...(format === 'table' ? { live: screen } : {}),
-        out: (text) => process.stdout.write(text + '\n'),
-        info: (text) => process.stdout.write(style.dim(text) + '\n'),
+        out: (text) => {
+          progress?.clear();
+          process.stdout.write(text + '\n');
+        },
+        info: (text) => {
+          progress?.clear();
+          process.stdout.write(style.dim(text) + '\n');
+        },
         querySignal: () => (running = new AbortController()).signal,
       });
     } catch (error) {
       if (!(error instanceof Error && error.name === 'AbortError')) printError(error, state.text);
     } finally {
       running = undefined;
+      progress?.stop();
     }
     if (timer) process.stdout.write(`Run Time: ${((performance.now() - started) / 1000).toFixed(3)} s\n`);
     rl.prompt();
@@ -127,6 +138,19 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat 
     return EXIT.ERROR;
   }
   return 0;
+}
+
+/** INSERTs wait for their jobs when they write to weir's own tables from bounded input: they show progress meanwhile (a SELECT shows its rows instead). */
+function showsProgress(statements: readonly ParsedStatement[]): boolean {
+  return statements.length > 0 && statements.every((s) => s.statement.kind === 'insert' || s.statement.kind === 'statement-set');
+}
+
+/** The progress line of the jobs started from now on. */
+function startedJobsProgress(engine: Engine): ProgressLine {
+  const before = new Set(engine.session.jobs());
+  const line = new ProgressLine(() => engine.session.jobs().filter((j) => !before.has(j)));
+  line.start();
+  return line;
 }
 
 function loadHistory(): string[] {

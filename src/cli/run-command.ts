@@ -7,15 +7,19 @@ import { readFile } from 'node:fs/promises';
 import { createEngine } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';
 import { renderError, renderTable } from '../engine/result-format.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-flags.js';
+import { ProgressLine, progressWanted } from './progress-line.js';
 
 /** Exit codes of the CLI. */
 export const EXIT = { OK: 0, ERROR: 1, USAGE: 2, INTERRUPTED: 130 } as const;
 
 /** Options of `weir run`. */
-export interface RunOptions {
+export interface RunOptions extends MetricsFlags {
   readonly verbose: boolean;
   /** Discard the jobs' checkpoints instead of resuming from them. */
   readonly fresh?: boolean;
+  /** Show the progress line on stderr (`--progress` / `--no-progress`); by default only when stdout and stderr are terminals. */
+  readonly progress?: boolean;
 }
 
 /** Runs a script file; resolves with the exit code. */
@@ -34,17 +38,24 @@ export async function runFile(path: string, options: RunOptions): Promise<number
 export async function runScript(text: string, name: string, options: RunOptions): Promise<number> {
   const engine = createEngine({ fresh: options.fresh ?? false });
   const jobs: JobHandle[] = [];
-  const stopOnSignal = (signal: NodeJS.Signals): void => void stopWithSavepoints(jobs, signal);
+  const progress = progressWanted(options.progress) ? new ProgressLine(() => jobs) : undefined;
+  const stopOnSignal = (signal: NodeJS.Signals): void => {
+    progress?.stop();
+    void stopWithSavepoints(jobs, signal);
+  };
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);
   const fail = async (error: unknown): Promise<number> => {
+    progress?.stop();
     process.stderr.write(renderError(error, text, name) + '\n');
     if (options.verbose && error instanceof Error && error.stack !== undefined) process.stderr.write(error.stack + '\n');
     await engine.close();
     return EXIT.ERROR;
   };
   try {
+    await startMetricsEndpoint(engine, options);
     for await (const { result } of engine.executeScript(text)) {
+      progress?.clear();
       switch (result.kind) {
         case 'ok':
           process.stderr.write(`[INFO] ${result.message}\n`);
@@ -60,6 +71,7 @@ export async function runScript(text: string, name: string, options: RunOptions)
           const resumed = job.resumedFrom === undefined ? '' : ` (resumed from ${job.resumedFrom.metadata.kind} ${job.resumedFrom.metadata.checkpointId} at ${job.resumedFrom.path})`;
           process.stderr.write(`[INFO] Submitted job ${job.id}: ${job.name}${resumed}\n`);
           jobs.push(job);
+          progress?.start();
           break;
         }
       }
@@ -67,7 +79,12 @@ export async function runScript(text: string, name: string, options: RunOptions)
   } catch (error) {
     return fail(error);
   }
-  return waitForJobs(jobs, fail);
+  const code = await waitForJobs(jobs, fail, (line) => {
+    progress?.clear();
+    process.stderr.write(line);
+  });
+  progress?.stop();
+  return code;
 }
 
 /**
@@ -96,18 +113,18 @@ async function stopWithSavepoints(jobs: readonly JobHandle[], signal: NodeJS.Sig
 }
 
 /** Waits until every job has finished, or until the first one fails (then reports it). */
-export async function waitForJobs(jobs: readonly JobHandle[], fail: (error: unknown) => Promise<number>): Promise<number> {
+export async function waitForJobs(jobs: readonly JobHandle[], fail: (error: unknown) => Promise<number>, log = (line: string): void => void process.stderr.write(line)): Promise<number> {
   const firstFailure = new Promise<JobHandle>((resolve) => {
     for (const job of jobs) void job.result().then((status) => status === 'FAILED' && resolve(job));
   });
   const allFinished = Promise.all(
     jobs.map(async (job) => {
       const status = await job.result();
-      if (status !== 'FAILED') process.stderr.write(`[INFO] Job ${job.id} ${status.toLowerCase()}: ${job.name}\n`);
+      if (status !== 'FAILED') log(`[INFO] Job ${job.id} ${status.toLowerCase()}: ${job.name}\n`);
     }),
   );
   const failed = await Promise.race([firstFailure, allFinished.then(() => undefined)]);
   if (failed === undefined) return EXIT.OK;
-  process.stderr.write(`[ERROR] Job ${failed.id} failed: ${failed.name}\n`);
+  log(`[ERROR] Job ${failed.id} failed: ${failed.name}\n`);
   return fail(failed.error);
 }

@@ -8,13 +8,14 @@ import { readFile } from 'node:fs/promises';
 import { createEngine, parseScriptText } from '../engine/engine.js';
 import { workingCatalogFile } from './working-catalog.js';
 import { renderError } from '../engine/result-format.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-flags.js';
 import type { OutputFormat } from './result-printer.js';
 import { EXIT, waitForJobs } from './run-command.js';
 import { runStatements } from './statement-runner.js';
 import { styleFor } from './terminal-style.js';
 
 /** Options of the piped mode. */
-export interface ScriptOptions {
+export interface ScriptOptions extends MetricsFlags {
   readonly verbose: boolean;
   readonly format: OutputFormat;
   /** A script to run first (`-i`). */
@@ -28,6 +29,7 @@ export async function runPiped(text: string, name: string, options: ScriptOption
   try {
     engine = createEngine({ catalogFile: workingCatalogFile() });
     await engine.restore({ runMaterializedViews: false });
+    await startMetricsEndpoint(engine, options);
   } catch (error) {
     process.stderr.write(renderError(error) + '\n');
     return EXIT.ERROR;

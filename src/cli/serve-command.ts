@@ -7,11 +7,12 @@
 import { createEngine } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';
 import { renderError } from '../engine/result-format.js';
+import { startMetricsEndpoint, type MetricsFlags } from './metrics-flags.js';
 import { EXIT } from './run-command.js';
 import { describeRestore, workingCatalogFile } from './working-catalog.js';
 
 /** Serves until a signal or a failure; resolves with the exit code. */
-export async function runServe(options: { verbose: boolean }): Promise<number> {
+export async function runServe(options: { verbose: boolean } & MetricsFlags): Promise<number> {
   const report = (message: string): void => void process.stderr.write(`[INFO] ${message}\n`);
   const fail = (error: unknown): number => {
     process.stderr.write(renderError(error) + '\n');
@@ -22,6 +23,7 @@ export async function runServe(options: { verbose: boolean }): Promise<number> {
   let jobs: readonly JobHandle[];
   try {
     engine = createEngine({ catalogFile: workingCatalogFile() });
+    await startMetricsEndpoint(engine, options);
     const restored = await engine.restore();
     jobs = restored.jobs;
     report(describeRestore(restored));

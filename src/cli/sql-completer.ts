@@ -28,7 +28,11 @@ export function completeSql(text: string, names: CatalogSnapshot): Completion {
   const match = /(?:([A-Za-z_][\w$]*)\.)?([A-Za-z_][\w$]*)?$/.exec(statement.text)!;
   const word = match[2] ?? '';
   const before = statement.text.slice(0, match.index);
-  if (match[1] !== undefined) return [completeFrom(word, relationAt(match[1], statement.text, names)?.columns ?? []), word];
+  if (match[1] !== undefined) {
+    const database = `${match[1].toLowerCase()}.`;
+    const tables = names.relations.filter((r) => r.name.toLowerCase().startsWith(database)).map((r) => r.name.slice(database.length));
+    return [completeFrom(word, tables.length > 0 ? tables : relationAt(match[1], statement.text, names)?.columns ?? []), word];
+  }
   const previous = /([A-Za-z_]+)\s*$/.exec(before)?.[1]?.toUpperCase();
   if (/\bCREATE\s+(?:TEMPORARY\s+)?(?:MATERIALIZED\s+)?(?:TABLE|VIEW|FUNCTION)\s+(?:IF\s+NOT\s+EXISTS\s+)?$/i.test(before)) return [[], word];
   if (previous !== undefined && RELATION_KEYWORDS.has(previous)) return [completeFrom(word, names.relations.map((r) => r.name)), word];

@@ -7,7 +7,7 @@ import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { KNOWN_SETTINGS } from './session-config.js';
 import type { Session } from './session.js';
 
-/** A table, view or materialized view and its column names in order. */
+/** A table, view, materialized view or system table (`weir.jobs`) and its column names in order. */
 export interface RelationNames {
   readonly name: string;
   readonly kind: 'table' | 'view' | 'materialized-view';
@@ -38,6 +38,7 @@ export function catalogSnapshot(session: Session): CatalogSnapshot {
     ...catalog.tables().map((t) => ({ name: t.name, kind: 'table' as const, columns: t.columns.map((c) => c.name) })),
     ...catalog.views().map((v) => ({ name: v.name, kind: 'view' as const, columns: v.schema.map((f) => f.name) })),
     ...catalog.materializedViews().map((v) => ({ name: v.name, kind: 'materialized-view' as const, columns: v.schema.map((f) => f.name) })),
+    ...catalog.systemTables().map((t) => ({ name: t.name, kind: 'table' as const, columns: t.columns.map((c) => c.name) })),
   ];
   return {
     relations: relations.sort((a, b) => a.name.localeCompare(b.name)),

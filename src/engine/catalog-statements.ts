@@ -4,11 +4,12 @@ import { maskSecrets } from '../common/secrets.js';
 import { formatType, SqlTypes, type SqlType } from '../common/sql-type.js';
 import type { Field } from '../common/schema.js';
 import type { FunctionRegistry } from '../expr/function-registry.js';
-import { objectName } from '../sql/bind/bind-query.js';
+import { objectName, relationName } from '../sql/bind/bind-query.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
 import type { CatalogTable } from '../sql/catalog/catalog-objects.js';
 import type { Statement } from '../sql/parse/ast.js';
 import type { JobHandle } from './job-handle.js';
+import { showMetrics } from './show-metrics.js';
 import type { StatementResult } from './statement-result.js';
 
 /** What SHOW reads. */
@@ -64,6 +65,8 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
           ];
         }),
       };
+    case 'METRICS':
+      return showMetrics(session.jobs);
     case 'CREATE MATERIALIZED VIEW': {
       const view = session.catalog.materializedView(objectName(statement.name!.parts, statement.name!.span));
       if (view === undefined) throw new WeirError('UNKNOWN_TABLE', `materialized view '${statement.name!.parts.map((p) => p.name).join('.')}' does not exist`, { span: statement.name!.span });
@@ -71,7 +74,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
     }
     case 'CREATE TABLE':
     case 'CREATE VIEW': {
-      const name = objectName(statement.name!.parts, statement.name!.span);
+      const name = relationName(statement.name!.parts, statement.name!.span);
       const relation = statement.what === 'CREATE TABLE' ? session.catalog.getTable(name, statement.name!.span) : session.catalog.get(name, statement.name!.span);
       return { kind: 'text', text: maskSecrets(relation.ddl) };
     }

@@ -13,6 +13,8 @@ import { toApiRow, type ApiRow } from './api-values.js';
 import { ChangeQueue } from './change-queue.js';
 import { CatalogStore } from './catalog-store.js';
 import { splitOuterLimit } from './outer-limit.js';
+import { MetricsRegistry } from './metrics-registry.js';
+import { serveMetrics, type MetricsEndpoint, type MetricsEndpointOptions } from './metrics-server.js';
 import { Session, type RestoreReport } from './session.js';
 import type { StatementResult } from './statement-result.js';
 
@@ -55,6 +57,8 @@ const SUBSCRIPTION_BUFFER = 16_384;
 /** An engine: one session, its catalog and its jobs. */
 export class Engine {
   readonly session: Session;
+  private registry: MetricsRegistry | undefined;
+  private readonly endpoints: MetricsEndpoint[] = [];
 
   constructor(options: EngineOptions = {}) {
     const store = options.catalogFile === undefined ? undefined : new CatalogStore(options.catalogFile);
@@ -85,7 +89,8 @@ export class Engine {
 
   /**
    * Runs a SELECT and yields its changelog as it is produced: `{ op: '+I' | '-U' | '+U' | '-D', row }`.
-   * A SELECT reading only materialized views yields their committed rows from Postgres as inserts.
+   * A SELECT reading only materialized views yields their committed rows from Postgres as inserts;
+   * one reading only system tables (`weir.jobs`, ...) yields a snapshot of them, ordered by its ORDER BY.
    * An outer `LIMIT n` (no ORDER BY) ends the subscription, and its job, after the n-th `+I`.
    * Breaking out of the loop, or aborting `signal`, cancels the query's job; a failure of the job
    * is thrown from the loop.
@@ -94,7 +99,7 @@ export class Engine {
     options.signal?.throwIfAborted();
     const only = typeof sql === 'string' ? parseScript(sql) : [sql];
     if (only.length === 1 && only[0]!.statement.kind === 'query') {
-      const stored = await this.session.readMaterializedViews(only[0]!.text, only[0]!.span);
+      const stored = (await this.session.readMaterializedViews(only[0]!.text, only[0]!.span)) ?? (await this.session.readSystemTables(only[0]!));
       if (stored !== undefined) {
         for (const row of stored.rows) yield { op: '+I', row: toApiRow(row, stored.schema) };
         return;
@@ -144,6 +149,25 @@ export class Engine {
     return [...table.values()].flatMap(({ row, count }) => Array<ApiRow>(count).fill(row));
   }
 
+  /** The metrics of every job of the engine in Prometheus text format (as `GET /metrics` serves them). */
+  metricsText(): Promise<string> {
+    return this.metricsRegistry().metrics();
+  }
+
+  /**
+   * Serves {@link metricsText} at `http://host:port/metrics` (host 127.0.0.1 by default, port 0 for
+   * a free one) until {@link close}; resolves once it listens.
+   */
+  async serveMetrics(options: MetricsEndpointOptions): Promise<MetricsEndpoint> {
+    const endpoint = await serveMetrics(this.metricsRegistry(), options);
+    this.endpoints.push(endpoint);
+    return endpoint;
+  }
+
+  private metricsRegistry(): MetricsRegistry {
+    return (this.registry ??= new MetricsRegistry(() => this.session.jobs()));
+  }
+
   /**
    * Ends every running job: cancels it, or with `graceful`, stops a job that takes checkpoints
    * with a final savepoint, so that its sinks commit everything it has read (materialized views
@@ -161,6 +185,7 @@ export class Engine {
         await job.cancel();
       }
     }
+    for (const endpoint of this.endpoints.splice(0)) await endpoint.close();
     if (failure !== undefined) throw failure;
   }
 }

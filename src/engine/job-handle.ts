@@ -1,13 +1,21 @@
 /** The handle of a job started by a statement: its identity, status, metrics and control. */
-import type { CompletedInfo } from '../runtime/checkpoint/checkpoint-coordinator.js';
+import type { CheckpointRecord, CompletedInfo } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
-import type { JobExecution, JobStatus, NodeMetrics } from '../runtime/job-execution.js';
+import type { JobExecution, JobProgress, JobStatus, NodeMetrics } from '../runtime/job-execution.js';
+import { RateWindow, type NodeRates } from './metric-rates.js';
 
-export type { JobStatus, NodeMetrics };
+export type { CheckpointRecord, JobProgress, JobStatus, NodeMetrics, NodeRates };
+
+/** An operator's metrics with its rates over the recent window. */
+export type OperatorMetrics = NodeMetrics & NodeRates;
+
+/** How often a running job's counters are sampled for rates. */
+const SAMPLE_INTERVAL_MS = 1000;
 
 /** A job as users see it. */
 export class JobHandle {
   readonly startedAt = new Date();
+  private readonly rates = new RateWindow();
 
   constructor(
     /** Short unique id within the process. */
@@ -17,7 +25,20 @@ export class JobHandle {
     private readonly execution: JobExecution,
     /** The checkpoint or savepoint the job resumed from, if it did. */
     readonly resumedFrom?: CompletedCheckpoint,
-  ) {}
+  ) {
+    this.rates.add(performance.now(), execution.metrics());
+    const sampler = setInterval(() => {
+      if (execution.status === 'RUNNING' || execution.status === 'CREATED') this.rates.add(performance.now(), execution.metrics());
+      else clearInterval(sampler);
+    }, SAMPLE_INTERVAL_MS);
+    sampler.unref();
+  }
+
+  /** When the job finished, failed or was cancelled; undefined while it runs. */
+  get endedAt(): Date | undefined {
+    const end = this.execution.endedAt;
+    return end === undefined ? undefined : new Date(end);
+  }
 
   /** The last completed checkpoint or savepoint, when the job takes checkpoints. */
   get lastCheckpoint(): CompletedInfo | undefined {
@@ -64,8 +85,25 @@ export class JobHandle {
     return this.execution.cancel();
   }
 
-  /** Records in and out per operator. */
+  /** Counters and gauges per operator. */
   metrics(): NodeMetrics[] {
     return this.execution.metrics();
+  }
+
+  /** Counters and gauges per operator with their rates over the last 10 s (zero once the job has ended). */
+  operatorMetrics(): OperatorMetrics[] {
+    const metrics = this.execution.metrics();
+    const rates = this.status === 'RUNNING' ? this.rates.rates(performance.now(), metrics) : new Map<string, NodeRates>();
+    return metrics.map((m) => ({ ...m, ...(rates.get(m.node) ?? { recordsInPerSecond: 0, recordsOutPerSecond: 0, busyRatio: 0 }) }));
+  }
+
+  /** The recent checkpoints and savepoints, oldest first. */
+  checkpointHistory(): readonly CheckpointRecord[] {
+    return this.execution.checkpointHistory();
+  }
+
+  /** Records read by the sources and, when they know it, how far they are through their input. */
+  progress(): JobProgress {
+    return this.execution.progress();
   }
 }

@@ -24,7 +24,7 @@ import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
 import { bindMaterializedView, KEEP_TABLE_OPTION } from '../sql/bind/bind-materialized-view.js';
-import { bindQuery, objectName } from '../sql/bind/bind-query.js';
+import { bindQuery, objectName, relationName } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
 import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
@@ -35,6 +35,8 @@ import type { CatalogStore, StoredKind } from './catalog-store.js';
 import { loadFunction } from './function-library.js';
 import { JobHandle } from './job-handle.js';
 import { SessionConfig } from './session-config.js';
+import { querySystemTables } from './system-query.js';
+import { readsOnlySystemTables, registerSystemTables, SYSTEM_CONNECTOR, systemConnector } from './system-tables.js';
 import { deleteFromWritableTable, dropWritableTable, updateWritableTable } from './writable-table-statements.js';
 import type { StatementResult } from './statement-result.js';
 
@@ -87,6 +89,8 @@ export class Session {
     this.functions = options.functions ?? FunctionRegistry.withBuiltins();
     this.onWarning = options.onWarning ?? ((message) => process.stderr.write(`WARNING: ${message}\n`));
     const byName = new Map(options.connectors.map((c) => [c.descriptor.name, c]));
+    byName.set(SYSTEM_CONNECTOR, systemConnector(() => this.jobList));
+    registerSystemTables(this.catalog);
     this.connectorsByName = byName;
     const subscriptions: SinkFactory = {
       createWriter: (spec) => (this.subscriptionWriters.get(spec.options[SUBSCRIPTION_ID]!) ?? unsupported(`subscription ${spec.options[SUBSCRIPTION_ID]} is gone`))(spec),
@@ -250,7 +254,7 @@ export class Session {
       case 'statement-set':
         return this.startJob(statement.inserts.map((i) => bindInsert(i, binder)), this.jobName(statement.inserts), text);
       case 'query': {
-        const stored = await this.readMaterializedViews(text, statement.span);
+        const stored = (await this.readMaterializedViews(text, statement.span)) ?? (await this.readSystemTables({ statement, text, span: statement.span }));
         if (stored !== undefined) return { kind: 'rows', schema: stored.schema, rows: stored.rows };
         return this.startJob([this.printSink(statement.query, binder)], this.config.get('pipeline.name') || 'collect', text);
       }
@@ -282,7 +286,7 @@ export class Session {
       case 'show':
         return show(statement, { catalog: this.catalog, functions: this.functions, jobs: this.jobList, ...(this.materializedJob === undefined ? {} : { materializedJob: this.materializedJob }) });
       case 'describe':
-        return describe(this.catalog, objectName(statement.name.parts, statement.name.span), statement.name.span);
+        return describe(this.catalog, relationName(statement.name.parts, statement.name.span), statement.name.span);
       case 'explain':
         return { kind: 'text', text: this.explain(statement.statement, binder) };
       default: {
@@ -316,6 +320,17 @@ export class Session {
     return tables.query(Object.fromEntries(first.options), text);
   }
 
+  /**
+   * A SELECT that reads only system tables (`weir.jobs`, ...) runs to its end over a snapshot of
+   * the jobs, with its outer ORDER BY / LIMIT applied to the result; undefined for other statements.
+   */
+  readSystemTables(parsed: ParsedStatement): Promise<ExternalResult | undefined> {
+    return querySystemTables(parsed, {
+      bind: (query) => bindQuery(query, new BinderContext(this.catalog, this.functions)),
+      run: (statement, createWriter) => this.subscribe(statement, createWriter, { listed: false }),
+    });
+  }
+
   private explain(statement: Statement, binder: BinderContext): string {
     const roots = this.logicalRoots(statement, binder);
     return planPhysical(roots, this.plannerOptions()).explain;
@@ -344,7 +359,7 @@ export class Session {
    * subtask, given the sink's spec with the query's schema; the programmatic API's
    * subscriptions); resolves with the job once it runs.
    */
-  async subscribe(sql: string | ParsedStatement, createWriter: (spec: SinkSpec) => SinkWriter): Promise<JobHandle> {
+  async subscribe(sql: string | ParsedStatement, createWriter: (spec: SinkSpec) => SinkWriter, options: { listed?: boolean } = {}): Promise<JobHandle> {
     const parsed = typeof sql === 'string' ? parseScript(sql) : [sql];
     const only = parsed[0];
     if (parsed.length !== 1 || only === undefined || only.statement.kind !== 'query') {
@@ -354,7 +369,7 @@ export class Session {
     this.subscriptionWriters.set(id, createWriter);
     try {
       const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
-      const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text);
+      const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text, options.listed === false ? { listed: false } : {});
       if (result.kind !== 'job') throw new WeirError('INTERNAL_ERROR', 'a subscription did not start a job');
       return result.job;
     } finally {
@@ -378,21 +393,22 @@ export class Session {
     return inserts.map((i) => `insert-into_${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${i.target.parts[i.target.parts.length - 1]!.name}`).join(',');
   }
 
-  private async startJob(sinks: readonly LogicalNode[], name: string, text: string, identity: { key?: string; defaultInterval?: string } = {}): Promise<StatementResult> {
+  private async startJob(sinks: readonly LogicalNode[], name: string, text: string, identity: { key?: string; defaultInterval?: string; listed?: boolean } = {}): Promise<StatementResult> {
     const options = this.plannerOptions();
     const graph = buildJobGraph(planPhysical(sinks, options), name, options);
-    return this.runGraph(graph, sinks, identity.key ?? this.jobKey(name, text), identity.defaultInterval);
+    return this.runGraph(graph, sinks, identity.key ?? this.jobKey(name, text), identity.defaultInterval, identity.listed);
   }
 
   /**
    * Runs a job graph planned from `sinks` under `key` (its checkpoints, its sinks' transactions),
    * resuming from its latest checkpoint. A graph of parts (the materialized views) runs even when
-   * its latest checkpoint is a final one: its new parts have not run yet.
+   * its latest checkpoint is a final one: its new parts have not run yet. A job reading only
+   * system tables takes no checkpoints; one not `listed` stays out of SHOW JOBS and `weir.jobs`.
    */
-  private async runGraph(planned: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval?: string): Promise<StatementResult> {
+  private async runGraph(planned: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval?: string, listed = true): Promise<StatementResult> {
     const name = planned.name;
     const graph = withJobIdentity(planned, key, this.config.get('execution.runtime-mode') === 'batch');
-    const checkpointing = await this.checkpointing(key, defaultInterval);
+    const checkpointing = readsOnlySystemTables(sinks) ? undefined : await this.checkpointing(key, defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     const finished = checkpointing?.restoreFrom?.metadata.finished === true && !graph.nodes.some((n) => n.part !== undefined);
     if (finished && checkpointing!.restoreFrom!.metadata.graphFingerprint !== graphFingerprint(graph)) return alreadyFinished(name, checkpointing!.restoreFrom!);
@@ -411,7 +427,7 @@ export class Session {
       if ((await job.result()) === 'FAILED') throw job.error;
       return alreadyFinished(name, checkpointing!.restoreFrom!);
     }
-    this.jobList.push(job);
+    if (listed) this.jobList.push(job);
     return { kind: 'job', job };
   }
 

@@ -8,7 +8,7 @@ import { WeirError } from '../common/errors.js';
 import { graphFingerprint, partFingerprints, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { Barrier } from './checkpoint/barrier.js';
-import { CheckpointCoordinator, type CheckpointConfig, type CompletedInfo } from './checkpoint/checkpoint-coordinator.js';
+import { CheckpointCoordinator, type CheckpointConfig, type CheckpointRecord, type CompletedInfo } from './checkpoint/checkpoint-coordinator.js';
 import type { SubtaskState } from './checkpoint/checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint/checkpoint-storage.js';
 import { failpoint } from './checkpoint/failpoints.js';
@@ -18,7 +18,10 @@ import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
 import type { SourceTask, SourceTaskHost } from './task/source-task.js';
 import { WallClockTimerService } from './task/processing-time-service.js';
+import { nodeMetrics, snapshotSize, type NodeMetrics } from './task/node-metrics.js';
 import { wireSubtasks, type Subtask } from './task/subtask-wiring.js';
+
+export type { NodeMetrics };
 
 /** Where a job is in its life. */
 export type JobStatus = 'CREATED' | 'RUNNING' | 'FINISHED' | 'FAILED' | 'CANCELED';
@@ -43,19 +46,19 @@ export interface JobServices {
   warn(message: string): void;
 }
 
-/** Per-node counters. */
-export interface NodeMetrics {
-  readonly node: string;
-  readonly recordsIn: number;
-  readonly recordsOut: number;
-  /** Records a source set aside as bad input (dead-lettered); 0 for other nodes. */
-  readonly recordsRejected: number;
+/** How far the sources of a job are: records read and, when every source knows it, the total (in the sources' own units). */
+export interface JobProgress {
+  readonly rows: number;
+  readonly done: number;
+  readonly total: number | undefined;
 }
 
 
 /** One execution of a job graph. */
 export class JobExecution implements SourceTaskHost, BarrierHandler {
   private state: JobStatus = 'CREATED';
+  /** Epoch milliseconds when the job reached a final status. */
+  private endTime: number | undefined;
   private failure: unknown;
   private readonly subtasks: Subtask[] = [];
   private readonly pending = new Set<Promise<void>>();
@@ -67,6 +70,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private sourcesEnded = 0;
   private finalCheckpoint: Promise<void> | undefined;
   private readonly timers = new WallClockTimerService((error) => void this.fail(error));
+  private readonly snapshotBytes = new Map<Subtask, number>();
   readonly mode: BarrierHandler['mode'];
 
   constructor(
@@ -101,6 +105,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /** The error that failed the job, if it failed. */
   get error(): unknown {
     return this.failure;
+  }
+
+  /** When the job finished, failed or was cancelled (epoch ms); undefined while it runs. */
+  get endedAt(): number | undefined {
+    return this.endTime;
   }
 
   /** True once the job has stopped processing (failed or cancelled). */
@@ -151,6 +160,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   async cancel(): Promise<void> {
     if (this.state !== 'RUNNING') return;
     this.state = 'CANCELED';
+    this.endTime = Date.now();
     this.coordinator?.stop();
     this.wakeSources();
     await this.finished;
@@ -177,17 +187,29 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     return { completed: this.coordinator?.completedCount ?? 0, failed: this.coordinator?.failedCount ?? 0 };
   }
 
-  /** Records in and out per node, summed over subtasks. */
+  /** The recent checkpoints, oldest first; empty when the job takes none. */
+  checkpointHistory(): readonly CheckpointRecord[] {
+    return this.coordinator?.history ?? [];
+  }
+
+  /** Counters and gauges per node, over its subtasks. */
   metrics(): NodeMetrics[] {
-    return this.graph.nodes.map((node) => {
-      const subtasks = this.subtasks.filter((s) => s.node === node);
-      return {
-        node: node.id,
-        recordsIn: subtasks.reduce((n, s) => n + (s.runner?.recordsIn ?? 0), 0),
-        recordsOut: subtasks.reduce((n, s) => n + s.output.recordsOut, 0),
-        recordsRejected: subtasks.reduce((n, s) => n + (s.source?.reader.rejectedRecords?.() ?? 0), 0),
-      };
-    });
+    return this.graph.nodes.map((node) => nodeMetrics(node, this.subtasks.filter((s) => s.node === node), this.snapshotBytes));
+  }
+
+  /** Records read by the sources, and their progress through input of known size. */
+  progress(): JobProgress {
+    let rows = 0;
+    let done = 0;
+    let total: number | undefined = 0;
+    for (const subtask of this.subtasks) {
+      if (subtask.source === undefined) continue;
+      rows += subtask.output.recordsOut;
+      const progress = subtask.source.reader.progress?.();
+      done += progress?.done ?? 0;
+      total = total === undefined || progress?.total === undefined ? undefined : total + progress.total;
+    }
+    return { rows, done, total };
   }
 
   // ---- building and restoring --------------------------------------------------------------
@@ -253,7 +275,12 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /** @internal SourceTaskHost */
   acknowledgeSource(task: SourceTask, barrier: Barrier, offset: unknown): void {
     const subtask = this.subtasks.find((s) => s.source === task)!;
-    this.coordinator?.acknowledge(barrier.id, { nodeId: subtask.node.id, state: { subtask: subtask.index, keyGroups: this.keyGroups(subtask), operatorState: { offset } } });
+    const operatorState = { offset };
+    this.coordinator?.acknowledge(barrier.id, {
+      nodeId: subtask.node.id,
+      state: { subtask: subtask.index, keyGroups: this.keyGroups(subtask), operatorState },
+      bytes: snapshotSize(undefined, operatorState),
+    });
   }
 
   /** @internal SourceTaskHost */
@@ -300,6 +327,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       const storage = this.services.checkpointing!.storage;
       const file = keyed === undefined ? undefined : await storage.writeStateFile(barrier.id, barrier.kind, `${subtask.node.id}-${subtask.index}.state`, keyed);
       const resolved: unknown = await operatorState;
+      this.snapshotBytes.set(subtask, keyed?.byteLength ?? 0);
       return {
         subtask: subtask.index,
         keyGroups: this.keyGroups(subtask),
@@ -308,7 +336,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       };
     };
     write().then(
-      (state) => coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state }),
+      (state) => coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: snapshotSize(keyed, state.operatorState) }),
       (error: unknown) => {
         coordinator.decline(barrier.id, error);
         if (operatorState instanceof Promise) void this.fail(error);
@@ -363,12 +391,14 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     this.coordinator?.stop();
     await this.closeAll();
     if (this.state === 'RUNNING') this.state = 'FINISHED';
+    this.endTime ??= Date.now();
   }
 
   private async fail(error: unknown): Promise<void> {
     if (this.state === 'FAILED') return;
     this.failure = error;
     this.state = 'FAILED';
+    this.endTime ??= Date.now();
     this.coordinator?.stop();
     this.wakeSources();
     await this.closeAll();

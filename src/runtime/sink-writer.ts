@@ -40,6 +40,8 @@ export interface SinkWriter {
    * caller must wait for work it started.
    */
   processWatermark?(watermark: number): void | Promise<void>;
+  /** Transactions this writer prepared that are not committed yet (two-phase commit), for metrics; absent means none. */
+  pendingTransactions?(): number;
 }
 
 /** Creates writers for one connector. */

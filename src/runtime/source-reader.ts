@@ -49,6 +49,11 @@ export interface SourceReader {
   close(): Promise<void>;
   /** Records set aside as bad input so far (dead-lettered), for the job's metrics; absent means none. */
   rejectedRecords?(): number;
+  /**
+   * How far the reader is through its share of the input, in a unit of its choosing (rows,
+   * bytes), with the total when it is known; for progress display. Absent means unknown.
+   */
+  progress?(): { readonly done: number; readonly total?: number };
 }
 
 /** Creates readers for one connector. */

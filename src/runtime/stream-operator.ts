@@ -70,6 +70,8 @@ export interface StreamOperator {
   processBatch(batch: ChangeBatch, input: number): void;
   /** Event-time progress on an input; the default forwards the minimum over inputs. */
   processWatermark?(watermark: number, input: number): void;
+  /** Transactions prepared for a checkpoint and not committed yet (two-phase-commit sinks), for metrics. */
+  pendingTransactions?(): number;
   /** Input `input` has ended; the last input ending lets the operator emit final results. */
   endInput?(input: number): void | Promise<void>;
   close?(): void | Promise<void>;

@@ -86,10 +86,13 @@ describe('Tab completion', () => {
     const engine = createEngine();
     await engine.execute("CREATE TABLE src (a INT, b STRING) WITH ('connector' = 'datagen'); CREATE VIEW v AS SELECT b FROM src; SET 'my.key' = 'x'");
     const snapshot = catalogSnapshot(engine.session);
-    expect(snapshot.relations).toEqual([
+    expect(snapshot.relations.filter((r) => !r.name.startsWith('weir.'))).toEqual([
       { name: 'src', kind: 'table', columns: ['a', 'b'] },
       { name: 'v', kind: 'view', columns: ['b'] },
     ]);
+    expect(snapshot.relations.filter((r) => r.name.startsWith('weir.')).map((r) => r.name)).toEqual(['weir.checkpoints', 'weir.jobs', 'weir.operators']);
+    expect(snapshot.relations.find((r) => r.name === 'weir.jobs')!.columns).toContain('records_in');
+    expect(completeSql('SELECT * FROM weir.op', snapshot)).toEqual([['operators'], 'op']);
     expect(snapshot.functions).toContain('COUNT');
     expect(snapshot.connectors.map((c) => c.name)).toContain('datagen');
     expect(snapshot.connectors.find((c) => c.name === 'datagen')!.options.map((o) => o.key)).toContain('rows-per-second');

@@ -87,6 +87,11 @@ export class DatagenReader implements SourceReader {
     return this.#emitted;
   }
 
+  /** Rows emitted of this subtask's share; the total when `number-of-rows` (or a sequence) bounds it. */
+  progress(): { done: number; total?: number } {
+    return Number.isFinite(this.#limit) ? { done: this.#emitted, total: this.#limit } : { done: this.#emitted };
+  }
+
   async close(): Promise<void> {
     this.#generate = undefined;
   }

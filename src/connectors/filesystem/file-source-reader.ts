@@ -74,6 +74,8 @@ export class FileSourceReader implements SourceReader {
   readonly #positions = new Map<string, FilePosition>();
   /** Sizes up to which files have been read while monitoring, so that unchanged files are not read again. */
   readonly #readSizes = new Map<string, number>();
+  /** The size of every file listed, for progress. */
+  readonly #fileSizes = new Map<string, number>();
   readonly #monitoring: boolean;
   readonly #chunkBytes: number;
   #context: SourceContext | undefined;
@@ -135,6 +137,16 @@ export class FileSourceReader implements SourceReader {
     const files: Record<string, FilePosition> = {};
     for (const [name, { byte, line }] of this.#positions) files[name] = { byte, line };
     return { files };
+  }
+
+  /** Bytes consumed of the files listed, and their total size unless the directory is monitored (then it grows). */
+  progress(): { done: number; total?: number } {
+    let done = 0;
+    for (const { byte } of this.#positions.values()) done += byte;
+    if (this.#monitoring) return { done };
+    let total = 0;
+    for (const size of this.#fileSizes.values()) total += size;
+    return { done, total };
   }
 
   async close(): Promise<void> {
@@ -219,6 +231,7 @@ export class FileSourceReader implements SourceReader {
     } catch (error) {
       throw this.#ioError(`cannot list '${this.#options.path}'`, error);
     }
+    for (const file of files) this.#fileSizes.set(file.name, file.size);
     return files.filter((file) => {
       const position = this.#positions.get(file.name);
       if (position !== undefined && file.size < position.byte) {

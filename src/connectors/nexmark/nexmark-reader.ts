@@ -92,6 +92,11 @@ export class NexmarkReader implements SourceReader {
     return this.#emitted;
   }
 
+  /** Events emitted of this split's share; the total only when `events.num` bounds it. */
+  progress(): { done: number; total?: number } {
+    return this.#config.eventsNum > 0 || this.#config.stopAt >= 0 ? { done: this.#emitted, total: this.#limit } : { done: this.#emitted };
+  }
+
   async close(): Promise<void> {
     this.#generator = undefined;
   }

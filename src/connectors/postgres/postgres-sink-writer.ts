@@ -70,6 +70,8 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   readonly #job: string;
   readonly #sink: string;
   readonly #epoch = newEpoch();
+  /** Gids prepared and not committed yet, for metrics. */
+  readonly #prepared = new Set<string>();
   #connection: ConnectionTarget | undefined;
   #server: ResolvedServer | undefined;
   #group: TransactionGroup | undefined;
@@ -232,6 +234,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
           session,
           statements: (groupGid) => [...writeStatements(database.db, target, writes), markerUpsert(database.db, { ...base, checkpointId, gid: groupGid })],
         });
+        this.#prepared.add(gid);
         const data: PostgresTransactionData = { ...base, gid };
         return { checkpointId, data };
       });
@@ -243,6 +246,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       if (!session.inTransaction) await session.begin();
       await session.run(markerUpsert(database.db, { ...base, checkpointId, gid }));
       await session.prepare(gid, prepareStatement(database.db, gid));
+      this.#prepared.add(gid);
       const data: PostgresTransactionData = { ...base, gid };
       return { checkpointId, data };
     });
@@ -261,7 +265,13 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       if (data.gid === null) continue;
       const marker: Marker = { job: data.job, sink: data.sink, subtask: data.subtask, checkpointId: transaction.checkpointId, gid: data.gid };
       await this.#control(`commit prepared transaction ${data.gid} of checkpoint ${transaction.checkpointId}`, () => commitPrepared(database.db, this.#label, marker));
+      this.#prepared.delete(data.gid);
     }
+  }
+
+  /** Transactions this writer prepared (alone or in its transaction group) and has not committed yet. */
+  pendingTransactions(): number {
+    return this.#prepared.size;
   }
 
   /**

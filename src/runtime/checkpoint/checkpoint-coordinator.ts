@@ -43,7 +43,27 @@ export interface CoordinatorHost {
 export interface Acknowledgement {
   readonly nodeId: string;
   readonly state: SubtaskState;
+  /** Bytes the subtask wrote for this checkpoint (its keyed state file and operator state), for metrics. */
+  readonly bytes?: number;
 }
+
+/** One checkpoint or savepoint of the job as metrics see it (Flink's checkpoint history). */
+export interface CheckpointRecord {
+  readonly id: number;
+  readonly kind: Barrier['kind'];
+  status: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
+  /** Epoch milliseconds when it was triggered. */
+  readonly triggeredAt: number;
+  /** From trigger to completion or abort; undefined while in progress. */
+  durationMs?: number;
+  /** Bytes written by all subtasks; undefined until it completed. */
+  sizeBytes?: number;
+  /** Why it was aborted. */
+  failure?: string;
+}
+
+/** How many checkpoints the history keeps (oldest dropped first). */
+const HISTORY_SIZE = 100;
 
 interface PendingCheckpoint {
   readonly barrier: Barrier;
@@ -59,6 +79,7 @@ export interface CompletedInfo {
   readonly path: string;
   readonly kind: CheckpointMetadata['kind'];
   readonly durationMs: number;
+  readonly sizeBytes: number;
 }
 
 /** Coordinates the checkpoints of one job. */
@@ -71,6 +92,7 @@ export class CheckpointCoordinator {
   private consecutiveFailures = 0;
   private stopped = false;
   private startedAt = new Map<number, number>();
+  private readonly records: CheckpointRecord[] = [];
   /** The last completed checkpoint or savepoint. */
   lastCompleted: CompletedInfo | undefined;
   /** Completed checkpoints since the job started. */
@@ -83,6 +105,24 @@ export class CheckpointCoordinator {
     private readonly storage: CheckpointStorage,
     readonly config: CheckpointConfig,
   ) {}
+
+  /** The recent checkpoints, oldest first (at most the last 100). */
+  get history(): readonly CheckpointRecord[] {
+    return this.records;
+  }
+
+  private record(id: number): CheckpointRecord | undefined {
+    for (let i = this.records.length - 1; i >= 0; i--) if (this.records[i]!.id === id) return this.records[i];
+    return undefined;
+  }
+
+  private markFailed(id: number, reason: unknown): void {
+    const record = this.record(id);
+    if (record === undefined || record.status !== 'IN_PROGRESS') return;
+    record.status = 'FAILED';
+    record.durationMs = performance.now() - (this.startedAt.get(id) ?? performance.now());
+    record.failure = reason instanceof Error ? reason.message : String(reason);
+  }
 
   /** Starts periodic checkpoints (when an interval is configured). */
   start(): void {
@@ -99,7 +139,9 @@ export class CheckpointCoordinator {
     if (this.periodic !== undefined) clearInterval(this.periodic);
     if (this.pending !== undefined) {
       clearTimeout(this.pending.timer);
-      this.pending.completion.reject(new WeirError('CHECKPOINT_ERROR', `checkpoint ${this.pending.barrier.id} was abandoned: the job stopped`));
+      const error = new WeirError('CHECKPOINT_ERROR', `checkpoint ${this.pending.barrier.id} was abandoned: the job stopped`);
+      this.markFailed(this.pending.barrier.id, error);
+      this.pending.completion.reject(error);
       this.pending = undefined;
     }
   }
@@ -128,6 +170,8 @@ export class CheckpointCoordinator {
     timer.unref();
     this.pending = { barrier, acks: new Map(), timer, completion, promise };
     this.startedAt.set(id, performance.now());
+    this.records.push({ id, kind, status: 'IN_PROGRESS', triggeredAt: Date.now() });
+    if (this.records.length > HISTORY_SIZE) this.records.shift();
     this.host.injectBarrier(barrier);
     return promise;
   }
@@ -176,13 +220,19 @@ export class CheckpointCoordinator {
       this.pending = undefined;
       this.consecutiveFailures = 0;
       this.completedCount++;
-      this.lastCompleted = { id: barrier.id, path, kind: barrier.kind, durationMs: performance.now() - (this.startedAt.get(barrier.id) ?? 0) };
+      const durationMs = performance.now() - (this.startedAt.get(barrier.id) ?? 0);
+      let sizeBytes = 0;
+      for (const ack of pending.acks.values()) sizeBytes += ack.bytes ?? 0;
+      this.lastCompleted = { id: barrier.id, path, kind: barrier.kind, durationMs, sizeBytes };
+      const record = this.record(barrier.id);
+      if (record !== undefined) Object.assign(record, { status: 'COMPLETED', durationMs, sizeBytes });
       this.startedAt.delete(barrier.id);
       if (barrier.kind === 'checkpoint') await this.storage.retain(this.config.retained);
       await this.host.notifyComplete(barrier.id);
       pending.completion.resolve(path);
     } catch (error) {
       this.pending = undefined;
+      this.markFailed(barrier.id, error);
       pending.completion.reject(error);
       this.host.fail(error);
     }
@@ -195,6 +245,7 @@ export class CheckpointCoordinator {
     this.pending = undefined;
     this.failedCount++;
     this.consecutiveFailures++;
+    this.markFailed(checkpointId, reason);
     this.startedAt.delete(checkpointId);
     if (this.consecutiveFailures > this.config.tolerableFailures) {
       const message = reason instanceof Error ? reason.message : String(reason);

@@ -82,6 +82,10 @@ export class SinkOperator implements StreamOperator {
     return { pending: [...this.pending] };
   }
 
+  pendingTransactions(): number {
+    return this.writer.pendingTransactions?.() ?? 0;
+  }
+
   async notifyCheckpointComplete(checkpointId: number): Promise<void> {
     const writer = this.writer;
     if (!isTransactional(writer)) return;

@@ -10,6 +10,7 @@
 import type { ChangeBatch } from '../../common/row.js';
 import type { Barrier, CheckpointingMode } from '../checkpoint/barrier.js';
 import type { StreamOperator } from '../stream-operator.js';
+import { BusyMeter, enterBusy, exitBusy } from './busy-clock.js';
 import type { Channel } from './channel.js';
 import type { OutputRouter } from './output-router.js';
 
@@ -31,6 +32,8 @@ type HeldEvent =
 /** A subtask of a non-source operator. */
 export class OperatorRunner {
   recordsIn = 0;
+  /** Time spent in the operator's `processBatch` and `processWatermark`. */
+  readonly busy = new BusyMeter();
   private readonly inputOf: number[] = [];
   private readonly openPerInput: number[];
   private readonly channelWatermarks: number[];
@@ -79,7 +82,17 @@ export class OperatorRunner {
 
   private process(channel: number, batch: ChangeBatch): void {
     this.recordsIn += batch.size;
-    this.operator.processBatch(batch, this.inputOf[channel]!);
+    enterBusy(this.busy);
+    try {
+      this.operator.processBatch(batch, this.inputOf[channel]!);
+    } finally {
+      exitBusy();
+    }
+  }
+
+  /** The operator's input watermark (the minimum over its channels); -Infinity before the first, Infinity once every input ended. */
+  get watermark(): number {
+    return this.currentWatermark;
   }
 
   private onWatermark(channel: number, watermark: number): void {
@@ -128,8 +141,16 @@ export class OperatorRunner {
     const next = active ? min : max;
     if (next <= this.currentWatermark) return;
     this.currentWatermark = next;
-    if (this.operator.processWatermark !== undefined) this.operator.processWatermark(next, this.inputOf[channel]!);
-    else this.output.emitWatermark(next);
+    if (this.operator.processWatermark === undefined) {
+      this.output.emitWatermark(next);
+      return;
+    }
+    enterBusy(this.busy);
+    try {
+      this.operator.processWatermark(next, this.inputOf[channel]!);
+    } finally {
+      exitBusy();
+    }
   }
 
   private onBarrier(channel: number, barrier: Barrier): void {

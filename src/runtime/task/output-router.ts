@@ -58,6 +58,11 @@ export class OutputRouter implements Output {
     for (const route of this.routes) for (const channel of route.connected) await channel.end();
   }
 
+  /** The last watermark sent downstream; -Infinity before the first. */
+  get watermark(): number {
+    return this.lastWatermark;
+  }
+
   /** The producer subtask this router belongs to. */
   get producer(): number {
     return this.subtask;

@@ -13,6 +13,7 @@
 import { ChangeBatch } from '../../common/row.js';
 import type { Barrier } from '../checkpoint/barrier.js';
 import type { SourceReader } from '../source-reader.js';
+import { BusyMeter, enterBusy, exitBusy } from './busy-clock.js';
 import type { OutputRouter } from './output-router.js';
 
 /** What a source task needs from its job. */
@@ -42,6 +43,9 @@ export class SourceTask {
   private lastRecordAt = Date.now();
   private idle = false;
 
+  /** Time spent in the reader's synchronous `poll` (the operators downstream are charged their own time). */
+  readonly busy = new BusyMeter();
+
   /** `idleTimeoutMillis`: how long without records makes the source idle; 0 never. */
   constructor(
     readonly reader: SourceReader,
@@ -57,14 +61,16 @@ export class SourceTask {
       const waiting = this.host.idle();
       if (waiting !== undefined) await waiting;
       if (this.host.stopped) return;
-      if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
       batch.clear();
-      let status = this.reader.poll(batch, BATCH_SIZE);
+      let status = this.pollBusy(batch);
       if (typeof status !== 'string') status = await status;
       if (batch.size > 0) {
         this.markActive();
-        this.output.collect(batch);
+        this.collectBusy(batch);
       } else if (this.idleTimeoutMillis > 0) this.markIdleIfDue();
+      // After the poll: a barrier triggered while the reader waited for input follows what was
+      // written before it was triggered (FLUSH makes earlier writes visible).
+      if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
       if (status === 'end') break;
       await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
     }
@@ -94,6 +100,24 @@ export class SourceTask {
     if (this.idle || Date.now() - this.lastRecordAt < this.idleTimeoutMillis) return;
     this.idle = true;
     this.output.emitIdle(true);
+  }
+
+  private pollBusy(batch: ChangeBatch): ReturnType<SourceReader['poll']> {
+    enterBusy(this.busy);
+    try {
+      return this.reader.poll(batch, BATCH_SIZE);
+    } finally {
+      exitBusy();
+    }
+  }
+
+  private collectBusy(batch: ChangeBatch): void {
+    enterBusy(this.busy);
+    try {
+      this.output.collect(batch);
+    } finally {
+      exitBusy();
+    }
   }
 
   private injectPendingBarrier(): Barrier | undefined {

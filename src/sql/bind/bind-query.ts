@@ -9,7 +9,7 @@ import { ExprCompiler } from '../../expr/expr-compiler.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { leastRestrictive } from '../../expr/type-coercion.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
-import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
+import { DEFAULT_CATALOG, DEFAULT_DATABASE, SYSTEM_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
 import type { Identifier, Query, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
@@ -78,7 +78,7 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
 }
 
 function bindNamedRelation(parts: readonly Identifier[], ctx: BinderContext, span: SourceSpan): BoundRelation {
-  const name = objectName(parts, span);
+  const name = relationName(parts, span);
   const cte = parts.length === 1 ? ctx.cte(name) : undefined;
   if (cte !== undefined) return renamed(bindQuery(cte.query, cte.context), cte.columnNames, span);
   const relation = ctx.catalog.get(name, span);
@@ -88,11 +88,28 @@ function bindNamedRelation(parts: readonly Identifier[], ctx: BinderContext, spa
   return bindTableScan(relation, ctx);
 }
 
+/**
+ * The catalog name of a relation read by a query: {@link objectName}, or `weir.<table>` for a
+ * system table (`weir.jobs`, `default_catalog.weir.jobs`).
+ */
+export function relationName(parts: readonly Identifier[], span: SourceSpan): string {
+  const names = parts.map((p) => p.name);
+  const database = names.length === 3 && names[0] === DEFAULT_CATALOG ? names[1] : names.length === 2 ? names[0] : undefined;
+  if (database?.toLowerCase() === SYSTEM_DATABASE) return `${SYSTEM_DATABASE}.${names[names.length - 1]!}`;
+  return objectName(parts, span);
+}
+
 /** The object name of `t`, `default_database.t` or `default_catalog.default_database.t`. */
 export function objectName(parts: readonly Identifier[], span: SourceSpan): string {
   const names = parts.map((p) => p.name);
   const last = names[names.length - 1]!;
   const prefix = names.slice(0, -1);
+  if (prefix[prefix.length - 1]?.toLowerCase() === SYSTEM_DATABASE) {
+    throw new WeirError('INVALID_ARGUMENT', `database '${SYSTEM_DATABASE}' holds weir's read-only system tables; objects cannot be created in it, dropped from it or written to it`, {
+      span,
+      hint: `SELECT from ${SYSTEM_DATABASE}.jobs, ${SYSTEM_DATABASE}.operators or ${SYSTEM_DATABASE}.checkpoints`,
+    });
+  }
   const expected = [DEFAULT_CATALOG, DEFAULT_DATABASE].slice(2 - prefix.length);
   if (prefix.length > 2 || prefix.some((p, i) => p !== expected[i])) {
     throw new WeirError('UNKNOWN_TABLE', `catalog or database '${prefix.join('.')}' does not exist; weir has only ${DEFAULT_CATALOG}.${DEFAULT_DATABASE}`, { span });
@@ -109,7 +126,7 @@ export function bindTableScan(table: CatalogTable, _ctx: BinderContext): BoundRe
   let plan: LogicalNode = {
     kind: 'scan',
     source: {
-      qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`,
+      qualifiedName: table.name.startsWith(`${SYSTEM_DATABASE}.`) ? `${DEFAULT_CATALOG}.${table.name}` : `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`,
       name: table.name,
       connector: table.connector.name,
       options: Object.fromEntries(table.options),

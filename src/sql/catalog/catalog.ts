@@ -11,11 +11,15 @@ import type { CatalogMaterializedView, CatalogRelation, CatalogTable, CatalogVie
 export const DEFAULT_CATALOG = 'default_catalog';
 export const DEFAULT_DATABASE = 'default_database';
 
+/** The database of weir's read-only system tables (`weir.jobs`, ...), named `weir.<table>` in the catalog. */
+export const SYSTEM_DATABASE = 'weir';
+
 /** Tables, views and known connectors of a session. */
 export class Catalog {
   private readonly relations = new Map<string, CatalogRelation>();
   private readonly materialized = new Map<string, CatalogMaterializedView>();
   private readonly connectors = new Map<string, ConnectorDescriptor>();
+  private readonly system = new Map<string, CatalogTable>();
 
   constructor(
     connectors: Iterable<ConnectorDescriptor>,
@@ -48,10 +52,21 @@ export class Catalog {
     return [...this.connectors.values()];
   }
 
+  /** Adds a system table, named `weir.<table>`: read-only, not listed by SHOW TABLES, never stored. */
+  addSystemTable(table: CatalogTable): void {
+    this.system.set(table.name, table);
+  }
+
+  /** The system tables, sorted by name. */
+  systemTables(): readonly CatalogTable[] {
+    return [...this.system.values()].sort((a, b) => a.name.localeCompare(b.name));
+  }
+
   /** Looks a relation up; undefined when there is none. */
   find(name: string): CatalogRelation | undefined {
     const exact = this.relations.get(name);
     if (exact !== undefined) return exact;
+    if (name.startsWith(`${SYSTEM_DATABASE}.`)) return this.system.get(name) ?? [...this.system.values()].find((t) => t.name.toLowerCase() === name.toLowerCase());
     const lower = name.toLowerCase();
     const matches = [...this.relations.values()].filter((r) => r.name.toLowerCase() === lower);
     return matches.length === 1 ? matches[0] : undefined;
@@ -68,7 +83,7 @@ export class Catalog {
         hint: `query its table '${view.options.get('table-name') ?? view.name}' in Postgres, or build the query on the tables it reads`,
       });
     }
-    const suggestion = closestName(name, this.relations.keys());
+    const suggestion = closestName(name, name.startsWith(`${SYSTEM_DATABASE}.`) ? this.system.keys() : this.relations.keys());
     throw new WeirError('UNKNOWN_TABLE', `table or view '${name}' does not exist`, {
       span,
       hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined,

@@ -1,6 +1,6 @@
 /**
  * A source task holds a triggered barrier while its reader says its position cannot be resumed
- * from (`checkpointable()` false), injects it at the first poll boundary where it can, and records
+ * from (`checkpointable()` false), injects it after the first poll where it can, and records
  * the offset of that point under the barrier's checkpoint id.
  */
 import { describe, expect, it } from 'vitest';
@@ -68,9 +68,9 @@ describe('source task and checkpointable readers', () => {
     expect(reader.offsetsFor).toEqual([7]);
   });
 
-  it('injects the barrier before the first poll when the reader has no opinion', async () => {
+  it('injects a pending barrier right after a poll, so it follows what the reader had read, when the reader has no opinion', async () => {
     const { events, acknowledged } = await run(new CountingReader(undefined));
-    expect(events).toEqual(['barrier 7', '0,1', '2,3', '4,5', '6,7', '8,9', 'end']);
-    expect(acknowledged).toEqual([[7, 0]]);
+    expect(events).toEqual(['0,1', 'barrier 7', '2,3', '4,5', '6,7', '8,9', 'end']);
+    expect(acknowledged).toEqual([[7, 2]]);
   });
 });
