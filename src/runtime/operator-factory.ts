@@ -7,6 +7,9 @@ import { JoinOperator } from './operators/join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
+import { WindowJoinOperator } from './operators/window-join-operator.js';
+import { WindowRankOperator } from './operators/window-rank-operator.js';
+import { WindowTableOperator } from './operators/window-table-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
 import { ValuesReader } from './operators/values-reader.js';
@@ -50,6 +53,12 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new JoinOperator(spec);
     case 'rank':
       return new RankOperator(spec);
+    case 'window-table':
+      return new WindowTableOperator(spec);
+    case 'window-rank':
+      return new WindowRankOperator(spec);
+    case 'window-join':
+      return new WindowJoinOperator(spec);
     case 'union':
       return new UnionOperator();
     case 'sink':

@@ -1,0 +1,92 @@
+/**
+ * Window join (Flink's WindowJoinOperator, inner) of two insert-only inputs windowed alike: both
+ * are partitioned by the join keys, which include window_start and window_end, so each keyed-state
+ * entry holds one key's rows of one window, per side. When the watermark (the minimum over both
+ * inputs, as the task delivers it) passes the window's end, every left row is joined with every
+ * right row of the entry, emitted as +I (left columns then right columns), and the entry is
+ * cleared. Rows of a window that has fired are late: dropped and counted. A row with a NULL key
+ * matches nothing and is not stored. Timers are registered again from keyed state on open.
+ */
+import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
+import { RowKind } from '../../common/row-kind.js';
+import { ChangeBatch, type Row } from '../../common/row.js';
+import type { WindowJoinSpec } from '../../dataflow/job-graph.js';
+import type { ListState } from '../state/keyed-state-backend.js';
+import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { LateRowCounter } from './late-row-counter.js';
+import { WindowTimers } from './window-timers.js';
+
+/** Keyed state of each side: the rows of one key and window, in arrival order. */
+export const WINDOW_JOIN_STATES = ['window-join.left', 'window-join.right'] as const;
+
+/** One input of the join. */
+interface Side {
+  readonly keys: readonly number[];
+  readonly keyOf: KeySelector;
+  readonly windowEnd: number;
+  rows: ListState<Row>;
+}
+
+/** The runtime implementation of a `window-join` job-graph node. */
+export class WindowJoinOperator implements StreamOperator {
+  private readonly sides: readonly [Side, Side];
+  private readonly out = new ChangeBatch();
+  private readonly timers = new WindowTimers();
+  private readonly late = new LateRowCounter('window join');
+  private context!: OperatorContext;
+  private watermark = -Infinity;
+
+  constructor(readonly spec: WindowJoinSpec) {
+    const side = (keys: readonly number[], windowEnd: number): Side => ({ keys, keyOf: keySelector(keys), windowEnd, rows: undefined as never });
+    this.sides = [side(spec.leftKeys, spec.leftWindowEnd), side(spec.rightKeys, spec.rightWindowEnd)];
+  }
+
+  /** Rows dropped because their window had already fired. */
+  get lateRows(): number {
+    return this.late.count;
+  }
+
+  open(context: OperatorContext): void {
+    this.context = context;
+    this.sides.forEach((side, i) => {
+      const descriptor = { name: WINDOW_JOIN_STATES[i]! };
+      side.rows = context.keyedState.getListState<Row>(descriptor);
+      for (const [key, rows] of context.keyedState.entriesOf<Row[]>(descriptor)) this.timers.register((rows[0]![side.windowEnd] as number) - 1, key);
+    });
+  }
+
+  processBatch(batch: ChangeBatch, input: number): void {
+    const side = this.sides[input]!;
+    const state = this.context.keyedState;
+    for (let i = 0; i < batch.size; i++) {
+      const row = batch.rows[i]!;
+      const fires = (row[side.windowEnd] as number) - 1;
+      if (fires <= this.watermark) {
+        this.late.drop(this.context);
+        continue;
+      }
+      if (side.keys.some((k) => row[k] === null)) continue;
+      const key: Key = side.keyOf(row);
+      state.setCurrentKey(key);
+      side.rows.add(row);
+      this.timers.register(fires, key);
+    }
+  }
+
+  processWatermark(watermark: number): void {
+    this.watermark = watermark;
+    const out = this.out;
+    out.clear();
+    const state = this.context.keyedState;
+    const [left, right] = this.sides;
+    this.timers.advance(watermark, (key) => {
+      state.setCurrentKey(key);
+      const rights = right.rows.get();
+      for (const l of left.rows.get()) for (const r of rights) out.push(RowKind.INSERT, [...l, ...r]);
+      left.rows.clear();
+      right.rows.clear();
+    });
+    if (out.size > 0) this.context.output.collect(out);
+    this.context.output.emitWatermark(watermark);
+  }
+}
