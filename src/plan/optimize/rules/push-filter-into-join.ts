@@ -36,7 +36,8 @@ export const pushFilterIntoJoin: RewriteRule = {
   },
 };
 
-function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
+/** True when no function the expression calls is non-deterministic, so that evaluating it once or per copy of a row agrees. */
+export function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
   switch (expr.kind) {
     case 'input-ref':
     case 'literal':
