@@ -39,10 +39,11 @@ function directory(root: string, name: string, rows: readonly Event[], perFile: 
   return dir;
 }
 
-async function engineWith(tables: Record<string, readonly Event[]>, perFile = 15) {
+async function engineWith(tables: Record<string, readonly Event[]>, perFile = 15, parallelism = 1) {
   const root = mkdtempSync(join(tmpdir(), 'weir-window-tvf-'));
   const warnings: string[] = [];
   const engine = createEngine({ onWarning: (m) => warnings.push(m) });
+  await engine.execute(`SET 'parallelism.default' = '${parallelism}'`);
   for (const [name, rows] of Object.entries(tables)) {
     await engine.execute(`CREATE TABLE ${name} (item STRING, price INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND)
       WITH ('connector' = 'filesystem', 'path' = '${directory(root, name, rows, perFile)}', 'format' = 'csv')`);
@@ -96,9 +97,9 @@ describe('window TVFs as tables', () => {
 });
 
 describe('window Top-N', () => {
-  it('the 3 highest bids of every 10 s tumbling window', async () => {
+  it.each([1, 2])('the 3 highest bids of every 10 s tumbling window (parallelism %i)', async (parallelism) => {
     const bids = events(120, 11);
-    const { engine } = await engineWith({ bids });
+    const { engine } = await engineWith({ bids }, 15, parallelism);
     const rows = await engine.query(`SELECT window_start, item, price, rn FROM (
         SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS rn FROM TABLE(${CALLS.TUMBLE})
       ) WHERE rn <= 3`);
@@ -152,10 +153,10 @@ describe('window Top-N', () => {
 });
 
 describe('window join', () => {
-  it('joins bids and asks of the same item within the same 10 s window', async () => {
+  it.each([1, 2])('joins bids and asks of the same item within the same 10 s window (parallelism %i)', async (parallelism) => {
     const bids = events(100, 3);
     const asks = events(80, 17);
-    const { engine } = await engineWith({ bids, asks });
+    const { engine } = await engineWith({ bids, asks }, 15, parallelism);
     const rows = await engine.query(`SELECT b.window_start, b.item, b.price AS bid, a.price AS ask
       FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) b
       JOIN TABLE(TUMBLE(TABLE asks, DESCRIPTOR(ts), INTERVAL '10' SECOND)) a
@@ -169,10 +170,10 @@ describe('window join', () => {
     expect(Object.keys(perWindow(expected)).length).toBeGreaterThan(3);
   });
 
-  it('joins two window aggregations (Nexmark q8 shape): items bid on and asked for in the same window', async () => {
+  it.each([1, 2])('joins two window aggregations (Nexmark q8 shape) at parallelism %i: items bid on and asked for in the same window', async (parallelism) => {
     const bids = events(100, 23);
     const asks = events(60, 29);
-    const { engine } = await engineWith({ bids, asks });
+    const { engine } = await engineWith({ bids, asks }, 15, parallelism);
     const rows = await engine.query(`SELECT B.item, B.starttime, B.n, A.n AS asked FROM (
         SELECT item, window_start AS starttime, window_end AS endtime, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND)) GROUP BY item, window_start, window_end
       ) B JOIN (

@@ -19,17 +19,18 @@ import { WindowTimers } from './window-timers.js';
 /** Keyed state of each side: the rows of one key and window, in arrival order. */
 export const WINDOW_JOIN_STATES = ['window-join.left', 'window-join.right'] as const;
 
-/** One input of the join. */
+/** How to read the rows of one input of the join. */
 interface Side {
   readonly keys: readonly number[];
   readonly keyOf: KeySelector;
   readonly windowEnd: number;
-  rows: ListState<Row>;
 }
 
 /** The runtime implementation of a `window-join` job-graph node. */
 export class WindowJoinOperator implements StreamOperator {
   private readonly sides: readonly [Side, Side];
+  /** Each side's rows of the current key and window. */
+  private rows!: readonly [ListState<Row>, ListState<Row>];
   private readonly out = new ChangeBatch();
   private readonly timers = new WindowTimers();
   private readonly late = new LateRowCounter('window join');
@@ -37,7 +38,7 @@ export class WindowJoinOperator implements StreamOperator {
   private watermark = -Infinity;
 
   constructor(readonly spec: WindowJoinSpec) {
-    const side = (keys: readonly number[], windowEnd: number): Side => ({ keys, keyOf: keySelector(keys), windowEnd, rows: undefined as never });
+    const side = (keys: readonly number[], windowEnd: number): Side => ({ keys, keyOf: keySelector(keys), windowEnd });
     this.sides = [side(spec.leftKeys, spec.leftWindowEnd), side(spec.rightKeys, spec.rightWindowEnd)];
   }
 
@@ -48,10 +49,10 @@ export class WindowJoinOperator implements StreamOperator {
 
   open(context: OperatorContext): void {
     this.context = context;
+    const state = context.keyedState;
+    this.rows = [state.getListState<Row>({ name: WINDOW_JOIN_STATES[0] }), state.getListState<Row>({ name: WINDOW_JOIN_STATES[1] })];
     this.sides.forEach((side, i) => {
-      const descriptor = { name: WINDOW_JOIN_STATES[i]! };
-      side.rows = context.keyedState.getListState<Row>(descriptor);
-      for (const [key, rows] of context.keyedState.entriesOf<Row[]>(descriptor)) this.timers.register((rows[0]![side.windowEnd] as number) - 1, key);
+      for (const [key, rows] of state.entriesOf<Row[]>({ name: WINDOW_JOIN_STATES[i]! })) this.timers.register((rows[0]![side.windowEnd] as number) - 1, key);
     });
   }
 
@@ -68,7 +69,7 @@ export class WindowJoinOperator implements StreamOperator {
       if (side.keys.some((k) => row[k] === null)) continue;
       const key: Key = side.keyOf(row);
       state.setCurrentKey(key);
-      side.rows.add(row);
+      this.rows[input]!.add(row);
       this.timers.register(fires, key);
     }
   }
@@ -78,13 +79,13 @@ export class WindowJoinOperator implements StreamOperator {
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
-    const [left, right] = this.sides;
+    const [left, right] = this.rows;
     this.timers.advance(watermark, (key) => {
       state.setCurrentKey(key);
-      const rights = right.rows.get();
-      for (const l of left.rows.get()) for (const r of rights) out.push(RowKind.INSERT, [...l, ...r]);
-      left.rows.clear();
-      right.rows.clear();
+      const rights = right.get();
+      for (const l of left.get()) for (const r of rights) out.push(RowKind.INSERT, [...l, ...r]);
+      left.clear();
+      right.clear();
     });
     if (out.size > 0) this.context.output.collect(out);
     this.context.output.emitWatermark(watermark);
