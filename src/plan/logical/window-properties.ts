@@ -67,7 +67,7 @@ export function windowRankOf(rank: LogicalRank): WindowColumns | undefined {
 /**
  * The window columns of both inputs of `join` when it is a window join: both inputs are windowed
  * by the same window and the join equates window_start with window_start and window_end with
- * window_end. The result's keys index `join.leftKeys`/`join.rightKeys`.
+ * window_end (the window columns are then part of the join keys).
  */
 export function windowJoinOf(join: LogicalJoin): { readonly left: WindowColumns; readonly right: WindowColumns } | undefined {
   const left = windowColumnsOf(windowRoles(join.left));
@@ -79,7 +79,9 @@ export function windowJoinOf(join: LogicalJoin): { readonly left: WindowColumns;
 
 /** True when two window specs describe the same windows. */
 export function sameWindow(a: WindowSpec, b: WindowSpec): boolean {
-  return JSON.stringify(a) === JSON.stringify(b);
+  const x = a as unknown as Readonly<Record<string, unknown>>;
+  const y = b as unknown as Readonly<Record<string, unknown>>;
+  return Object.keys(x).length === Object.keys(y).length && Object.keys(x).every((k) => x[k] === y[k]);
 }
 
 /** The roles of a window TVF's columns: its input's, then window_start, window_end, window_time. */
