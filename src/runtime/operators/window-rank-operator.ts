@@ -13,7 +13,7 @@ import type { WindowRankSpec } from '../../dataflow/job-graph.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { LateRowCounter } from './late-row-counter.js';
-import { orderedBefore } from './row-order.js';
+import { rowOrder } from './row-order.js';
 import { WindowTimers } from './window-timers.js';
 
 /** Keyed state: the ordered first rows of one partition of one window. */
@@ -22,6 +22,7 @@ export const WINDOW_RANK_STATE = 'window-rank.top';
 /** The runtime implementation of a `window-rank` job-graph node. */
 export class WindowRankOperator implements StreamOperator {
   private readonly partitionOf: KeySelector;
+  private readonly before: (a: Row, b: Row) => boolean;
   private readonly out = new ChangeBatch();
   private readonly timers = new WindowTimers();
   private readonly late = new LateRowCounter('window rank');
@@ -31,6 +32,7 @@ export class WindowRankOperator implements StreamOperator {
 
   constructor(readonly spec: WindowRankSpec) {
     this.partitionOf = keySelector(spec.partitionKeys);
+    this.before = rowOrder(spec.orderKeys);
   }
 
   /** Rows dropped because their window had already fired. */
@@ -46,7 +48,7 @@ export class WindowRankOperator implements StreamOperator {
 
   processBatch(batch: ChangeBatch): void {
     const state = this.context.keyedState;
-    const { limit, orderKeys } = this.spec;
+    const { limit } = this.spec;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
       if (this.endOf(row) - 1 <= this.watermark) {
@@ -57,7 +59,7 @@ export class WindowRankOperator implements StreamOperator {
       state.setCurrentKey(key);
       const rows = this.top.value() ?? [];
       let position = rows.length;
-      while (position > 0 && orderedBefore(row, rows[position - 1]!, orderKeys)) position--;
+      while (position > 0 && this.before(row, rows[position - 1]!)) position--;
       if (position >= limit) continue;
       rows.splice(position, 0, row);
       if (rows.length > limit) rows.pop();
