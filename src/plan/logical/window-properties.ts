@@ -58,8 +58,13 @@ export function windowColumnsOf(roles: readonly WindowRole[]): WindowColumns | u
   return end < 0 ? undefined : { window, start, end };
 }
 
-/** The window columns of the input of `rank` when it is a window Top-N: its partition keys include them. */
+/**
+ * The window columns of the input of `rank` when it is a window Top-N: a ROW_NUMBER whose
+ * partition keys include them. (Ranks gain a `rankType` on main; RANK and DENSE_RANK are not run
+ * per window yet, so they keep the regular Top-N.)
+ */
 export function windowRankOf(rank: LogicalRank): WindowColumns | undefined {
+  if (((rank as { readonly rankType?: string }).rankType ?? 'ROW_NUMBER') !== 'ROW_NUMBER') return undefined;
   const columns = windowColumnsOf(windowRoles(rank.input));
   return columns !== undefined && rank.partitionKeys.includes(columns.start) && rank.partitionKeys.includes(columns.end) ? columns : undefined;
 }
