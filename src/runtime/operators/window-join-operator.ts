@@ -13,7 +13,7 @@ import { ChangeBatch, type Row } from '../../common/row.js';
 import type { WindowJoinSpec } from '../../dataflow/job-graph.js';
 import type { ListState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
-import { LateRowCounter } from './late-row-counter.js';
+import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
 import { WindowTimers } from './window-timers.js';
 
 /** Keyed state of each side: the rows of one key and window, in arrival order. */
@@ -33,7 +33,7 @@ export class WindowJoinOperator implements StreamOperator {
   private rows!: readonly [ListState<Row>, ListState<Row>];
   private readonly out = new ChangeBatch();
   private readonly timers = new WindowTimers();
-  private readonly late = new LateRowCounter('window join');
+  private readonly late = new DroppedRowCounter('window join', LATE_ROW);
   private context!: OperatorContext;
   private watermark = -Infinity;
 

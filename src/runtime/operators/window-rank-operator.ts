@@ -12,7 +12,7 @@ import { ChangeBatch, type Row } from '../../common/row.js';
 import type { WindowRankSpec } from '../../dataflow/job-graph.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
-import { LateRowCounter } from './late-row-counter.js';
+import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
 import { rowOrder } from './row-order.js';
 import { WindowTimers } from './window-timers.js';
 
@@ -25,7 +25,7 @@ export class WindowRankOperator implements StreamOperator {
   private readonly before: (a: Row, b: Row) => boolean;
   private readonly out = new ChangeBatch();
   private readonly timers = new WindowTimers();
-  private readonly late = new LateRowCounter('window rank');
+  private readonly late = new DroppedRowCounter('window rank', LATE_ROW);
   private context!: OperatorContext;
   private top!: ValueState<Row[]>;
   private watermark = -Infinity;

@@ -4,9 +4,11 @@ import { WindowTableOperator } from '../../../src/runtime/operators/window-table
 import { OperatorHarness } from '../operator-harness.js';
 
 describe('window table operator', () => {
-  it('assigns TUMBLE, HOP and CUMULATE windows and skips rows without a time', async () => {
+  it('assigns TUMBLE, HOP and CUMULATE windows and drops and counts rows without a time', async () => {
     const tumble = await OperatorHarness.open(new WindowTableOperator({ kind: 'window-table', window: { kind: 'TUMBLE', size: 10 }, timeIndex: 1 }));
     expect(tumble.push([['+I', ['a', 13]], ['+I', ['b', null]]])).toEqual([['+I', ['a', 13, 10, 20, 19]]]);
+    expect((tumble.operator as WindowTableOperator).nullTimeRows).toBe(1);
+    expect(tumble.warnings).toHaveLength(1);
     const hop = await OperatorHarness.open(new WindowTableOperator({ kind: 'window-table', window: { kind: 'HOP', slide: 5, size: 10 }, timeIndex: 1 }));
     expect(hop.push([['+I', ['a', 13]]])).toEqual([['+I', ['a', 13, 10, 20, 19]], ['+I', ['a', 13, 5, 15, 14]]]);
     const cumulate = await OperatorHarness.open(new WindowTableOperator({ kind: 'window-table', window: { kind: 'CUMULATE', step: 5, size: 10 }, timeIndex: 1 }));
