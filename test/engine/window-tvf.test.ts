@@ -96,6 +96,17 @@ describe('window TVFs as tables', () => {
   }
 });
 
+describe('window_time', () => {
+  it('is a rowtime attribute: a 20 s window over the 10 s windows of a TVF counts each row once', async () => {
+    const bids = events(120, 13);
+    const { engine } = await engineWith({ bids });
+    await engine.execute(`CREATE VIEW tens AS SELECT item, window_time FROM TABLE(${CALLS.TUMBLE})`);
+    const rows = await engine.query("SELECT window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE tens, DESCRIPTOR(window_time), INTERVAL '20' SECOND)) GROUP BY window_start, window_end");
+    const expected = [...groupBy(bids, (b) => BASE + Math.floor((b.ts - BASE) / (20 * SECOND)) * 20 * SECOND)].map(([start, list]) => [start, list.length]);
+    expect(sorted(rows.map((r) => [millis(r.window_start), r.n]))).toEqual(sorted(expected));
+  });
+});
+
 describe('window Top-N', () => {
   it.each([1, 2])('the 3 highest bids of every 10 s tumbling window (parallelism %i)', async (parallelism) => {
     const bids = events(120, 11);
