@@ -10,7 +10,7 @@ import type { OverFrame } from '../common/over-frame.js';
 import { createHash } from 'node:crypto';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
-import type { WindowSpec } from '../common/window-spec.js';
+import type { AlignedWindowSpec, WindowSpec } from '../common/window-spec.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
 
 /** Version of the job-graph format. */
@@ -68,7 +68,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec | WindowTableSpec | WindowRankSpec | WindowJoinSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -288,6 +288,48 @@ export interface OverAggregateSpec {
   readonly frame: OverFrame;
   readonly aggregates: readonly AggregateCallSpec[];
   readonly mode: 'rowtime' | 'proctime' | 'updating';
+}
+
+/**
+ * A window table function over an insert-only input: each row is emitted once per window that
+ * contains its event time (column `timeIndex`), followed by window_start, window_end and
+ * window_time (= window_end - 1 ms). Stateless.
+ */
+export interface WindowTableSpec {
+  readonly kind: 'window-table';
+  readonly window: AlignedWindowSpec;
+  readonly timeIndex: number;
+}
+
+/**
+ * Window Top-N over an insert-only windowed input: `partitionKeys` include the window's columns
+ * (`windowEnd` is the window_end column). The first `limit` rows of each partition are kept in
+ * keyed state and emitted once, as +I followed by their row number, when the watermark passes
+ * the window's end; then the partition's state is cleared. Rows of a closed window are late:
+ * dropped and counted. Ties keep arrival order.
+ */
+export interface WindowRankSpec {
+  readonly kind: 'window-rank';
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly OrderKey[];
+  readonly limit: number;
+  readonly windowEnd: number;
+}
+
+/**
+ * Inner window join of input 0 (left) and input 1 (right), insert-only and windowed alike, both
+ * hash-partitioned by their keys (which include window_start and window_end; `leftWindowEnd` and
+ * `rightWindowEnd` index window_end). Each side's rows wait in keyed state until the watermark
+ * (the minimum of both inputs) passes their window's end; then the window's rows are joined,
+ * emitted as +I, and the state cleared. Rows of a closed window are late: dropped and counted.
+ * A NULL key matches nothing.
+ */
+export interface WindowJoinSpec {
+  readonly kind: 'window-join';
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftWindowEnd: number;
+  readonly rightWindowEnd: number;
 }
 
 /** UNION ALL of the inputs, which share one schema. */

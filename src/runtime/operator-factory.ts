@@ -13,6 +13,9 @@ import { RankOperator } from './operators/rank-operator.js';
 import { RetractableRankOperator } from './operators/retractable-rank-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
+import { WindowJoinOperator } from './operators/window-join-operator.js';
+import { WindowRankOperator } from './operators/window-rank-operator.js';
+import { WindowTableOperator } from './operators/window-table-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
 import { UpdatingOverAggregateOperator } from './operators/updating-over-aggregate-operator.js';
@@ -68,6 +71,12 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return spec.rankType === undefined && spec.inputRetracts !== true ? new RankOperator(spec) : new RetractableRankOperator(spec);
     case 'over-aggregate':
       return spec.mode === 'updating' ? new UpdatingOverAggregateOperator(spec) : new OverAggregateOperator(spec);
+    case 'window-table':
+      return new WindowTableOperator(spec);
+    case 'window-rank':
+      return new WindowRankOperator(spec);
+    case 'window-join':
+      return new WindowJoinOperator(spec);
     case 'union':
       return new UnionOperator();
     case 'sink':

@@ -39,7 +39,11 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
     case 'window-aggregate':
+    case 'window-table':
+    case 'window-rank':
       return { ...node, input: requireUpdateBefore(node.input, true) };
+    case 'window-join':
+      return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'join':
     case 'interval-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
@@ -83,6 +87,18 @@ function produce(node: PhysicalNode): PhysicalNode {
       }
       return { ...node, input, mode: INSERT_ONLY };
     }
+    case 'window-table':
+    case 'window-rank': {
+      const input = produce(node.input);
+      requireInsertOnly(input, node.kind);
+      return { ...node, input, mode: INSERT_ONLY } as PhysicalNode;
+    }
+    case 'window-join': {
+      const left = produce(node.left);
+      const right = produce(node.right);
+      [left, right].forEach((input) => requireInsertOnly(input, node.kind));
+      return { ...node, left, right, mode: INSERT_ONLY };
+    }
     case 'rank': {
       const input = produce(node.input);
       return { ...node, input, mode: ALL_KINDS };
@@ -123,6 +139,13 @@ function produce(node: PhysicalNode): PhysicalNode {
       return { ...node, input, mode: { insert: false, updateBefore: false, updateAfter: false, delete: false } };
     }
   }
+}
+
+/** Windowed operators other than the window aggregation take insert-only inputs only. */
+function requireInsertOnly(input: PhysicalNode, kind: 'window-table' | 'window-rank' | 'window-join'): void {
+  if (!isUpdating(input.mode)) return;
+  const what = { 'window-table': 'a window table function', 'window-rank': 'a window Top-N', 'window-join': 'a window join' }[kind];
+  throw new WeirError('PLANNING_ERROR', `${what} needs insert-only input, but its input produces updates`, { hint: 'windowed operators over updating inputs are not supported yet' });
 }
 
 function checkSinks(node: PhysicalNode, render: PlanRenderer): void {

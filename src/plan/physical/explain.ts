@@ -97,6 +97,21 @@ function describeNode(node: PhysicalNode): string {
       const type = node.joinType === 'LEFT' ? 'LeftOuterJoin' : 'InnerJoin';
       return `TemporalJoin(joinType=[${type}], on=[${keys}], leftTime=[${left[node.leftTimeIndex]!.name}], rightTime=[${right[node.rightTimeIndex]!.name}]${where}, select=[${fields(node.schema)}], ${mode})`;
     }
+    case 'window-table':
+      return `WindowTableFunction(window=[${describeWindow(node.window, `time_col=[${node.input.schema[node.timeIndex]!.name}]`)}], ${mode})`;
+    case 'window-rank': {
+      const input = node.input.schema;
+      const window = describeWindow(node.window, windowColumns(input, node.windowStart, node.windowEnd));
+      const partition = node.partitionKeys.filter((k) => k !== node.windowStart && k !== node.windowEnd).map((k) => input[k]!.name).join(', ');
+      const order = node.orderKeys.map((o) => `${input[o.index]!.name} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
+      return `WindowRank(window=[${window}], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
+    }
+    case 'window-join': {
+      const { left, right, leftWindow, rightWindow } = node;
+      const windows = `leftWindow=[${describeWindow(node.window, windowColumns(left.schema, leftWindow.start, leftWindow.end))}], rightWindow=[${describeWindow(node.window, windowColumns(right.schema, rightWindow.start, rightWindow.end))}]`;
+      const keys = node.leftKeys.flatMap((l, i) => (l === leftWindow.start || l === leftWindow.end ? [] : [`(${left.schema[l]!.name} = ${right.schema[node.rightKeys[i]!]!.name})`]));
+      return `WindowJoin(${windows}, joinType=[InnerJoin], where=[${keys.join(' AND ')}], select=[${fields(node.schema)}], ${mode})`;
+    }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':
@@ -111,18 +126,24 @@ function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'interval-jo
   return [...keys, ...condition].join(' AND ');
 }
 
-function describeWindow(window: WindowSpec): string {
+/** A window as Flink prints it, its parameters preceded by `columns` (e.g. `time_col=[ts]`) when given. */
+function describeWindow(window: WindowSpec, columns?: string): string {
   const seconds = (ms: number): string => `${ms / 1000} s`;
+  const at = columns === undefined ? '' : `${columns}, `;
   switch (window.kind) {
     case 'TUMBLE':
-      return `TUMBLE(size=[${seconds(window.size)}])`;
+      return `TUMBLE(${at}size=[${seconds(window.size)}])`;
     case 'HOP':
-      return `HOP(slide=[${seconds(window.slide)}], size=[${seconds(window.size)}])`;
+      return `HOP(${at}slide=[${seconds(window.slide)}], size=[${seconds(window.size)}])`;
     case 'CUMULATE':
-      return `CUMULATE(step=[${seconds(window.step)}], size=[${seconds(window.size)}])`;
+      return `CUMULATE(${at}step=[${seconds(window.step)}], size=[${seconds(window.size)}])`;
     case 'SESSION':
-      return `SESSION(gap=[${seconds(window.gap)}])`;
+      return `SESSION(${at}gap=[${seconds(window.gap)}])`;
   }
+}
+
+function windowColumns(schema: Schema, start: number, end: number): string {
+  return `win_start=[${schema[start]!.name}], win_end=[${schema[end]!.name}]`;
 }
 
 function aliased(text: string, name: string): string {

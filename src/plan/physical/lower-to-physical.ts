@@ -9,6 +9,8 @@ import { SqlTypes } from '../../common/sql-type.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import type { LogicalNode } from '../logical/logical-node.js';
 import { lowerJoin } from './lower-join.js';
+import { lowerWindowJoin } from './lower-window-join.js';
+import { lowerWindowRank } from './lower-window-rank.js';
 import type { PhysicalNode } from './physical-node.js';
 
 /** Lowers a logical plan; every mode is provisional (insert-only) until inference runs. */
@@ -37,7 +39,7 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     case 'sink':
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
     case 'join':
-      return lowerJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
+      return lowerWindowJoin(node, lowerToPhysical) ?? lowerJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
     case 'lookup-join':
       return { ...node, input: lowerToPhysical(node.input), mode };
     case 'temporal-join': {
@@ -52,6 +54,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
           hint: 'Flink has the same rule: an unbounded row number would change every row of a partition on each insert',
         });
       }
+      const windowed = lowerWindowRank(node, lowerToPhysical);
+      if (windowed !== undefined) return windowed;
       const input = lowerToPhysical(node.input);
       const keys = node.partitionKeys.length === 0 ? null : node.partitionKeys;
       return {
@@ -71,9 +75,12 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { ...node, input: exchange, mode };
     }
     case 'window-tvf':
-      throw new WeirError('UNSUPPORTED', `${node.window.kind} windows are only supported in a GROUP BY that includes window_start and window_end`, {
-        hint: 'aggregate the window: ... GROUP BY window_start, window_end',
-      });
+      if (node.window.kind === 'SESSION') {
+        throw new WeirError('UNSUPPORTED', 'SESSION windows are only supported in a GROUP BY that includes window_start and window_end', {
+          hint: 'aggregate the window: ... GROUP BY window_start, window_end',
+        });
+      }
+      return { kind: 'window-table', input: lowerToPhysical(node.input), window: node.window, timeIndex: node.timeIndex, schema: node.schema, mode };
   }
 }
 

@@ -6,7 +6,7 @@ import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
-import type { WindowSpec } from '../../common/window-spec.js';
+import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, LookupTable, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
@@ -123,6 +123,34 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  /** Flink's WindowTableFunction: each row once per window containing it, followed by window_start, window_end, window_time. */
+  | { readonly kind: 'window-table'; readonly input: PhysicalNode; readonly window: AlignedWindowSpec; readonly timeIndex: number; readonly schema: Schema; readonly mode: ChangelogMode }
+  /** Flink's WindowRank: Top-N per partition and window (`windowStart`/`windowEnd` index the input), emitted when the window closes. */
+  | {
+      readonly kind: 'window-rank';
+      readonly input: PhysicalNode;
+      readonly window: WindowSpec;
+      readonly windowStart: number;
+      readonly windowEnd: number;
+      readonly partitionKeys: readonly number[];
+      readonly orderKeys: readonly OrderKey[];
+      readonly limit: number;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  /** Flink's WindowJoin: an inner equi-join of two inputs windowed alike, whose keys include window_start and window_end. */
+  | {
+      readonly kind: 'window-join';
+      readonly left: PhysicalNode;
+      readonly right: PhysicalNode;
+      readonly window: WindowSpec;
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly leftWindow: { readonly start: number; readonly end: number };
+      readonly rightWindow: { readonly start: number; readonly end: number };
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
   | { readonly kind: 'sink'; readonly input: PhysicalNode; readonly target: SinkTarget; readonly schema: Schema; readonly mode: ChangelogMode };
 
@@ -137,6 +165,7 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'join':
     case 'interval-join':
     case 'temporal-join':
+    case 'window-join':
       return [node.left, node.right];
     default:
       return [node.input];

@@ -129,6 +129,12 @@ function specOf(node: PhysicalNode): OperatorSpec {
       const { joinType, leftKeys, rightKeys, bounds, condition } = node;
       return { kind: 'interval-join', joinType, leftKeys, rightKeys, leftArity: node.left.schema.length, rightArity: node.right.schema.length, bounds, condition };
     }
+    case 'window-table':
+      return { kind: 'window-table', window: node.window, timeIndex: node.timeIndex };
+    case 'window-rank':
+      return { kind: 'window-rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit, windowEnd: node.windowEnd };
+    case 'window-join':
+      return { kind: 'window-join', leftKeys: node.leftKeys, rightKeys: node.rightKeys, leftWindowEnd: node.leftWindow.end, rightWindowEnd: node.rightWindow.end };
     case 'union':
       return { kind: 'union' };
     case 'sink':

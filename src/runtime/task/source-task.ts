@@ -4,8 +4,9 @@
  * (backpressure) and yielding to the event loop between batches so that other jobs and I/O run.
  * Between two polls it injects the barrier of a triggered checkpoint, recording the reader's
  * offset at exactly that point — unless the reader says its position cannot be resumed from
- * (`checkpointable()` false), when the barrier waits for a later poll. With checkpointing on, a source whose input has ended emits the final watermark, then stays
- * until the job's final checkpoint has passed through it, so that the sinks commit everything.
+ * (`checkpointable()` false), when the barrier waits for a later poll. A source whose input has
+ * ended emits the final watermark, then (with checkpointing on) stays until the job's final
+ * checkpoint has passed through it, so that the sinks commit everything, window results included.
  * With an idle timeout (`table.exec.source.idle-timeout`), a source that reads nothing for that
  * long tells its consumers it is idle, so that it does not hold back their watermark, and that
  * it is active again before its next records.
@@ -75,7 +76,8 @@ export class SourceTask {
       await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
     }
     if (this.host.stopped) return;
-    // The end of event time goes before the final checkpoint, so that what it fires (windows, OVER rows) is committed with it.
+    // As Flink's MAX_WATERMARK at the end of input: windows fire before the final checkpoint, so
+    // that a transactional sink commits their rows with it.
     this.output.emitWatermark(Infinity);
     if (this.host.sourceEnded(this)) {
       while (!this.host.stopped) {

@@ -71,7 +71,8 @@ function pushJoinConditionIntoPaddedSide(join: Extract<LogicalNode, { kind: 'joi
   return paddedIsRight ? { ...join, right: filtered, condition: rest } : { ...join, left: filtered, condition: rest };
 }
 
-function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
+/** True when no function the expression calls is non-deterministic, so that evaluating it once or per copy of a row agrees. */
+export function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
   switch (expr.kind) {
     case 'input-ref':
     case 'literal':

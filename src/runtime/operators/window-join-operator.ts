@@ -1,0 +1,93 @@
+/**
+ * Window join (Flink's WindowJoinOperator, inner) of two insert-only inputs windowed alike: both
+ * are partitioned by the join keys, which include window_start and window_end, so each keyed-state
+ * entry holds one key's rows of one window, per side. When the watermark (the minimum over both
+ * inputs, as the task delivers it) passes the window's end, every left row is joined with every
+ * right row of the entry, emitted as +I (left columns then right columns), and the entry is
+ * cleared. Rows of a window that has fired are late: dropped and counted. A row with a NULL key
+ * matches nothing and is not stored. Timers are registered again from keyed state on open.
+ */
+import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
+import { RowKind } from '../../common/row-kind.js';
+import { ChangeBatch, type Row } from '../../common/row.js';
+import type { WindowJoinSpec } from '../../dataflow/job-graph.js';
+import type { ListState } from '../state/keyed-state-backend.js';
+import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
+import { WindowTimers } from './window-timers.js';
+
+/** Keyed state of each side: the rows of one key and window, in arrival order. */
+export const WINDOW_JOIN_STATES = ['window-join.left', 'window-join.right'] as const;
+
+/** How to read the rows of one input of the join. */
+interface Side {
+  readonly keys: readonly number[];
+  readonly keyOf: KeySelector;
+  readonly windowEnd: number;
+}
+
+/** The runtime implementation of a `window-join` job-graph node. */
+export class WindowJoinOperator implements StreamOperator {
+  private readonly sides: readonly [Side, Side];
+  /** Each side's rows of the current key and window. */
+  private rows!: readonly [ListState<Row>, ListState<Row>];
+  private readonly out = new ChangeBatch();
+  private readonly timers = new WindowTimers();
+  private readonly late = new DroppedRowCounter('window join', LATE_ROW);
+  private context!: OperatorContext;
+  private watermark = -Infinity;
+
+  constructor(readonly spec: WindowJoinSpec) {
+    const side = (keys: readonly number[], windowEnd: number): Side => ({ keys, keyOf: keySelector(keys), windowEnd });
+    this.sides = [side(spec.leftKeys, spec.leftWindowEnd), side(spec.rightKeys, spec.rightWindowEnd)];
+  }
+
+  /** Rows dropped because their window had already fired. */
+  get lateRows(): number {
+    return this.late.count;
+  }
+
+  open(context: OperatorContext): void {
+    this.context = context;
+    const state = context.keyedState;
+    this.rows = [state.getListState<Row>({ name: WINDOW_JOIN_STATES[0] }), state.getListState<Row>({ name: WINDOW_JOIN_STATES[1] })];
+    this.sides.forEach((side, i) => {
+      for (const [key, rows] of state.entriesOf<Row[]>({ name: WINDOW_JOIN_STATES[i]! })) this.timers.register((rows[0]![side.windowEnd] as number) - 1, key);
+    });
+  }
+
+  processBatch(batch: ChangeBatch, input: number): void {
+    const side = this.sides[input]!;
+    const state = this.context.keyedState;
+    for (let i = 0; i < batch.size; i++) {
+      const row = batch.rows[i]!;
+      const fires = (row[side.windowEnd] as number) - 1;
+      if (fires <= this.watermark) {
+        this.late.drop(this.context);
+        continue;
+      }
+      if (side.keys.some((k) => row[k] === null)) continue;
+      const key: Key = side.keyOf(row);
+      state.setCurrentKey(key);
+      this.rows[input]!.add(row);
+      this.timers.register(fires, key);
+    }
+  }
+
+  processWatermark(watermark: number): void {
+    this.watermark = watermark;
+    const out = this.out;
+    out.clear();
+    const state = this.context.keyedState;
+    const [left, right] = this.rows;
+    this.timers.advance(watermark, (key) => {
+      state.setCurrentKey(key);
+      const rights = right.get();
+      for (const l of left.get()) for (const r of rights) out.push(RowKind.INSERT, [...l, ...r]);
+      left.clear();
+      right.clear();
+    });
+    if (out.size > 0) this.context.output.collect(out);
+    this.context.output.emitWatermark(watermark);
+  }
+}

@@ -1,0 +1,92 @@
+/**
+ * Window Top-N (Flink's WindowRankOperator with ROW_NUMBER) over an insert-only windowed input:
+ * the partition keys include the window's columns, so each keyed-state entry is one partition of
+ * one window, holding its first `limit` rows in order (ties keep arrival order). When the
+ * watermark passes the window's end, the rows are emitted once, as +I followed by their row
+ * number, and the entry is cleared. Rows arriving for a window that has fired are late: dropped
+ * and counted. Timers are registered again from keyed state on open, so a restore resumes them.
+ */
+import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
+import { RowKind } from '../../common/row-kind.js';
+import { ChangeBatch, type Row } from '../../common/row.js';
+import type { WindowRankSpec } from '../../dataflow/job-graph.js';
+import type { ValueState } from '../state/keyed-state-backend.js';
+import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
+import { rowOrder } from './row-order.js';
+import { WindowTimers } from './window-timers.js';
+
+/** Keyed state: the ordered first rows of one partition of one window. */
+export const WINDOW_RANK_STATE = 'window-rank.top';
+
+/** The runtime implementation of a `window-rank` job-graph node. */
+export class WindowRankOperator implements StreamOperator {
+  private readonly partitionOf: KeySelector;
+  private readonly before: (a: Row, b: Row) => boolean;
+  private readonly out = new ChangeBatch();
+  private readonly timers = new WindowTimers();
+  private readonly late = new DroppedRowCounter('window rank', LATE_ROW);
+  private context!: OperatorContext;
+  private top!: ValueState<Row[]>;
+  private watermark = -Infinity;
+
+  constructor(readonly spec: WindowRankSpec) {
+    this.partitionOf = keySelector(spec.partitionKeys);
+    this.before = rowOrder(spec.orderKeys);
+  }
+
+  /** Rows dropped because their window had already fired. */
+  get lateRows(): number {
+    return this.late.count;
+  }
+
+  open(context: OperatorContext): void {
+    this.context = context;
+    this.top = context.keyedState.getValueState<Row[]>({ name: WINDOW_RANK_STATE });
+    for (const [key, rows] of context.keyedState.entriesOf<Row[]>({ name: WINDOW_RANK_STATE })) this.schedule(key, rows[0]!);
+  }
+
+  processBatch(batch: ChangeBatch): void {
+    const state = this.context.keyedState;
+    const { limit } = this.spec;
+    for (let i = 0; i < batch.size; i++) {
+      const row = batch.rows[i]!;
+      if (this.endOf(row) - 1 <= this.watermark) {
+        this.late.drop(this.context);
+        continue;
+      }
+      const key = this.partitionOf(row);
+      state.setCurrentKey(key);
+      const rows = this.top.value() ?? [];
+      let position = rows.length;
+      while (position > 0 && this.before(row, rows[position - 1]!)) position--;
+      if (position >= limit) continue;
+      rows.splice(position, 0, row);
+      if (rows.length > limit) rows.pop();
+      this.top.update(rows);
+      this.schedule(key, row);
+    }
+  }
+
+  processWatermark(watermark: number): void {
+    this.watermark = watermark;
+    const out = this.out;
+    out.clear();
+    const state = this.context.keyedState;
+    this.timers.advance(watermark, (key) => {
+      state.setCurrentKey(key);
+      (this.top.value() ?? []).forEach((row, i) => out.push(RowKind.INSERT, [...row, i + 1]));
+      this.top.clear();
+    });
+    if (out.size > 0) this.context.output.collect(out);
+    this.context.output.emitWatermark(watermark);
+  }
+
+  private endOf(row: Row): number {
+    return row[this.spec.windowEnd] as number;
+  }
+
+  private schedule(key: Key, row: Row): void {
+    this.timers.register(this.endOf(row) - 1, key);
+  }
+}

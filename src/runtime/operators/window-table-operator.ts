@@ -1,0 +1,47 @@
+/**
+ * Flink's windowing table functions (TUMBLE, HOP, CUMULATE) used as tables: a stateless flat-map
+ * that emits each insert-only row once per window containing its event time, followed by
+ * window_start, window_end and window_time (window_end - 1 ms, a rowtime attribute). Rows with a
+ * NULL time belong to no window: dropped and counted (as in Flink). Late rows are not dropped here
+ * (as in Flink: the window operators downstream do). Watermarks pass through unchanged.
+ */
+import { ChangeBatch } from '../../common/row.js';
+import { RowKind } from '../../common/row-kind.js';
+import { forEachWindow } from '../../common/window-spec.js';
+import type { WindowTableSpec } from '../../dataflow/job-graph.js';
+import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { DroppedRowCounter } from './dropped-row-counter.js';
+
+/** The runtime implementation of a `window-table` job-graph node. */
+export class WindowTableOperator implements StreamOperator {
+  private readonly out = new ChangeBatch();
+  private readonly nullTimes = new DroppedRowCounter('window table function', 'a row whose time attribute is NULL');
+  private context!: OperatorContext;
+
+  constructor(readonly spec: WindowTableSpec) {}
+
+  /** Rows dropped because their time was NULL. */
+  get nullTimeRows(): number {
+    return this.nullTimes.count;
+  }
+
+  open(context: OperatorContext): void {
+    this.context = context;
+  }
+
+  processBatch(batch: ChangeBatch): void {
+    const out = this.out;
+    out.clear();
+    const { window, timeIndex } = this.spec;
+    for (let i = 0; i < batch.size; i++) {
+      const row = batch.rows[i]!;
+      const time = row[timeIndex];
+      if (typeof time !== 'number') {
+        this.nullTimes.drop(this.context);
+        continue;
+      }
+      forEachWindow(window, time, (start, end) => out.push(RowKind.INSERT, [...row, start, end, end - 1]));
+    }
+    if (out.size > 0) this.context.output.collect(out);
+  }
+}
