@@ -11,7 +11,7 @@ import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError, type SourceSpan } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
-import { graphFingerprint, unionJobGraphs, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
+import { graphFingerprint, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
 import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
 import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
 import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
@@ -23,7 +23,6 @@ import { translateLegacyOptions } from '../connectors/legacy-connector-options.j
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
-import { bindMaterializedView, KEEP_TABLE_OPTION } from '../sql/bind/bind-materialized-view.js';
 import { bindQuery, objectName, relationName } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
@@ -33,6 +32,7 @@ import { postgresTablesRead } from '../sql/parse/postgres-table-references.js';
 import { describe, show, stringField } from './catalog-statements.js';
 import type { CatalogStore, StoredKind } from './catalog-store.js';
 import { loadFunction } from './function-library.js';
+import { MaterializedViews } from './materialized-views.js';
 import { JobHandle } from './job-handle.js';
 import { SessionConfig } from './session-config.js';
 import { querySystemTables } from './system-query.js';
@@ -74,10 +74,7 @@ export class Session {
   private readonly subscriptionWriters = new Map<string, (spec: SinkSpec) => SinkWriter>();
   private readonly connectorsByName: ReadonlyMap<string, Connector>;
   private readonly store: CatalogStore | undefined;
-  /** The materialized views of the session: their sinks and the part of the views' job each is. */
-  private readonly materialized = new Map<string, { readonly sink: LogicalSink; readonly instance: string }>();
-  /** The job maintaining every materialized view, while it runs. */
-  private materializedJob: JobHandle | undefined;
+  private readonly materialized: MaterializedViews;
 
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
@@ -100,6 +97,13 @@ export class Session {
       sink: (name) => (name === SUBSCRIPTION_CONNECTOR ? subscriptions : byName.get(name)?.sink ?? unsupported(`connector '${name}' cannot be written to`)),
       lookup: (name) => byName.get(name)?.lookup ?? unsupported(`connector '${name}' cannot be looked up`),
     };
+    this.materialized = new MaterializedViews({
+      catalog: this.catalog,
+      plannerOptions: () => this.plannerOptions(),
+      runGraph: (graph, sinks, key, defaultInterval) => this.runGraph(graph, sinks, key, defaultInterval),
+      tablesOf: (connector) => byName.get(connector)?.tables,
+      warn: this.onWarning,
+    });
   }
 
   /** Jobs started in this session, oldest first. */
@@ -150,7 +154,7 @@ export class Session {
         if (parsed === undefined) continue;
         if (parsed.statement.kind === 'create-materialized-view') {
           const statement = parsed.statement;
-          await this.withSettings(object.settings ?? {}, () => this.createMaterializedView(statement, parsed.text, new BinderContext(this.catalog, this.functions), false, object.instance));
+          await this.withSettings(object.settings ?? {}, () => this.materialized.create(statement, parsed.text, new BinderContext(this.catalog, this.functions), false, object.instance));
           viewSettings = object.settings ?? {};
         } else {
           await this.executeStatement(parsed.statement, parsed.text);
@@ -160,9 +164,10 @@ export class Session {
         this.onWarning(`could not restore ${object.kind.replace('-', ' ')} '${object.name}' from ${this.store!.path}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
-    const views = [...this.materialized.keys()];
-    if (options.runMaterializedViews && viewSettings !== undefined) await this.withSettings(viewSettings, () => this.restartMaterializedViews());
-    return { restored, views, jobs: this.materializedJob === undefined ? [] : [this.materializedJob] };
+    const views = this.materialized.names();
+    if (options.runMaterializedViews && viewSettings !== undefined) await this.withSettings(viewSettings, () => this.materialized.restart());
+    const job = this.materialized.job;
+    return { restored, views, jobs: job === undefined ? [] : [job] };
   }
 
   private async withSettings<T>(settings: Readonly<Record<string, string>>, task: () => Promise<T>): Promise<T> {
@@ -190,7 +195,7 @@ export class Session {
         return this.store.record({ kind: 'function', name: nameOf(statement.name), ddl: text });
       case 'create-materialized-view': {
         const name = nameOf(statement.name);
-        const instance = this.materialized.get(name)?.instance;
+        const instance = this.materialized.instanceOf(name);
         return this.store.record({ kind: 'materialized-view', name, ddl: text, settings: Object.fromEntries(this.config.entries()), ...(instance === undefined ? {} : { instance }) });
       }
       case 'drop': {
@@ -218,7 +223,7 @@ export class Session {
         return ok('Execute statement succeeded.');
       }
       case 'drop': {
-        if (statement.object === 'MATERIALIZED VIEW') return this.dropMaterializedView(statement);
+        if (statement.object === 'MATERIALIZED VIEW') return this.materialized.drop(statement);
         if (statement.object === 'FUNCTION') {
           const name = objectName(statement.name.parts, statement.name.span);
           if (!this.functions.unregister(name) && !statement.ifExists) {
@@ -261,7 +266,7 @@ export class Session {
       case 'stop-job':
         return this.stopJob(statement);
       case 'create-materialized-view':
-        return this.createMaterializedView(statement, text, binder);
+        return this.materialized.create(statement, text, binder);
       case 'flush':
         return this.flush();
       case 'create-function': {
@@ -284,7 +289,7 @@ export class Session {
         this.config.reset(statement.key);
         return ok(statement.key === undefined ? 'All session properties have been set to their default values.' : 'Session property has been reset.');
       case 'show':
-        return show(statement, { catalog: this.catalog, functions: this.functions, jobs: this.jobList, ...(this.materializedJob === undefined ? {} : { materializedJob: this.materializedJob }) });
+        return show(statement, { catalog: this.catalog, functions: this.functions, jobs: this.jobList, ...(this.materialized.job === undefined ? {} : { materializedJob: this.materialized.job }) });
       case 'describe':
         return describe(this.catalog, relationName(statement.name.parts, statement.name.span), statement.name.span);
       case 'explain':
@@ -464,97 +469,6 @@ export class Session {
   }
 
   /**
-   * CREATE MATERIALIZED VIEW: a Postgres table kept equal to the query, exactly once, keyed by the
-   * query's unique key. All materialized views of the session run as ONE job (each view a part of
-   * its graph), so that their exactly-once sinks into one database commit each checkpoint in one
-   * transaction: a reader never sees one view a checkpoint ahead of another. Adding a view stops
-   * that job with a savepoint and starts it again with the view added; the other views resume
-   * from the savepoint. The job always takes checkpoints (every second unless
-   * `execution.checkpointing.interval` says otherwise), since its sinks commit with them.
-   */
-  private async createMaterializedView(statement: CreateMaterializedViewStatement, text: string, binder: BinderContext, run = true, instance?: string): Promise<StatementResult> {
-    const name = objectName(statement.name.parts, statement.name.span);
-    if (statement.ifNotExists && this.catalog.materializedView(name) !== undefined) return ok('Execute statement succeeded.');
-    this.catalog.checkFree(name, statement.name.span);
-    const sink = bindMaterializedView(statement, name, binder);
-    const keepTableOnDrop = statement.options.some((o) => o.key === KEEP_TABLE_OPTION && o.value === 'true');
-    const view = {
-      kind: 'materialized-view' as const,
-      name,
-      queryText: statement.queryText,
-      schema: sink.schema,
-      primaryKey: sink.target.primaryKey,
-      options: new Map(Object.entries(sink.target.options)),
-      ddl: text,
-      jobKey: MATERIALIZED_VIEWS_JOB,
-      keepTableOnDrop,
-      instance: instance ?? `${name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(4).toString('hex')}`,
-    };
-    this.materialized.set(name, { sink, instance: view.instance });
-    this.catalog.addMaterializedView(view, statement.name.span);
-    if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
-    let failure: unknown;
-    try {
-      const result = await this.restartMaterializedViews();
-      if (result.kind !== 'job' || result.job.status !== 'FAILED') return result;
-      failure = result.job.error;
-    } catch (error) {
-      failure = error;
-    }
-    // The new view could not start (say, its database is unreachable): the views that ran before
-    // must not stay down with it, so they start again without it.
-    this.materialized.delete(name);
-    this.catalog.dropMaterializedView(name, { ifExists: true });
-    if (this.materialized.size > 0) {
-      await this.restartMaterializedViews().catch((error: unknown) => this.onWarning(`the other materialized views did not start again: ${error instanceof Error ? error.message : String(error)}`));
-    }
-    throw failure;
-  }
-
-  /**
-   * Stops the job of the materialized views with a savepoint (when it runs) and starts it again
-   * over the views defined now; each unchanged view resumes from the savepoint.
-   */
-  private async restartMaterializedViews(): Promise<StatementResult> {
-    const previous = this.materializedJob;
-    this.materializedJob = undefined;
-    if (previous?.status === 'RUNNING') await previous.stopWithSavepoint();
-    if (this.materialized.size === 0) return ok('No materialized view is left to maintain.');
-    const options = this.plannerOptions();
-    const views = [...this.materialized.values()];
-    const parts = views.map(({ sink, instance }) => ({ part: instance, graph: buildJobGraph(planPhysical([sink], options), instance, options) }));
-    const graph = unionJobGraphs(`materialized views (${[...this.materialized.keys()].join(', ')})`, parts);
-    const result = await this.runGraph(graph, views.map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
-    if (result.kind === 'job') this.materializedJob = result.job;
-    return result;
-  }
-
-  /**
-   * DROP MATERIALIZED VIEW: stops the views' job with a final checkpoint (so nothing is left
-   * prepared), drops the view's table in Postgres (unless the view was created with
-   * `'keep-table-on-drop' = 'true'`), and starts the job again over the remaining views.
-   */
-  private async dropMaterializedView(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
-    const name = objectName(statement.name.parts, statement.name.span);
-    const view = this.catalog.materializedView(name);
-    if (view === undefined) {
-      this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
-      return ok('Execute statement succeeded.');
-    }
-    const running = this.materializedJob?.status === 'RUNNING';
-    if (running) await this.materializedJob!.stopWithSavepoint();
-    this.materialized.delete(view.name);
-    this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
-    const table = view.options.get('table-name') ?? view.name;
-    if (!view.keepTableOnDrop) {
-      const tables = this.connectorsByName.get(view.options.get('connector') ?? '')?.tables;
-      await tables?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
-    }
-    if (running) await this.restartMaterializedViews();
-    return ok(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
-  }
-
-  /**
    * FLUSH: a checkpoint of every running job that takes checkpoints, returning once each is complete
    * and its sinks have committed it — so that whatever was written before is visible downstream.
    */
@@ -577,12 +491,6 @@ export class Session {
     return ok(`Job '${job.id}' stopped with savepoint ${path}`);
   }
 }
-
-/** The key of the job of the materialized views: its checkpoints, and the job of its sinks' transactions. */
-const MATERIALIZED_VIEWS_JOB = 'materialized-views';
-
-/** The statement creating a materialized view. */
-type CreateMaterializedViewStatement = Extract<Statement, { kind: 'create-materialized-view' }>;
 
 /** What DROP <object> removes from the store. */
 const STORED_KINDS: Partial<Record<Extract<Statement, { kind: 'drop' }>['object'], StoredKind>> = {
