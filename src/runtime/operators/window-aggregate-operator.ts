@@ -14,10 +14,10 @@
  * dropped when all its windows have fired, and otherwise counted only in the windows still open.
  *
  * State: per key (the grouping columns besides the window bounds, which the input is partitioned
- * by), one keyed value `[panes, firedEnd, ...key values]`: `panes` maps a slice's end (a
- * window's, when windows are panes) to its accumulator (MergingAggregateProgram's layout from
- * index 0); `firedEnd` is the end of the key's last fired window, so that the timers registered
- * again on restore never fire a window twice.
+ * by), one keyed value `[firedEnd, ...key values, ...panes]`: `firedEnd` is the end of the key's
+ * last fired window, so that the timers registered again on restore never fire a window twice;
+ * the panes are pairs of a slice's end (a window's, when windows are panes) and its accumulator
+ * (MergingAggregateProgram's layout from index 0), flat in the record to keep a key small.
  */
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -34,14 +34,13 @@ import { windowSlices, type WindowSlices } from './window-slices.js';
 /** Keyed state holding each key's open slices (or windows) and the end of its last fired window. */
 export const WINDOW_STATE = 'window-aggregate.panes';
 
-/** A key's state: `[panes, firedEnd, ...key values]` (see the module comment). */
+/** A key's state: `[firedEnd, ...key values, ...(pane end, pane) pairs]` (see the module comment). */
 type WindowGroup = unknown[];
 /** An accumulator: `[rowCount, ...aggregate slots]`. */
 type Pane = unknown[];
 
-const PANES = 0;
-const FIRED = 1;
-const KEY_VALUES = 2;
+const FIRED = 0;
+const KEY_VALUES = 1;
 /** Output sources of the window bounds (see `outputSources`). */
 const WINDOW_START = -1;
 const WINDOW_END = -2;
@@ -54,6 +53,8 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly perWindow: boolean;
   private readonly keyColumns: readonly number[];
   private readonly keyOf: KeySelector;
+  /** Where the panes start in a WindowGroup. */
+  private readonly panesStart: number;
   private readonly program: MergingAggregateProgram;
   private readonly emptyPane: Pane;
   /** For each key column of an output row: its index in a WindowGroup, or WINDOW_START / WINDOW_END. */
@@ -76,6 +77,7 @@ export class WindowAggregateOperator implements StreamOperator {
     this.perWindow = spec.aggregates.some((a) => a.args.some((i) => i > timeIndex) || (a.filter !== null && a.filter > timeIndex));
     this.keyColumns = spec.keys.filter((k) => k < timeIndex);
     this.keyOf = keySelector(this.keyColumns);
+    this.panesStart = KEY_VALUES + this.keyColumns.length;
     this.program = generateMergingAggregate(spec.aggregates, 0);
     this.emptyPane = [0, ...new Array<null>(this.program.slots - 1).fill(null)];
     this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? WINDOW_START : k === timeIndex + 2 ? WINDOW_END : KEY_VALUES + this.keyColumns.indexOf(k)));
@@ -86,7 +88,7 @@ export class WindowAggregateOperator implements StreamOperator {
     const descriptor = { name: WINDOW_STATE };
     this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
     for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
-      for (const end of (group[PANES] as Map<number, Pane>).keys()) this.register(key, end, group[FIRED] as number);
+      for (let i = this.panesStart; i < group.length; i += 2) this.register(key, group[i] as number, group[FIRED] as number);
     }
   }
 
@@ -130,15 +132,14 @@ export class WindowAggregateOperator implements StreamOperator {
     this.context.keyedState.setCurrentKey(key);
     let group = this.groups.value();
     if (group === undefined) {
-      group = [new Map<number, Pane>(), -Infinity];
+      group = [-Infinity];
       for (const k of this.keyColumns) group.push(row[k]);
       this.groups.update(group);
     }
-    const panes = group[PANES] as Map<number, Pane>;
-    let pane = panes.get(end);
+    let pane = this.paneOf(group, end);
     if (pane === undefined) {
       pane = this.emptyPane.slice();
-      panes.set(end, pane);
+      group.push(end, pane);
       this.register(key, end, Math.max(this.watermark + 1, group[FIRED] as number));
     }
     this.program.accumulate(pane, row);
@@ -161,35 +162,44 @@ export class WindowAggregateOperator implements StreamOperator {
     const group = this.groups.value();
     if (group === undefined || (group[FIRED] as number) >= end) return;
     group[FIRED] = end;
-    const panes = group[PANES] as Map<number, Pane>;
     const start = this.slices.windowStart(end);
-    let result: Pane | undefined;
-    if (this.perWindow) {
-      result = panes.get(end);
-      panes.delete(end);
-    } else {
-      result = this.merged(panes, start, end);
-      for (const slice of panes.keys()) if (slice <= end && this.slices.lastWindowEnd(slice) <= end) panes.delete(slice);
-      if (this.slices.collapsible && result !== undefined && this.slices.lastWindowEnd(end) > end) {
-        for (const slice of panes.keys()) if (slice <= end) panes.delete(slice);
-        panes.set(end, result);
-      }
-      for (const slice of panes.keys()) {
-        if (slice > end) continue;
-        this.timers.register(this.slices.nextWindowEnd(end) - 1, key);
-        break;
-      }
+    const result = this.perWindow ? this.paneOf(group, end) : this.merged(group, start, end);
+    const collapse = !this.perWindow && this.slices.collapsible && result !== undefined && this.slices.lastWindowEnd(end) > end;
+    let kept = this.panesStart;
+    let earlier = false;
+    for (let i = this.panesStart; i < group.length; i += 2) {
+      const paneEnd = group[i] as number;
+      const keep = this.perWindow ? paneEnd !== end : paneEnd > end || (!collapse && this.slices.lastWindowEnd(paneEnd) > end);
+      if (!keep) continue;
+      earlier ||= paneEnd <= end;
+      group[kept] = paneEnd;
+      group[kept + 1] = group[i + 1];
+      kept += 2;
     }
+    group.length = kept;
+    if (collapse) {
+      group.push(end, result);
+      earlier = true;
+    }
+    if (earlier) this.timers.register(this.slices.nextWindowEnd(end) - 1, key);
     if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.resultRow(group, start, end, result));
-    if (panes.size === 0) this.groups.clear();
+    if (group.length === this.panesStart) this.groups.clear();
+  }
+
+  /** The pane ending at `end` of a key, if it has one. */
+  private paneOf(group: WindowGroup, end: number): Pane | undefined {
+    for (let i = this.panesStart; i < group.length; i += 2) if (group[i] === end) return group[i + 1] as Pane;
+    return undefined;
   }
 
   /** The accumulator of the window `[start, end)`: its only slice, or a new merge of its slices; undefined when it has none. */
-  private merged(panes: Map<number, Pane>, start: number, end: number): Pane | undefined {
+  private merged(group: WindowGroup, start: number, end: number): Pane | undefined {
     let result: Pane | undefined;
     let copied = false;
-    for (const [slice, pane] of panes) {
+    for (let i = this.panesStart; i < group.length; i += 2) {
+      const slice = group[i] as number;
       if (slice <= start || slice > end) continue;
+      const pane = group[i + 1] as Pane;
       if (result === undefined) {
         result = pane;
         continue;
