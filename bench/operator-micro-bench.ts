@@ -70,6 +70,16 @@ const CASES: readonly MicroCase[] = [
     drive: pushBids,
   },
   {
+    name: 'watermark assigner: dateTime - 4 s, fused filter MOD(auction, 123) = 0',
+    spec: {
+      kind: 'watermark-assigner',
+      watermark: Exprs.call('-', [Exprs.inputRef(3, SqlTypes.timestamp(3, false)), Exprs.literal(4000, SqlTypes.intervalDayTime(false))], SqlTypes.timestamp(3, false)),
+      condition: Exprs.call('=', [Exprs.call('%', [Exprs.inputRef(0, bigint), Exprs.literal(123, bigint)], bigint), Exprs.literal(0, bigint)], SqlTypes.boolean(false)),
+      projection: [Exprs.inputRef(0, bigint), Exprs.inputRef(2, bigint)],
+    },
+    drive: pushBids,
+  },
+  {
     name: 'calc: project 3 of 4 columns',
     spec: { kind: 'calc', condition: null, projection: [Exprs.inputRef(0, bigint), Exprs.inputRef(2, bigint), Exprs.inputRef(3, SqlTypes.timestamp(3, false))] },
     drive: pushBids,
@@ -93,6 +103,17 @@ const CASES: readonly MicroCase[] = [
   {
     name: 'window aggregate: TUMBLE(1 s) MAX(price) GROUP BY auction',
     spec: { kind: 'window-aggregate', window: { kind: 'TUMBLE', size: 1000 }, timeIndex: 3, keys: [0, 4, 5], aggregates: [max] },
+    drive: (operator, data) => {
+      for (const batch of data.bids) {
+        operator.processBatch(batch, 0);
+        operator.processWatermark?.((batch.rows[batch.size - 1]![3] as number) - 500, 0);
+      }
+      operator.processWatermark?.(Infinity, 0);
+    },
+  },
+  {
+    name: 'window aggregate: HOP(2 s, 10 s) COUNT(*) GROUP BY auction',
+    spec: { kind: 'window-aggregate', window: { kind: 'HOP', slide: 2000, size: 10_000 }, timeIndex: 3, keys: [0, 4, 5], aggregates: [count] },
     drive: (operator, data) => {
       for (const batch of data.bids) {
         operator.processBatch(batch, 0);

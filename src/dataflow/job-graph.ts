@@ -14,7 +14,7 @@ import type { AlignedWindowSpec, WindowSpec } from '../common/window-spec.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
 
 /** Version of the job-graph format. */
-export const JOB_GRAPH_VERSION = 1;
+export const JOB_GRAPH_VERSION = 2;
 
 /** A job: named operators in topological order (every input precedes its consumer). */
 export interface JobGraph {
@@ -97,13 +97,17 @@ export interface CalcSpec {
 }
 
 /**
- * Passes records through and emits watermarks: after each batch, the largest value of
- * `watermark` (evaluated per row) seen so far, when it has advanced.
+ * Emits watermarks: after each batch, the largest value of `watermark` (evaluated per input row)
+ * seen so far, when it has advanced. Records go on as a Calc would pass them: those for which
+ * `condition` is TRUE (all when null), projected by `projection` (unchanged when null) — the
+ * planner fuses the Calcs around an assigner into it, so that rows a filter drops are never
+ * copied. The records of a batch go out before its watermark.
  */
 export interface WatermarkAssignerSpec {
   readonly kind: 'watermark-assigner';
-  readonly rowtimeIndex: number;
   readonly watermark: ScalarExpr;
+  readonly condition: ScalarExpr | null;
+  readonly projection: readonly ScalarExpr[] | null;
 }
 
 /** One aggregate call of a group aggregation. */

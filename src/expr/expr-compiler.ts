@@ -376,6 +376,11 @@ export class ExprCompiler {
     return instantiate(this.calcSource(condition, projection));
   }
 
+  /** The largest number `expr` gives over `rows` (NULL and non-numbers ignored), -Infinity when none: a watermark's advance over a batch. */
+  maxOf(expr: ScalarExpr): (rows: readonly Row[]) => number {
+    return instantiate(this.maxOfSource(expr));
+  }
+
   /** A predicate over a pair of rows: input references below `leftArity` read `left`, the others `right` (join conditions). */
   joinPredicate(expr: ScalarExpr, leftArity: number): (left: Row, right: Row) => boolean {
     return instantiate(this.joinPredicateSource(expr, leftArity));
@@ -399,6 +404,20 @@ export class ExprCompiler {
   /** The generated source of {@link projection}. */
   projectionSource(exprs: readonly ScalarExpr[]): GeneratedSource {
     return this.single('projection', 'row', rowInput, (gen, out) => out.emit(`return [${exprs.map((e) => gen.generate(e).code).join(', ')}];`));
+  }
+
+  /** The generated source of {@link maxOf}. */
+  maxOfSource(expr: ScalarExpr): GeneratedSource {
+    const out = new SourceBuilder();
+    const gen = new ExprCodegen(this.registry, out, rowInput);
+    out.emit('let max = -Infinity;');
+    out.block('for (let i = 0, n = rows.length; i < n; i++)', () => {
+      out.emit('const row = rows[i];');
+      out.emit(`const value = ${gen.generate(expr).code};`);
+      out.emit("if (typeof value === 'number' && value > max) max = value;");
+    });
+    out.emit('return max;');
+    return out.build('maxOf', 'rows');
   }
 
   /** The generated source of {@link joinPredicate}. */

@@ -1,11 +1,14 @@
 /**
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
- * except exchanges, which become the partitioning of the edge into their consumer.
+ * except exchanges, which become the partitioning of the edge into their consumer, and the Calcs
+ * around a watermark assigner, which are fused into it (a computed rowtime column below it, the
+ * filter and projection of a view or query above it), when nothing else reads them.
  */
 import { timeAttributeOf } from '../../common/sql-type.js';
-import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec } from '../../dataflow/job-graph.js';
+import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
+import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
 /** How the job graph is laid out. */
@@ -25,6 +28,7 @@ const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggrega
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
   const nodes: JobNode[] = [];
   const ids = new Map<PhysicalNode, string>();
+  const consumers = consumerCounts(roots);
 
   const edgeTo = (input: PhysicalNode): JobEdge => {
     if (input.kind === 'exchange') {
@@ -36,8 +40,9 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
   const visit = (node: PhysicalNode): string => {
     const existing = ids.get(node);
     if (existing !== undefined) return existing;
-    const inputs = physicalInputs(node).map(edgeTo);
-    const spec = specOf(node);
+    const fused = fuseWatermarkAssigner(node, consumers);
+    const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
+    const spec = fused?.spec ?? specOf(node);
     const id = `${nodes.length + 1}-${spec.kind}`;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
@@ -48,6 +53,45 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
 
   for (const root of roots) visit(root);
   return { version: JOB_GRAPH_VERSION, name: options.name, nodes };
+}
+
+/** How many distinct nodes read each node. */
+function consumerCounts(roots: readonly PhysicalNode[]): Map<PhysicalNode, number> {
+  const counts = new Map<PhysicalNode, number>();
+  const seen = new Set<PhysicalNode>();
+  const walk = (node: PhysicalNode): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const input of new Set(physicalInputs(node))) {
+      counts.set(input, (counts.get(input) ?? 0) + 1);
+      walk(input);
+    }
+  };
+  for (const root of roots) walk(root);
+  return counts;
+}
+
+/**
+ * For a watermark assigner, or a Calc reading one that nothing else reads: the assigner's spec
+ * with the Calc above and a condition-free Calc below (when nothing else reads it) fused in, and
+ * the node the fused operator reads. Undefined for any other node.
+ */
+function fuseWatermarkAssigner(node: PhysicalNode, consumers: ReadonlyMap<PhysicalNode, number>): { spec: WatermarkAssignerSpec; input: PhysicalNode } | undefined {
+  const above = node.kind === 'calc' && node.input.kind === 'watermark-assigner' && consumers.get(node.input) === 1 ? node : undefined;
+  const assigner = above?.input ?? node;
+  if (assigner.kind !== 'watermark-assigner') return undefined;
+  const below = assigner.input.kind === 'calc' && assigner.input.condition === null && consumers.get(assigner.input) === 1 ? assigner.input : undefined;
+  const projected = below?.projection ?? null;
+  const inline = (expr: ScalarExpr): ScalarExpr => (projected === null ? expr : remapInputs(expr, (ref) => projected[ref.index]!));
+  return {
+    spec: {
+      kind: 'watermark-assigner',
+      watermark: inline(assigner.watermark),
+      condition: above?.condition == null ? null : inline(above.condition),
+      projection: above?.projection == null ? projected : above.projection.map(inline),
+    },
+    input: below?.input ?? assigner.input,
+  };
 }
 
 /**
@@ -71,7 +115,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'calc':
       return { kind: 'calc', condition: node.condition, projection: node.projection };
     case 'watermark-assigner':
-      return { kind: 'watermark-assigner', rowtimeIndex: node.rowtimeIndex, watermark: node.watermark };
+      throw new Error('a watermark assigner is lowered with the Calcs around it (fuseWatermarkAssigner)');
     case 'group-aggregate':
       return {
         kind: 'group-aggregate',

@@ -1,8 +1,10 @@
 /**
  * Generates watermarks from a table's WATERMARK FOR clause: after each batch, the largest value
- * of the watermark expression seen so far is emitted when it has advanced. Records pass through.
+ * of the watermark expression seen so far (over every input row) is emitted when it has
+ * advanced, after the batch's records. Records go on through the fused Calc of the spec
+ * (filter, then projection), in one generated loop, so that dropped rows are never copied.
  */
-import type { ChangeBatch } from '../../common/row.js';
+import { ChangeBatch } from '../../common/row.js';
 import type { WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
@@ -13,12 +15,16 @@ import type { OperatorContext, StreamOperator } from '../stream-operator.js';
  * windows fire before the job's final checkpoint.
  */
 export class WatermarkAssignerOperator implements StreamOperator {
-  private readonly watermarkOf: (row: unknown[]) => unknown;
+  private readonly maxWatermark: (rows: readonly unknown[][]) => number;
+  /** The fused Calc; undefined when records pass through unchanged. */
+  private readonly apply: ((input: ChangeBatch, output: ChangeBatch) => void) | undefined;
+  private readonly out = new ChangeBatch();
   private context!: OperatorContext;
   private current = -Infinity;
 
   constructor(spec: WatermarkAssignerSpec, compiler: ExprCompiler) {
-    this.watermarkOf = compiler.scalar(spec.watermark);
+    this.maxWatermark = compiler.maxOf(spec.watermark);
+    this.apply = spec.condition === null && spec.projection === null ? undefined : compiler.calc(spec.condition, spec.projection);
   }
 
   open(context: OperatorContext): void {
@@ -26,13 +32,14 @@ export class WatermarkAssignerOperator implements StreamOperator {
   }
 
   processBatch(batch: ChangeBatch): void {
-    let max = this.current;
-    const rows = batch.rows;
-    for (let i = 0; i < rows.length; i++) {
-      const value = this.watermarkOf(rows[i]!);
-      if (typeof value === 'number' && value > max) max = value;
+    const max = this.maxWatermark(batch.rows);
+    if (this.apply === undefined) this.context.output.collect(batch);
+    else {
+      const out = this.out;
+      out.clear();
+      this.apply(batch, out);
+      if (out.size > 0) this.context.output.collect(out);
     }
-    this.context.output.collect(batch);
     if (max > this.current) {
       this.current = max;
       this.context.output.emitWatermark(max);

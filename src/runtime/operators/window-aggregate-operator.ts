@@ -1,13 +1,27 @@
 /**
- * Window aggregation (Flink's WindowAggregate over window TVFs) for insert-only input: each row
- * is expanded into one row per window it falls into (`row ++ [window_start, window_end]`), the
- * expanded rows are folded by an incremental group aggregation keyed by the grouping columns
- * (window columns included), and each group's latest result waits in keyed state until the
- * watermark passes the end of its window; then it is emitted once as +I and its state cleared.
- * Rows for windows that have already fired are late: dropped and counted, never mixed in.
+ * Window aggregation (Flink's WindowAggregate over window TVFs) for insert-only input, sharing
+ * slices as Flink does: a row is folded into one accumulator, that of its key and its slice (see
+ * WindowSlices), instead of being copied into every window it falls into. When the watermark
+ * passes the end of a window, the accumulators of the window's slices are merged into the key's
+ * result, emitted once as +I; slices no later window holds are then dropped (CUMULATE merges the
+ * remaining ones into one, since every later window of the cycle holds them all).
+ *
+ * Aggregates that read window_start or window_end cannot share slices: then every window is a
+ * pane of its own, and a row is folded into the pane of each of its windows with the window's
+ * bounds appended.
+ *
  * Over processing time (`spec.processingTime`) a row falls into the windows of the operator's
  * clock when it arrives, and windows fire on processing-time timers instead of watermarks; the
  * end of input (the final watermark) fires every window still open, as Flink does.
+ *
+ * Rows are late for windows that have fired: a row is counted once per such window (`lateRows`),
+ * dropped when all its windows have fired, and otherwise counted only in the windows still open.
+ *
+ * State: per key (the grouping columns besides the window bounds, which the input is partitioned
+ * by), one keyed value `[firedEnd, ...key values, ...panes]`: `firedEnd` is the end of the key's
+ * last fired window, so that the timers registered again on restore never fire a window twice;
+ * the panes are pairs of a slice's end (a window's, when windows are panes) and its accumulator
+ * (MergingAggregateProgram's layout from index 0), flat in the record to keep a key small.
  */
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -15,96 +29,107 @@ import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import { forEachWindow, type AlignedWindowSpec } from '../../common/window-spec.js';
 import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
+import { generateMergingAggregate, type MergingAggregateProgram } from '../aggregates/merging-aggregate-codegen.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
-import { GROUP_ACCUMULATOR_STATE, GroupAggregateOperator } from './group-aggregate-operator.js';
 import { WindowTimers } from './window-timers.js';
+import { windowSlices, type WindowSlices } from './window-slices.js';
 
-/** Keyed state holding each group's latest result until its window fires. */
-export const WINDOW_RESULT_STATE = 'window-aggregate.result';
+/** Keyed state holding each key's open slices (or windows) and the end of its last fired window. */
+export const WINDOW_STATE = 'window-aggregate.panes';
+
+/** A key's state: `[firedEnd, ...key values, ...(pane end, pane) pairs]` (see the module comment). */
+type WindowGroup = unknown[];
+/** An accumulator: `[rowCount, ...aggregate slots]`. */
+type Pane = unknown[];
+
+const FIRED = 0;
+const KEY_VALUES = 1;
+/** Output sources of the window bounds (see `outputSources`). */
+const WINDOW_START = -1;
+const WINDOW_END = -2;
 
 /** The runtime implementation of a `window-aggregate` job-graph node over TUMBLE, HOP or CUMULATE windows. */
 export class WindowAggregateOperator implements StreamOperator {
-  private readonly inner: GroupAggregateOperator;
-  private readonly expanded = new ChangeBatch();
-  private readonly out = new ChangeBatch();
   private readonly window: AlignedWindowSpec;
-  private readonly resultKey: KeySelector;
-  /** Where `window_end` is in a result row. */
-  private readonly endColumn: number;
-  private context!: OperatorContext;
-  private results!: ValueState<Row>;
-  private accumulators!: ValueState<unknown>;
-  /** Groups waiting for their window to fire, at the window's last millisecond (derived from keyed state). */
+  private readonly slices: WindowSlices;
+  /** Whether every window is its own pane (an aggregate reads the window bounds). */
+  private readonly perWindow: boolean;
+  private readonly keyColumns: readonly number[];
+  private readonly keyOf: KeySelector;
+  /** Where the panes start in a WindowGroup. */
+  private readonly panesStart: number;
+  private readonly program: MergingAggregateProgram;
+  private readonly emptyPane: Pane;
+  /** For each key column of an output row: its index in a WindowGroup, or WINDOW_START / WINDOW_END. */
+  private readonly outputSources: readonly number[];
+  private readonly out = new ChangeBatch();
+  /** Keys with a window that fires at the window's last millisecond (derived from keyed state). */
   private readonly timers = new WindowTimers();
+  private context!: OperatorContext;
+  private groups!: ValueState<WindowGroup>;
   /** Every window ending at or before this time has fired (the watermark, or the clock's last timer). */
-  private firedUntil = -Infinity;
+  private watermark = -Infinity;
   /** Processing time only: the time the scheduled timer fires, and how to cancel it. */
   private scheduled: { time: number; cancel: () => void } | undefined;
-  /** Rows dropped because their window had already fired. */
+  /** Rows dropped because their window had already fired, counted once per window. */
   lateRows = 0;
 
+  /** Generates the operator's aggregate code; throws a WeirError when an aggregate call is not supported. */
   constructor(readonly spec: WindowAggregateSpec) {
     invariant(spec.window.kind !== 'SESSION', 'session windows run in SessionWindowAggregateOperator');
+    const { timeIndex } = spec;
     this.window = spec.window;
-    this.inner = new GroupAggregateOperator({ kind: 'group-aggregate', keys: spec.keys, aggregates: spec.aggregates, inputRetracts: false, emitUpdateBefore: false });
-    this.resultKey = keySelector(spec.keys.map((_, i) => i));
-    const windowEnd = spec.timeIndex + 2;
-    this.endColumn = spec.keys.indexOf(windowEnd);
+    this.slices = windowSlices(spec.window);
+    this.perWindow = spec.aggregates.some((a) => a.args.some((i) => i > timeIndex) || (a.filter !== null && a.filter > timeIndex));
+    this.keyColumns = spec.keys.filter((k) => k < timeIndex);
+    this.keyOf = keySelector(this.keyColumns);
+    this.panesStart = KEY_VALUES + this.keyColumns.length;
+    this.program = generateMergingAggregate(spec.aggregates, 0);
+    this.emptyPane = [0, ...new Array<null>(this.program.slots - 1).fill(null)];
+    this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? WINDOW_START : k === timeIndex + 2 ? WINDOW_END : KEY_VALUES + this.keyColumns.indexOf(k)));
   }
 
   open(context: OperatorContext): void {
     this.context = context;
-    this.results = context.keyedState.getValueState<Row>({ name: WINDOW_RESULT_STATE });
-    this.accumulators = context.keyedState.getValueState<unknown>({ name: GROUP_ACCUMULATOR_STATE });
-    this.inner.open({ ...context, output: { collect: (batch) => this.remember(batch), emitWatermark: () => {} } });
-    for (const [key, row] of context.keyedState.entriesOf<Row>({ name: WINDOW_RESULT_STATE })) this.index(key, row);
+    const descriptor = { name: WINDOW_STATE };
+    this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
+    for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
+      for (let i = this.panesStart; i < group.length; i += 2) this.register(key, group[i] as number, group[FIRED] as number);
+    }
     this.schedule();
   }
 
   processBatch(batch: ChangeBatch): void {
-    const expanded = this.expanded;
-    expanded.clear();
-    const { window } = this;
     const { timeIndex, processingTime } = this.spec;
+    const slices = this.slices;
     const now = processingTime === true ? this.context.processingTime.now() : undefined;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
       const time = now ?? row[timeIndex];
       if (typeof time !== 'number') continue;
-      forEachWindow(window, time, (start, end) => {
-        if (end - 1 <= this.firedUntil) this.late();
-        else expanded.push(RowKind.INSERT, [...row, start, end]);
-      });
+      if (this.perWindow) {
+        forEachWindow(this.window, time, (start, end) => {
+          if (end - 1 <= this.watermark) this.late();
+          else this.fold([...row, start, end], end);
+        });
+        continue;
+      }
+      const slice = slices.sliceEnd(time);
+      if (slices.firstWindowEnd(slice) - 1 <= this.watermark && this.countLate(slice)) continue;
+      this.fold(row, slice);
     }
-    if (expanded.size > 0) this.inner.processBatch(expanded);
     this.schedule();
   }
 
   processWatermark(watermark: number): void {
-    if (this.spec.processingTime !== true || watermark === Infinity) this.fire(watermark);
+    if (this.spec.processingTime !== true || watermark === Infinity) this.fireUpTo(watermark);
     this.context.output.emitWatermark(watermark);
   }
 
   close(): void {
     this.scheduled?.cancel();
     this.scheduled = undefined;
-  }
-
-  /** Emits and clears every window whose last millisecond is at or before `time`. */
-  private fire(time: number): void {
-    this.firedUntil = time;
-    const out = this.out;
-    out.clear();
-    const state = this.context.keyedState;
-    this.timers.advance(time, (key) => {
-      state.setCurrentKey(key);
-      const row = this.results.value();
-      if (row !== undefined) out.push(RowKind.INSERT, row);
-      this.results.clear();
-      this.accumulators.clear();
-    });
-    if (out.size > 0) this.context.output.collect(out);
   }
 
   /** Processing time only: keeps one timer registered, at the earliest window end. */
@@ -115,25 +140,122 @@ export class WindowAggregateOperator implements StreamOperator {
     this.scheduled?.cancel();
     const cancel = this.context.processingTime.registerTimer(next, (time) => {
       this.scheduled = undefined;
-      this.fire(time);
+      this.fireUpTo(time);
       this.schedule();
     });
     this.scheduled = { time: next, cancel };
   }
 
-  private remember(batch: ChangeBatch): void {
-    const state = this.context.keyedState;
-    for (let i = 0; i < batch.size; i++) {
-      const row = batch.rows[i]!;
-      const key = this.resultKey(row);
-      state.setCurrentKey(key);
-      this.results.update(row);
-      this.index(key, row);
-    }
+  /** Emits every window whose last millisecond is at or before `time`, by ascending end. */
+  private fireUpTo(time: number): void {
+    this.watermark = time;
+    const out = this.out;
+    out.clear();
+    this.timers.advance(time, (key, last) => this.fire(key, last + 1, out));
+    if (out.size > 0) this.context.output.collect(out);
   }
 
-  private index(key: Key, row: Row): void {
-    this.timers.register((row[this.endColumn] as number) - 1, key);
+  /** Folds `row` into the pane ending at `end` of the row's key, registering the pane's first open window when the pane is new. */
+  private fold(row: Row, end: number): void {
+    const key = this.keyOf(row);
+    this.context.keyedState.setCurrentKey(key);
+    let group = this.groups.value();
+    if (group === undefined) {
+      group = [-Infinity];
+      for (const k of this.keyColumns) group.push(row[k]);
+      this.groups.update(group);
+    }
+    let pane = this.paneOf(group, end);
+    if (pane === undefined) {
+      pane = this.emptyPane.slice();
+      group.push(end, pane);
+      this.register(key, end, Math.max(this.watermark + 1, group[FIRED] as number));
+    }
+    this.program.accumulate(pane, row);
+  }
+
+  /** Registers the first window holding the pane ending at `end` whose end is after `after`. */
+  private register(key: Key, end: number, after: number): void {
+    if (this.perWindow) {
+      this.timers.register(end - 1, key);
+      return;
+    }
+    let windowEnd = this.slices.firstWindowEnd(end);
+    while (windowEnd <= after) windowEnd = this.slices.nextWindowEnd(windowEnd);
+    this.timers.register(windowEnd - 1, key);
+  }
+
+  /** Emits the window ending at `end` of `key`, drops the panes no later window holds, and registers the key's next window. */
+  private fire(key: Key, end: number, out: ChangeBatch): void {
+    this.context.keyedState.setCurrentKey(key);
+    const group = this.groups.value();
+    if (group === undefined || (group[FIRED] as number) >= end) return;
+    group[FIRED] = end;
+    const start = this.slices.windowStart(end);
+    const result = this.perWindow ? this.paneOf(group, end) : this.merged(group, start, end);
+    const collapse = !this.perWindow && this.slices.collapsible && result !== undefined && this.slices.lastWindowEnd(end) > end;
+    let kept = this.panesStart;
+    let earlier = false;
+    for (let i = this.panesStart; i < group.length; i += 2) {
+      const paneEnd = group[i] as number;
+      const keep = this.perWindow ? paneEnd !== end : paneEnd > end || (!collapse && this.slices.lastWindowEnd(paneEnd) > end);
+      if (!keep) continue;
+      earlier ||= paneEnd <= end;
+      group[kept] = paneEnd;
+      group[kept + 1] = group[i + 1];
+      kept += 2;
+    }
+    group.length = kept;
+    if (collapse) {
+      group.push(end, result);
+      earlier = true;
+    }
+    if (earlier) this.timers.register(this.slices.nextWindowEnd(end) - 1, key);
+    if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.resultRow(group, start, end, result));
+    if (group.length === this.panesStart) this.groups.clear();
+  }
+
+  /** The pane ending at `end` of a key, if it has one. */
+  private paneOf(group: WindowGroup, end: number): Pane | undefined {
+    for (let i = this.panesStart; i < group.length; i += 2) if (group[i] === end) return group[i + 1] as Pane;
+    return undefined;
+  }
+
+  /** The accumulator of the window `[start, end)`: its only slice, or a new merge of its slices; undefined when it has none. */
+  private merged(group: WindowGroup, start: number, end: number): Pane | undefined {
+    let result: Pane | undefined;
+    let copied = false;
+    for (let i = this.panesStart; i < group.length; i += 2) {
+      const slice = group[i] as number;
+      if (slice <= start || slice > end) continue;
+      const pane = group[i + 1] as Pane;
+      if (result === undefined) {
+        result = pane;
+        continue;
+      }
+      if (!copied) {
+        const copy = this.emptyPane.slice();
+        this.program.merge(copy, result);
+        result = copy;
+        copied = true;
+      }
+      this.program.merge(result, pane);
+    }
+    return result;
+  }
+
+  private resultRow(group: WindowGroup, start: number, end: number, pane: Pane): Row {
+    const row: unknown[] = this.outputSources.map((s) => (s === WINDOW_START ? start : s === WINDOW_END ? end : group[s]));
+    for (const value of this.program.results(pane)) row.push(value);
+    return row;
+  }
+
+  /** Counts the fired windows holding the slice ending at `slice` as late rows; true when all its windows have fired. */
+  private countLate(slice: number): boolean {
+    const last = this.slices.lastWindowEnd(slice);
+    let end = this.slices.firstWindowEnd(slice);
+    for (; end <= last && end - 1 <= this.watermark; end = this.slices.nextWindowEnd(end)) this.late();
+    return end > last;
   }
 
   private late(): void {

@@ -1,0 +1,126 @@
+/**
+ * Lowering to the job graph fuses the Calcs around a watermark assigner into it when nothing else
+ * reads them; the fused operator emits exactly what the three separate operators emit (records
+ * and watermarks) on random batches, and what a plain recomputation gives.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import type { Schema } from '../../src/common/schema.js';
+import { SqlTypes } from '../../src/common/sql-type.js';
+import type { WatermarkAssignerSpec } from '../../src/dataflow/job-graph.js';
+import { ExprCompiler } from '../../src/expr/expr-compiler.js';
+import { FunctionRegistry } from '../../src/expr/function-registry.js';
+import { Exprs } from '../../src/expr/scalar-expr.js';
+import { INSERT_ONLY } from '../../src/plan/changelog/changelog-mode.js';
+import type { PhysicalNode } from '../../src/plan/physical/physical-node.js';
+import { toJobGraph } from '../../src/plan/physical/to-job-graph.js';
+import { CalcOperator } from '../../src/runtime/operators/calc-operator.js';
+import { WatermarkAssignerOperator } from '../../src/runtime/operators/watermark-assigner-operator.js';
+import type { StreamOperator } from '../../src/runtime/stream-operator.js';
+import { OperatorHarness, type Change } from '../runtime/operator-harness.js';
+
+const id = SqlTypes.bigint();
+const ts = SqlTypes.timestamp(3);
+const payload = SqlTypes.row([{ name: 'name', type: SqlTypes.string() }, { name: 'ts', type: ts }]);
+const schema = (...types: (typeof id)[]): Schema => types.map((type, i) => ({ name: `c${i}`, type }));
+
+/** `[id, payload]` rows; `ts AS payload.ts`, `WATERMARK FOR ts AS ts - INTERVAL '4' SECOND`; `SELECT id, ts WHERE id % 3 <> 0`. */
+const values: PhysicalNode = { kind: 'values', rows: [], schema: schema(id, payload), mode: INSERT_ONLY };
+const computedColumns = [Exprs.inputRef(0, id), Exprs.inputRef(1, payload), Exprs.field(Exprs.inputRef(1, payload), 1, ts)];
+const watermark = Exprs.call('-', [Exprs.inputRef(2, ts), Exprs.literal(4000, SqlTypes.intervalDayTime(false))], ts);
+const condition = Exprs.call('<>', [Exprs.call('%', [Exprs.inputRef(0, id), Exprs.literal(3, id)], id), Exprs.literal(0, id)], SqlTypes.boolean());
+const projection = [Exprs.inputRef(0, id), Exprs.inputRef(2, ts)];
+const computed: PhysicalNode = {
+  kind: 'calc',
+  input: values,
+  condition: null,
+  projection: computedColumns,
+  schema: schema(id, payload, ts),
+  mode: INSERT_ONLY,
+};
+const assigner: PhysicalNode = {
+  kind: 'watermark-assigner',
+  input: computed,
+  rowtimeIndex: 2,
+  watermark,
+  schema: computed.schema,
+  mode: INSERT_ONLY,
+};
+const query: PhysicalNode = {
+  kind: 'calc',
+  input: assigner,
+  condition,
+  projection,
+  schema: schema(id, ts),
+  mode: INSERT_ONLY,
+};
+
+const compiler = new ExprCompiler(FunctionRegistry.withBuiltins());
+
+/** Pushes each batch through `operators` in a chain (an operator without processWatermark forwards watermarks); returns, per batch, what the last one emitted: records, then watermarks. */
+async function run(operators: readonly StreamOperator[], batches: readonly Change[][]): Promise<[Change[], number[]][]> {
+  const harnesses = await Promise.all(operators.map((o) => OperatorHarness.open(o)));
+  return batches.map((batch) => {
+    let changes: Change[] = batch;
+    let watermarks: number[] = [];
+    for (const h of harnesses) {
+      const before = h.watermarks.length;
+      const emitted = changes.length > 0 ? h.push(changes) : [];
+      for (const w of watermarks) {
+        if (h.operator.processWatermark === undefined) h.watermarks.push(w);
+        else h.watermark(w);
+      }
+      changes = emitted;
+      watermarks = h.watermarks.slice(before);
+    }
+    return [changes, watermarks];
+  });
+}
+
+describe('job graph lowering of watermark assigners', () => {
+  it('fuses the computed column below and the filter and projection above into the assigner', () => {
+    const graph = toJobGraph([query], { name: 'job', parallelism: 1 });
+    expect(graph.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner']);
+    const spec = graph.nodes[1]!.spec as WatermarkAssignerSpec;
+    expect(spec.projection).toEqual([Exprs.inputRef(0, id), Exprs.field(Exprs.inputRef(1, payload), 1, ts)]);
+    expect(graph.nodes[1]!.schema).toEqual(query.schema);
+  });
+
+  it('keeps a Calc that another node also reads', () => {
+    const other: PhysicalNode = { ...query, condition: null };
+    const union: PhysicalNode = { kind: 'union', inputs: [query, other], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode;
+    const graph = toJobGraph([union], { name: 'job', parallelism: 1 });
+    expect(graph.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'calc', 'calc', 'union']);
+    const spec = graph.nodes[1]!.spec as WatermarkAssignerSpec;
+    expect(spec.condition).toBeNull();
+    expect(spec.projection).toEqual(computedColumns);
+  });
+
+  it('runs the fused operator exactly as the Calc, assigner and Calc it replaces', async () => {
+    const fused = toJobGraph([query], { name: 'job', parallelism: 1 }).nodes[1]!.spec as WatermarkAssignerSpec;
+    const row = fc.tuple(fc.option(fc.integer({ min: -20, max: 20 }), { nil: null }), fc.option(fc.tuple(fc.constant('n'), fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null })), { nil: null }));
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(row, { maxLength: 8 }), { maxLength: 10 }), async (rows) => {
+        const batches = rows.map((batch) => batch.map((r) => ['+I', r] as Change));
+        const separate = await run(
+          [
+            new CalcOperator({ kind: 'calc', condition: null, projection: computedColumns }, compiler),
+            new WatermarkAssignerOperator({ kind: 'watermark-assigner', watermark: watermark, condition: null, projection: null }, compiler),
+            new CalcOperator({ kind: 'calc', condition, projection }, compiler),
+          ],
+          batches,
+        );
+        let current = -Infinity;
+        const expected = rows.map((batch): [Change[], number[]] => {
+          const times = batch.map(([, p]) => p?.[1] ?? null).filter((t): t is number => t !== null);
+          const advanced = times.length > 0 && Math.max(...times) - 4000 > current;
+          if (advanced) current = Math.max(...times) - 4000;
+          return [batch.filter(([i]) => i !== null && i % 3 !== 0).map(([i, p]) => ['+I', [i, p?.[1] ?? null]] as Change), advanced ? [current] : []];
+        });
+        expect(separate).toEqual(expected);
+        expect(await run([new WatermarkAssignerOperator(fused, compiler)], batches)).toEqual(expected);
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
