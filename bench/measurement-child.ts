@@ -10,6 +10,7 @@ import { ChangeBatch } from '../src/common/row.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
 import type { JobHandle } from '../src/engine/job-handle.js';
 import type { ChildResult, NexmarkMeasurement, NexmarkSpec, StateSizeMeasurement, StateSizeSpec, ChildSpec } from './bench-measurement.js';
+import { writeNexmarkSideInput } from '../src/connectors/nexmark/nexmark-side-input.js';
 import { checkpointSettings } from './bench-job.js';
 import { D2MINI_QUERIES } from './d2mini-queries.js';
 import { HANDWRITTEN_QUERIES, type ReferenceQuery } from './handwritten-queries.js';
@@ -59,6 +60,8 @@ async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
   const scratch = mkdtempSync(join(tmpdir(), 'weir-bench-'));
   const workload = { events: spec.events, tps: spec.tps };
   try {
+    // As the Nexmark runner does before every query: q13 reads it as $FLINK_HOME/data/side_input.txt.
+    await writeNexmarkSideInput(join(scratch, 'data', 'side_input.txt'));
     const generator: GeneratorClock = { ms: 0 };
     const engine = createEngine({ onWarning: () => {}, connectors: [timedNexmarkConnector(generator)] });
     await engine.execute(`${spec.checkpointing ? checkpointSettings(join(scratch, 'checkpoints'), '10 s') : ''} ${nexmarkDdl(workload, scratch)}`);
