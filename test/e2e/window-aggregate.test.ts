@@ -4,23 +4,11 @@
  * its end (or at the end of input), and equal a hand-written computation over the same bids.
  */
 import { describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/engine.js';
-import { publishedSql } from '../support/nexmark-published.js';
+import { engineWithNexmarkBids, type NexmarkBid } from '../support/nexmark-published.js';
 
-const DDL = publishedSql('ddl.sql', { EVENTS_NUM: '60000', TPS: '2000' });
+type Bid = NexmarkBid;
 
-interface Bid {
-  auction: number;
-  price: number;
-  dateTime: Date;
-}
-
-async function setup() {
-  const engine = createEngine();
-  await engine.execute(DDL);
-  const bids = (await engine.query('SELECT auction, price, dateTime FROM bid')) as unknown as Bid[];
-  return { engine, bids };
-}
+const setup = (): ReturnType<typeof engineWithNexmarkBids> => engineWithNexmarkBids(60000);
 
 function key(row: Record<string, unknown>): string {
   return JSON.stringify(row, (_k, v: unknown) => v);

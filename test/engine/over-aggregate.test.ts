@@ -7,22 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { WeirError } from '../../src/common/errors.js';
 import { createEngine } from '../../src/engine/engine.js';
-import { publishedSql } from '../support/nexmark-published.js';
+import { engineWithNexmarkBids, publishedSql, type NexmarkBid } from '../support/nexmark-published.js';
 
 const DDL = publishedSql('ddl.sql', { EVENTS_NUM: '6000', TPS: '2000' });
 
-interface Bid {
-  auction: number;
-  price: number;
-  dateTime: Date;
-}
+type Bid = NexmarkBid;
 
-async function setup() {
-  const engine = createEngine();
-  await engine.execute(DDL);
-  const bids = (await engine.query('SELECT auction, price, `dateTime` FROM bid')) as unknown as Bid[];
-  return { engine, bids };
-}
+const setup = (): ReturnType<typeof engineWithNexmarkBids> => engineWithNexmarkBids(6000);
 
 /** Per auction, each bid with the prices of its frame: the bids of its auction ordered by time (ties in arrival order) that `inFrame` keeps. */
 function framePrices(bids: readonly Bid[], inFrame: (candidate: Bid, position: number, current: Bid, currentPosition: number) => boolean): { bid: Bid; prices: number[] }[] {

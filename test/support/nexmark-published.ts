@@ -1,6 +1,7 @@
 /** The published Nexmark queries (Flink dialect, `../shared/nexmark/queries`), with the runner's placeholders filled in. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { createEngine, type Engine } from '../../src/engine/engine.js';
 import { ROOT } from './weir-cli.js';
 
 /** Where the published queries are: shared beside the repository. */
@@ -27,4 +28,19 @@ export function publishedSql(file: string, overrides: Readonly<Record<string, st
     if (value === undefined) throw new Error(`no value for ${whole} in ${file}`);
     return value;
   });
+}
+
+/** The bid columns the window and OVER tests compare on. */
+export interface NexmarkBid {
+  auction: number;
+  price: number;
+  dateTime: Date;
+}
+
+/** An engine with the published DDL over `events` events at `tps` events per second of event time, and the bids that source generates. */
+export async function engineWithNexmarkBids(events: number, tps = 2000): Promise<{ engine: Engine; bids: NexmarkBid[] }> {
+  const engine = createEngine();
+  await engine.execute(publishedSql('ddl.sql', { EVENTS_NUM: String(events), TPS: String(tps) }));
+  const bids = (await engine.query('SELECT auction, price, `dateTime` FROM bid')) as unknown as NexmarkBid[];
+  return { engine, bids };
 }
