@@ -17,7 +17,7 @@ import type { BinderContext } from '../sql/bind/binder-context.js';
 import type { Catalog } from '../sql/catalog/catalog.js';
 import type { Statement } from '../sql/parse/ast.js';
 import type { JobHandle } from './job-handle.js';
-import type { StatementResult } from './statement-result.js';
+import { ok, type StatementResult } from './statement-result.js';
 
 /** The key of the job of the materialized views: its checkpoints, and the job of its sinks' transactions. */
 export const MATERIALIZED_VIEWS_JOB = 'materialized-views';
@@ -143,8 +143,4 @@ export class MaterializedViews {
     if (running) await this.restart();
     return ok(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
   }
-}
-
-function ok(message: string): StatementResult {
-  return { kind: 'ok', message };
 }

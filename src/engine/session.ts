@@ -38,7 +38,7 @@ import { SessionConfig } from './session-config.js';
 import { querySystemTables } from './system-query.js';
 import { readsOnlySystemTables, registerSystemTables, SYSTEM_CONNECTOR, systemConnector } from './system-tables.js';
 import { deleteFromWritableTable, dropWritableTable, updateWritableTable } from './writable-table-statements.js';
-import type { StatementResult } from './statement-result.js';
+import { ok, type StatementResult } from './statement-result.js';
 
 /** How a session is set up. */
 export interface SessionOptions {
@@ -553,10 +553,6 @@ function readsOnlyBoundedInput(root: LogicalNode): boolean {
 /** The answer to running a job again whose final checkpoint exists. */
 function alreadyFinished(name: string, checkpoint: CompletedCheckpoint): StatementResult {
   return ok(`Job '${name}' already finished (its final checkpoint ${checkpoint.metadata.checkpointId} is at ${checkpoint.path}); not run again. Use --fresh to run it from the start.`);
-}
-
-function ok(message: string): StatementResult {
-  return { kind: 'ok', message };
 }
 
 function unsupported(message: string): never {

@@ -12,3 +12,8 @@ export type StatementResult =
   | { readonly kind: 'text'; readonly text: string }
   /** A job was started (INSERT, or a SELECT printed by a sink). */
   | { readonly kind: 'job'; readonly job: JobHandle };
+
+/** The one-line confirmation `message`. */
+export function ok(message: string): StatementResult {
+  return { kind: 'ok', message };
+}

@@ -36,7 +36,6 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   }
   const count = limitCount(limit);
   const orderKeys = orderBy.map((item) => orderKey(item, result, ctx));
-  const width = result.schema.length;
   const rank: LogicalNode = {
     kind: 'rank',
     rankType: 'ROW_NUMBER',
@@ -47,7 +46,7 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
     schema: [...result.schema, { name: '$row_number', type: SqlTypes.bigint(false) }],
   };
   const exprs = result.schema.map((field, i) => Exprs.inputRef(i, field.type));
-  return { plan: { kind: 'project', input: rank, exprs: exprs.slice(0, width), schema: result.schema }, schema: result.schema };
+  return { plan: { kind: 'project', input: rank, exprs, schema: result.schema }, schema: result.schema };
 }
 
 function limitCount(limit: Expr): number {

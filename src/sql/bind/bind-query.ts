@@ -4,7 +4,7 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field, Schema } from '../../common/schema.js';
-import { withNullable, type SqlType } from '../../common/sql-type.js';
+import { timeAttributeOf, withNullable, type SqlType } from '../../common/sql-type.js';
 import { ExprCompiler } from '../../expr/expr-compiler.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { leastRestrictive } from '../../expr/type-coercion.js';
@@ -200,8 +200,6 @@ function evaluateConstant(expr: ScalarExpr, compiler: ExprCompiler, span: Source
     throw new WeirError('INVALID_ARGUMENT', `VALUES may only contain constant expressions`, { span, cause: error });
   }
 }
-
-const timeAttributeOf = (type: SqlType): 'rowtime' | 'proctime' | undefined => (type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ' ? type.timeAttribute : undefined);
 
 /**
  * UNION ALL: same column count; each column gets the least restrictive of the inputs' types, and

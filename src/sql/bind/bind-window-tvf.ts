@@ -7,7 +7,7 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes } from '../../common/sql-type.js';
+import { SqlTypes, timeAttributeOf } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, TableArg } from '../parse/ast.js';
@@ -52,7 +52,7 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
     ...input.schema,
     { name: 'window_start', type: SqlTypes.timestamp(3, false) },
     { name: 'window_end', type: SqlTypes.timestamp(3, false) },
-    { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!) ?? 'rowtime' } },
+    { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime' } },
   ];
   const plan: LogicalNode = { kind: 'window-tvf', input, timeIndex, window, partitionKeys, schema };
   return { plan, schema };
@@ -74,13 +74,7 @@ export function requireEventTime(field: Field, name: string, span: SourceSpan): 
  * attribute, or for TUMBLE, HOP and CUMULATE also a processing-time one.
  */
 export function requireTimeAttribute(field: Field, name: string, span: SourceSpan): void {
-  if (name === 'SESSION' || timeAttributeOf(field) !== 'proctime') requireEventTime(field, name, span);
-}
-
-/** Whether `field` is an event-time or processing-time attribute (undefined for neither). */
-export function timeAttributeOf(field: Field): 'rowtime' | 'proctime' | undefined {
-  const type = field.type;
-  return type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ' ? type.timeAttribute : undefined;
+  if (name === 'SESSION' || timeAttributeOf(field.type) !== 'proctime') requireEventTime(field, name, span);
 }
 
 function descriptorColumn(descriptor: Expr | TableArg, input: BoundRelation, name: string): number {
