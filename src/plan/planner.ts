@@ -22,6 +22,8 @@ export interface PlannerOptions {
   readonly stateTtlMillis?: number;
   /** `table.exec.source.idle-timeout` in milliseconds (0: sources never go idle). */
   readonly sourceIdleTimeoutMillis?: number;
+  /** `table.optimizer.reuse-source-enabled`: scans of one table with the same options share one source (default true). */
+  readonly reuseSources?: boolean;
 }
 
 /** A planned statement: its physical plans (one per sink, or one query) and their rendering. */
@@ -42,6 +44,7 @@ export function buildJobGraph(planned: PlannedQuery, name: string, options: Plan
   return toJobGraph(planned.physical, {
     name,
     parallelism: options.parallelism,
+    ...(options.reuseSources === undefined ? {} : { reuseSources: options.reuseSources }),
     ...(stateTtlMillis === undefined ? {} : { stateTtlMillis }),
     ...(sourceIdleTimeoutMillis === undefined ? {} : { sourceIdleTimeoutMillis }),
   });

@@ -2,8 +2,11 @@
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
  * except exchanges, which become the partitioning of the edge into their consumer, and the Calcs
  * around a watermark assigner, which are fused into it (a computed rowtime column below it, the
- * filter and projection of a view or query above it), when nothing else reads them.
+ * filter and projection of a view or query above it), when nothing else reads them. Scans of one
+ * table with the same options become one source node read by every consumer (Flink's source
+ * reuse), so that a self-join, or a statement set reading a table twice, reads its input once.
  */
+import type { Schema } from '../../common/schema.js';
 import { timeAttributeOf } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
@@ -19,6 +22,8 @@ export interface JobGraphOptions {
   readonly stateTtlMillis?: number;
   /** How long a source reads nothing before it is idle, in milliseconds; 0 or absent never. */
   readonly sourceIdleTimeoutMillis?: number;
+  /** Whether equal scans share one source node (`table.optimizer.reuse-source-enabled`); absent: they do. */
+  readonly reuseSources?: boolean;
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
@@ -29,6 +34,7 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
   const nodes: JobNode[] = [];
   const ids = new Map<PhysicalNode, string>();
   const consumers = consumerCounts(roots);
+  const sources = new Map<string, string>();
 
   const edgeTo = (input: PhysicalNode): JobEdge => {
     if (input.kind === 'exchange') {
@@ -43,16 +49,28 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
     const fused = fuseWatermarkAssigner(node, consumers);
     const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node);
+    const identity = spec.kind === 'source' && options.reuseSources !== false ? sourceIdentity(spec, node.schema) : undefined;
+    const reused = identity === undefined ? undefined : sources.get(identity);
+    if (reused !== undefined) {
+      ids.set(node, reused);
+      return reused;
+    }
     const id = `${nodes.length + 1}-${spec.kind}`;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
     nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema, ...ttl, ...idle });
     ids.set(node, id);
+    if (identity !== undefined) sources.set(identity, id);
     return id;
   };
 
   for (const root of roots) visit(root);
   return { version: JOB_GRAPH_VERSION, name: options.name, nodes };
+}
+
+/** What makes two scans the same source: the table, its connector, options, schemas and key. */
+function sourceIdentity(spec: Extract<OperatorSpec, { kind: 'source' }>, schema: Schema): string {
+  return JSON.stringify([spec, schema], (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
 }
 
 /** How many distinct nodes read each node. */

@@ -1,0 +1,64 @@
+/**
+ * Source reuse (`table.optimizer.reuse-source-enabled`, on by default): a job that scans one table
+ * twice — a self-join, or views filtering one stream as the Nexmark person/auction views do —
+ * reads it with one source; both branches see every record, and the result equals that of the
+ * job with two sources. A statement set reads a table its INSERTs share once.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/engine.js';
+import { collectConnector, collected } from '../support/collect-connector.js';
+
+const lines = Array.from({ length: 3000 }, (_, i) => `${i % 3},${i},${i % 7}`).join('\n');
+
+/** Runs the self-join with reuse on or off; returns its sorted output and how many source nodes the job had. */
+async function selfJoin(reuse: boolean, sink: string): Promise<{ rows: string[]; sources: number; recordsRead: number }> {
+  const dir = mkdtempSync(join(tmpdir(), 'weir-reuse-'));
+  writeFileSync(join(dir, 'events.csv'), lines);
+  const engine = createEngine({ connectors: [collectConnector] });
+  await engine.execute(`
+    SET 'table.optimizer.reuse-source-enabled' = '${reuse}';
+    CREATE TABLE events (kind INT, id BIGINT, ref BIGINT) WITH ('connector' = 'filesystem', 'path' = '${dir}/events.csv', 'format' = 'csv');
+    CREATE VIEW a AS SELECT id, ref FROM events WHERE kind = 0;
+    CREATE VIEW b AS SELECT id, ref FROM events WHERE kind = 1;
+    CREATE TABLE ${sink} (x BIGINT, y BIGINT) WITH ('connector' = 'collect');`);
+  const [result] = await engine.execute(`INSERT INTO ${sink} SELECT a.id, b.id FROM a JOIN b ON a.ref = b.ref`);
+  if (result?.kind !== 'job') throw new Error('no job');
+  expect(await result.job.result()).toBe('FINISHED');
+  const sources = result.job.metrics().filter((m) => m.node.endsWith('-source'));
+  const rows = collected(sink).map((c) => JSON.stringify(c)).sort();
+  return { rows, sources: sources.length, recordsRead: sources.reduce((n, m) => n + m.recordsOut, 0) };
+}
+
+describe('source reuse', () => {
+  it('reads a self-joined table once, with the result of two separate reads', async () => {
+    const reused = await selfJoin(true, 'reuse_on');
+    const separate = await selfJoin(false, 'reuse_off');
+    expect(reused.sources).toBe(1);
+    expect(reused.recordsRead).toBe(3000);
+    expect(separate.sources).toBe(2);
+    expect(separate.recordsRead).toBe(6000);
+    // 1,000 rows of each kind, refs 0..6 spread evenly: every pair with the same ref joins.
+    expect(reused.rows.length).toBeGreaterThan(100_000);
+    expect(reused.rows).toEqual(separate.rows);
+  });
+
+  it('reads a table once for every INSERT of a statement set', async () => {
+    const engine = createEngine();
+    await engine.execute(`
+      CREATE TABLE g (k BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '10');
+      CREATE TABLE small (k BIGINT) WITH ('connector' = 'blackhole');
+      CREATE TABLE large (k BIGINT) WITH ('connector' = 'blackhole');`);
+    const [result] = await engine.execute(`EXECUTE STATEMENT SET BEGIN
+      INSERT INTO small SELECT k FROM g WHERE k <= 3;
+      INSERT INTO large SELECT k FROM g WHERE k > 3;
+    END`);
+    if (result?.kind !== 'job') throw new Error('no job');
+    expect(await result.job.result()).toBe('FINISHED');
+    const metrics = result.job.metrics();
+    expect(metrics.filter((m) => m.node.endsWith('-source')).map((m) => m.recordsOut)).toEqual([10]);
+    expect(metrics.filter((m) => m.node.endsWith('-sink')).map((m) => m.recordsIn).sort()).toEqual([3, 7]);
+  });
+});
