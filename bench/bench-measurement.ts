@@ -1,4 +1,5 @@
 /** What one benchmark child process is asked to measure, and what it reports. */
+import type { CheckpointRun } from './checkpoint-bench.js';
 import type { PgSinkRun, PgSinkSpec } from './pg-sink-measurement.js';
 
 /** Who runs the query. */
@@ -21,8 +22,15 @@ export interface StateSizeSpec {
   readonly keys: number;
 }
 
+/** One run of the checkpoint-overhead query (see checkpoint-bench.ts), with or without checkpoints. */
+export interface CheckpointSpec {
+  readonly kind: 'checkpoint';
+  readonly rows: number;
+  readonly checkpointing: boolean;
+}
+
 /** What a child measures. */
-export type ChildSpec = NexmarkSpec | StateSizeSpec | PgSinkSpec;
+export type ChildSpec = NexmarkSpec | StateSizeSpec | PgSinkSpec | CheckpointSpec;
 
 /** How a measurement ended: `unsupported` when weir rejects the query, `failed` when its job failed or the child died. */
 export type MeasurementStatus = 'ok' | 'unsupported' | 'failed' | 'timeout';
@@ -36,8 +44,11 @@ export interface NexmarkMeasurement {
   readonly status: MeasurementStatus;
   /** Why the query did not run, when it did not. */
   readonly error?: string;
+  /** The timed part: weir from its source's first poll to the end of the job; references, their processing calls. */
   readonly seconds: number;
   readonly eventsPerSecond: number;
+  /** weir: from submitting the INSERT to the first poll (planning, code generation, starting the job), not timed. */
+  readonly startMs?: number;
   /** `process.resourceUsage().maxRSS` of the child at the end. */
   readonly peakRssMb: number;
   /** Heap in use after a full GC at the end, with the job's state still reachable. */
@@ -67,7 +78,7 @@ export interface StateSizeMeasurement {
 }
 
 /** What a child prints as its last stdout line. */
-export type ChildResult = NexmarkMeasurement | StateSizeMeasurement | PgSinkRun;
+export type ChildResult = NexmarkMeasurement | StateSizeMeasurement | PgSinkRun | CheckpointRun;
 
 /** The run with the median events/s (the lower middle one for an even count), with every run's rate attached. */
 export function medianRun(runs: readonly NexmarkMeasurement[]): NexmarkMeasurement {

@@ -9,8 +9,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StateSizeMeasurement } from './bench-measurement.js';
 import { parseBenchOptions } from './bench-options.js';
-import { runCheckpointBench, type CheckpointRun } from './checkpoint-bench.js';
-import { CHILD_FLAG, pinsCores, runInChild } from './child-process-runner.js';
+import type { CheckpointRun } from './checkpoint-bench.js';
+import { CHILD_FLAG, pinsCores, runInChild, type ChildOptions } from './child-process-runner.js';
 import { generateRows, runHandwritten, runWeirGroupBy, runWeirSourceOnly } from './group-by-bench.js';
 import { runChildSpec } from './measurement-child.js';
 import { runNexmarkBench } from './nexmark-bench.js';
@@ -27,6 +27,12 @@ function median(runs: readonly CheckpointRun[]): CheckpointRun {
   return [...runs].sort((a, b) => a.rowsPerSecond - b.rowsPerSecond)[Math.floor(runs.length / 2)]!;
 }
 
+/** `--only checkpoint` runs just the checkpoint-overhead benchmark. */
+const CHECKPOINT_BENCH = 'checkpoint';
+
+/** Pairs of runs without and with checkpoints, each in its own pinned process. */
+const CHECKPOINT_PAIRS = 5;
+
 async function groupByBench(rows: number): Promise<NonNullable<BenchReport['groupBy']>> {
   log(`GROUP BY count/sum over 10K keys, ${rows} rows, in-process`);
   let batches: unknown[][][] | undefined = await generateRows(rows);
@@ -39,16 +45,18 @@ async function groupByBench(rows: number): Promise<NonNullable<BenchReport['grou
   return { rows, measurements: [handwritten, weir, source] };
 }
 
-async function checkpointBench(rows: number): Promise<NonNullable<BenchReport['checkpointOverhead']>> {
-  log(`checkpoint overhead: GROUP BY over 100K keys, ${rows} rows, 1 s EXACTLY_ONCE checkpoints vs none, median of 3 alternating runs`);
-  await runCheckpointBench(1_000_000, false); // warm-up
+async function checkpointBench(rows: number, options: ChildOptions): Promise<NonNullable<BenchReport['checkpointOverhead']>> {
+  log(`checkpoint overhead: GROUP BY over 100K keys, ${rows} rows, 1 s EXACTLY_ONCE checkpoints vs none, median of ${CHECKPOINT_PAIRS} alternating runs`);
   const plainRuns: CheckpointRun[] = [];
   const checkpointedRuns: CheckpointRun[] = [];
-  for (let i = 0; i < 3; i++) {
-    plainRuns.push(await runCheckpointBench(rows, false));
-    checkpointedRuns.push(await runCheckpointBench(rows, true));
+  for (let i = 0; i < CHECKPOINT_PAIRS; i++) {
+    for (const checkpointing of [false, true]) {
+      const run = (await runInChild({ kind: 'checkpoint', rows, checkpointing }, options)) as CheckpointRun;
+      (checkpointing ? checkpointedRuns : plainRuns).push(run);
+      log(`  ${checkpointing ? 'with checkpoints' : 'without'}: ${Math.round(run.rowsPerSecond)} rows/s`);
+    }
   }
-  return { rows, plain: median(plainRuns), checkpointed: median(checkpointedRuns) };
+  return { rows, plain: median(plainRuns), checkpointed: median(checkpointedRuns), samples: { plain: plainRuns.map((r) => Math.round(r.rowsPerSecond)), checkpointed: checkpointedRuns.map((r) => Math.round(r.rowsPerSecond)) } };
 }
 
 async function main(): Promise<void> {
@@ -76,7 +84,10 @@ async function main(): Promise<void> {
     log(`keyed state of a GROUP BY count/sum over ${keys} keys`);
     const stateSize = (await runInChild({ kind: 'state-size', keys }, childOptions)) as StateSizeMeasurement;
     log(`  ${stateSize.heapBytesPerKey.toFixed(0)} heap bytes/key, ${stateSize.checkpointBytesPerKey.toFixed(0)} checkpoint bytes/key`);
-    report = { ...report, stateSize, groupBy: await groupByBench(options.quick ? 1_000_000 : 4_000_000), checkpointOverhead: await checkpointBench(options.quick ? 6_000_000 : 16_000_000) };
+    report = { ...report, stateSize, groupBy: await groupByBench(options.quick ? 1_000_000 : 4_000_000) };
+  }
+  if (options.only === undefined || options.only.includes(CHECKPOINT_BENCH)) {
+    report = { ...report, checkpointOverhead: await checkpointBench(options.quick ? 6_000_000 : 16_000_000, childOptions) };
   }
   if (wants(PG_SINK_BENCH)) {
     log(`PostgreSQL sink: ${options.pgRows} rows per run, ${options.runs} run(s) per case, 1 s EXACTLY_ONCE checkpoints`);

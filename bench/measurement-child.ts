@@ -12,6 +12,7 @@ import type { JobHandle } from '../src/engine/job-handle.js';
 import type { ChildResult, NexmarkMeasurement, NexmarkSpec, StateSizeMeasurement, StateSizeSpec, ChildSpec } from './bench-measurement.js';
 import { writeNexmarkSideInput } from '../src/connectors/nexmark/nexmark-side-input.js';
 import { checkpointSettings } from './bench-job.js';
+import { runCheckpointBench } from './checkpoint-bench.js';
 import { D2MINI_QUERIES } from './d2mini-queries.js';
 import { HANDWRITTEN_QUERIES, type ReferenceQuery } from './handwritten-queries.js';
 import { eventChunks } from './nexmark-events.js';
@@ -23,6 +24,7 @@ import { timedNexmarkConnector, type GeneratorClock } from './timed-nexmark-conn
 export async function runChildSpec(spec: ChildSpec): Promise<ChildResult> {
   if (spec.kind === 'state-size') return measureStateSize(spec);
   if (spec.kind === 'pg-sink') return runPgSinkChild(spec);
+  if (spec.kind === 'checkpoint') return runCheckpointBench(spec.rows, spec.checkpointing);
   return spec.engine === 'weir' ? runWeir(spec) : runReference(spec);
 }
 
@@ -39,15 +41,19 @@ function folderBytes(path: string): number {
   return readdirSync(path, { withFileTypes: true }).reduce((n, e) => n + (e.isDirectory() ? folderBytes(join(path, e.name)) : statSync(join(path, e.name)).size), 0);
 }
 
-/** Executes statements that start one job, and waits for it to finish. */
-async function runJob(engine: Engine, sql: string): Promise<{ job: JobHandle; seconds: number }> {
-  const start = performance.now();
+/**
+ * Executes statements that start one job, and waits for it to finish: `seconds` from `begin` (by
+ * default when the statements are submitted) to the end of the job, `startSeconds` before `begin`.
+ */
+async function runJob(engine: Engine, sql: string, begin?: () => number | undefined): Promise<{ job: JobHandle; seconds: number; startSeconds: number }> {
+  const submitted = performance.now();
   const job = (await engine.execute(sql)).find((r) => r.kind === 'job');
   if (job?.kind !== 'job') throw new Error('the statements started no job');
   const status = await job.job.result();
-  const seconds = (performance.now() - start) / 1000;
+  const end = performance.now();
+  const start = begin?.() ?? submitted;
   if (status !== 'FINISHED') throw Object.assign(new Error(`job ended ${status}: ${String(job.job.error)}`), { jobFailed: true });
-  return { job: job.job, seconds };
+  return { job: job.job, seconds: (end - start) / 1000, startSeconds: (start - submitted) / 1000 };
 }
 
 function base(spec: NexmarkSpec) {
@@ -65,21 +71,24 @@ async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
     const generator: GeneratorClock = { ms: 0 };
     const engine = createEngine({ onWarning: () => {}, connectors: [timedNexmarkConnector(generator)] });
     await engine.execute(`${spec.checkpointing ? checkpointSettings(join(scratch, 'checkpoints'), '10 s') : ''} ${nexmarkDdl(workload, scratch)}`);
-    let run: { job: JobHandle; seconds: number };
+    let run: Awaited<ReturnType<typeof runJob>>;
     try {
-      run = await runJob(engine, query.sql(workload, scratch));
+      // Timed from the first poll, as the references are timed from their first event: planning,
+      // code generation and starting the job are reported apart (startMs).
+      run = await runJob(engine, query.sql(workload, scratch), () => generator.firstPollAt);
     } catch (error) {
       const status = (error as { jobFailed?: boolean }).jobFailed ? 'failed' : 'unsupported';
       const message = error instanceof Error ? error.message : String(error);
       return { ...base(spec), status, error: message.split('\n')[0]!, seconds: 0, eventsPerSecond: 0, peakRssMb: peakRssMb(), heapUsedMb: heapAfterGcMb(), outputRecords: 0 };
     }
-    const { job, seconds } = run;
+    const { job, seconds, startSeconds } = run;
     const sink = job.metrics().find((m) => m.node.endsWith('-sink'));
     const last = job.lastCheckpoint;
     return {
       ...base(spec),
       status: 'ok',
       seconds,
+      startMs: startSeconds * 1000,
       eventsPerSecond: spec.events / seconds,
       processingEventsPerSecond: spec.events / (seconds - generator.ms / 1000),
       generatorEventsPerSecond: spec.events / (generator.ms / 1000),

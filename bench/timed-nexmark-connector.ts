@@ -8,9 +8,11 @@ import type { Connector } from '../src/connectors/api/connector.js';
 import { nexmarkConnector } from '../src/connectors/nexmark/nexmark-connector.js';
 import type { SourceReader } from '../src/runtime/source-reader.js';
 
-/** Milliseconds spent inside the readers' `poll`. */
+/** Milliseconds spent inside the readers' `poll`, and when the first poll began. */
 export interface GeneratorClock {
   ms: number;
+  /** `performance.now()` at the start of the first poll; undefined before it. */
+  firstPollAt?: number;
 }
 
 function timed(reader: SourceReader, clock: GeneratorClock): SourceReader {
@@ -18,6 +20,7 @@ function timed(reader: SourceReader, clock: GeneratorClock): SourceReader {
     open: (context) => reader.open(context),
     poll: (output, maxRecords) => {
       const start = performance.now();
+      clock.firstPollAt ??= start;
       const status = reader.poll(output, maxRecords);
       clock.ms += performance.now() - start;
       return status;
