@@ -10,6 +10,7 @@ import { optimize } from './optimize/optimizer.js';
 import { explainPlan } from './physical/explain.js';
 import { lowerToPhysical } from './physical/lower-to-physical.js';
 import type { PhysicalNode } from './physical/physical-node.js';
+import { reusedScans } from './physical/source-reuse.js';
 import { toJobGraph } from './physical/to-job-graph.js';
 
 /** Settings that change planning. */
@@ -34,8 +35,9 @@ export interface PlannedQuery {
 
 /** Plans logical roots (sinks, or one query) into physical plans with changelog modes. */
 export function planPhysical(roots: readonly LogicalNode[], options: PlannerOptions): PlannedQuery {
-  const physical = roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), explainPlan));
-  return { physical, explain: `== Optimized Physical Plan ==\n${physical.map(explainPlan).join('\n\n')}\n` };
+  const physical = roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node)));
+  const reuse = { ids: options.reuseSources === false ? new Map() : reusedScans(physical), printed: new Set<number>() };
+  return { physical, explain: `== Optimized Physical Plan ==\n${physical.map((root) => explainPlan(root, reuse)).join('\n\n')}\n` };
 }
 
 /** The job graph for planned sinks. */

@@ -2,7 +2,8 @@
  * Source reuse (`table.optimizer.reuse-source-enabled`, on by default): a job that scans one table
  * twice — a self-join, or views filtering one stream as the Nexmark person/auction views do —
  * reads it with one source; both branches see every record, and the result equals that of the
- * job with two sources. A statement set reads a table its INSERTs share once.
+ * job with two sources; EXPLAIN shows the reuse as Flink does. A statement set reads a table its
+ * INSERTs share once.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,7 +15,7 @@ import { collectConnector, collected } from '../support/collect-connector.js';
 const lines = Array.from({ length: 3000 }, (_, i) => `${i % 3},${i},${i % 7}`).join('\n');
 
 /** Runs the self-join with reuse on or off; returns its sorted output and how many source nodes the job had. */
-async function selfJoin(reuse: boolean, sink: string): Promise<{ rows: string[]; sources: number; recordsRead: number }> {
+async function selfJoin(reuse: boolean, sink: string): Promise<{ rows: string[]; sources: number; recordsRead: number; explain: string }> {
   const dir = mkdtempSync(join(tmpdir(), 'weir-reuse-'));
   writeFileSync(join(dir, 'events.csv'), lines);
   const engine = createEngine({ connectors: [collectConnector] });
@@ -24,12 +25,15 @@ async function selfJoin(reuse: boolean, sink: string): Promise<{ rows: string[];
     CREATE VIEW a AS SELECT id, ref FROM events WHERE kind = 0;
     CREATE VIEW b AS SELECT id, ref FROM events WHERE kind = 1;
     CREATE TABLE ${sink} (x BIGINT, y BIGINT) WITH ('connector' = 'collect');`);
-  const [result] = await engine.execute(`INSERT INTO ${sink} SELECT a.id, b.id FROM a JOIN b ON a.ref = b.ref`);
+  const insert = `INSERT INTO ${sink} SELECT a.id, b.id FROM a JOIN b ON a.ref = b.ref`;
+  const [plan] = await engine.execute(`EXPLAIN ${insert}`);
+  if (plan?.kind !== 'text') throw new Error('no plan');
+  const [result] = await engine.execute(insert);
   if (result?.kind !== 'job') throw new Error('no job');
   expect(await result.job.result()).toBe('FINISHED');
   const sources = result.job.metrics().filter((m) => m.node.endsWith('-source'));
   const rows = collected(sink).map((c) => JSON.stringify(c)).sort();
-  return { rows, sources: sources.length, recordsRead: sources.reduce((n, m) => n + m.recordsOut, 0) };
+  return { rows, sources: sources.length, recordsRead: sources.reduce((n, m) => n + m.recordsOut, 0), explain: plan.text };
 }
 
 describe('source reuse', () => {
@@ -43,6 +47,8 @@ describe('source reuse', () => {
     // 1,000 rows of each kind, refs 0..6 spread evenly: every pair with the same ref joins.
     expect(reused.rows.length).toBeGreaterThan(100_000);
     expect(reused.rows).toEqual(separate.rows);
+    expect(reused.explain).toMatch(/TableSourceScan\(table=\[\[default_catalog, default_database, events\]\].*\(reuse_id=\[1\]\)\n[\s\S]*\+- Reused\(reference_id=\[1\]\)/);
+    expect(separate.explain).not.toMatch(/reuse_id|Reused/);
   });
 
   it('reads a table once for every INSERT of a statement set', async () => {

@@ -13,11 +13,27 @@ import { formatMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
+/**
+ * Scans one source serves (see source-reuse.ts), for EXPLAIN to mark: the first printed with its
+ * `reuse_id`, the others as `Reused(reference_id=...)`. `printed` carries over between the plans
+ * of one statement set.
+ */
+export interface ExplainReuse {
+  readonly ids: ReadonlyMap<PhysicalNode, number>;
+  readonly printed: Set<number>;
+}
+
 /** The plan as indented text. */
-export function explainPlan(root: PhysicalNode): string {
+export function explainPlan(root: PhysicalNode, reuse?: ExplainReuse): string {
   const lines: string[] = [];
   const visit = (node: PhysicalNode, prefix: string, childPrefix: string): void => {
-    lines.push(prefix + describeNode(node));
+    const reuseId = reuse?.ids.get(node);
+    if (reuseId !== undefined && reuse!.printed.has(reuseId)) {
+      lines.push(`${prefix}Reused(reference_id=[${reuseId}])`);
+      return;
+    }
+    if (reuseId !== undefined) reuse!.printed.add(reuseId);
+    lines.push(prefix + describeNode(node) + (reuseId === undefined ? '' : `(reuse_id=[${reuseId}])`));
     const inputs = physicalInputs(node);
     inputs.forEach((input, i) => {
       const last = i === inputs.length - 1;

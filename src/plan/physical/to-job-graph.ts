@@ -3,16 +3,16 @@
  * except exchanges, which become the partitioning of the edge into their consumer, and the Calcs
  * around a watermark assigner, which are fused into it (a computed rowtime column below it, the
  * filter and projection of a view or query above it), when nothing else reads them. Scans of one
- * table with the same options become one source node read by every consumer (Flink's source
- * reuse), so that a self-join, or a statement set reading a table twice, reads its input once.
+ * table with the same options become one source node read by every consumer (source-reuse.ts), so
+ * that a self-join, or a statement set reading a table twice, reads its input once.
  */
-import type { Schema } from '../../common/schema.js';
 import { timeAttributeOf } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
 import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
+import { scanIdentity } from './source-reuse.js';
 
 /** How the job graph is laid out. */
 export interface JobGraphOptions {
@@ -49,7 +49,7 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
     const fused = fuseWatermarkAssigner(node, consumers);
     const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node);
-    const identity = spec.kind === 'source' && options.reuseSources !== false ? sourceIdentity(spec, node.schema) : undefined;
+    const identity = node.kind === 'source' && options.reuseSources !== false ? scanIdentity(node) : undefined;
     const reused = identity === undefined ? undefined : sources.get(identity);
     if (reused !== undefined) {
       ids.set(node, reused);
@@ -66,11 +66,6 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
 
   for (const root of roots) visit(root);
   return { version: JOB_GRAPH_VERSION, name: options.name, nodes };
-}
-
-/** What makes two scans the same source: the table, its connector, options, schemas and key. */
-function sourceIdentity(spec: Extract<OperatorSpec, { kind: 'source' }>, schema: Schema): string {
-  return JSON.stringify([spec, schema], (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
 }
 
 /** How many distinct nodes read each node. */
