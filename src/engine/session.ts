@@ -472,11 +472,29 @@ export class Session {
   /**
    * FLUSH: a checkpoint of every running job that takes checkpoints, returning once each is complete
    * and its sinks have committed it — so that whatever was written before is visible downstream.
+   * The checkpoints are triggered once the readers of writable tables have read what was written
+   * to them before, so that their barriers follow those changes however many polls they take.
    */
   private async flush(): Promise<StatementResult> {
     const running = this.jobList.filter((j) => j.status === 'RUNNING' && j.takesCheckpoints);
+    if (running.length > 0) await this.readersCaughtUp();
     const paths = await Promise.all(running.map((j) => j.checkpoint()));
     return ok(running.length === 0 ? 'No running job takes checkpoints; nothing to flush.' : `Flushed ${running.length} job(s): ${paths.map((p) => p.replace(/^.*\//, '')).join(', ')} committed.`);
+  }
+
+  /** Waits (at most the checkpoint timeout) until every connector's open readers have read what was written before. */
+  private async readersCaughtUp(): Promise<void> {
+    const timeoutMs = parseDuration(this.config.get('execution.checkpointing.timeout')!, 'execution.checkpointing.timeout');
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
+    const waits = [...this.connectorsByName.values()].flatMap((c) => (c.source?.caughtUp === undefined ? [] : [c.source.caughtUp()]));
+    try {
+      if ((await Promise.race([Promise.all(waits), timedOut])) === 'timeout') {
+        throw new WeirError('CHECKPOINT_ERROR', `FLUSH waited ${this.config.get('execution.checkpointing.timeout')} for running jobs to read what was written to their tables, and they did not`);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async stopJob(statement: Extract<Statement, { kind: 'stop-job' }>): Promise<StatementResult> {

@@ -97,6 +97,24 @@ describe('writable tables', () => {
     await engine.close({ graceful: true });
   });
 
+  it('FLUSH makes a large INSERT visible in a materialized view, not just its first poll of rows', async () => {
+    const url = await freshDatabase('weir_writable_flush');
+    const engine = createEngine();
+    const count = 20_000;
+    const rows = Array.from({ length: count }, (_, i) => `(${i}, 'c${i % 4}', ${i % 100})`).join(', ');
+    await engine.execute(`SET 'state.checkpoints.dir' = '${join(process.cwd(), 'checkpoints')}';
+      CREATE TABLE sales (id INT, customer STRING, amount INT, PRIMARY KEY (id) NOT ENFORCED);
+      CREATE MATERIALIZED VIEW sales_per_customer WITH ('url' = '${url}') AS SELECT customer, COUNT(*) AS n, SUM(amount) AS total FROM sales GROUP BY customer;
+      FLUSH;`);
+    await engine.execute(`INSERT INTO sales VALUES ${rows}; FLUSH;`);
+    const expected = [0, 1, 2, 3].map((c) => {
+      const own = Array.from({ length: count / 4 }, (_, k) => (c + 4 * k) % 100);
+      return { customer: `c${c}`, n: String(own.length), total: String(own.reduce((a, b) => a + b, 0)) };
+    });
+    expect(await pgQuery(url, 'SELECT customer, n::text, total::text FROM sales_per_customer ORDER BY customer')).toEqual(expected);
+    await engine.close({ graceful: true });
+  });
+
   it('refuses UPDATE of a connector table and of a primary key column, saying why', async () => {
     const engine = createEngine();
     await engine.execute(`${ACCOUNTS}; CREATE TABLE gen (x INT) WITH ('connector' = 'datagen');`);

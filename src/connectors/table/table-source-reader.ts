@@ -6,6 +6,7 @@
 import type { ChangeBatch } from '../../common/row.js';
 import type { PollStatus, SourceReader } from '../../runtime/source-reader.js';
 import type { TableLog } from './table-log.js';
+import type { TableReaders, TrackedReader } from './table-readers.js';
 
 /** The checkpointed position: bytes of the log consumed, and the end when bounded. */
 interface TableOffset {
@@ -13,15 +14,24 @@ interface TableOffset {
   readonly end?: number;
 }
 
-/** A reader of one writable table's log. */
-export class TableSourceReader implements SourceReader {
+/** A reader of one writable table's log; open, it is one of `readers` (what FLUSH waits for). */
+export class TableSourceReader implements SourceReader, TrackedReader {
   private byte = 0;
   private end: number | undefined;
 
   constructor(
     private readonly log: TableLog,
     private readonly bounded: boolean,
+    private readonly readers: TableReaders,
   ) {}
+
+  get position(): number {
+    return this.byte;
+  }
+
+  target(): number {
+    return Math.min(this.end ?? Infinity, this.log.size());
+  }
 
   seek(offset: unknown): void {
     const { byte, end } = offset as TableOffset;
@@ -31,6 +41,7 @@ export class TableSourceReader implements SourceReader {
 
   async open(): Promise<void> {
     if (this.bounded) this.end ??= this.log.size();
+    this.readers.add(this);
   }
 
   poll(output: ChangeBatch, maxRecords: number): PollStatus {
@@ -46,5 +57,7 @@ export class TableSourceReader implements SourceReader {
     return this.end === undefined ? { byte: this.byte } : { byte: this.byte, end: this.end };
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    this.readers.delete(this);
+  }
 }

@@ -13,6 +13,7 @@ import type { Schema } from '../../common/schema.js';
 import type { Connector } from '../api/connector.js';
 import { TableContents } from './table-contents.js';
 import { TableLog } from './table-log.js';
+import { TableReaders } from './table-readers.js';
 import { TableSinkWriter } from './table-sink-writer.js';
 import { TableSourceReader } from './table-source-reader.js';
 
@@ -41,11 +42,15 @@ function logOf(options: Readonly<Record<string, string>>, table: string, schema:
   return new TableLog(options['path'] ?? writableTablePath(table), table, schema);
 }
 
+/** The open readers of writable tables in this process (what FLUSH waits for). */
+const readers = new TableReaders();
+
 /** Writable tables as the engine registers them. */
 export const writableTableConnector: Connector = {
   descriptor: writableTableDescriptor,
   source: {
-    createReader: (spec) => new TableSourceReader(logOf(spec.options, spec.table, spec.schema), spec.options['scan.bounded'] === 'true'),
+    createReader: (spec) => new TableSourceReader(logOf(spec.options, spec.table, spec.schema), spec.options['scan.bounded'] === 'true', readers),
+    caughtUp: () => readers.caughtUp(),
   },
   sink: {
     createWriter: (spec) => {
