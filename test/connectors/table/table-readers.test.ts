@@ -15,7 +15,6 @@ import { TableReaders } from '../../../src/connectors/table/table-readers.js';
 import { TableSourceReader } from '../../../src/connectors/table/table-source-reader.js';
 
 const schema = [{ name: 'id', type: SqlTypes.bigint() }];
-const context = { subtask: 0, parallelism: 1, warn: () => {} };
 
 function logWith(rows: number): TableLog {
   const log = new TableLog(join(mkdtempSync(join(tmpdir(), 'weir-readers-')), 't.log'), 't', schema);
@@ -36,7 +35,7 @@ describe('writable table readers', () => {
     const log = logWith(3000);
     const readers = new TableReaders();
     const reader = new TableSourceReader(log, false, readers);
-    await reader.open(context);
+    await reader.open();
     const batch = new ChangeBatch();
     expect(reader.poll(batch, 1024)).toBe('more');
     const caughtUp = readers.caughtUp();
@@ -53,13 +52,13 @@ describe('writable table readers', () => {
     const log = logWith(10);
     const readers = new TableReaders();
     const closing = new TableSourceReader(log, false, readers);
-    await closing.open(context);
+    await closing.open();
     const bounded = new TableSourceReader(log, true, readers);
-    await bounded.open(context);
+    await bounded.open();
     expect(bounded.poll(new ChangeBatch(), 100)).toBe('more');
     log.append([{ kind: RowKind.INSERT, row: [10n] }]);
     const caughtUp = readers.caughtUp();
-    await new TableSourceReader(log, false, readers).open(context);
+    await new TableSourceReader(log, false, readers).open();
     expect(await settled(caughtUp)).toBe(false);
     await closing.close();
     expect(await settled(caughtUp)).toBe(true);
