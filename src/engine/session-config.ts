@@ -33,6 +33,7 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   'table.exec.state.ttl': { default: '0 ms', description: 'idle state retention (0: forever)', validate: duration },
   'table.exec.source.idle-timeout': { default: '0 ms', description: 'a source without records this long stops holding back watermarks (0: never)', validate: duration },
   'table.optimizer.reuse-source-enabled': { default: 'true', description: 'a job reads a table it scans more than once with one source', validate: oneOf('true', 'false') },
+  'table.optimizer.reuse-sub-plan-enabled': { default: 'true', description: 'a job computes equal deterministic sub-plans once', validate: oneOf('true', 'false') },
   'execution.checkpointing.interval': { default: '', description: 'time between checkpoints (off when unset)', validate: duration },
   'execution.checkpointing.mode': { default: 'EXACTLY_ONCE', description: 'EXACTLY_ONCE or AT_LEAST_ONCE', validate: oneOf('exactly_once', 'at_least_once') },
   'execution.checkpointing.timeout': { default: '10 min', description: 'a checkpoint taking longer is aborted', validate: duration },

@@ -10,8 +10,8 @@ import { optimize } from './optimize/optimizer.js';
 import { explainPlan } from './physical/explain.js';
 import { lowerToPhysical } from './physical/lower-to-physical.js';
 import type { PhysicalNode } from './physical/physical-node.js';
-import { reusedScans } from './physical/source-reuse.js';
-import { toJobGraph } from './physical/to-job-graph.js';
+import { reuseMarks } from './physical/explain-reuse.js';
+import { lowerToJobGraph, toJobGraph, type JobGraphOptions } from './physical/to-job-graph.js';
 
 /** Settings that change planning. */
 export interface PlannerOptions {
@@ -25,6 +25,8 @@ export interface PlannerOptions {
   readonly sourceIdleTimeoutMillis?: number;
   /** `table.optimizer.reuse-source-enabled`: scans of one table with the same options share one source (default true). */
   readonly reuseSources?: boolean;
+  /** `table.optimizer.reuse-sub-plan-enabled`: equal deterministic sub-plans are computed once (default true). */
+  readonly reuseSubplans?: boolean;
 }
 
 /** A planned statement: its physical plans (one per sink, or one query) and their rendering. */
@@ -33,21 +35,30 @@ export interface PlannedQuery {
   readonly explain: string;
 }
 
-/** Plans logical roots (sinks, or one query) into physical plans with changelog modes. */
+/** Plans logical roots (sinks, or one query) into physical plans with changelog modes; EXPLAIN marks what the job will share. */
 export function planPhysical(roots: readonly LogicalNode[], options: PlannerOptions): PlannedQuery {
   const physical = roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node)));
-  const reuse = { ids: options.reuseSources === false ? new Map() : reusedScans(physical), printed: new Set<number>() };
-  return { physical, explain: `== Optimized Physical Plan ==\n${physical.map((root) => explainPlan(root, reuse)).join('\n\n')}\n` };
+  const marks = reuseMarks(physical, lowerToJobGraph(physical, jobGraphOptions('explain', options)).nodeIds);
+  return { physical, explain: `== Optimized Physical Plan ==\n${physical.map((root) => explainPlan(root, marks)).join('\n\n')}\n` };
 }
 
 /** The job graph for planned sinks. */
 export function buildJobGraph(planned: PlannedQuery, name: string, options: PlannerOptions): JobGraph {
-  const { stateTtlMillis, sourceIdleTimeoutMillis } = options;
-  return toJobGraph(planned.physical, {
+  return toJobGraph(planned.physical, jobGraphOptions(name, options));
+}
+
+function jobGraphOptions(name: string, options: PlannerOptions): JobGraphOptions {
+  const { stateTtlMillis, sourceIdleTimeoutMillis, reuseSources, reuseSubplans, functions } = options;
+  return {
     name,
     parallelism: options.parallelism,
-    ...(options.reuseSources === undefined ? {} : { reuseSources: options.reuseSources }),
+    isDeterministicFunction: (fn) => {
+      const definition = functions.lookup(fn);
+      return definition?.kind !== 'scalar' || definition.deterministic;
+    },
+    ...(reuseSources === undefined ? {} : { reuseSources }),
+    ...(reuseSubplans === undefined ? {} : { reuseSubplans }),
     ...(stateTtlMillis === undefined ? {} : { stateTtlMillis }),
     ...(sourceIdleTimeoutMillis === undefined ? {} : { sourceIdleTimeoutMillis }),
-  });
+  };
 }

@@ -11,28 +11,19 @@ import { formatType } from '../../common/sql-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import { formatMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
+import type { ReuseMarks } from './explain-reuse.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
-/**
- * Scans one source serves (see source-reuse.ts), for EXPLAIN to mark: the first printed with its
- * `reuse_id`, the others as `Reused(reference_id=...)`. `printed` carries over between the plans
- * of one statement set.
- */
-export interface ExplainReuse {
-  readonly ids: ReadonlyMap<PhysicalNode, number>;
-  readonly printed: Set<number>;
-}
-
-/** The plan as indented text. */
-export function explainPlan(root: PhysicalNode, reuse?: ExplainReuse): string {
+/** The plan as indented text; `reuse` marks the nodes the job shares (explain-reuse.ts). */
+export function explainPlan(root: PhysicalNode, reuse?: ReuseMarks): string {
   const lines: string[] = [];
   const visit = (node: PhysicalNode, prefix: string, childPrefix: string): void => {
-    const reuseId = reuse?.ids.get(node);
-    if (reuseId !== undefined && reuse!.printed.has(reuseId)) {
-      lines.push(`${prefix}Reused(reference_id=[${reuseId}])`);
+    const referenced = reuse?.reused.get(node);
+    if (referenced !== undefined) {
+      lines.push(`${prefix}Reused(reference_id=[${referenced}])`);
       return;
     }
-    if (reuseId !== undefined) reuse!.printed.add(reuseId);
+    const reuseId = reuse?.first.get(node);
     lines.push(prefix + describeNode(node) + (reuseId === undefined ? '' : `(reuse_id=[${reuseId}])`));
     const inputs = physicalInputs(node);
     inputs.forEach((input, i) => {

@@ -2,9 +2,10 @@
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
  * except exchanges, which become the partitioning of the edge into their consumer, and the Calcs
  * around a watermark assigner, which are fused into it (a computed rowtime column below it, the
- * filter and projection of a view or query above it), when nothing else reads them. Scans of one
- * table with the same options become one source node read by every consumer (source-reuse.ts), so
- * that a self-join, or a statement set reading a table twice, reads its input once.
+ * filter and projection of a view or query above it), when nothing else reads them. Equal
+ * sub-plans become one job node read by every consumer: scans of one table with the same options
+ * (a self-join, or a statement set reading a table twice, reads its input once), and equal
+ * operators over equal inputs (computed once).
  */
 import { timeAttributeOf } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
@@ -12,7 +13,6 @@ import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall } from '../logical/logical-node.js';
 import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
-import { scanIdentity } from './source-reuse.js';
 
 /** How the job graph is laid out. */
 export interface JobGraphOptions {
@@ -24,6 +24,10 @@ export interface JobGraphOptions {
   readonly sourceIdleTimeoutMillis?: number;
   /** Whether equal scans share one source node (`table.optimizer.reuse-source-enabled`); absent: they do. */
   readonly reuseSources?: boolean;
+  /** Whether equal operators over the same inputs run once (`table.optimizer.reuse-sub-plan-enabled`); absent: they do. */
+  readonly reuseSubplans?: boolean;
+  /** Whether a function gives the same result for the same arguments; absent: every function does. Operators calling one that does not are never shared. */
+  readonly isDeterministicFunction?: (name: string) => boolean;
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
@@ -31,10 +35,20 @@ const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggrega
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
+  return lowerToJobGraph(roots, options).graph;
+}
+
+/**
+ * The job graph, and the job node each physical node became (exchanges and the nodes fused into a
+ * watermark assigner have none). Two physical nodes with one job node are shared: a source read
+ * by several scans, or an operator computed once for several equal sub-plans (Flink's sub-plan
+ * reuse: q5's two equal window aggregates run once). Sinks are never shared.
+ */
+export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): { graph: JobGraph; nodeIds: ReadonlyMap<PhysicalNode, string> } {
   const nodes: JobNode[] = [];
   const ids = new Map<PhysicalNode, string>();
   const consumers = consumerCounts(roots);
-  const sources = new Map<string, string>();
+  const shared = new Map<string, string>();
 
   const edgeTo = (input: PhysicalNode): JobEdge => {
     if (input.kind === 'exchange') {
@@ -49,23 +63,49 @@ export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOpti
     const fused = fuseWatermarkAssigner(node, consumers);
     const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node);
-    const identity = node.kind === 'source' && options.reuseSources !== false ? scanIdentity(node) : undefined;
-    const reused = identity === undefined ? undefined : sources.get(identity);
-    if (reused !== undefined) {
-      ids.set(node, reused);
-      return reused;
-    }
-    const id = `${nodes.length + 1}-${spec.kind}`;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
-    nodes.push({ id, spec, parallelism: parallelismOf(spec, inputs, nodes, options.parallelism), inputs, schema: node.schema, ...ttl, ...idle });
+    const parallelism = parallelismOf(spec, inputs, nodes, options.parallelism);
+    const identity = isShareable(spec, options) ? canonicalJson([spec, node.schema, inputs, parallelism, ttl, idle]) : undefined;
+    const same = identity === undefined ? undefined : shared.get(identity);
+    if (same !== undefined) {
+      ids.set(node, same);
+      return same;
+    }
+    const id = `${nodes.length + 1}-${spec.kind}`;
+    nodes.push({ id, spec, parallelism, inputs, schema: node.schema, ...ttl, ...idle });
     ids.set(node, id);
-    if (identity !== undefined) sources.set(identity, id);
+    if (identity !== undefined) shared.set(identity, id);
     return id;
   };
 
   for (const root of roots) visit(root);
-  return { version: JOB_GRAPH_VERSION, name: options.name, nodes };
+  return { graph: { version: JOB_GRAPH_VERSION, name: options.name, nodes }, nodeIds: ids };
+}
+
+/** Whether one job node may serve every equal occurrence of `spec`: never a sink; sources and other operators as configured; nothing that evaluates a non-deterministic expression. */
+function isShareable(spec: OperatorSpec, options: JobGraphOptions): boolean {
+  if (spec.kind === 'sink') return false;
+  if (spec.kind === 'source') return options.reuseSources !== false;
+  if (options.reuseSubplans === false) return false;
+  const deterministic = options.isDeterministicFunction;
+  if (deterministic === undefined) return true;
+  let every = true;
+  JSON.stringify(spec, (_key, value: unknown) => {
+    if (every && isCall(value) && !deterministic(value.name)) every = false;
+    return typeof value === 'bigint' ? String(value) : value;
+  });
+  return every;
+}
+
+/** A function call of a scalar expression, wherever it sits in a spec. */
+function isCall(value: unknown): value is Extract<ScalarExpr, { kind: 'call' }> {
+  return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'call' && typeof (value as { name?: unknown }).name === 'string';
+}
+
+/** JSON text of plain data that may hold bigints (literals), equal for equal data. */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 }
 
 /** How many distinct nodes read each node. */

@@ -1,15 +1,18 @@
 /**
- * Source reuse (`table.optimizer.reuse-source-enabled`, on by default): a job that scans one table
- * twice — a self-join, or views filtering one stream as the Nexmark person/auction views do —
- * reads it with one source; both branches see every record, and the result equals that of the
- * job with two sources; EXPLAIN shows the reuse as Flink does. A statement set reads a table its
- * INSERTs share once.
+ * Source and sub-plan reuse (`table.optimizer.reuse-source-enabled` and
+ * `table.optimizer.reuse-sub-plan-enabled`, both on by default). A job that scans one table twice
+ * — a self-join, or views filtering one stream as the Nexmark person/auction views do — reads it
+ * with one source; both branches see every record, and the result equals that of the job with
+ * two sources; EXPLAIN shows the reuse as Flink does. A statement set reads a table its INSERTs
+ * share once. Equal aggregations (Nexmark q5's) are computed once with the result of computing
+ * them twice, unless they call a non-deterministic function.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected } from '../support/collect-connector.js';
 
 const lines = Array.from({ length: 3000 }, (_, i) => `${i % 3},${i},${i % 7}`).join('\n');
@@ -66,5 +69,44 @@ describe('source reuse', () => {
     const metrics = result.job.metrics();
     expect(metrics.filter((m) => m.node.endsWith('-source')).map((m) => m.recordsOut)).toEqual([10]);
     expect(metrics.filter((m) => m.node.endsWith('-sink')).map((m) => m.recordsIn).sort()).toEqual([3, 7]);
+  });
+
+  it('computes an aggregation two branches share once, with the result of computing it twice', async () => {
+    const run = async (reuse: boolean, sink: string): Promise<{ rows: string[]; aggregates: number; explain: string }> => {
+      const engine = createEngine({ connectors: [collectConnector] });
+      await engine.execute(`
+        SET 'table.optimizer.reuse-sub-plan-enabled' = '${reuse}';
+        CREATE TABLE g (k BIGINT, v BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '2000',
+          'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '2000', 'fields.v.min' = '1', 'fields.v.max' = '9');
+        CREATE VIEW counts AS SELECT MOD(k, 10) AS bucket, COUNT(*) AS n, SUM(v) AS total FROM g GROUP BY MOD(k, 10);
+        CREATE TABLE ${sink} (bucket BIGINT, n BIGINT, top BIGINT) WITH ('connector' = 'collect');`);
+      const insert = `INSERT INTO ${sink} SELECT c.bucket, c.n, m.top FROM counts AS c JOIN (SELECT n, MAX(total) AS top FROM counts GROUP BY n) AS m ON c.n = m.n WHERE c.total = m.top`;
+      const [plan] = await engine.execute(`EXPLAIN ${insert}`);
+      const [result] = await engine.execute(insert);
+      if (result?.kind !== 'job' || plan?.kind !== 'text') throw new Error('no job');
+      expect(await result.job.result()).toBe('FINISHED');
+      const aggregates = result.job.metrics().filter((m) => m.node.endsWith('-group-aggregate')).length;
+      return { rows: materialize(collected(sink)).map((r) => JSON.stringify(r)).sort(), aggregates, explain: plan.text };
+    };
+    const shared = await run(true, 'shared_counts');
+    const twice = await run(false, 'twice_counts');
+    expect(shared.aggregates).toBe(2);
+    expect(twice.aggregates).toBe(3);
+    expect(shared.rows).toEqual(twice.rows);
+    expect(shared.rows.length).toBeGreaterThan(0);
+    expect(shared.explain).toMatch(/GroupAggregate\(groupBy=\[\$f0\].*\(reuse_id=\[1\]\)[\s\S]*Reused\(reference_id=\[1\]\)/);
+  });
+
+  it('never shares an operator that calls a non-deterministic function', async () => {
+    const engine = createEngine();
+    await engine.execute(`
+      CREATE TABLE g (k BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '10');
+      CREATE TABLE sink (k BIGINT, r DOUBLE) WITH ('connector' = 'blackhole');`);
+    const [result] = await engine.execute('INSERT INTO sink SELECT k, RAND() FROM g UNION ALL SELECT k, RAND() FROM g');
+    if (result?.kind !== 'job') throw new Error('no job');
+    expect(await result.job.result()).toBe('FINISHED');
+    const kinds = result.job.metrics().map((m) => m.node.replace(/^\d+-/, ''));
+    expect(kinds.filter((k) => k === 'source')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'calc')).toHaveLength(2);
   });
 });
