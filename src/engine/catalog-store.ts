@@ -3,9 +3,10 @@
  * view, materialized view and function created by a session, in creation order, so that the next
  * weir process started there has them again. A materialized view also keeps the session settings
  * it was created under (checkpoint directory and interval, parallelism), which its job needs to
- * resume from its own checkpoints. Writes replace the file atomically (write, then rename).
+ * resume from its own checkpoints. Writes replace the file atomically (write, then rename). The DDL
+ * may hold connection URLs with passwords, so the file is readable and writable by its owner only.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { WeirError } from '../common/errors.js';
 
@@ -27,6 +28,9 @@ interface CatalogFile {
   readonly version: 1;
   readonly objects: readonly StoredObject[];
 }
+
+/** `rw-------`: the catalog's DDL may name passwords. */
+const OWNER_ONLY = 0o600;
 
 /** The catalog file of one working directory. */
 export class CatalogStore {
@@ -60,7 +64,8 @@ export class CatalogStore {
     mkdirSync(dirname(this.path), { recursive: true });
     const temporary = `${this.path}.tmp`;
     const file: CatalogFile = { version: 1, objects: this.objects };
-    writeFileSync(temporary, JSON.stringify(file, null, 2) + '\n');
+    writeFileSync(temporary, JSON.stringify(file, null, 2) + '\n', { mode: OWNER_ONLY });
+    chmodSync(temporary, OWNER_ONLY);
     renameSync(temporary, this.path);
   }
 }

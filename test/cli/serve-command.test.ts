@@ -3,11 +3,11 @@
  * view created by `weir -f` (killed with SIGKILL while the view runs) is served by a later process,
  * stopped gracefully with SIGTERM (a final checkpoint, nothing left prepared), served again from
  * there to the end of its bounded source, and its table then equals the batch answer; a later
- * `weir -f` reads it through the catalog. The catalog file keeps each object's first DDL and
- * forgets dropped ones.
+ * `weir -f` reads it through the catalog. The catalog file keeps each object's first DDL, forgets
+ * dropped ones, and is readable by its owner only.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -100,6 +100,8 @@ describe('the catalog file', () => {
     const stored = JSON.parse(readFileSync(join(cwd, '.weir', 'catalog.json'), 'utf8')) as { objects: { kind: string; name: string; ddl: string }[] };
     expect(stored.objects.map((o) => `${o.kind} ${o.name}`)).toEqual(['table a', 'table b']);
     expect(stored.objects[0]!.ddl).toContain('(x INT)');
+    // DDL may hold connection URLs with passwords: only the owner may read the file.
+    expect(statSync(join(cwd, '.weir', 'catalog.json')).mode & 0o777).toBe(0o600);
     writeFileSync(join(cwd, 'show.sql'), 'SHOW TABLES;');
     const shown = await runWeir(['-f', 'show.sql'], { cwd });
     expect(shown.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([{ 'table name': 'a' }, { 'table name': 'b' }]);
