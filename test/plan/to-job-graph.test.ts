@@ -1,7 +1,9 @@
 /**
  * Lowering to the job graph fuses the Calcs around a watermark assigner into it when nothing else
  * reads them; the fused operator emits exactly what the three separate operators emit (records
- * and watermarks) on random batches, and what a plain recomputation gives.
+ * and watermarks) on random batches, and what a plain recomputation gives. Equal operators over
+ * one input become one job node, unless their literals differ in ways JSON would hide or they call
+ * a non-deterministic function (the same plan node read twice is one node either way).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -122,5 +124,40 @@ describe('job graph lowering of watermark assigners', () => {
       }),
       { numRuns: 200 },
     );
+  });
+});
+
+describe('job graph sharing of equal sub-plans', () => {
+  const double = SqlTypes.double();
+  const calcOf = (literal: unknown, type = double): PhysicalNode => ({
+    kind: 'calc',
+    input: values,
+    condition: null,
+    projection: [Exprs.literal(literal, type)],
+    schema: [{ name: 'x', type }],
+    mode: INSERT_ONLY,
+  });
+  const unionOf = (a: PhysicalNode, b: PhysicalNode): PhysicalNode => ({ kind: 'union', inputs: [a, b], schema: a.schema, mode: INSERT_ONLY }) as PhysicalNode;
+  const kinds = (root: PhysicalNode, options: { reuseSubplans?: boolean } = {}): string[] => toJobGraph([root], { name: 'job', parallelism: 1, ...options }).nodes.map((n) => n.spec.kind);
+
+  it('runs equal operators over one input once, unless told not to', () => {
+    expect(kinds(unionOf(calcOf(1.5), calcOf(1.5)))).toEqual(['values', 'calc', 'union']);
+    expect(kinds(unionOf(calcOf(1.5), calcOf(1.5)), { reuseSubplans: false })).toEqual(['values', 'calc', 'calc', 'union']);
+  });
+
+  it('tells apart literals that JSON would confuse', () => {
+    expect(kinds(unionOf(calcOf(Infinity), calcOf(null)))).toEqual(['values', 'calc', 'calc', 'union']);
+    expect(kinds(unionOf(calcOf(0), calcOf(-0)))).toEqual(['values', 'calc', 'calc', 'union']);
+    expect(kinds(unionOf(calcOf(1n, id), calcOf('1n', SqlTypes.string())))).toEqual(['values', 'calc', 'calc', 'union']);
+    const map = SqlTypes.map(SqlTypes.string(), SqlTypes.int());
+    expect(kinds(unionOf(calcOf(new Map([['a', 1]]), map), calcOf(new Map([['b', 2]]), map)))).toEqual(['values', 'calc', 'calc', 'union']);
+    expect(kinds(unionOf(calcOf(new Map([['a', 1]]), map), calcOf(new Map([['a', 1]]), map)))).toEqual(['values', 'calc', 'union']);
+  });
+
+  it('never shares an operator calling a non-deterministic function', () => {
+    const random: PhysicalNode = { ...(calcOf(0) as Extract<PhysicalNode, { kind: 'calc' }>), projection: [Exprs.call('RAND', [], double)] };
+    const options = { name: 'job', parallelism: 1, isDeterministicFunction: (name: string) => name !== 'RAND' };
+    expect(toJobGraph([unionOf(random, random)], options).nodes.map((n) => n.spec.kind)).toEqual(['values', 'calc', 'union']);
+    expect(toJobGraph([unionOf(random, { ...random })], options).nodes.map((n) => n.spec.kind)).toEqual(['values', 'calc', 'calc', 'union']);
   });
 });

@@ -103,9 +103,18 @@ function isCall(value: unknown): value is Extract<ScalarExpr, { kind: 'call' }> 
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'call' && typeof (value as { name?: unknown }).name === 'string';
 }
 
-/** JSON text of plain data that may hold bigints (literals), equal for equal data. */
+/**
+ * JSON text of a spec, equal only for equal specs: literal values JSON would lose or confuse
+ * (bigints, non-finite numbers and -0, MAP and MULTISET values) are written as tagged objects.
+ */
 function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (typeof v === 'bigint') return { $bigint: String(v) };
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { $number: Object.is(v, -0) ? '-0' : String(v) };
+    if (v instanceof Map) return { $map: [...v.entries()] };
+    if (v instanceof Set) return { $set: [...v] };
+    return v;
+  });
 }
 
 /** How many distinct nodes read each node. */
