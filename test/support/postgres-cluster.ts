@@ -4,10 +4,12 @@
  * refuses root), started on a free port with the settings weir's tests need —
  * `max_prepared_transactions` for two-phase commit, `wal_level = logical` for CDC — and stopped
  * (and deleted) afterwards. The machine's own server is never touched, and fault tests may
- * restart or crash this one at will.
+ * restart or crash this one at will. Each cluster records the process that started it; a cluster
+ * whose process died without stopping it (a killed test run) is stopped and deleted by the next
+ * start, so that killed runs do not pile up servers.
  */
 import { execFileSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
@@ -47,15 +49,52 @@ function asPostgresUser(command: string, args: readonly string[]): void {
   execFileSync(file, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
+/** Prefix of the clusters' data directories in the temporary directory. */
+const DATA_DIR_PREFIX = 'weir-pg-';
+/** File in a data directory naming the process that started the cluster. */
+const OWNER_FILE = 'weir-owner.pid';
+
+/** Stops and deletes the clusters whose starting process is gone (a test run killed before its teardown). */
+function sweepOrphanedClusters(): void {
+  for (const name of readdirSync(tmpdir())) {
+    if (!name.startsWith(DATA_DIR_PREFIX)) continue;
+    const dataDir = join(tmpdir(), name);
+    let owner: number;
+    try {
+      owner = Number(readFileSync(join(dataDir, OWNER_FILE), 'utf8'));
+    } catch {
+      continue; // still being created, or not ours
+    }
+    if (!Number.isInteger(owner) || isAlive(owner)) continue;
+    try {
+      if (existsSync(join(dataDir, 'postmaster.pid'))) asPostgresUser(join(BIN, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop']);
+    } catch {
+      // The server was not running.
+    }
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** Creates and starts a cluster. */
 export async function startPostgresCluster(settings: Readonly<Record<string, string>> = {}): Promise<PostgresCluster> {
   if (!existsSync(join(BIN, 'initdb'))) throw new Error(`PostgreSQL 15 binaries not found in ${BIN} (set WEIR_TEST_PG_BIN)`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'weir-pg-'));
+  sweepOrphanedClusters();
+  const dataDir = mkdtempSync(join(tmpdir(), DATA_DIR_PREFIX));
   if (userInfo().uid === 0) {
     const { uid, gid } = postgresIds();
     chownSync(dataDir, uid, gid);
   }
   asPostgresUser(join(BIN, 'initdb'), ['-D', dataDir, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
+  writeFileSync(join(dataDir, OWNER_FILE), String(process.pid));
   const port = await freePort();
   const options = {
     port: String(port),
