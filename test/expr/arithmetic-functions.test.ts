@@ -52,6 +52,13 @@ describe('integer arithmetic', () => {
     expect([1000, 1107, 1230].map((a) => q2([a]))).toEqual([false, true, true]);
   });
 
+  it('computes MOD by a constant divisor inline, with the sign of the dividend and no -0', () => {
+    const mod = compiler.scalar(call('MOD', ref(0, T.bigint()), lit.int(123)));
+    expect(compiler.scalarSource(call('MOD', ref(0, T.bigint()), lit.int(123))).source).not.toContain('integerMod');
+    expect([1107, 1108, -1108, null].map((a) => mod([a]))).toEqual([0, 1, -1, null]);
+    expect(Object.is(mod([-246]), 0)).toBe(true);
+  });
+
   it('propagates NULL', () => {
     expect(evalCall('+', lit.int(1), NULL(T.int()))).toBe(null);
     expect(evalCall('NEGATE', NULL(T.null()))).toBe(null);

@@ -83,6 +83,25 @@ describe('calc', () => {
     expect(output.size).toBe(1);
   });
 
+  it('fused with a watermark, returns its maximum over every record, dropped ones included, in one pass', () => {
+    const watermark = call('-', dateTime, lit.of(4000, T.intervalDayTime(false)));
+    const run = compiler.calcMaxOf(q14Condition(), [auction, dateTime], watermark);
+    const input = ChangeBatch.of([
+      [RowKind.INSERT, bid(1, 2_000_000, 9)],
+      [RowKind.INSERT, bid(2, 10, 11)],
+      [RowKind.INSERT, bid(3, 3_000_000, 10)],
+    ]);
+    const output = new ChangeBatch();
+    expect(run(input, output)).toBe(Date.UTC(2020, 0, 1, 11) - 4000);
+    expect(output.rows).toEqual([
+      [1, Date.UTC(2020, 0, 1, 9)],
+      [3, Date.UTC(2020, 0, 1, 10)],
+    ]);
+    expect(run(new ChangeBatch(), output)).toBe(-Infinity);
+    const { source } = compiler.calcSource(q14Condition(), [auction, dateTime], watermark);
+    expect(source.match(/row\[5\]/g)).toHaveLength(1);
+  });
+
   it('drops everything for a constant FALSE or NULL condition', () => {
     const output = new ChangeBatch();
     compiler.calc(Exprs.literal(null, T.boolean()), null)(ChangeBatch.of([[RowKind.INSERT, [1]]]), output);

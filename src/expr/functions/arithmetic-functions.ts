@@ -114,7 +114,8 @@ const modSignatures: readonly Signature[] = [
   {
     args: [Arg.INTEGER, Arg.INTEGER],
     returns: (types) => types[1]!,
-    generate: (ctx, [a, b]) => `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`,
+    // A constant non-zero divisor cannot fail: inline (`+ 0` turns JS's -0 into 0).
+    generate: (ctx, [a, b]) => (typeof b!.constant?.value === 'number' && b!.constant.value !== 0 ? `(${a!.code} % ${b!.code} + 0)` : `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`),
   },
   decimalSignature('decimalMod', decimalModType),
   approximateSignature('%'),
