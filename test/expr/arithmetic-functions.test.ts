@@ -71,6 +71,9 @@ describe('DECIMAL arithmetic', () => {
     expect(formatType(expr.type)).toBe('DECIMAL(23, 3) NOT NULL');
     expect(formatValue(evaluate(expr, [12345]), expr.type)).toBe('11209.260');
     expect(formatValue(evaluate(expr, [9007199254740991]), expr.type)).toBe('8178536923304819.828');
+    // The exact product always fits DECIMAL(23, 3): a plain BigInt product, no helper.
+    expect(compiler.scalarSource(expr).source).not.toContain('decimalMultiply');
+    expect(compiler.scalarSource(call('*', ref(0, T.decimal(20, 10, false)), ref(1, T.decimal(20, 10, false)))).source).toContain('decimalMultiply');
   });
 
   it('adds with the larger scale and divides with Flink scale', () => {
