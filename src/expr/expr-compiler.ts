@@ -368,9 +368,11 @@ export class ExprCompiler {
   }
 
   /**
-   * The loop of a stateless operator: appends to `output`, for every record of `input` whose
-   * condition is TRUE (every record when `condition` is null), the same kind with the projected
-   * row (the input row itself when `projection` is null).
+   * The loop of a stateless operator: replaces the records of `output` with, for every record of
+   * `input` whose condition is TRUE (every record when `condition` is null), the same kind with
+   * the projected row (the input row itself when `projection` is null). `output`'s arrays are
+   * overwritten in place, so that their capacity carries over from batch to batch (emptying them
+   * first would make every batch grow them again).
    */
   calc(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null): (input: ChangeBatch, output: ChangeBatch) => void {
     return instantiate(this.calcSource(condition, projection));
@@ -446,14 +448,15 @@ export class ExprCompiler {
     out.emit('const rows = input.rows;');
     out.emit('const outKinds = output.kinds;');
     out.emit('const outRows = output.rows;');
+    out.emit('let size = 0;');
     if (watermark !== null) out.emit('let max = -Infinity;');
     out.block('for (let i = 0, n = rows.length; i < n; i++)', () => {
       out.emit('const row = rows[i];');
       if (watermark !== null) emitMax(gen, out, watermark);
       const emitRecord = (): void => {
         const row = projection === null ? 'row' : `[${projection.map((e) => gen.generate(e).code).join(', ')}]`;
-        out.emit('outKinds.push(kinds[i]);');
-        out.emit(`outRows.push(${row});`);
+        out.emit('outKinds[size] = kinds[i];');
+        out.emit(`outRows[size++] = ${row};`);
       };
       if (condition === null) return emitRecord();
       const test = gen.generate(condition);
@@ -463,6 +466,8 @@ export class ExprCompiler {
       }
       out.block(`if (${truthTest(test)})`, emitRecord);
     });
+    out.emit('outKinds.length = size;');
+    out.emit('outRows.length = size;');
     if (watermark !== null) out.emit('return max;');
     return out.build(watermark === null ? 'calc' : 'calcMaxOf', 'input, output');
   }

@@ -76,11 +76,22 @@ describe('calc', () => {
     expect(all.kinds).toEqual([RowKind.DELETE, RowKind.DELETE]);
   });
 
-  it('appends to the output and stops at a run-time error with its message', () => {
+  it('stops at a run-time error with its message', () => {
     const run = compiler.calc(null, [call('/', price, ref(1, T.bigint(false)))]);
-    const output = ChangeBatch.of([[RowKind.INSERT, ['earlier']]]);
-    expect(() => run(ChangeBatch.of([[RowKind.INSERT, [1, 0, 7]]]), output)).toThrowError(new WeirError('EXECUTION_ERROR', 'division by zero in 7 / 0'));
-    expect(output.size).toBe(1);
+    expect(() => run(ChangeBatch.of([[RowKind.INSERT, [1, 0, 7]]]), new ChangeBatch())).toThrowError(new WeirError('EXECUTION_ERROR', 'division by zero in 7 / 0'));
+  });
+
+  it("replaces the output's records, larger or smaller batches than the last", () => {
+    const run = compiler.calc(call('>', auction, lit.int(1)), [auction]);
+    const output = ChangeBatch.of([[RowKind.DELETE, ['earlier']]]);
+    run(ChangeBatch.of([1, 2, 3].map((a) => [RowKind.INSERT, bid(a, 1, 1)])), output);
+    expect(output.rows).toEqual([[2], [3]]);
+    expect(output.kinds).toEqual([RowKind.INSERT, RowKind.INSERT]);
+    run(ChangeBatch.of([[RowKind.UPDATE_AFTER, bid(5, 1, 1)]]), output);
+    expect(output.rows).toEqual([[5]]);
+    expect(output.kinds).toEqual([RowKind.UPDATE_AFTER]);
+    run(ChangeBatch.of([[RowKind.INSERT, bid(1, 1, 1)]]), output);
+    expect(output.size).toBe(0);
   });
 
   it('fused with a watermark, returns its maximum over every record, dropped ones included, in one pass', () => {

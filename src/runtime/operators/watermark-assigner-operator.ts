@@ -41,7 +41,6 @@ export class WatermarkAssignerOperator implements StreamOperator {
       this.context.output.collect(batch);
     } else {
       const out = this.out;
-      out.clear();
       max = this.apply(batch, out);
       if (out.size > 0) this.context.output.collect(out);
     }
