@@ -368,9 +368,11 @@ export class ExprCompiler {
   }
 
   /**
-   * The loop of a stateless operator: appends to `output`, for every record of `input` whose
-   * condition is TRUE (every record when `condition` is null), the same kind with the projected
-   * row (the input row itself when `projection` is null).
+   * The loop of a stateless operator: replaces the records of `output` with, for every record of
+   * `input` whose condition is TRUE (every record when `condition` is null), the same kind with
+   * the projected row (the input row itself when `projection` is null). `output`'s arrays are
+   * overwritten in place, so that their capacity carries over from batch to batch (emptying them
+   * first would make every batch grow them again).
    */
   calc(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null): (input: ChangeBatch, output: ChangeBatch) => void {
     return instantiate(this.calcSource(condition, projection));
@@ -379,6 +381,15 @@ export class ExprCompiler {
   /** The largest number `expr` gives over `rows` (NULL and non-numbers ignored), -Infinity when none: a watermark's advance over a batch. */
   maxOf(expr: ScalarExpr): (rows: readonly Row[]) => number {
     return instantiate(this.maxOfSource(expr));
+  }
+
+  /**
+   * A watermark assigner fused with a Calc, in one pass over the batch: the loop of {@link calc},
+   * returning what {@link maxOf} gives for `watermark` over every input record (those the
+   * condition drops included). Sub-expressions both compute are computed once per record.
+   */
+  calcMaxOf(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null, watermark: ScalarExpr): (input: ChangeBatch, output: ChangeBatch) => number {
+    return instantiate(this.calcSource(condition, projection, watermark));
   }
 
   /** A predicate over a pair of rows: input references below `leftArity` read `left`, the others `right` (join conditions). */
@@ -413,8 +424,7 @@ export class ExprCompiler {
     out.emit('let max = -Infinity;');
     out.block('for (let i = 0, n = rows.length; i < n; i++)', () => {
       out.emit('const row = rows[i];');
-      out.emit(`const value = ${gen.generate(expr).code};`);
-      out.emit("if (typeof value === 'number' && value > max) max = value;");
+      emitMax(gen, out, expr);
     });
     out.emit('return max;');
     return out.build('maxOf', 'rows');
@@ -430,20 +440,23 @@ export class ExprCompiler {
     return this.single('joinProjection', 'left, right', pairInput(leftArity), (gen, out) => out.emit(`return [${exprs.map((e) => gen.generate(e).code).join(', ')}];`));
   }
 
-  /** The generated source of {@link calc}. */
-  calcSource(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null): GeneratedSource {
+  /** The generated source of {@link calc}, or with `watermark` of {@link calcMaxOf}. */
+  calcSource(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null, watermark: ScalarExpr | null = null): GeneratedSource {
     const out = new SourceBuilder();
     const gen = new ExprCodegen(this.registry, out, rowInput);
     out.emit('const kinds = input.kinds;');
     out.emit('const rows = input.rows;');
     out.emit('const outKinds = output.kinds;');
     out.emit('const outRows = output.rows;');
+    out.emit('let size = 0;');
+    if (watermark !== null) out.emit('let max = -Infinity;');
     out.block('for (let i = 0, n = rows.length; i < n; i++)', () => {
       out.emit('const row = rows[i];');
+      if (watermark !== null) emitMax(gen, out, watermark);
       const emitRecord = (): void => {
         const row = projection === null ? 'row' : `[${projection.map((e) => gen.generate(e).code).join(', ')}]`;
-        out.emit('outKinds.push(kinds[i]);');
-        out.emit(`outRows.push(${row});`);
+        out.emit('outKinds[size] = kinds[i];');
+        out.emit(`outRows[size++] = ${row};`);
       };
       if (condition === null) return emitRecord();
       const test = gen.generate(condition);
@@ -453,7 +466,10 @@ export class ExprCompiler {
       }
       out.block(`if (${truthTest(test)})`, emitRecord);
     });
-    return out.build('calc', 'input, output');
+    out.emit('outKinds.length = size;');
+    out.emit('outRows.length = size;');
+    if (watermark !== null) out.emit('return max;');
+    return out.build(watermark === null ? 'calc' : 'calcMaxOf', 'input, output');
   }
 
   private single(name: string, params: string, input: (index: number) => string, body: (gen: ExprCodegen, out: SourceBuilder) => void): GeneratedSource {
@@ -464,6 +480,12 @@ export class ExprCompiler {
 }
 
 const rowInput = (index: number): string => `row[${index}]`;
+
+/** Raises `max` to the value of `expr` for `row` when that is a larger number. */
+function emitMax(gen: ExprCodegen, out: SourceBuilder, expr: ScalarExpr): void {
+  out.emit(`const value = ${gen.generate(expr).code};`);
+  out.emit("if (typeof value === 'number' && value > max) max = value;");
+}
 
 const pairInput =
   (leftArity: number) =>

@@ -52,6 +52,13 @@ describe('integer arithmetic', () => {
     expect([1000, 1107, 1230].map((a) => q2([a]))).toEqual([false, true, true]);
   });
 
+  it('computes MOD by a constant divisor inline, with the sign of the dividend and no -0', () => {
+    const mod = compiler.scalar(call('MOD', ref(0, T.bigint()), lit.int(123)));
+    expect(compiler.scalarSource(call('MOD', ref(0, T.bigint()), lit.int(123))).source).not.toContain('integerMod');
+    expect([1107, 1108, -1108, null].map((a) => mod([a]))).toEqual([0, 1, -1, null]);
+    expect(Object.is(mod([-246]), 0)).toBe(true);
+  });
+
   it('propagates NULL', () => {
     expect(evalCall('+', lit.int(1), NULL(T.int()))).toBe(null);
     expect(evalCall('NEGATE', NULL(T.null()))).toBe(null);
@@ -64,6 +71,9 @@ describe('DECIMAL arithmetic', () => {
     expect(formatType(expr.type)).toBe('DECIMAL(23, 3) NOT NULL');
     expect(formatValue(evaluate(expr, [12345]), expr.type)).toBe('11209.260');
     expect(formatValue(evaluate(expr, [9007199254740991]), expr.type)).toBe('8178536923304819.828');
+    // The exact product always fits DECIMAL(23, 3): a plain BigInt product, no helper.
+    expect(compiler.scalarSource(expr).source).not.toContain('decimalMultiply');
+    expect(compiler.scalarSource(call('*', ref(0, T.decimal(20, 10, false)), ref(1, T.decimal(20, 10, false)))).source).toContain('decimalMultiply');
   });
 
   it('adds with the larger scale and divides with Flink scale', () => {

@@ -57,19 +57,63 @@ export function stringTables(seed: number): StringTables {
 
 function buildTables(random: NexmarkRandom): StringTables {
   const pool = exactString(random, POOL_LENGTH);
-  const hotUrls = HOT_CHANNELS.map(() => baseUrl(random));
-  const channels: string[] = [];
-  const channelUrls: string[] = [];
-  for (let i = 0; i < CHANNELS_NUMBER; i++) {
-    const url = baseUrl(random);
-    channelUrls.push(random.nextInt(10) > 0 ? `${url}&channel_id=${javaAbs(reverseBits32(i))}` : url);
-    channels.push(`channel-${i}`);
-  }
-  return { pool, hotUrls, channels, channelUrls };
+  const urls = buildUrls(random);
+  const channels = Array.from({ length: CHANNELS_NUMBER }, (_, i) => `channel-${i}`);
+  return { pool, hotUrls: urls.slice(0, HOT_CHANNELS.length), channels, channelUrls: urls.slice(HOT_CHANNELS.length) };
 }
 
-function baseUrl(random: NexmarkRandom): string {
-  return `https://www.nexmark.com/${nextString(random, 5, '_')}/${nextString(random, 5, '_')}/${nextString(random, 5, '_')}/item.htm?query=1`;
+const latin1 = (text: string): Uint8Array => Uint8Array.from(text, (c) => c.charCodeAt(0));
+const URL_HEAD = latin1('https://www.nexmark.com/');
+const URL_TAIL = latin1('/item.htm?query=1');
+const CHANNEL_ID = latin1('&channel_id=');
+const UNDERSCORE = 0x5f;
+const SLASH = 0x2f;
+/** A URL's longest length: three segments of at most 4 characters, and an int of up to 11 characters. */
+const MAX_URL_LENGTH = URL_HEAD.length + 3 * 4 + 2 + URL_TAIL.length + CHANNEL_ID.length + 11;
+
+/**
+ * `BidGenerator`'s hot URLs, then the channel cache's URLs (9 in 10 with a channel id), in Flink's
+ * draw order. They are written into one buffer and read back as one string, each URL a substring
+ * of it: this runs at the start of every job, in tight loops rather than 40,000 small strings.
+ */
+function buildUrls(random: NexmarkRandom): string[] {
+  const count = HOT_CHANNELS.length + CHANNELS_NUMBER;
+  const bytes = Buffer.allocUnsafe(count * MAX_URL_LENGTH);
+  const ends = new Int32Array(count);
+  let at = 0;
+  for (let u = 0; u < count; u++) {
+    bytes.set(URL_HEAD, at);
+    at = writeString(random, 5, UNDERSCORE, bytes, at + URL_HEAD.length);
+    bytes[at] = SLASH;
+    at = writeString(random, 5, UNDERSCORE, bytes, at + 1);
+    bytes[at] = SLASH;
+    at = writeString(random, 5, UNDERSCORE, bytes, at + 1);
+    bytes.set(URL_TAIL, at);
+    at += URL_TAIL.length;
+    const channel = u - HOT_CHANNELS.length;
+    if (channel >= 0 && random.nextInt(10) > 0) {
+      bytes.set(CHANNEL_ID, at);
+      at = writeInt(bytes, at + CHANNEL_ID.length, javaAbs(reverseBits32(channel)));
+    }
+    ends[u] = at;
+  }
+  const text = bytes.toString('latin1', 0, at);
+  const urls: string[] = [];
+  for (let u = 0, start = 0; u < count; start = ends[u++]!) urls.push(text.substring(start, ends[u]!));
+  return urls;
+}
+
+/** Writes the decimal digits of an integer (with its sign) at `at`; returns the end. */
+function writeInt(bytes: Uint8Array, at: number, value: number): number {
+  if (value < 0) bytes[at++] = 0x2d;
+  let magnitude = Math.abs(value);
+  let end = at + 1;
+  for (let rest = magnitude; rest >= 10; rest = Math.floor(rest / 10)) end++;
+  for (let i = end - 1; i >= at; i--) {
+    bytes[i] = 0x30 + (magnitude % 10);
+    magnitude = Math.floor(magnitude / 10);
+  }
+  return end;
 }
 
 /** `Integer.reverse`: the 32 bits in reverse order, as a signed integer. */
@@ -95,17 +139,21 @@ const stringBytes = Buffer.alloc(128);
  * `maxLength` is at most 128.
  */
 export function nextString(random: NexmarkRandom, maxLength: number, special: string = ' '): string {
-  const length = MIN_STRING_LENGTH + random.nextInt(maxLength - MIN_STRING_LENGTH);
-  const specialCode = special.charCodeAt(0);
-  for (let i = 0; i < length; i++) {
-    const outcome = random.nextInt(CHAR_OUTCOMES);
-    stringBytes[i] = outcome < 26 ? specialCode : 0x61 + (outcome % 26);
-  }
+  let end = writeString(random, maxLength, special.charCodeAt(0), stringBytes, 0);
   let start = 0;
-  let end = length;
   while (start < end && stringBytes[start] === SPACE) start++;
   while (end > start && stringBytes[end - 1] === SPACE) end--;
   return stringBytes.toString('latin1', start, end);
+}
+
+/** Draws the characters of {@link nextString} (untrimmed) into `bytes` at `at`; returns the end. */
+function writeString(random: NexmarkRandom, maxLength: number, specialCode: number, bytes: Uint8Array, at: number): number {
+  const end = at + MIN_STRING_LENGTH + random.nextInt(maxLength - MIN_STRING_LENGTH);
+  for (let i = at; i < end; i++) {
+    const outcome = random.nextInt(CHAR_OUTCOMES);
+    bytes[i] = outcome < 26 ? specialCode : 0x61 + (outcome % 26);
+  }
+  return end;
 }
 
 /**
@@ -130,19 +178,31 @@ function nextExactString(random: NexmarkRandom, pool: string, length: number): s
   return exactString(random, length);
 }
 
-/** `length` characters, six per 32-bit draw: `'a' + rnd % 26`, then `rnd /= 26`, with Java's truncating signed arithmetic. */
+/**
+ * `length` characters, six per 32-bit draw: `'a' + rnd % 26`, then `rnd /= 26`, with Java's
+ * truncating signed arithmetic. Unrolled: the 1 MiB POOL is built with it at the start of a job,
+ * before the optimising compiler has caught up.
+ */
 function exactString(random: NexmarkRandom, length: number): string {
   const bytes = Buffer.allocUnsafe(length);
-  let rnd = 0;
-  let left = 0;
-  for (let i = 0; i < length; i++) {
-    if (left === 0) {
-      rnd = random.nextInt32();
-      left = 6;
-    }
+  const whole = length - (length % 6);
+  let i = 0;
+  while (i < whole) {
+    const rnd = random.nextInt32();
     bytes[i] = 0x61 + (rnd % 26);
-    rnd = (rnd / 26) | 0;
-    left--;
+    bytes[i + 1] = 0x61 + (((rnd / 26) | 0) % 26);
+    bytes[i + 2] = 0x61 + (((rnd / 676) | 0) % 26);
+    bytes[i + 3] = 0x61 + (((rnd / 17576) | 0) % 26);
+    bytes[i + 4] = 0x61 + (((rnd / 456976) | 0) % 26);
+    bytes[i + 5] = 0x61 + (((rnd / 11881376) | 0) % 26);
+    i += 6;
+  }
+  if (i < length) {
+    let rnd = random.nextInt32();
+    for (; i < length; i++) {
+      bytes[i] = 0x61 + (rnd % 26);
+      rnd = (rnd / 26) | 0;
+    }
   }
   return bytes.toString('latin1');
 }

@@ -53,6 +53,21 @@ function decimalCall(ctx: CodegenContext, helper: string, a: ArgCode, b: ArgCode
   return `${ctx.lib(helper)}(${a.code}, ${sa}, ${b.code}, ${sb}, ${result.precision}, ${result.scale})`;
 }
 
+/**
+ * DECIMAL `*`: the BigInt product itself when it always fits the result type (scale the sum of
+ * the operands', precision at least the sum of theirs), so there is nothing to round or check.
+ */
+function decimalTimesSignature(): Signature {
+  return {
+    ...decimalSignature('decimalMultiply', decimalTimesType),
+    generate: (ctx, [a, b], call) => {
+      const [ta, tb, result] = [a!.type as DecimalType, b!.type as DecimalType, call.type as DecimalType];
+      const exact = result.scale === ta.scale + tb.scale && result.precision >= ta.precision + tb.precision;
+      return exact ? `${a!.code} * ${b!.code}` : decimalCall(ctx, 'decimalMultiply', a!, b!, result);
+    },
+  };
+}
+
 function approximateSignature(op: string): Signature {
   return {
     args: [Arg.NUMERIC, Arg.NUMERIC],
@@ -114,7 +129,8 @@ const modSignatures: readonly Signature[] = [
   {
     args: [Arg.INTEGER, Arg.INTEGER],
     returns: (types) => types[1]!,
-    generate: (ctx, [a, b]) => `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`,
+    // A constant non-zero divisor cannot fail: inline (`+ 0` turns JS's -0 into 0).
+    generate: (ctx, [a, b]) => (typeof b!.constant?.value === 'number' && b!.constant.value !== 0 ? `(${a!.code} % ${b!.code} + 0)` : `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`),
   },
   decimalSignature('decimalMod', decimalModType),
   approximateSignature('%'),
@@ -153,7 +169,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
     description: 'a * b: numeric multiplication; an interval times an integer',
     signatures: [
       integerSignature('*', (_ctx, a, b) => `${a} * ${b}`),
-      decimalSignature('decimalMultiply', decimalTimesType),
+      decimalTimesSignature(),
       approximateSignature('*'),
       ...timesInterval,
     ],

@@ -20,7 +20,6 @@ export class CalcOperator implements StreamOperator {
 
   processBatch(batch: ChangeBatch): void {
     const out = this.out;
-    out.clear();
     this.apply(batch, out);
     if (out.size > 0) this.context.output.collect(out);
   }

@@ -2,7 +2,8 @@
  * Generates watermarks from a table's WATERMARK FOR clause: after each batch, the largest value
  * of the watermark expression seen so far (over every input row) is emitted when it has
  * advanced, after the batch's records. Records go on through the fused Calc of the spec
- * (filter, then projection), in one generated loop, so that dropped rows are never copied.
+ * (filter, then projection), in the same generated loop, so that dropped rows are never copied
+ * and the batch is read once.
  */
 import { ChangeBatch } from '../../common/row.js';
 import type { WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
@@ -15,16 +16,18 @@ import type { OperatorContext, StreamOperator } from '../stream-operator.js';
  * windows fire before the job's final checkpoint.
  */
 export class WatermarkAssignerOperator implements StreamOperator {
-  private readonly maxWatermark: (rows: readonly unknown[][]) => number;
-  /** The fused Calc; undefined when records pass through unchanged. */
-  private readonly apply: ((input: ChangeBatch, output: ChangeBatch) => void) | undefined;
+  /** The watermark over a batch whose records pass through unchanged; undefined with a fused Calc. */
+  private readonly maxWatermark: ((rows: readonly unknown[][]) => number) | undefined;
+  /** The fused Calc, returning the watermark over its input; undefined when records pass through unchanged. */
+  private readonly apply: ((input: ChangeBatch, output: ChangeBatch) => number) | undefined;
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
   private current = -Infinity;
 
   constructor(spec: WatermarkAssignerSpec, compiler: ExprCompiler) {
-    this.maxWatermark = compiler.maxOf(spec.watermark);
-    this.apply = spec.condition === null && spec.projection === null ? undefined : compiler.calc(spec.condition, spec.projection);
+    const passThrough = spec.condition === null && spec.projection === null;
+    this.maxWatermark = passThrough ? compiler.maxOf(spec.watermark) : undefined;
+    this.apply = passThrough ? undefined : compiler.calcMaxOf(spec.condition, spec.projection, spec.watermark);
   }
 
   open(context: OperatorContext): void {
@@ -32,12 +35,13 @@ export class WatermarkAssignerOperator implements StreamOperator {
   }
 
   processBatch(batch: ChangeBatch): void {
-    const max = this.maxWatermark(batch.rows);
-    if (this.apply === undefined) this.context.output.collect(batch);
-    else {
+    let max: number;
+    if (this.apply === undefined) {
+      max = this.maxWatermark!(batch.rows);
+      this.context.output.collect(batch);
+    } else {
       const out = this.out;
-      out.clear();
-      this.apply(batch, out);
+      max = this.apply(batch, out);
       if (out.size > 0) this.context.output.collect(out);
     }
     if (max > this.current) {

@@ -1,7 +1,7 @@
 /**
  * Runs one subtask of a source: polls its reader for batches and pushes each synchronously
  * through the operators downstream, pausing while the job has pending asynchronous work
- * (backpressure) and yielding to the event loop between batches so that other jobs and I/O run.
+ * (backpressure) and yielding to the event loop every few batches so that other jobs and I/O run.
  * Between two polls it injects the barrier of a triggered checkpoint, recording the reader's
  * offset at exactly that point — unless the reader says its position cannot be resumed from
  * (`checkpointable()` false), when the barrier waits for a later poll. A source whose input has
@@ -39,6 +39,13 @@ export const BATCH_SIZE = 1024;
 /** How long an idle reader waits before it is polled again. */
 const IDLE_DELAY_MS = 10;
 
+/**
+ * Polls that returned records in a row before the task yields to the event loop (a macrotask
+ * costs microseconds, a batch about a hundred): timers, I/O, checkpoint triggers and the other
+ * tasks of the process wait at most this many batches. A poll without records always yields.
+ */
+const POLLS_PER_YIELD = 8;
+
 /** A subtask of a source. */
 export class SourceTask {
   private lastRecordAt = Date.now();
@@ -58,6 +65,7 @@ export class SourceTask {
   /** Runs until the reader ends (then ends the output) or the job stops. */
   async run(): Promise<void> {
     const batch = new ChangeBatch();
+    let pollsSinceYield = 0;
     while (!this.host.stopped) {
       const waiting = this.host.idle();
       if (waiting !== undefined) await waiting;
@@ -73,7 +81,13 @@ export class SourceTask {
       // written before it was triggered (FLUSH makes earlier writes visible).
       if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
       if (status === 'end') break;
-      await (status === 'idle' ? sleep(IDLE_DELAY_MS) : yieldToEventLoop());
+      if (status === 'idle') {
+        pollsSinceYield = 0;
+        await sleep(IDLE_DELAY_MS);
+      } else if (batch.size === 0 || ++pollsSinceYield >= POLLS_PER_YIELD) {
+        pollsSinceYield = 0;
+        await yieldToEventLoop();
+      }
     }
     if (this.host.stopped) return;
     // As Flink's MAX_WATERMARK at the end of input: windows fire before the final checkpoint, so

@@ -1,9 +1,10 @@
 /** The nexmark generator against GENERATOR.md: ids, kinds, timestamps, distributions, determinism. */
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { Row } from '../../../src/common/row.js';
 import { lastBase0AuctionId, lastBase0PersonId, splitOf } from '../../../src/connectors/nexmark/nexmark-generator.js';
 import { DEFAULT_BASE_TIME, parseNexmarkOptions } from '../../../src/connectors/nexmark/nexmark-options.js';
-import { FIRST_NAMES, HOT_CHANNELS, LAST_NAMES, reverseBits32, US_CITIES, US_STATES } from '../../../src/connectors/nexmark/nexmark-strings.js';
+import { CHANNELS_NUMBER, FIRST_NAMES, HOT_CHANNELS, LAST_NAMES, POOL_LENGTH, reverseBits32, stringTables, US_CITIES, US_STATES } from '../../../src/connectors/nexmark/nexmark-strings.js';
 import { eventsWithIds, generatorFor } from './nexmark-test-util.js';
 
 const DEFAULT = { personProportion: 1, auctionProportion: 3, bidProportion: 46 };
@@ -223,6 +224,20 @@ describe('nexmark values (§5–§8)', () => {
     expect(wrong).toEqual([]);
     const cached = [...urls].filter(([channel]) => channel.startsWith('channel-'));
     expect(fraction(cached.filter(([, url]) => url.includes('&channel_id=')).length, cached.length)).toBeGreaterThan(0.85);
+  });
+
+  it('builds the channel cache of every channel, with the URL drawn for it', () => {
+    const tables = stringTables(0);
+    expect(tables.pool).toHaveLength(POOL_LENGTH);
+    expect(tables.channels).toEqual(Array.from({ length: CHANNELS_NUMBER }, (_, i) => `channel-${i}`));
+    const wrong = [...tables.hotUrls, ...tables.channelUrls].filter((url) => !/^https:\/\/www\.nexmark\.com\/[a-z_]{3,4}\/[a-z_]{3,4}\/[a-z_]{3,4}\/item\.htm\?query=1(&channel_id=-?\d+)?$/.test(url));
+    expect(wrong).toEqual([]);
+    const ids = tables.channelUrls.map((url, i) => [/channel_id=(-?\d+)$/.exec(url)?.[1], i] as const).filter(([id]) => id !== undefined);
+    expect(ids.filter(([id, i]) => Number(id) !== javaAbs(reverseBits32(i)))).toEqual([]);
+    expect(tables.channelUrls[1]).toBe('https://www.nexmark.com/uckv/hlb/gaht/item.htm?query=1&channel_id=-2147483648');
+    // The tables of seed 0 as first published: a change here changes every generated event.
+    const digest = createHash('sha256').update(tables.pool).update(tables.hotUrls.join('\n')).update(tables.channelUrls.join('\n')).digest('hex');
+    expect(digest.slice(0, 16)).toBe('a96fe8c92cecaf46');
   });
 
   it("reverses bits like Java's Integer.reverse", () => {
