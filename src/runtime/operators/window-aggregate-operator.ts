@@ -29,7 +29,7 @@ import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import { forEachWindow, type AlignedWindowSpec } from '../../common/window-spec.js';
 import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
-import { generateMergingAggregate, type MergingAggregateProgram } from '../aggregates/merging-aggregate-codegen.js';
+import { generateMergingAggregate, type MergingAggregateProgram, type OutputColumn } from '../aggregates/merging-aggregate-codegen.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { WindowTimers } from './window-timers.js';
@@ -45,9 +45,6 @@ type Pane = unknown[];
 
 const FIRED = 0;
 const KEY_VALUES = 1;
-/** Output sources of the window bounds (see `outputSources`). */
-const WINDOW_START = -1;
-const WINDOW_END = -2;
 
 /** The runtime implementation of a `window-aggregate` job-graph node over TUMBLE, HOP or CUMULATE windows. */
 export class WindowAggregateOperator implements StreamOperator {
@@ -61,8 +58,6 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly panesStart: number;
   private readonly program: MergingAggregateProgram;
   private readonly emptyPane: Pane;
-  /** For each key column of an output row: its index in a WindowGroup, or WINDOW_START / WINDOW_END. */
-  private readonly outputSources: readonly number[];
   private readonly out = new ChangeBatch();
   /** Keys with a window that fires at the window's last millisecond (derived from keyed state). */
   private readonly timers = new WindowTimers();
@@ -85,9 +80,9 @@ export class WindowAggregateOperator implements StreamOperator {
     this.keyColumns = spec.keys.filter((k) => k < timeIndex);
     this.keyOf = keySelector(this.keyColumns);
     this.panesStart = KEY_VALUES + this.keyColumns.length;
-    this.program = generateMergingAggregate(spec.aggregates, 0);
+    const columns = spec.keys.map((k): OutputColumn => (k === timeIndex + 1 ? 'window_start' : k === timeIndex + 2 ? 'window_end' : KEY_VALUES + this.keyColumns.indexOf(k)));
+    this.program = generateMergingAggregate(spec.aggregates, 0, columns);
     this.emptyPane = [0, ...new Array<null>(this.program.slots - 1).fill(null)];
-    this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? WINDOW_START : k === timeIndex + 2 ? WINDOW_END : KEY_VALUES + this.keyColumns.indexOf(k)));
   }
 
   open(context: OperatorContext): void {
@@ -211,7 +206,7 @@ export class WindowAggregateOperator implements StreamOperator {
       earlier = true;
     }
     if (earlier) this.timers.register(this.slices.nextWindowEnd(end) - 1, key);
-    if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.resultRow(group, start, end, result));
+    if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.program.row(group, result, start, end));
     if (group.length === this.panesStart) this.groups.clear();
   }
 
@@ -244,11 +239,6 @@ export class WindowAggregateOperator implements StreamOperator {
     return result;
   }
 
-  private resultRow(group: WindowGroup, start: number, end: number, pane: Pane): Row {
-    const row: unknown[] = this.outputSources.map((s) => (s === WINDOW_START ? start : s === WINDOW_END ? end : group[s]));
-    for (const value of this.program.results(pane)) row.push(value);
-    return row;
-  }
 
   /** Counts the fired windows holding the slice ending at `slice` as late rows; true when all its windows have fired. */
   private countLate(slice: number): boolean {
