@@ -4,7 +4,9 @@
  * WindowSlices), instead of being copied into every window it falls into. When the watermark
  * passes the end of a window, the accumulators of the window's slices are merged into the key's
  * result, emitted once as +I; slices no later window holds are then dropped (CUMULATE merges the
- * remaining ones into one, since every later window of the cycle holds them all).
+ * remaining ones into one, since every later window of the cycle holds them all). A window finds
+ * its keys through the slices it holds: a key is listed once per slice it has a pane in, and the
+ * slice once per window holding it, so that no per-key timer is registered again for every window.
  *
  * Aggregates that read window_start or window_end cannot share slices: then every window is a
  * pane of its own, and a row is folded into the pane of each of its windows with the window's
@@ -59,7 +61,14 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly program: MergingAggregateProgram;
   private readonly emptyPane: Pane;
   private readonly out = new ChangeBatch();
-  /** Keys with a window that fires at the window's last millisecond (derived from keyed state). */
+  /**
+   * The keys with a pane ending at each slice end (each window end, when windows are panes), until
+   * the slice's last window has fired; derived from keyed state. A key may be listed twice (after
+   * a restore, or when CUMULATE collapsed its pane and a late row opened it again): `fire` skips a
+   * window the key has already emitted.
+   */
+  private readonly keysBySlice = new Map<number, Key[]>();
+  /** Slice ends by the last millisecond of each window holding the slice, so that a window finds its slices. */
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
   private groups!: ValueState<WindowGroup>;
@@ -90,7 +99,7 @@ export class WindowAggregateOperator implements StreamOperator {
     const descriptor = { name: WINDOW_STATE };
     this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
     for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
-      for (let i = this.panesStart; i < group.length; i += 2) this.register(key, group[i] as number, group[FIRED] as number);
+      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group[i] as number);
     }
     this.schedule();
   }
@@ -141,16 +150,22 @@ export class WindowAggregateOperator implements StreamOperator {
     this.scheduled = { time: next, cancel };
   }
 
-  /** Emits every window whose last millisecond is at or before `time`, by ascending end. */
+  /** Emits every window whose last millisecond is at or before `time`, by ascending end; a window's keys by slice, each once. */
   private fireUpTo(time: number): void {
     this.watermark = time;
     const out = this.out;
     out.clear();
-    this.timers.advance(time, (key, last) => this.fire(key, last + 1, out));
+    this.timers.advance(time, (slice, last) => {
+      const end = last + 1;
+      const keys = this.keysBySlice.get(slice as number);
+      if (keys === undefined) return;
+      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, end, out);
+      if (end >= this.lastWindowEnd(slice as number)) this.keysBySlice.delete(slice as number);
+    });
     if (out.size > 0) this.context.output.collect(out);
   }
 
-  /** Folds `row` into the pane ending at `end` of the row's key, registering the pane's first open window when the pane is new. */
+  /** Folds `row` into the pane ending at `end` of the row's key, listing the key under that slice when the pane is new. */
   private fold(row: Row, end: number): void {
     const key = this.keyOf(row);
     this.context.keyedState.setCurrentKey(key);
@@ -164,23 +179,30 @@ export class WindowAggregateOperator implements StreamOperator {
     if (pane === undefined) {
       pane = this.emptyPane.slice();
       group.push(end, pane);
-      this.register(key, end, Math.max(this.watermark + 1, group[FIRED] as number));
+      this.index(key, end);
     }
     this.program.accumulate(pane, row);
   }
 
-  /** Registers the first window holding the pane ending at `end` whose end is after `after`. */
-  private register(key: Key, end: number, after: number): void {
-    if (this.perWindow) {
-      this.timers.register(end - 1, key);
-      return;
+  /** Lists `key` under the slice ending at `slice`; a new slice registers its windows that have not fired. */
+  private index(key: Key, slice: number): void {
+    let keys = this.keysBySlice.get(slice);
+    if (keys === undefined) {
+      this.keysBySlice.set(slice, (keys = []));
+      const last = this.lastWindowEnd(slice);
+      for (let end = this.perWindow ? slice : this.slices.firstWindowEnd(slice); end <= last; end = this.slices.nextWindowEnd(end)) {
+        if (end - 1 > this.watermark) this.timers.register(end - 1, slice);
+      }
     }
-    let windowEnd = this.slices.firstWindowEnd(end);
-    while (windowEnd <= after) windowEnd = this.slices.nextWindowEnd(windowEnd);
-    this.timers.register(windowEnd - 1, key);
+    keys.push(key);
   }
 
-  /** Emits the window ending at `end` of `key`, drops the panes no later window holds, and registers the key's next window. */
+  /** The end of the last window holding the slice ending at `slice` (the window itself when windows are panes). */
+  private lastWindowEnd(slice: number): number {
+    return this.perWindow ? slice : this.slices.lastWindowEnd(slice);
+  }
+
+  /** Emits the window ending at `end` of `key` unless it already has, and drops the panes no later window holds. */
   private fire(key: Key, end: number, out: ChangeBatch): void {
     this.context.keyedState.setCurrentKey(key);
     const group = this.groups.value();
@@ -190,22 +212,16 @@ export class WindowAggregateOperator implements StreamOperator {
     const result = this.perWindow ? this.paneOf(group, end) : this.merged(group, start, end);
     const collapse = !this.perWindow && this.slices.collapsible && result !== undefined && this.slices.lastWindowEnd(end) > end;
     let kept = this.panesStart;
-    let earlier = false;
     for (let i = this.panesStart; i < group.length; i += 2) {
       const paneEnd = group[i] as number;
       const keep = this.perWindow ? paneEnd !== end : paneEnd > end || (!collapse && this.slices.lastWindowEnd(paneEnd) > end);
       if (!keep) continue;
-      earlier ||= paneEnd <= end;
       group[kept] = paneEnd;
       group[kept + 1] = group[i + 1];
       kept += 2;
     }
     group.length = kept;
-    if (collapse) {
-      group.push(end, result);
-      earlier = true;
-    }
-    if (earlier) this.timers.register(this.slices.nextWindowEnd(end) - 1, key);
+    if (collapse) group.push(end, result);
     if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.program.row(group, result, start, end));
     if (group.length === this.panesStart) this.groups.clear();
   }
