@@ -44,6 +44,11 @@ export const WINDOW_STATE = 'window-aggregate.panes';
 type WindowGroup = unknown[];
 /** An accumulator: `[rowCount, ...aggregate slots]`. */
 type Pane = unknown[];
+/** The keys with a pane in one slice, and their state (parallel arrays). */
+interface SliceMembers {
+  readonly keys: Key[];
+  readonly groups: WindowGroup[];
+}
 
 const FIRED = 0;
 const KEY_VALUES = 1;
@@ -63,11 +68,12 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly out = new ChangeBatch();
   /**
    * The keys with a pane ending at each slice end (each window end, when windows are panes), until
-   * the slice's last window has fired; derived from keyed state. A key may be listed twice (after
-   * a restore, or when CUMULATE collapsed its pane and a late row opened it again): `fire` skips a
-   * window the key has already emitted.
+   * the slice's last window has fired, with their state (so that firing looks nothing up); derived
+   * from keyed state. A key may be listed twice (after a restore, or when CUMULATE collapsed its
+   * pane and a late row opened it again): `fire` skips a window the key has already emitted, and
+   * a group whose state was cleared (its `firedEnd` then Infinity).
    */
-  private readonly keysBySlice = new Map<number, Key[]>();
+  private readonly slicesByEnd = new Map<number, SliceMembers>();
   /** Slice ends by the last millisecond of each window holding the slice, so that a window finds its slices. */
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
@@ -99,7 +105,7 @@ export class WindowAggregateOperator implements StreamOperator {
     const descriptor = { name: WINDOW_STATE };
     this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
     for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
-      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group[i] as number);
+      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group, group[i] as number);
     }
     this.schedule();
   }
@@ -157,10 +163,11 @@ export class WindowAggregateOperator implements StreamOperator {
     out.clear();
     this.timers.advance(time, (slice, last) => {
       const end = last + 1;
-      const keys = this.keysBySlice.get(slice as number);
-      if (keys === undefined) return;
-      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, end, out);
-      if (end >= this.lastWindowEnd(slice as number)) this.keysBySlice.delete(slice as number);
+      const members = this.slicesByEnd.get(slice as number);
+      if (members === undefined) return;
+      const { keys, groups } = members;
+      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, groups[i]!, end, out);
+      if (end >= this.lastWindowEnd(slice as number)) this.slicesByEnd.delete(slice as number);
     });
     if (out.size > 0) this.context.output.collect(out);
   }
@@ -179,22 +186,23 @@ export class WindowAggregateOperator implements StreamOperator {
     if (pane === undefined) {
       pane = this.emptyPane.slice();
       group.push(end, pane);
-      this.index(key, end);
+      this.index(key, group, end);
     }
     this.program.accumulate(pane, row);
   }
 
-  /** Lists `key` under the slice ending at `slice`; a new slice registers its windows that have not fired. */
-  private index(key: Key, slice: number): void {
-    let keys = this.keysBySlice.get(slice);
-    if (keys === undefined) {
-      this.keysBySlice.set(slice, (keys = []));
+  /** Lists `key` (with its state) under the slice ending at `slice`; a new slice registers its windows that have not fired. */
+  private index(key: Key, group: WindowGroup, slice: number): void {
+    let members = this.slicesByEnd.get(slice);
+    if (members === undefined) {
+      this.slicesByEnd.set(slice, (members = { keys: [], groups: [] }));
       const last = this.lastWindowEnd(slice);
       for (let end = this.perWindow ? slice : this.slices.firstWindowEnd(slice); end <= last; end = this.slices.nextWindowEnd(end)) {
         if (end - 1 > this.watermark) this.timers.register(end - 1, slice);
       }
     }
-    keys.push(key);
+    members.keys.push(key);
+    members.groups.push(group);
   }
 
   /** The end of the last window holding the slice ending at `slice` (the window itself when windows are panes). */
@@ -202,11 +210,9 @@ export class WindowAggregateOperator implements StreamOperator {
     return this.perWindow ? slice : this.slices.lastWindowEnd(slice);
   }
 
-  /** Emits the window ending at `end` of `key` unless it already has, and drops the panes no later window holds. */
-  private fire(key: Key, end: number, out: ChangeBatch): void {
-    this.context.keyedState.setCurrentKey(key);
-    const group = this.groups.value();
-    if (group === undefined || (group[FIRED] as number) >= end) return;
+  /** Emits the window ending at `end` of `key` (whose state is `group`) unless it already has, and drops the panes no later window holds. */
+  private fire(key: Key, group: WindowGroup, end: number, out: ChangeBatch): void {
+    if ((group[FIRED] as number) >= end) return;
     group[FIRED] = end;
     const start = this.slices.windowStart(end);
     const result = this.perWindow ? this.paneOf(group, end) : this.merged(group, start, end);
@@ -223,7 +229,10 @@ export class WindowAggregateOperator implements StreamOperator {
     group.length = kept;
     if (collapse) group.push(end, result);
     if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.program.row(group, result, start, end));
-    if (group.length === this.panesStart) this.groups.clear();
+    if (group.length > this.panesStart) return;
+    group[FIRED] = Infinity;
+    this.context.keyedState.setCurrentKey(key);
+    this.groups.clear();
   }
 
   /** The pane ending at `end` of a key, if it has one. */
