@@ -65,6 +65,8 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly panesStart: number;
   private readonly program: MergingAggregateProgram;
   private readonly emptyPane: Pane;
+  /** A new key's state, as one array literal: never fired, the row's key values, one pane. */
+  private readonly newGroup: (row: Row, end: number, pane: Pane) => WindowGroup;
   private readonly out = new ChangeBatch();
   /**
    * The keys with a pane ending at each slice end (each window end, when windows are panes), until
@@ -98,6 +100,7 @@ export class WindowAggregateOperator implements StreamOperator {
     const columns = spec.keys.map((k): OutputColumn => (k === timeIndex + 1 ? 'window_start' : k === timeIndex + 2 ? 'window_end' : KEY_VALUES + this.keyColumns.indexOf(k)));
     this.program = generateMergingAggregate(spec.aggregates, 0, columns);
     this.emptyPane = [0, ...new Array<null>(this.program.slots - 1).fill(null)];
+    this.newGroup = new Function('row', 'end', 'pane', `return [-Infinity, ${this.keyColumns.map((k) => `row[${k}], `).join('')}end, pane];`) as typeof this.newGroup;
   }
 
   open(context: OperatorContext): void {
@@ -177,13 +180,13 @@ export class WindowAggregateOperator implements StreamOperator {
     const key = this.keyOf(row);
     this.context.keyedState.setCurrentKey(key);
     let group = this.groups.value();
+    let pane: Pane | undefined;
     if (group === undefined) {
-      group = [-Infinity];
-      for (const k of this.keyColumns) group.push(row[k]);
+      pane = this.emptyPane.slice();
+      group = this.newGroup(row, end, pane);
       this.groups.update(group);
-    }
-    let pane = this.paneOf(group, end);
-    if (pane === undefined) {
+      this.index(key, group, end);
+    } else if ((pane = this.paneOf(group, end)) === undefined) {
       pane = this.emptyPane.slice();
       group.push(end, pane);
       this.index(key, group, end);
