@@ -13,10 +13,11 @@ import { keySelector, type Key, type KeySelector } from '../../common/key-codec.
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { WindowJoinSpec } from '../../dataflow/job-graph.js';
+import type { RowCombiner } from '../state/join-record-state-view.js';
 import type { ListState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
-import { hasNull } from './join-rows.js';
+import { hasNull, rowCombiner } from './join-rows.js';
 import { WindowTimers } from './window-timers.js';
 
 /** Keyed state of each side: the rows of one key and window, in arrival order. */
@@ -42,6 +43,8 @@ export class WindowJoinOperator implements StreamOperator {
   private readonly late = new DroppedRowCounter('window join', LATE_ROW);
   private context!: OperatorContext;
   private watermark = -Infinity;
+  /** Built from the first joined pair's widths (the spec does not carry the inputs' arities). */
+  private combine: RowCombiner | undefined;
 
   constructor(readonly spec: WindowJoinSpec) {
     const side = (keys: readonly number[], windowEnd: number): Side => ({ keys, keyOf: keySelector(keys), windowEnd });
@@ -91,14 +94,24 @@ export class WindowJoinOperator implements StreamOperator {
       this.keysByEnd.delete(last + 1);
       for (const key of keys) {
         state.setCurrentKey(key);
+        const lefts = left.get();
         const rights = right.get();
-        for (const l of left.get()) for (const r of rights) out.push(RowKind.INSERT, [...l, ...r]);
+        if (lefts.length > 0 && rights.length > 0) {
+          const combine = this.combinerFor(lefts[0]!, rights[0]!);
+          for (let i = 0; i < lefts.length; i++) for (let j = 0; j < rights.length; j++) out.push(RowKind.INSERT, combine(lefts[i]!, rights[j]!));
+        }
         left.clear();
         right.clear();
       }
     });
     if (out.size > 0) this.context.output.collect(out);
     this.context.output.emitWatermark(watermark);
+  }
+
+  /** The output row builder for rows as wide as `left` and `right` (every row of a side is as wide as its schema). */
+  private combinerFor(left: Row, right: Row): RowCombiner {
+    if (this.combine === undefined) this.combine = rowCombiner(left.length, right.length);
+    return this.combine;
   }
 
   /** Lists `key` under the window ending at `end`, registering the window when it is new. */
