@@ -159,20 +159,36 @@ export class WindowAggregateOperator implements StreamOperator {
     this.scheduled = { time: next, cancel };
   }
 
-  /** Emits every window whose last millisecond is at or before `time`, by ascending end; a window's keys by slice, each once. */
+  /**
+   * Emits every window whose last millisecond is at or before `time`, by ascending end, one batch
+   * per window end (so that the batch, reused, stays as large as a window's output); a window's
+   * keys by slice, each once.
+   */
   private fireUpTo(time: number): void {
     this.watermark = time;
     const out = this.out;
     out.clear();
+    let batchEnd = NaN;
     this.timers.advance(time, (slice, last) => {
       const end = last + 1;
+      if (end !== batchEnd) {
+        this.flush();
+        batchEnd = end;
+      }
       const members = this.slicesByEnd.get(slice as number);
       if (members === undefined) return;
       const { keys, groups } = members;
       for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, groups[i]!, end, out);
       if (end >= this.lastWindowEnd(slice as number)) this.slicesByEnd.delete(slice as number);
     });
-    if (out.size > 0) this.context.output.collect(out);
+    this.flush();
+  }
+
+  /** Sends what `out` holds downstream, then empties it. */
+  private flush(): void {
+    if (this.out.size === 0) return;
+    this.context.output.collect(this.out);
+    this.out.clear();
   }
 
   /** Folds `row` into the pane ending at `end` of the row's key, listing the key under that slice when the pane is new. */
