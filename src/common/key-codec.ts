@@ -13,7 +13,13 @@ export type Key = string | number | boolean | bigint | null;
 /** Extracts the key of a row. */
 export type KeySelector = (row: Row) => Key;
 
-/** The key of the given columns: the value itself for one column, an encoded string otherwise. */
+/**
+ * The key of the given columns: the value itself for one column, an encoded string otherwise.
+ * A composite selector remembers the last row's primitive components and their encodings (rows
+ * of one window, or of one group, arrive in runs): unchanged components are not encoded again,
+ * and a key whose components all repeat is the previous string itself, whose hash V8 has
+ * already computed. Objects are always encoded afresh.
+ */
 export function keySelector(indexes: readonly number[]): KeySelector {
   if (indexes.length === 0) return () => null;
   if (indexes.length === 1) {
@@ -22,11 +28,37 @@ export function keySelector(indexes: readonly number[]): KeySelector {
   }
   if (indexes.length === 2) {
     const [a, b] = indexes as [number, number];
-    return (row) => encodeComponent(row[a]) + encodeComponent(row[b]);
+    let lastA: unknown;
+    let lastB: unknown;
+    let codeA = encodeComponent(undefined);
+    let codeB = codeA;
+    let key = codeA + codeB;
+    return (row) => {
+      const x = row[a];
+      const y = row[b];
+      const sameA = x === lastA && typeof x !== 'object';
+      const sameB = y === lastB && typeof y !== 'object';
+      if (sameA && sameB) return key;
+      if (!sameA) codeA = encodeComponent((lastA = x));
+      if (!sameB) codeB = encodeComponent((lastB = y));
+      return (key = codeA + codeB);
+    };
   }
+  const values: unknown[] = indexes.map(() => undefined);
+  const codes: string[] = indexes.map(() => encodeComponent(undefined));
+  let key = codes.join('');
   return (row) => {
-    let key = '';
-    for (let i = 0; i < indexes.length; i++) key += encodeComponent(row[indexes[i]!]);
+    let changed = false;
+    for (let i = 0; i < indexes.length; i++) {
+      const value = row[indexes[i]!];
+      if (value === values[i] && typeof value !== 'object') continue;
+      values[i] = value;
+      codes[i] = encodeComponent(value);
+      changed = true;
+    }
+    if (!changed) return key;
+    key = '';
+    for (let i = 0; i < codes.length; i++) key += codes[i];
     return key;
   };
 }

@@ -26,10 +26,17 @@ export class ChangeBatch {
     this.rows.push(row);
   }
 
-  /** Empties the batch so that its arrays can be reused. */
+  /**
+   * Empties the batch so that its arrays can be reused, keeping their capacity: popping never
+   * shrinks an array, whereas `length = 0` drops its storage, and growing a large array again
+   * (past V8's large-object size, ~16K elements) costs about ten times a push per element.
+   */
   clear(): void {
-    this.kinds.length = 0;
-    this.rows.length = 0;
+    const { kinds, rows } = this;
+    while (rows.length > 0) {
+      rows.pop();
+      kinds.pop();
+    }
   }
 
   /** A copy that outlives the call it was handed to (the rows themselves are shared: they are immutable). */

@@ -184,7 +184,7 @@ export interface JoinSpec {
   readonly rightRetracts?: boolean;
   /** LEFT, RIGHT or FULL; absent for an inner join (so inner joins keep their fingerprint). */
   readonly joinType?: Exclude<JoinType, 'INNER'>;
-  /** Outer joins: the non-equi part of the match condition, over the left then the right columns. */
+  /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
   readonly condition?: ScalarExpr;
 }
 

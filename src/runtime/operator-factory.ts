@@ -60,7 +60,7 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
     case 'window-aggregate':
       return spec.window.kind === 'SESSION' ? new SessionWindowAggregateOperator(spec) : new WindowAggregateOperator(spec);
     case 'join':
-      return spec.joinType === undefined ? new JoinOperator(spec) : new OuterJoinOperator(spec, compiler);
+      return spec.joinType === undefined ? new JoinOperator(spec, compiler) : new OuterJoinOperator(spec, compiler);
     case 'interval-join':
       return new IntervalJoinOperator(spec, compiler);
     case 'temporal-join':

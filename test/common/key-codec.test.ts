@@ -1,7 +1,7 @@
 /** Row equality and row hashing agree with the key encoding, and the row hash is pinned (checkpointed join state is indexed by it). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeComponent, hashRow, rowsEqual } from '../../src/common/key-codec.js';
+import { encodeComponent, hashRow, keySelector, rowsEqual } from '../../src/common/key-codec.js';
 import type { Row } from '../../src/common/row.js';
 
 const value = fc.oneof(
@@ -48,5 +48,30 @@ describe('row equality and hash', () => {
         1017650969,
       ]
     `);
+  });
+});
+
+describe('keySelector', () => {
+  it('is the concatenated encoding of the key columns, whatever rows came before', () => {
+    const runs = fc.array(fc.tuple(value, value, value), { maxLength: 12 }).chain((rows) => fc.constant(rows.flatMap((r, i) => (i % 3 === 0 ? [r, r] : [r]))));
+    fc.assert(
+      fc.property(runs, (rows) => {
+        const selectors = [keySelector([0, 2]), keySelector([2, 0, 1]), keySelector([1, 1])];
+        const columns = [[0, 2], [2, 0, 1], [1, 1]];
+        for (const r of rows) {
+          selectors.forEach((select, s) => expect(select(r)).toBe(columns[s]!.map((c) => encodeComponent(r[c])).join('')));
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('encodes a nested value again even when it is the same object', () => {
+    const list = [1];
+    const select = keySelector([0, 1]);
+    expect(select([list, 2])).toBe(encodeComponent([1]) + encodeComponent(2));
+    list.push(2);
+    expect(select([list, 2])).toBe(encodeComponent([1, 2]) + encodeComponent(2));
+    expect(select([-0, Number.NaN])).toBe(select([0, Number.NaN]));
   });
 });

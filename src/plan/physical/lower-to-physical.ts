@@ -1,7 +1,9 @@
 /**
  * Chooses a streaming implementation for each logical node: projections and filters become one
- * Calc (consecutive ones merge), aggregations get a hash exchange on their keys. Changelog
- * modes are filled in afterwards by plan/changelog.
+ * Calc (consecutive ones merge), aggregations get a hash exchange on their keys. A filter right
+ * above a regular inner join becomes the join's condition, as in Flink's plans, so that the join
+ * tests it before building an output row. Changelog modes are filled in afterwards by
+ * plan/changelog.
  */
 import { WeirError } from '../../common/errors.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
@@ -23,8 +25,11 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { kind: 'values', rows: node.rows, schema: node.schema, mode };
     case 'project':
       return mergeCalc(lowerToPhysical(node.input), null, node.exprs, node);
-    case 'filter':
-      return mergeCalc(lowerToPhysical(node.input), node.condition, null, node);
+    case 'filter': {
+      const input = lowerToPhysical(node.input);
+      if (input.kind === 'join' && input.joinType === 'INNER' && input.condition === null) return { ...input, condition: node.condition };
+      return mergeCalc(input, node.condition, null, node);
+    }
     case 'watermark-assigner':
       return { kind: 'watermark-assigner', input: lowerToPhysical(node.input), rowtimeIndex: node.rowtimeIndex, watermark: node.watermark, schema: node.schema, mode };
     case 'aggregate': {

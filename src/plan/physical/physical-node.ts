@@ -62,7 +62,7 @@ export type PhysicalNode =
       readonly right: PhysicalNode;
       readonly leftKeys: readonly number[];
       readonly rightKeys: readonly number[];
-      /** Outer joins: the non-equi part of the match condition, over the left then the right columns. */
+      /** The non-equi part of the match condition (of an inner join: the filter right above it), over the left then the right columns. */
       readonly condition: ScalarExpr | null;
       readonly schema: Schema;
       readonly mode: ChangelogMode;

@@ -26,10 +26,22 @@ export interface MergingAggregateProgram {
   merge(into: unknown[], from: unknown[]): void;
   /** The aggregate results of the accumulator in `record`, in call order. */
   results(record: unknown[]): unknown[];
+  /**
+   * An output row built as one array literal: the program's leading columns (see
+   * {@link OutputColumn}) taken from `record` or the window bounds, then the results of the
+   * accumulator in `acc`.
+   */
+  row(record: unknown[], acc: unknown[], start: number, end: number): Row;
 }
 
-/** Generates the program for `aggregates` over accumulators starting at index `base` of their records. */
-export function generateMergingAggregate(aggregates: readonly AggregateCallSpec[], base: number): MergingAggregateProgram {
+/** A leading column of an output row: a slot of the key's record, or a bound of the window being emitted. */
+export type OutputColumn = number | 'window_start' | 'window_end';
+
+/**
+ * Generates the program for `aggregates` over accumulators starting at index `base` of their
+ * records, whose output rows start with `columns`.
+ */
+export function generateMergingAggregate(aggregates: readonly AggregateCallSpec[], base: number, columns: readonly OutputColumn[] = []): MergingAggregateProgram {
   const scope = new SourceScope();
   const rowCount = `acc[${base}]`;
   let next = base + 1;
@@ -41,6 +53,8 @@ export function generateMergingAggregate(aggregates: readonly AggregateCallSpec[
   });
   const encode = scope.bind(encodeComponent, 'encodeComponent');
   const init = parts.map((p) => p.codegen.init(p.slots)).join(' ');
+  const results = parts.map(({ codegen, slots }) => codegen.result(slots));
+  const column = (c: OutputColumn): string => (c === 'window_start' ? 'start' : c === 'window_end' ? 'end' : `record[${c}]`);
   const source = `
     function accumulate(acc, row) {
       if (${rowCount}++ === 0) { ${init} }
@@ -53,8 +67,11 @@ export function generateMergingAggregate(aggregates: readonly AggregateCallSpec[
       ${parts.map(({ codegen, slots, from }) => codegen.merge(slots, from)).join('\n')}
     }
     function results(acc) {
-      return [${parts.map(({ codegen, slots }) => codegen.result(slots)).join(', ')}];
+      return [${results.join(', ')}];
     }
-    return { slots: ${next - base}, accumulate, merge, results };`;
+    function row(record, acc, start, end) {
+      return [${[...columns.map(column), ...results].join(', ')}];
+    }
+    return { slots: ${next - base}, accumulate, merge, results, row };`;
   return scope.instantiate<MergingAggregateProgram>(source);
 }

@@ -1,7 +1,8 @@
 /**
  * Regular inner equi-join (Flink's StreamingJoinOperator for inner joins): each side's rows are
  * kept in keyed state under their join key (see join-record-state-view.ts for the layouts), and
- * every change on one side is matched against the other side's rows of its key. +I/+U emit +I per
+ * every change on one side is matched against the other side's rows of its key (and the rest of
+ * the join condition, when there is one, before the output row is built). +I/+U emit +I per
  * match; -U/-D remove one copy of the row and emit -D per match. A NULL key matches nothing and is
  * not stored; a retraction of a row that is not stored is ignored, with one warning.
  *
@@ -15,7 +16,8 @@ import { keySelector, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch } from '../../common/row.js';
 import type { JoinSpec } from '../../dataflow/job-graph.js';
-import { joinRecordStateView, type JoinRecordStateView, type RowCombiner } from '../state/join-record-state-view.js';
+import type { ExprCompiler } from '../../expr/expr-compiler.js';
+import { joinRecordStateView, type JoinCondition, type JoinRecordStateView, type RowCombiner } from '../state/join-record-state-view.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { hasNull, rowCombiner } from './join-rows.js';
 
@@ -26,23 +28,26 @@ export class JoinOperator implements StreamOperator {
   private readonly joinKey: readonly [KeySelector, KeySelector];
   private readonly keyColumns: readonly [readonly number[], readonly number[]];
   private readonly combine: RowCombiner;
+  private readonly condition: JoinCondition | undefined;
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
   private views!: readonly [JoinRecordStateView, JoinRecordStateView];
   private warnedMissing = false;
 
-  constructor(readonly spec: JoinSpec) {
+  constructor(readonly spec: JoinSpec, compiler: ExprCompiler) {
     this.joinKey = [keySelector(spec.leftKeys), keySelector(spec.rightKeys)];
     this.keyColumns = [spec.leftKeys, spec.rightKeys];
     this.combine = rowCombiner(spec.leftArity, spec.rightArity);
+    this.condition = spec.condition === undefined ? undefined : compiler.joinPredicate(spec.condition, spec.leftArity);
   }
 
   open(context: OperatorContext): void {
     this.context = context;
     const backend = context.keyedState;
+    const { combine, condition } = this;
     this.views = [
-      joinRecordStateView(backend, { stateName: JOIN_STATE_NAMES[0], left: true, combine: this.combine }, this.spec.leftRetracts ?? false),
-      joinRecordStateView(backend, { stateName: JOIN_STATE_NAMES[1], left: false, combine: this.combine }, this.spec.rightRetracts ?? false),
+      joinRecordStateView(backend, { stateName: JOIN_STATE_NAMES[0], left: true, combine, condition }, this.spec.leftRetracts ?? false),
+      joinRecordStateView(backend, { stateName: JOIN_STATE_NAMES[1], left: false, combine, condition }, this.spec.rightRetracts ?? false),
     ];
   }
 

@@ -64,8 +64,8 @@ export class SessionWindowAggregateOperator implements StreamOperator {
     const { timeIndex } = spec;
     this.keyColumns = spec.keys.filter((k) => k < timeIndex);
     this.keyOf = keySelector(this.keyColumns);
-    this.program = generateMergingAggregate(spec.aggregates, KEY_VALUES + this.keyColumns.length);
     this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? START : k === timeIndex + 2 ? END : KEY_VALUES + this.keyColumns.indexOf(k)));
+    this.program = generateMergingAggregate(spec.aggregates, KEY_VALUES + this.keyColumns.length, this.outputSources);
   }
 
   open(context: OperatorContext): void {
@@ -144,7 +144,7 @@ export class SessionWindowAggregateOperator implements StreamOperator {
   }
 
   private resultRow(session: Session): Row {
-    return [...this.outputSources.map((i) => session[i]), ...this.program.results(session)];
+    return this.program.row(session, session, session[START] as number, session[END] as number);
   }
 
   private late(): void {

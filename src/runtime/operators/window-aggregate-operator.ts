@@ -4,7 +4,9 @@
  * WindowSlices), instead of being copied into every window it falls into. When the watermark
  * passes the end of a window, the accumulators of the window's slices are merged into the key's
  * result, emitted once as +I; slices no later window holds are then dropped (CUMULATE merges the
- * remaining ones into one, since every later window of the cycle holds them all).
+ * remaining ones into one, since every later window of the cycle holds them all). A window finds
+ * its keys through the slices it holds: a key is listed once per slice it has a pane in, and the
+ * slice once per window holding it, so that no per-key timer is registered again for every window.
  *
  * Aggregates that read window_start or window_end cannot share slices: then every window is a
  * pane of its own, and a row is folded into the pane of each of its windows with the window's
@@ -29,7 +31,7 @@ import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import { forEachWindow, type AlignedWindowSpec } from '../../common/window-spec.js';
 import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
-import { generateMergingAggregate, type MergingAggregateProgram } from '../aggregates/merging-aggregate-codegen.js';
+import { generateMergingAggregate, type MergingAggregateProgram, type OutputColumn } from '../aggregates/merging-aggregate-codegen.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { WindowTimers } from './window-timers.js';
@@ -42,12 +44,14 @@ export const WINDOW_STATE = 'window-aggregate.panes';
 type WindowGroup = unknown[];
 /** An accumulator: `[rowCount, ...aggregate slots]`. */
 type Pane = unknown[];
+/** The keys with a pane in one slice, and their state (parallel arrays). */
+interface SliceMembers {
+  readonly keys: Key[];
+  readonly groups: WindowGroup[];
+}
 
 const FIRED = 0;
 const KEY_VALUES = 1;
-/** Output sources of the window bounds (see `outputSources`). */
-const WINDOW_START = -1;
-const WINDOW_END = -2;
 
 /** The runtime implementation of a `window-aggregate` job-graph node over TUMBLE, HOP or CUMULATE windows. */
 export class WindowAggregateOperator implements StreamOperator {
@@ -61,10 +65,18 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly panesStart: number;
   private readonly program: MergingAggregateProgram;
   private readonly emptyPane: Pane;
-  /** For each key column of an output row: its index in a WindowGroup, or WINDOW_START / WINDOW_END. */
-  private readonly outputSources: readonly number[];
+  /** A new key's state, as one array literal: never fired, the row's key values, one pane. */
+  private readonly newGroup: (row: Row, end: number, pane: Pane) => WindowGroup;
   private readonly out = new ChangeBatch();
-  /** Keys with a window that fires at the window's last millisecond (derived from keyed state). */
+  /**
+   * The keys with a pane ending at each slice end (each window end, when windows are panes), until
+   * the slice's last window has fired, with their state (so that firing looks nothing up); derived
+   * from keyed state. A key may be listed twice (after a restore, or when CUMULATE collapsed its
+   * pane and a late row opened it again): `fire` skips a window the key has already emitted, and
+   * a group whose state was cleared (its `firedEnd` then Infinity).
+   */
+  private readonly slicesByEnd = new Map<number, SliceMembers>();
+  /** Slice ends by the last millisecond of each window holding the slice, so that a window finds its slices. */
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
   private groups!: ValueState<WindowGroup>;
@@ -85,9 +97,10 @@ export class WindowAggregateOperator implements StreamOperator {
     this.keyColumns = spec.keys.filter((k) => k < timeIndex);
     this.keyOf = keySelector(this.keyColumns);
     this.panesStart = KEY_VALUES + this.keyColumns.length;
-    this.program = generateMergingAggregate(spec.aggregates, 0);
+    const columns = spec.keys.map((k): OutputColumn => (k === timeIndex + 1 ? 'window_start' : k === timeIndex + 2 ? 'window_end' : KEY_VALUES + this.keyColumns.indexOf(k)));
+    this.program = generateMergingAggregate(spec.aggregates, 0, columns);
     this.emptyPane = [0, ...new Array<null>(this.program.slots - 1).fill(null)];
-    this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? WINDOW_START : k === timeIndex + 2 ? WINDOW_END : KEY_VALUES + this.keyColumns.indexOf(k)));
+    this.newGroup = new Function('row', 'end', 'pane', `return [-Infinity, ${this.keyColumns.map((k) => `row[${k}], `).join('')}end, pane];`) as typeof this.newGroup;
   }
 
   open(context: OperatorContext): void {
@@ -95,7 +108,7 @@ export class WindowAggregateOperator implements StreamOperator {
     const descriptor = { name: WINDOW_STATE };
     this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
     for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
-      for (let i = this.panesStart; i < group.length; i += 2) this.register(key, group[i] as number, group[FIRED] as number);
+      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group, group[i] as number);
     }
     this.schedule();
   }
@@ -146,73 +159,99 @@ export class WindowAggregateOperator implements StreamOperator {
     this.scheduled = { time: next, cancel };
   }
 
-  /** Emits every window whose last millisecond is at or before `time`, by ascending end. */
+  /**
+   * Emits every window whose last millisecond is at or before `time`, by ascending end, one batch
+   * per window end (so that the batch, reused, stays as large as a window's output); a window's
+   * keys by slice, each once.
+   */
   private fireUpTo(time: number): void {
     this.watermark = time;
     const out = this.out;
     out.clear();
-    this.timers.advance(time, (key, last) => this.fire(key, last + 1, out));
-    if (out.size > 0) this.context.output.collect(out);
+    let batchEnd = NaN;
+    this.timers.advance(time, (slice, last) => {
+      const end = last + 1;
+      if (end !== batchEnd) {
+        this.flush();
+        batchEnd = end;
+      }
+      const members = this.slicesByEnd.get(slice as number);
+      if (members === undefined) return;
+      const { keys, groups } = members;
+      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, groups[i]!, end, out);
+      if (end >= this.lastWindowEnd(slice as number)) this.slicesByEnd.delete(slice as number);
+    });
+    this.flush();
   }
 
-  /** Folds `row` into the pane ending at `end` of the row's key, registering the pane's first open window when the pane is new. */
+  /** Sends what `out` holds downstream, then empties it. */
+  private flush(): void {
+    if (this.out.size === 0) return;
+    this.context.output.collect(this.out);
+    this.out.clear();
+  }
+
+  /** Folds `row` into the pane ending at `end` of the row's key, listing the key under that slice when the pane is new. */
   private fold(row: Row, end: number): void {
     const key = this.keyOf(row);
     this.context.keyedState.setCurrentKey(key);
     let group = this.groups.value();
+    let pane: Pane | undefined;
     if (group === undefined) {
-      group = [-Infinity];
-      for (const k of this.keyColumns) group.push(row[k]);
+      pane = this.emptyPane.slice();
+      group = this.newGroup(row, end, pane);
       this.groups.update(group);
-    }
-    let pane = this.paneOf(group, end);
-    if (pane === undefined) {
+      this.index(key, group, end);
+    } else if ((pane = this.paneOf(group, end)) === undefined) {
       pane = this.emptyPane.slice();
       group.push(end, pane);
-      this.register(key, end, Math.max(this.watermark + 1, group[FIRED] as number));
+      this.index(key, group, end);
     }
     this.program.accumulate(pane, row);
   }
 
-  /** Registers the first window holding the pane ending at `end` whose end is after `after`. */
-  private register(key: Key, end: number, after: number): void {
-    if (this.perWindow) {
-      this.timers.register(end - 1, key);
-      return;
+  /** Lists `key` (with its state) under the slice ending at `slice`; a new slice registers its windows that have not fired. */
+  private index(key: Key, group: WindowGroup, slice: number): void {
+    let members = this.slicesByEnd.get(slice);
+    if (members === undefined) {
+      this.slicesByEnd.set(slice, (members = { keys: [], groups: [] }));
+      const last = this.lastWindowEnd(slice);
+      for (let end = this.perWindow ? slice : this.slices.firstWindowEnd(slice); end <= last; end = this.slices.nextWindowEnd(end)) {
+        if (end - 1 > this.watermark) this.timers.register(end - 1, slice);
+      }
     }
-    let windowEnd = this.slices.firstWindowEnd(end);
-    while (windowEnd <= after) windowEnd = this.slices.nextWindowEnd(windowEnd);
-    this.timers.register(windowEnd - 1, key);
+    members.keys.push(key);
+    members.groups.push(group);
   }
 
-  /** Emits the window ending at `end` of `key`, drops the panes no later window holds, and registers the key's next window. */
-  private fire(key: Key, end: number, out: ChangeBatch): void {
-    this.context.keyedState.setCurrentKey(key);
-    const group = this.groups.value();
-    if (group === undefined || (group[FIRED] as number) >= end) return;
+  /** The end of the last window holding the slice ending at `slice` (the window itself when windows are panes). */
+  private lastWindowEnd(slice: number): number {
+    return this.perWindow ? slice : this.slices.lastWindowEnd(slice);
+  }
+
+  /** Emits the window ending at `end` of `key` (whose state is `group`) unless it already has, and drops the panes no later window holds. */
+  private fire(key: Key, group: WindowGroup, end: number, out: ChangeBatch): void {
+    if ((group[FIRED] as number) >= end) return;
     group[FIRED] = end;
     const start = this.slices.windowStart(end);
     const result = this.perWindow ? this.paneOf(group, end) : this.merged(group, start, end);
     const collapse = !this.perWindow && this.slices.collapsible && result !== undefined && this.slices.lastWindowEnd(end) > end;
     let kept = this.panesStart;
-    let earlier = false;
     for (let i = this.panesStart; i < group.length; i += 2) {
       const paneEnd = group[i] as number;
       const keep = this.perWindow ? paneEnd !== end : paneEnd > end || (!collapse && this.slices.lastWindowEnd(paneEnd) > end);
       if (!keep) continue;
-      earlier ||= paneEnd <= end;
       group[kept] = paneEnd;
       group[kept + 1] = group[i + 1];
       kept += 2;
     }
     group.length = kept;
-    if (collapse) {
-      group.push(end, result);
-      earlier = true;
-    }
-    if (earlier) this.timers.register(this.slices.nextWindowEnd(end) - 1, key);
-    if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.resultRow(group, start, end, result));
-    if (group.length === this.panesStart) this.groups.clear();
+    if (collapse) group.push(end, result);
+    if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.program.row(group, result, start, end));
+    if (group.length > this.panesStart) return;
+    group[FIRED] = Infinity;
+    this.context.keyedState.setCurrentKey(key);
+    this.groups.clear();
   }
 
   /** The pane ending at `end` of a key, if it has one. */
@@ -244,11 +283,6 @@ export class WindowAggregateOperator implements StreamOperator {
     return result;
   }
 
-  private resultRow(group: WindowGroup, start: number, end: number, pane: Pane): Row {
-    const row: unknown[] = this.outputSources.map((s) => (s === WINDOW_START ? start : s === WINDOW_END ? end : group[s]));
-    for (const value of this.program.results(pane)) row.push(value);
-    return row;
-  }
 
   /** Counts the fired windows holding the slice ending at `slice` as late rows; true when all its windows have fired. */
   private countLate(slice: number): boolean {

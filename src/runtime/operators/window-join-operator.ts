@@ -5,15 +5,19 @@
  * inputs, as the task delivers it) passes the window's end, every left row is joined with every
  * right row of the entry, emitted as +I (left columns then right columns), and the entry is
  * cleared. Rows of a window that has fired are late: dropped and counted. A row with a NULL key
- * matches nothing and is not stored. Timers are registered again from keyed state on open.
+ * matches nothing and is not stored. A window finds its keys in a list per window end, where a key
+ * is added by its first row on each side (a key listed twice finds its state cleared the second
+ * time); the lists are rebuilt from keyed state on open.
  */
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { WindowJoinSpec } from '../../dataflow/job-graph.js';
+import type { RowCombiner } from '../state/join-record-state-view.js';
 import type { ListState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
+import { hasNull, rowCombiner } from './join-rows.js';
 import { WindowTimers } from './window-timers.js';
 
 /** Keyed state of each side: the rows of one key and window, in arrival order. */
@@ -32,10 +36,15 @@ export class WindowJoinOperator implements StreamOperator {
   /** Each side's rows of the current key and window. */
   private rows!: readonly [ListState<Row>, ListState<Row>];
   private readonly out = new ChangeBatch();
+  /** The keys with rows in each window, by window end (see the module comment). */
+  private readonly keysByEnd = new Map<number, Key[]>();
+  /** Window ends by their last millisecond. */
   private readonly timers = new WindowTimers();
   private readonly late = new DroppedRowCounter('window join', LATE_ROW);
   private context!: OperatorContext;
   private watermark = -Infinity;
+  /** Built from the first joined pair's widths (the spec does not carry the inputs' arities). */
+  private combine: RowCombiner | undefined;
 
   constructor(readonly spec: WindowJoinSpec) {
     const side = (keys: readonly number[], windowEnd: number): Side => ({ keys, keyOf: keySelector(keys), windowEnd });
@@ -52,25 +61,25 @@ export class WindowJoinOperator implements StreamOperator {
     const state = context.keyedState;
     this.rows = [state.getListState<Row>({ name: WINDOW_JOIN_STATES[0] }), state.getListState<Row>({ name: WINDOW_JOIN_STATES[1] })];
     this.sides.forEach((side, i) => {
-      for (const [key, rows] of state.entriesOf<Row[]>({ name: WINDOW_JOIN_STATES[i]! })) this.timers.register((rows[0]![side.windowEnd] as number) - 1, key);
+      for (const [key, rows] of state.entriesOf<Row[]>({ name: WINDOW_JOIN_STATES[i]! })) this.list(rows[0]![side.windowEnd] as number, key);
     });
   }
 
   processBatch(batch: ChangeBatch, input: number): void {
     const side = this.sides[input]!;
     const state = this.context.keyedState;
+    const rows = this.rows[input]!;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
-      const fires = (row[side.windowEnd] as number) - 1;
-      if (fires <= this.watermark) {
+      const end = row[side.windowEnd] as number;
+      if (end - 1 <= this.watermark) {
         this.late.drop(this.context);
         continue;
       }
-      if (side.keys.some((k) => row[k] === null)) continue;
+      if (hasNull(row, side.keys)) continue;
       const key: Key = side.keyOf(row);
       state.setCurrentKey(key);
-      this.rows[input]!.add(row);
-      this.timers.register(fires, key);
+      if (rows.add(row)) this.list(end, key);
     }
   }
 
@@ -80,14 +89,38 @@ export class WindowJoinOperator implements StreamOperator {
     out.clear();
     const state = this.context.keyedState;
     const [left, right] = this.rows;
-    this.timers.advance(watermark, (key) => {
-      state.setCurrentKey(key);
-      const rights = right.get();
-      for (const l of left.get()) for (const r of rights) out.push(RowKind.INSERT, [...l, ...r]);
-      left.clear();
-      right.clear();
+    this.timers.advance(watermark, (_, last) => {
+      const keys = this.keysByEnd.get(last + 1)!;
+      this.keysByEnd.delete(last + 1);
+      for (const key of keys) {
+        state.setCurrentKey(key);
+        const lefts = left.get();
+        const rights = right.get();
+        if (lefts.length > 0 && rights.length > 0) {
+          const combine = this.combinerFor(lefts[0]!, rights[0]!);
+          for (let i = 0; i < lefts.length; i++) for (let j = 0; j < rights.length; j++) out.push(RowKind.INSERT, combine(lefts[i]!, rights[j]!));
+        }
+        left.clear();
+        right.clear();
+      }
     });
     if (out.size > 0) this.context.output.collect(out);
     this.context.output.emitWatermark(watermark);
+  }
+
+  /** The output row builder for rows as wide as `left` and `right` (every row of a side is as wide as its schema). */
+  private combinerFor(left: Row, right: Row): RowCombiner {
+    if (this.combine === undefined) this.combine = rowCombiner(left.length, right.length);
+    return this.combine;
+  }
+
+  /** Lists `key` under the window ending at `end`, registering the window when it is new. */
+  private list(end: number, key: Key): void {
+    let keys = this.keysByEnd.get(end);
+    if (keys === undefined) {
+      this.keysByEnd.set(end, (keys = []));
+      this.timers.register(end - 1, end);
+    }
+    keys.push(key);
   }
 }

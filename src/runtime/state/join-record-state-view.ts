@@ -18,6 +18,11 @@ import type { KeyedStateBackend, ValueState } from './keyed-state-backend.js';
 /** Builds an output row from a left row and a right row. */
 export type RowCombiner = (left: Row, right: Row) => Row;
 
+/** A join's match condition besides its keys, over a left row and a right row. */
+export type JoinCondition = (left: Row, right: Row) => boolean;
+
+const MATCHES_ALL: JoinCondition = () => true;
+
 /** The stored rows of one join input, scoped to the backend's current (join) key. */
 export interface JoinRecordStateView {
   /** Adds one copy of `row` under the current key. */
@@ -25,8 +30,9 @@ export interface JoinRecordStateView {
   /** Removes one copy of a row equal to `row` under the current key; false when there is none. */
   retract(row: Row): boolean;
   /**
-   * Pushes one `kind` record per stored copy under the current key: the stored row combined with
-   * `probe`, a row of the other input (the combined row of equal copies is one shared array).
+   * Pushes one `kind` record per stored copy under the current key that matches `probe`, a row of
+   * the other input: the stored row combined with `probe` (the combined row of equal copies is one
+   * shared array). A stored row matches when the view's condition holds, before any row is built.
    */
   emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void;
 }
@@ -37,6 +43,8 @@ export interface JoinRecordStateViewOptions {
   /** True when the view holds the left input (stored rows come first in combined rows). */
   readonly left: boolean;
   readonly combine: RowCombiner;
+  /** The rest of the match condition (inner joins); every stored row of the key matches when absent. */
+  readonly condition?: JoinCondition;
 }
 
 /** The view that fits an input: counted when it can retract, append-only otherwise. */
@@ -49,11 +57,13 @@ export class AppendOnlyRecordView implements JoinRecordStateView {
   private readonly state: ValueState<Row[]>;
   private readonly left: boolean;
   private readonly combine: RowCombiner;
+  private readonly condition: JoinCondition;
 
   constructor(backend: KeyedStateBackend, options: JoinRecordStateViewOptions) {
     this.state = backend.getValueState<Row[]>({ name: options.stateName });
     this.left = options.left;
     this.combine = options.combine;
+    this.condition = options.condition ?? MATCHES_ALL;
   }
 
   add(row: Row): void {
@@ -77,9 +87,12 @@ export class AppendOnlyRecordView implements JoinRecordStateView {
   emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {
     const rows = this.state.value();
     if (rows === undefined) return;
-    const combine = this.combine;
-    if (this.left) for (let i = 0; i < rows.length; i++) out.push(kind, combine(rows[i]!, probe));
-    else for (let i = 0; i < rows.length; i++) out.push(kind, combine(probe, rows[i]!));
+    const { combine, condition } = this;
+    if (this.left) {
+      for (let i = 0; i < rows.length; i++) if (condition(rows[i]!, probe)) out.push(kind, combine(rows[i]!, probe));
+    } else {
+      for (let i = 0; i < rows.length; i++) if (condition(probe, rows[i]!)) out.push(kind, combine(probe, rows[i]!));
+    }
   }
 }
 
@@ -107,11 +120,13 @@ export class CountedRecordView implements JoinRecordStateView {
   private readonly state: ValueState<Map<number, CountedRow>>;
   private readonly left: boolean;
   private readonly combine: RowCombiner;
+  private readonly condition: JoinCondition;
 
   constructor(backend: KeyedStateBackend, options: JoinRecordStateViewOptions) {
     this.state = backend.getValueState<Map<number, CountedRow>>({ name: options.stateName });
     this.left = options.left;
     this.combine = options.combine;
+    this.condition = options.condition ?? MATCHES_ALL;
   }
 
   /** Adds one copy of `row`; returns its entry (a new one has count 1). */
@@ -168,6 +183,7 @@ export class CountedRecordView implements JoinRecordStateView {
     if (rows === undefined) return;
     for (const head of rows.values()) {
       for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) {
+        if (!(this.left ? this.condition(entry.row, probe) : this.condition(probe, entry.row))) continue;
         const joined = this.left ? this.combine(entry.row, probe) : this.combine(probe, entry.row);
         for (let c = 0; c < entry.count; c++) out.push(kind, joined);
       }

@@ -32,7 +32,8 @@ export interface MapState<K, V> {
 /** A list per key. */
 export interface ListState<T> {
   get(): readonly T[];
-  add(value: T): void;
+  /** Appends `value`; returns true when it is the current key's first value. */
+  add(value: T): boolean;
   update(values: readonly T[]): void;
   clear(): void;
 }

@@ -142,11 +142,12 @@ export class MemoryStateBackend implements KeyedStateBackend {
     const table = this.tableOf(descriptor, 'list');
     const entries = table.entries;
     return this.expiring(table, {
-      get: () => (entries.get(this.currentKey) as T[] | undefined) ?? [],
+      get: () => (entries.get(this.currentKey) as T[] | undefined) ?? NO_VALUES,
       add: (value) => {
         const list = entries.get(this.currentKey) as T[] | undefined;
-        if (list === undefined) entries.set(this.currentKey, [value]);
-        else list.push(value);
+        if (list !== undefined) return list.push(value) === 1;
+        entries.set(this.currentKey, [value]);
+        return true;
       },
       update: (values) => {
         if (values.length === 0) entries.delete(this.currentKey);
@@ -226,6 +227,9 @@ export class MemoryStateBackend implements KeyedStateBackend {
     }
   }
 }
+
+/** The values of a key without list state (shared: callers never mutate what `get` returns). */
+const NO_VALUES: readonly never[] = Object.freeze([]);
 
 /** Reorders an access map oldest first (restored keys arrive in snapshot order). */
 function sortByAccess(accessed: Map<Key, number>): void {

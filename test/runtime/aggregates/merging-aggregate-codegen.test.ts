@@ -1,5 +1,5 @@
 /**
- * Merging accumulators (for session windows): for every aggregate family, with FILTER, DISTINCT
+ * Merging accumulators (for windows): for every aggregate family, with FILTER, DISTINCT
  * and NULL arguments, accumulating rows in parts and merging the parts gives the results of
  * accumulating all rows into one accumulator; an empty part merges as nothing.
  */
@@ -60,5 +60,13 @@ describe('merging aggregate codegen', () => {
         expect(into![BASE]).toBe(rows.length);
       }),
     );
+  });
+
+  it('builds an output row of the leading columns then the results', () => {
+    const program = generateMergingAggregate(CALLS, BASE, [2, 'window_end', 0, 'window_start']);
+    const record: unknown[] = ['k0', 'k1', 'k2', 0, ...new Array<null>(program.slots - 1).fill(null)];
+    for (const r of [[4, 1.5, 250n, 'b', true], [null, 0.5, null, 'a', false]]) program.accumulate(record, r as Row);
+    expect(program.row(record, record, 1000, 2000)).toEqual(['k2', 2000, 'k0', 1000, ...program.results(record)]);
+    expect(program.row(['a', 'b', 'c'], record, 0, 1)).toEqual(['c', 1, 'a', 0, ...program.results(record)]);
   });
 });

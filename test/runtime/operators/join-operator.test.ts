@@ -2,8 +2,9 @@
  * The regular join operator: matches in both directions, multiset rows, retractions, NULL keys,
  * and (property) for random changelogs on both inputs, cut into random batches, every batch's
  * output equals, as a multiset, what a plain row-keyed model emits, and the materialized output
- * equals the join of the materialized inputs — for both state layouts (append-only and counted)
- * and single and composite keys. State survives a snapshot, a restore and a rescale.
+ * equals the join of the materialized inputs — for both state layouts (append-only and counted),
+ * single and composite keys, with and without a condition besides the keys. State survives a
+ * snapshot, a restore and a rescale.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,8 @@ import type { Row } from '../../../src/common/row.js';
 import type { RowKindShort } from '../../../src/common/row-kind.js';
 import type { JoinSpec } from '../../../src/dataflow/job-graph.js';
 import { JoinOperator } from '../../../src/runtime/operators/join-operator.js';
+import { SqlTypes } from '../../../src/common/sql-type.js';
+import { call, compiler, ref } from '../../expr/expr-test-helpers.js';
 import { OperatorHarness, materialize, type Change } from '../operator-harness.js';
 
 const spec = (overrides: Partial<JoinSpec> = {}): JoinSpec => ({ kind: 'join', leftKeys: [0], rightKeys: [0], leftArity: 2, rightArity: 2, ...overrides });
@@ -29,7 +32,7 @@ describe('join operator', () => {
   for (const layout of LAYOUTS) {
     describe(layout.name, () => {
       it('matches each change against the other side, keeping duplicates', async () => {
-        const h = await OperatorHarness.open(new JoinOperator(spec(layout)));
+        const h = await OperatorHarness.open(new JoinOperator(spec(layout), compiler));
         expect(h.push([['+I', [1, 'a']], ['+I', [1, 'a']], ['+I', [2, 'b']]], 0)).toEqual([]);
         expect(h.push([['+I', [1, 'x']]], 1)).toEqual([
           ['+I', [1, 'a', 1, 'x']],
@@ -40,7 +43,7 @@ describe('join operator', () => {
       });
 
       it('retracts one copy per -U/-D and emits -D per match', async () => {
-        const h = await OperatorHarness.open(new JoinOperator(spec(layout)));
+        const h = await OperatorHarness.open(new JoinOperator(spec(layout), compiler));
         h.push([['+I', [1, 'a']], ['+I', [1, 'a']]], 0);
         h.push([['+I', [1, 'x']], ['+I', [1, 'y']]], 1);
         expect(multiset(h.push([['-U', [1, 'a']]], 0))).toEqual(multiset([['-D', [1, 'a', 1, 'x']], ['-D', [1, 'a', 1, 'y']]]));
@@ -51,7 +54,7 @@ describe('join operator', () => {
       });
 
       it('ignores rows with a NULL key, and warns once about retractions of rows it does not hold', async () => {
-        const h = await OperatorHarness.open(new JoinOperator(spec({ ...layout, leftKeys: [0, 1], rightKeys: [0, 1] })));
+        const h = await OperatorHarness.open(new JoinOperator(spec({ ...layout, leftKeys: [0, 1], rightKeys: [0, 1] }), compiler));
         h.push([['+I', [1, null]], ['+I', [1, 2]]], 0);
         expect(h.push([['+I', [1, null]], ['+I', [1, 2]]], 1)).toEqual([['+I', [1, 2, 1, 2]]]);
         expect(h.push([['-D', [1, 3]], ['-D', [2, 2]], ['-D', [1, null]]], 0)).toEqual([]);
@@ -59,7 +62,7 @@ describe('join operator', () => {
       });
 
       it('treats values that encode alike as the same row (NaN, -0, bigint vs number)', async () => {
-        const h = await OperatorHarness.open(new JoinOperator(spec(layout)));
+        const h = await OperatorHarness.open(new JoinOperator(spec(layout), compiler));
         h.push([['+I', [1, Number.NaN]], ['+I', [1, 0]], ['+I', [1, 5n]]], 0);
         h.push([['+I', [1, 'x']]], 1);
         expect(h.push([['-D', [1, Number.NaN]], ['-D', [1, -0]], ['-D', [1, 5]]], 0)).toHaveLength(2);
@@ -79,7 +82,7 @@ describe('join operator', () => {
       seen.set(h, i);
     }
     const [a, b] = pair;
-    const h = await OperatorHarness.open(new JoinOperator(spec({ leftRetracts: true, rightRetracts: true })));
+    const h = await OperatorHarness.open(new JoinOperator(spec({ leftRetracts: true, rightRetracts: true }), compiler));
     h.push([['+I', [1, a]], ['+I', [1, b]], ['+I', [1, b]], ['+I', [1, a]]], 0);
     expect(h.push([['+I', [1, 'x']]], 1)).toEqual([
       ['+I', [1, a, 1, 'x']],
@@ -97,7 +100,7 @@ describe('join operator', () => {
   it('restores its state from a snapshot at another parallelism, split by key group', async () => {
     const maxParallelism = 128;
     for (const layout of LAYOUTS) {
-      const whole = await OperatorHarness.open(new JoinOperator(spec(layout)));
+      const whole = await OperatorHarness.open(new JoinOperator(spec(layout), compiler));
       const left: Change[] = Array.from({ length: 60 }, (_, i) => ['+I', [i % 20, `l${i}`]]);
       const right: Change[] = Array.from({ length: 40 }, (_, i) => ['+I', [i % 25, `r${i}`]]);
       whole.push(left, 0);
@@ -107,7 +110,7 @@ describe('join operator', () => {
       const laterRight: Change[] = [['+I', [3, 'r40']], ['-D', [4, 'r4']], ['+I', [19, 'r41']]];
       const expected = [...whole.push(later, 0), ...whole.push(laterRight, 1)];
       const parts = await Promise.all([0, 1].map(async (subtask) => {
-        const part = await OperatorHarness.open(new JoinOperator(spec(layout)), { subtask, parallelism: 2, maxParallelism });
+        const part = await OperatorHarness.open(new JoinOperator(spec(layout), compiler), { subtask, parallelism: 2, maxParallelism });
         part.state.restore(snapshot, (key) => subtaskOfKeyGroup(keyGroupOf(key, maxParallelism), 2, maxParallelism) === subtask);
         return part;
       }));
@@ -119,12 +122,16 @@ describe('join operator', () => {
   });
 });
 
+/** The condition of the property tests besides the keys: the left row's second column at most the right row's (NULL never matches). */
+const CONDITION = call('<=', ref(1, SqlTypes.int()), ref(4, SqlTypes.int()));
+const conditionHolds = (joined: Row): boolean => joined[1] !== null && joined[4] !== null && (joined[1] as number) <= (joined[4] as number);
+
 /** The join as a plain model: per side and join key, a Map from encoded row to [row, count]. */
 class ModelJoin {
   private readonly sides = [new Map<unknown, Map<string, [Row, number]>>(), new Map<unknown, Map<string, [Row, number]>>()];
   private readonly keys: readonly [readonly number[], readonly number[]];
 
-  constructor(join: JoinSpec) {
+  constructor(private readonly join: JoinSpec) {
     this.keys = [join.leftKeys, join.rightKeys] as const;
   }
 
@@ -145,6 +152,7 @@ class ModelJoin {
       else stored[1]--;
       for (const [match, count] of this.sides[1 - side]!.get(key)?.values() ?? []) {
         const joined = side === 0 ? [...row, ...match] : [...match, ...row];
+        if (this.join.condition !== undefined && !conditionHolds(joined)) continue;
         for (let c = 0; c < count; c++) out.push([accumulate ? '+I' : '-D', joined]);
       }
     }
@@ -208,17 +216,19 @@ function batchJoin(left: readonly Row[], right: readonly Row[], join: JoinSpec):
   const valid = (row: Row, keys: readonly number[]): boolean => keys.every((c) => row[c] !== null);
   return left
     .filter((l) => valid(l, join.leftKeys))
-    .flatMap((l) => right.filter((r) => valid(r, join.rightKeys) && keyOf[1]!(r) === keyOf[0]!(l)).map((r) => [...l, ...r]));
+    .flatMap((l) => right.filter((r) => valid(r, join.rightKeys) && keyOf[1]!(r) === keyOf[0]!(l)).map((r) => [...l, ...r]))
+    .filter((joined) => join.condition === undefined || conditionHolds(joined));
 }
 
 describe('join operator (property)', () => {
   for (const layout of LAYOUTS) {
-    for (const keys of [[0], [0, 1]]) {
-      it(`${layout.name}, key columns ${keys.join(',')}: each batch emits what the row-keyed model emits, and the output is the batch join`, async () => {
-        const join = spec({ ...layout, leftKeys: keys, rightKeys: keys, leftArity: 3, rightArity: 3 });
+    for (const [keys, condition] of [[[0], undefined], [[0, 1], undefined], [[0], CONDITION]] as const) {
+      const title = `${layout.name}, key columns ${keys.join(',')}${condition === undefined ? '' : ', a condition'}`;
+      it(`${title}: each batch emits what the row-keyed model emits, and the output is the batch join`, async () => {
+        const join = spec({ ...layout, leftKeys: keys, rightKeys: keys, leftArity: 3, rightArity: 3, ...(condition === undefined ? {} : { condition }) });
         await fc.assert(
           fc.asyncProperty(fc.array(step, { maxLength: 80 }), async (steps) => {
-            const h = await OperatorHarness.open(new JoinOperator(join));
+            const h = await OperatorHarness.open(new JoinOperator(join, compiler));
             const model = new ModelJoin(join);
             const inputs: [Change[], Change[]] = [[], []];
             for (const { side, changes } of batchesOf(steps)) {
