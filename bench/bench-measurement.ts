@@ -14,6 +14,8 @@ export interface NexmarkSpec {
   readonly tps: number;
   /** weir only: EXACTLY_ONCE checkpoints every 10 s to local files. */
   readonly checkpointing: boolean;
+  /** weir only: read events generated ahead (replayed-nexmark-connector.ts), as the references do, instead of generating them while it runs. */
+  readonly replayed?: boolean;
 }
 
 /** The keyed state of a GROUP BY count/sum over `keys` distinct keys: heap and checkpoint bytes per key. */
@@ -41,6 +43,8 @@ export interface NexmarkMeasurement {
   readonly engine: BenchEngine;
   readonly events: number;
   readonly checkpointing: boolean;
+  /** weir: the run read events generated ahead (what is compared with the references). */
+  readonly replayed?: boolean;
   readonly status: MeasurementStatus;
   /** Why the query did not run, when it did not. */
   readonly error?: string;

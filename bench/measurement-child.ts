@@ -15,9 +15,10 @@ import { checkpointSettings } from './bench-job.js';
 import { runCheckpointBench } from './checkpoint-bench.js';
 import { D2MINI_QUERIES } from './d2mini-queries.js';
 import { HANDWRITTEN_QUERIES, type ReferenceQuery } from './handwritten-queries.js';
-import { eventChunks } from './nexmark-events.js';
+import { eventChunks, settleChunk } from './nexmark-events.js';
 import { nexmarkDdl, nexmarkQueries } from './nexmark-query-catalog.js';
 import { runPgSinkChild } from './pg-sink-child.js';
+import { replayedNexmarkConnector } from './replayed-nexmark-connector.js';
 import { timedNexmarkConnector, type GeneratorClock } from './timed-nexmark-connector.js';
 
 /** Runs `spec` and returns its result. */
@@ -57,7 +58,7 @@ async function runJob(engine: Engine, sql: string, begin?: () => number | undefi
 }
 
 function base(spec: NexmarkSpec) {
-  return { query: spec.query, engine: spec.engine, events: spec.events, checkpointing: spec.checkpointing };
+  return { query: spec.query, engine: spec.engine, events: spec.events, checkpointing: spec.checkpointing, ...(spec.replayed === true ? { replayed: true } : {}) };
 }
 
 async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
@@ -69,7 +70,8 @@ async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
     // As the Nexmark runner does before every query: q13 reads it as $FLINK_HOME/data/side_input.txt.
     await writeNexmarkSideInput(join(scratch, 'data', 'side_input.txt'));
     const generator: GeneratorClock = { ms: 0 };
-    const engine = createEngine({ onWarning: () => {}, connectors: [timedNexmarkConnector(generator)] });
+    const source = spec.replayed === true ? replayedNexmarkConnector(generator) : timedNexmarkConnector(generator);
+    const engine = createEngine({ onWarning: () => {}, connectors: [source] });
     await engine.execute(`${spec.checkpointing ? checkpointSettings(join(scratch, 'checkpoints'), '10 s') : ''} ${nexmarkDdl(workload, scratch)}`);
     let run: Awaited<ReturnType<typeof runJob>>;
     try {
@@ -91,7 +93,7 @@ async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
       startMs: startSeconds * 1000,
       eventsPerSecond: spec.events / seconds,
       processingEventsPerSecond: spec.events / (seconds - generator.ms / 1000),
-      generatorEventsPerSecond: spec.events / (generator.ms / 1000),
+      ...(spec.replayed === true ? {} : { generatorEventsPerSecond: spec.events / (generator.ms / 1000) }),
       peakRssMb: peakRssMb(),
       heapUsedMb: heapAfterGcMb(),
       outputRecords: sink?.recordsIn ?? 0,
@@ -114,6 +116,7 @@ async function runReference(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
   let generating = 0;
   let mark = performance.now();
   for await (const chunk of eventChunks({ events: spec.events, tps: spec.tps })) {
+    settleChunk();
     const start = performance.now();
     generating += start - mark;
     for (const events of chunk) {

@@ -3,7 +3,8 @@
  * query with a hand-written or d2mini implementation, its changelog over the nexmark source equals
  * the changelog weir writes into a sink, as a multiset of (row kind, row), on two small workloads
  * (one whose windows fire during the run, one at Flink V1's event-time rate, where they fire at
- * the end).
+ * the end). weir over the source replaying events generated ahead (what the references are
+ * compared with) writes what it writes over the generating source.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeBatch } from '../../src/common/row.js';
@@ -13,6 +14,8 @@ import { D2MINI_QUERIES } from '../../bench/d2mini-queries.js';
 import { HANDWRITTEN_QUERIES, type ReferenceQuery } from '../../bench/handwritten-queries.js';
 import { allEvents } from '../../bench/nexmark-events.js';
 import { nexmarkDdl, nexmarkQueries, type NexmarkWorkload } from '../../bench/nexmark-query-catalog.js';
+import { replayedNexmarkConnector } from '../../bench/replayed-nexmark-connector.js';
+import type { Connector } from '../../src/connectors/api/connector.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
 
 const WORKLOADS: readonly NexmarkWorkload[] = [
@@ -32,9 +35,9 @@ function withoutUpdates(changelog: readonly string[]): string[] {
   return changelog.map((c) => c.replace(/^-U /, '-D ').replace(/^\+U /, '+I ')).sort();
 }
 
-async function weirChangelog(query: string, workload: NexmarkWorkload): Promise<string[]> {
+async function weirChangelog(query: string, workload: NexmarkWorkload, source?: Connector): Promise<string[]> {
   resetCollected();
-  const engine = createEngine({ connectors: [collectConnector] });
+  const engine = createEngine({ connectors: [collectConnector, ...(source === undefined ? [] : [source])] });
   await engine.execute(nexmarkDdl(workload, '/tmp'));
   const sql = nexmarkQueries().find((q) => q.name === query)!.sql(workload, '/tmp').replace(/'connector'\s*=\s*'blackhole'/, "'connector' = 'collect'");
   const job = (await engine.execute(sql)).find((r) => r.kind === 'job');
@@ -65,4 +68,17 @@ describe.each(WORKLOADS)('references equal weir on $events events at $tps events
       });
     }
   }
+});
+
+describe('the replayed nexmark source', () => {
+  it('gives weir the events of the generating source, also across chunks generated while it runs', async () => {
+    const workload = { events: 20_000, tps: 1_000 };
+    const clock = { ms: 0 };
+    for (const query of ['q3', 'q5']) {
+      const generated = await weirChangelog(query, workload);
+      expect(generated.length).toBeGreaterThan(0);
+      expect(await weirChangelog(query, workload, replayedNexmarkConnector(clock, 4_000))).toEqual(generated);
+    }
+    expect(clock.ms).toBeGreaterThan(0);
+  });
 });
