@@ -119,6 +119,18 @@ function jsonDocument(report: BenchReport) {
   };
 }
 
+/** How many runs each query's figures are the median of (a table may merge runs of `--only`). */
+function runsSummary(results: readonly NexmarkMeasurement[]): string {
+  const byRuns = new Map<number, Set<string>>();
+  for (const m of results) {
+    const runs = m.samples?.length ?? 1;
+    byRuns.set(runs, (byRuns.get(runs) ?? new Set()).add(m.query));
+  }
+  const counts = [...byRuns.keys()].sort((a, b) => b - a);
+  if (counts.length <= 1) return `median of ${counts[0] ?? 1} run(s)`;
+  return 'median of ' + counts.map((n, i) => `${n} run(s) ${i === counts.length - 1 ? 'for the other queries' : `for ${[...byRuns.get(n)!].join(', ')}`}`).join(', ');
+}
+
 /** ` (median N ms)` over weir's runs that report their start, or nothing. */
 function startMs(results: readonly NexmarkMeasurement[]): string {
   const starts = results.map((r) => r.startMs).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
@@ -129,7 +141,7 @@ function markdown(report: BenchReport): string {
   const m = machine();
   const w = report.workload;
   const lines = [
-    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}. Every measurement in its own process${w.pinnedCore === null ? '' : ` pinned to core ${w.pinnedCore} (taskset)`}; median of ${w.runs} run(s).`,
+    `Machine: ${m.cpu}, ${m.cores} cores, ${m.memoryGb} GB, Node ${m.node}. Every measurement in its own process${w.pinnedCore === null ? '' : ` pinned to core ${w.pinnedCore} (taskset)`}; ${runsSummary(report.results)}.`,
     '',
     `### Nexmark: ${fmt(w.events)} events, \`first-event.rate\` ${fmt(w.tps)}, blackhole sinks`,
     '',
