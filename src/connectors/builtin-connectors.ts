@@ -8,7 +8,9 @@ import { nexmarkConnector } from './nexmark/nexmark-connector.js';
 import { postgresConnector } from './postgres/postgres-connector.js';
 import { postgresCdcConnector } from './postgres-cdc/postgres-cdc-connector.js';
 import { printConnector } from './print/print-connector.js';
-import { writableTableConnector } from './table/writable-table-connector.js';
+import { createWritableTableConnector } from './table/writable-table-connector.js';
 
-/** Every built-in connector; names (`descriptor.name`) are unique. */
-export const builtinConnectors: readonly Connector[] = [datagenConnector, printConnector, blackholeConnector, filesystemConnector, postgresConnector, nexmarkConnector, natsConnector, postgresCdcConnector, writableTableConnector];
+/** Every built-in connector for one engine (the writable tables keep per-engine state); names (`descriptor.name`) are unique. */
+export function createBuiltinConnectors(): Connector[] {
+  return [datagenConnector, printConnector, blackholeConnector, filesystemConnector, postgresConnector, nexmarkConnector, natsConnector, postgresCdcConnector, createWritableTableConnector()];
+}

@@ -2,7 +2,7 @@
  * The public entry point: `createEngine()` gives a session with the built-in connectors and
  * functions, able to run statements and scripts.
  */
-import { builtinConnectors } from '../connectors/builtin-connectors.js';
+import { createBuiltinConnectors } from '../connectors/builtin-connectors.js';
 import type { Connector } from '../connectors/api/connector.js';
 import type { FunctionRegistry } from '../expr/function-registry.js';
 import type { ParsedStatement } from '../sql/parse/ast.js';
@@ -62,7 +62,7 @@ export class Engine {
 
   constructor(options: EngineOptions = {}) {
     const store = options.catalogFile === undefined ? undefined : new CatalogStore(options.catalogFile);
-    this.session = new Session({ ...options, connectors: [...builtinConnectors, ...(options.connectors ?? [])], ...(store === undefined ? {} : { store }) });
+    this.session = new Session({ ...options, connectors: [...createBuiltinConnectors(), ...(options.connectors ?? [])], ...(store === undefined ? {} : { store }) });
   }
 
   /**

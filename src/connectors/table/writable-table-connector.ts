@@ -42,21 +42,24 @@ function logOf(options: Readonly<Record<string, string>>, table: string, schema:
   return new TableLog(options['path'] ?? writableTablePath(table), table, schema);
 }
 
-/** The open readers of writable tables in this process (what FLUSH waits for). */
-const readers = new TableReaders();
-
-/** Writable tables as the engine registers them. */
-export const writableTableConnector: Connector = {
-  descriptor: writableTableDescriptor,
-  source: {
-    createReader: (spec) => new TableSourceReader(logOf(spec.options, spec.table, spec.schema), spec.options['scan.bounded'] === 'true', readers),
-    caughtUp: () => readers.caughtUp(),
-  },
-  sink: {
-    createWriter: (spec) => {
-      const log = logOf(spec.options, spec.table, spec.schema);
-      const keyIndexes = spec.primaryKey.map((name) => spec.schema.findIndex((f) => f.name === name));
-      return new TableSinkWriter(() => TableContents.of(log, keyIndexes));
+/**
+ * Writable tables as an engine registers them: each engine its own, so that its FLUSH waits for
+ * the readers of its own jobs only.
+ */
+export function createWritableTableConnector(): Connector {
+  const readers = new TableReaders();
+  return {
+    descriptor: writableTableDescriptor,
+    source: {
+      createReader: (spec) => new TableSourceReader(logOf(spec.options, spec.table, spec.schema), spec.options['scan.bounded'] === 'true', readers),
+      caughtUp: () => readers.caughtUp(),
     },
-  },
-};
+    sink: {
+      createWriter: (spec) => {
+        const log = logOf(spec.options, spec.table, spec.schema);
+        const keyIndexes = spec.primaryKey.map((name) => spec.schema.findIndex((f) => f.name === name));
+        return new TableSinkWriter(() => TableContents.of(log, keyIndexes));
+      },
+    },
+  };
+}

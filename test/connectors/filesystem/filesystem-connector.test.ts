@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
-import { builtinConnectors } from '../../../src/connectors/builtin-connectors.js';
+import { createBuiltinConnectors } from '../../../src/connectors/builtin-connectors.js';
 import { FileSinkWriter } from '../../../src/connectors/filesystem/file-sink-writer.js';
 import { parseFileSinkOptions, parseMemorySize } from '../../../src/connectors/filesystem/file-sink-options.js';
 import { filesystemConnector, filesystemDescriptor } from '../../../src/connectors/filesystem/filesystem-connector.js';
@@ -30,7 +30,7 @@ describe('filesystem descriptor', () => {
     const traits = (options: Record<string, string>) => filesystemDescriptor.source!.traits(new Map(Object.entries(options)), schema);
     expect(traits({ path: '/in', format: 'json' })).toEqual({ bounded: true, replayable: true });
     expect(traits({ path: '/in', format: 'json', 'source.monitor-interval': '1 s' })).toEqual({ bounded: false, replayable: true });
-    expect(builtinConnectors).toContain(filesystemConnector);
+    expect(createBuiltinConnectors()).toContain(filesystemConnector);
   });
 
   it('checks the source options and the error policy at DDL time', () => {

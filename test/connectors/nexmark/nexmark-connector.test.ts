@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { WeirError } from '../../../src/common/errors.js';
 import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes, type SqlType } from '../../../src/common/sql-type.js';
-import { builtinConnectors } from '../../../src/connectors/builtin-connectors.js';
+import { createBuiltinConnectors } from '../../../src/connectors/builtin-connectors.js';
 import { nexmarkDescriptor } from '../../../src/connectors/nexmark/nexmark-connector.js';
 import { NEXMARK_OPTIONS, parseNexmarkOptions } from '../../../src/connectors/nexmark/nexmark-options.js';
 import { NEXMARK_SCHEMA } from '../../../src/connectors/nexmark/nexmark-schema.js';
@@ -24,7 +24,7 @@ function withField(path: string, replace: (type: SqlType) => { name?: string; ty
 
 describe('nexmark descriptor', () => {
   it('is a registered, insert-only source', () => {
-    expect(builtinConnectors.map((c) => c.descriptor.name)).toContain('nexmark');
+    expect(createBuiltinConnectors().map((c) => c.descriptor.name)).toContain('nexmark');
     expect(nexmarkDescriptor.source?.changelog).toBe('insert-only');
     expect(nexmarkDescriptor.sink).toBeUndefined();
   });

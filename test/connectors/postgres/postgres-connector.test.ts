@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
-import { builtinConnectors } from '../../../src/connectors/builtin-connectors.js';
+import { createBuiltinConnectors } from '../../../src/connectors/builtin-connectors.js';
 import { postgresConnector, postgresDescriptor } from '../../../src/connectors/postgres/postgres-connector.js';
 import { PostgresSinkWriter } from '../../../src/connectors/postgres/postgres-sink-writer.js';
 import { createEngine } from '../../../src/engine/engine.js';
@@ -29,7 +29,7 @@ describe('postgres descriptor', () => {
   it('is an upsert sink and a lookup table registered with the built-in connectors', () => {
     expect(postgresDescriptor.sink?.accepts).toBe('upsert');
     expect(postgresDescriptor.source).toBeUndefined();
-    expect(builtinConnectors).toContain(postgresConnector);
+    expect(createBuiltinConnectors()).toContain(postgresConnector);
     expect(postgresDescriptor.lookup).toBe(true);
     expect(postgresDescriptor.options.map((o) => o.key)).toEqual([
       'url',
