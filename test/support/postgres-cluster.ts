@@ -13,6 +13,7 @@ import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
+import { isProcessAlive } from '../../src/common/process-liveness.js';
 
 const BIN = process.env.WEIR_TEST_PG_BIN ?? '/usr/lib/postgresql/15/bin';
 
@@ -65,22 +66,13 @@ function sweepOrphanedClusters(): void {
     } catch {
       continue; // still being created, or not ours
     }
-    if (!Number.isInteger(owner) || isAlive(owner)) continue;
+    if (!Number.isInteger(owner) || isProcessAlive(owner)) continue;
     try {
       if (existsSync(join(dataDir, 'postmaster.pid'))) asPostgresUser(join(BIN, 'pg_ctl'), ['-D', dataDir, '-m', 'immediate', '-w', '-t', '60', 'stop']);
     } catch {
       // The server was not running.
     }
     rmSync(dataDir, { recursive: true, force: true });
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

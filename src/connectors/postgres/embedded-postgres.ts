@@ -19,6 +19,7 @@ import { mkdirSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'no
 import { dirname, relative, resolve } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WeirError } from '../../common/errors.js';
+import { isProcessAlive } from '../../common/process-liveness.js';
 
 /** Where the embedded server keeps its files: `.weir/postgres` under the working directory, beside the checkpoints. */
 export function defaultEmbeddedDirectory(): string {
@@ -102,7 +103,7 @@ async function claimOrFindOwner(dir: string): Promise<string | undefined> {
     }
     const lock = readLock(dir);
     const beingWritten = lock === undefined && lockAgeMs(dir) < 5_000;
-    if (beingWritten || (lock !== undefined && lock.pid !== process.pid && isAlive(lock.pid))) {
+    if (beingWritten || (lock !== undefined && lock.pid !== process.pid && isProcessAlive(lock.pid))) {
       if (lock?.url !== undefined) return lock.url;
       if (Date.now() > deadline) {
         throw new WeirError('CONNECTOR_ERROR', `${describeEmbedded(dir)} is being started by process ${lock?.pid ?? '?'}, which has not finished within ${OWNER_START_TIMEOUT_MS / 1000} s`);
@@ -167,11 +168,3 @@ function readLock(dir: string): { pid: number; url: string | undefined } | undef
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
