@@ -485,17 +485,10 @@ export class Session {
 
   /** Waits (at most the checkpoint timeout) until every connector's open readers have read what was written before. */
   private async readersCaughtUp(): Promise<void> {
-    const timeoutMs = parseDuration(this.config.get('execution.checkpointing.timeout')!, 'execution.checkpointing.timeout');
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), timeoutMs)));
-    const waits = [...this.connectorsByName.values()].flatMap((c) => (c.source?.caughtUp === undefined ? [] : [c.source.caughtUp()]));
-    try {
-      if ((await Promise.race([Promise.all(waits), timedOut])) === 'timeout') {
-        throw new WeirError('CHECKPOINT_ERROR', `FLUSH waited ${this.config.get('execution.checkpointing.timeout')} for running jobs to read what was written to their tables, and they did not`);
-      }
-    } finally {
-      clearTimeout(timer);
-    }
+    const timeout = this.config.get('execution.checkpointing.timeout')!;
+    const signal = AbortSignal.timeout(parseDuration(timeout, 'execution.checkpointing.timeout'));
+    const waits = [...this.connectorsByName.values()].flatMap((c) => (c.source?.caughtUp === undefined ? [] : [c.source.caughtUp(signal)]));
+    if ((await Promise.all(waits)).includes(false)) throw new WeirError('CHECKPOINT_ERROR', `FLUSH waited ${timeout} for running jobs to read what was written to their tables, and they did not`);
   }
 
   private async stopJob(statement: Extract<Statement, { kind: 'stop-job' }>): Promise<StatementResult> {

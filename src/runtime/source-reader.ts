@@ -60,9 +60,9 @@ export interface SourceReader {
 export interface SourceFactory {
   createReader(spec: SourceSpec): SourceReader;
   /**
-   * Resolves once every open reader has read the input written to its tables before the call, so
-   * that a checkpoint triggered next follows it (FLUSH). Absent: the connector's input is not
-   * written through weir, and there is nothing to wait for.
+   * Resolves true once every open reader has read the input written to its tables before the
+   * call, so that a checkpoint triggered next follows it (FLUSH); false if `signal` aborts first.
+   * Absent: the connector's input is not written through weir, and there is nothing to wait for.
    */
-  caughtUp?(): Promise<void>;
+  caughtUp?(signal: AbortSignal): Promise<boolean>;
 }

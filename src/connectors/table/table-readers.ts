@@ -29,16 +29,17 @@ export class TableReaders {
   }
 
   /**
-   * Resolves once every reader open now has read up to what its log held at the call, or has been
-   * closed; readers opened later are not waited for (they read from an offset that is already
-   * past the call, or from the start).
+   * Resolves true once every reader open now has read up to what its log held at the call, or has
+   * been closed; false if `signal` aborts first (the caller gave up). Readers opened later are not
+   * waited for (they read from an offset that is already past the call, or from the start).
    */
-  async caughtUp(): Promise<void> {
+  async caughtUp(signal?: AbortSignal): Promise<boolean> {
     const pending = [...this.open].map((reader) => ({ reader, target: reader.target() }));
     for (;;) {
       const behind = pending.filter(({ reader, target }) => this.open.has(reader) && reader.position < target);
-      if (behind.length === 0) return;
-      await new Promise((resolve) => setTimeout(resolve, CHECK_INTERVAL_MS));
+      if (behind.length === 0) return true;
+      if (signal?.aborted === true) return false;
+      await new Promise((resolve) => setTimeout(resolve, CHECK_INTERVAL_MS).unref());
     }
   }
 }

@@ -52,7 +52,7 @@ export function createWritableTableConnector(): Connector {
     descriptor: writableTableDescriptor,
     source: {
       createReader: (spec) => new TableSourceReader(logOf(spec.options, spec.table, spec.schema), spec.options['scan.bounded'] === 'true', readers),
-      caughtUp: () => readers.caughtUp(),
+      caughtUp: (signal) => readers.caughtUp(signal),
     },
     sink: {
       createWriter: (spec) => {

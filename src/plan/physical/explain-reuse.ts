@@ -30,8 +30,9 @@ export function reuseMarks(roots: readonly PhysicalNode[], jobNodeOf: ReadonlyMa
     for (const input of physicalInputs(node)) walk(input);
   };
   for (const root of roots) walk(root);
+  const referenced = new Set(references.values());
   const numbers = new Map<string, number>();
-  for (const job of printedFirst.keys()) if ([...references.values()].includes(job)) numbers.set(job, numbers.size + 1);
+  for (const job of printedFirst.keys()) if (referenced.has(job)) numbers.set(job, numbers.size + 1);
   return {
     first: new Map([...numbers].map(([job, n]) => [printedFirst.get(job)!, n])),
     reused: new Map([...references].map(([node, job]) => [node, numbers.get(job)!])),

@@ -1,7 +1,7 @@
 /**
  * What FLUSH waits for: the open readers of writable tables reading everything their logs held
  * when it was called — however many polls that takes — while readers that are closed, bounded
- * short of the end, or opened afterwards do not hold it up.
+ * short of the end, or opened afterwards do not hold it up, and a caller that gives up is told.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,5 +62,17 @@ describe('writable table readers', () => {
     expect(await settled(caughtUp)).toBe(false);
     await closing.close();
     expect(await settled(caughtUp)).toBe(true);
+    expect(await caughtUp).toBe(true);
+  });
+
+  it('give up, saying so, when the signal of the caller aborts first', async () => {
+    const log = logWith(10);
+    const readers = new TableReaders();
+    await new TableSourceReader(log, false, readers).open();
+    const controller = new AbortController();
+    const caughtUp = readers.caughtUp(controller.signal);
+    expect(await settled(caughtUp)).toBe(false);
+    controller.abort();
+    expect(await caughtUp).toBe(false);
   });
 });
