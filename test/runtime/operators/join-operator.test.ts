@@ -10,12 +10,12 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { encodeComponent, hashRow, keyGroupOf, keySelector, subtaskOfKeyGroup } from '../../../src/common/key-codec.js';
 import type { Row } from '../../../src/common/row.js';
-import type { RowKindShort } from '../../../src/common/row-kind.js';
 import type { JoinSpec } from '../../../src/dataflow/job-graph.js';
 import { JoinOperator } from '../../../src/runtime/operators/join-operator.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import { call, compiler, ref } from '../../expr/expr-test-helpers.js';
 import { OperatorHarness, materialize, type Change } from '../operator-harness.js';
+import { GHOST, twoInputBatches, twoInputStep } from './two-input-changelog.js';
 
 const spec = (overrides: Partial<JoinSpec> = {}): JoinSpec => ({ kind: 'join', leftKeys: [0], rightKeys: [0], leftArity: 2, rightArity: 2, ...overrides });
 
@@ -162,54 +162,7 @@ class ModelJoin {
 
 const VALUES: readonly unknown[] = [0, -0, 1.5, Number.NaN, 1_700_000_000_123, 'a', 'b', '', 7n, true, null];
 
-interface Step {
-  readonly side: 0 | 1;
-  readonly op: 'insert' | 'delete' | 'update' | 'ghost';
-  readonly key: number | null;
-  readonly key2: number;
-  readonly value: number;
-  readonly pick: number;
-  readonly batchEnd: boolean;
-}
-
-const step: fc.Arbitrary<Step> = fc.record({
-  side: fc.constantFrom(0 as const, 1 as const),
-  op: fc.constantFrom('insert', 'insert', 'insert', 'delete', 'update', 'ghost'),
-  key: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 8 }),
-  key2: fc.integer({ min: 0, max: 1 }),
-  value: fc.integer({ min: 0, max: VALUES.length - 1 }),
-  pick: fc.nat(),
-  batchEnd: fc.boolean(),
-});
-
-/** Turns steps into batches of valid changes (retractions of present rows) plus rare stray retractions. */
-function batchesOf(steps: readonly Step[]): { side: 0 | 1; changes: Change[] }[] {
-  const present: [Row[], Row[]] = [[], []];
-  const batches: { side: 0 | 1; changes: Change[] }[] = [];
-  let current: { side: 0 | 1; changes: Change[] } | undefined;
-  for (const s of steps) {
-    if (current === undefined || current.side !== s.side) batches.push((current = { side: s.side, changes: [] }));
-    const rows = present[s.side];
-    const fresh: Row = [s.key, s.key2, VALUES[s.value]];
-    const add = (kind: RowKindShort, row: Row): void => void current!.changes.push([kind, row]);
-    if (s.op === 'insert' || rows.length === 0) {
-      rows.push(fresh);
-      add('+I', fresh);
-    } else if (s.op === 'ghost') {
-      add('-D', [s.key, s.key2, 'never inserted']);
-    } else {
-      const [old] = rows.splice(s.pick % rows.length, 1);
-      if (s.op === 'delete') add('-D', old!);
-      else {
-        add('-U', old!);
-        rows.push(fresh);
-        add('+U', fresh);
-      }
-    }
-    if (s.batchEnd) current = undefined;
-  }
-  return batches;
-}
+const step = twoInputStep({ ops: ['insert', 'insert', 'insert', 'delete', 'update', 'ghost'], maxKey: 3, values: fc.constantFrom(...VALUES) });
 
 function batchJoin(left: readonly Row[], right: readonly Row[], join: JoinSpec): Row[] {
   const keyOf = [keySelector(join.leftKeys), keySelector(join.rightKeys)];
@@ -231,9 +184,9 @@ describe('join operator (property)', () => {
             const h = await OperatorHarness.open(new JoinOperator(join, compiler));
             const model = new ModelJoin(join);
             const inputs: [Change[], Change[]] = [[], []];
-            for (const { side, changes } of batchesOf(steps)) {
+            for (const { side, changes } of twoInputBatches(steps)) {
               expect(multiset(h.push(changes, side))).toEqual(multiset(model.push(changes, side)));
-              inputs[side].push(...changes.filter(([, row]) => row[2] !== 'never inserted'));
+              inputs[side].push(...changes.filter(([, row]) => row[2] !== GHOST));
             }
             expect(materialize(h.output)).toEqual(materialize(batchJoin(materialize(inputs[0]), materialize(inputs[1]), join).map((row): Change => ['+I', row])));
           }),

@@ -18,6 +18,7 @@ import { Exprs } from '../../../src/expr/scalar-expr.js';
 import { OuterJoinOperator } from '../../../src/runtime/operators/outer-join-operator.js';
 import { compiler } from '../../expr/expr-test-helpers.js';
 import { OperatorHarness, materialize, type Change } from '../operator-harness.js';
+import { twoInputBatches, twoInputStep } from './two-input-changelog.js';
 
 /** `left.v < right.v` over rows (k, k2, v) on each side. */
 const LESS_THAN = Exprs.call('<', [Exprs.inputRef(2, SqlTypes.int()), Exprs.inputRef(5, SqlTypes.int())], SqlTypes.boolean());
@@ -141,50 +142,7 @@ function batchOuterJoin(left: readonly Row[], right: readonly Row[], join: JoinS
   return out;
 }
 
-interface Step {
-  readonly side: 0 | 1;
-  readonly op: 'insert' | 'delete' | 'update';
-  readonly key: number | null;
-  readonly key2: number;
-  readonly value: number | null;
-  readonly pick: number;
-  readonly batchEnd: boolean;
-}
-
-const step: fc.Arbitrary<Step> = fc.record({
-  side: fc.constantFrom(0 as const, 1 as const),
-  op: fc.constantFrom('insert', 'insert', 'delete', 'update'),
-  key: fc.option(fc.integer({ min: 0, max: 2 }), { freq: 8 }),
-  key2: fc.integer({ min: 0, max: 1 }),
-  value: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 6 }),
-  pick: fc.nat(),
-  batchEnd: fc.boolean(),
-});
-
-/** Turns steps into batches of valid changes: retractions only of rows that are present. */
-function batchesOf(steps: readonly Step[]): { side: 0 | 1; changes: Change[] }[] {
-  const present: [Row[], Row[]] = [[], []];
-  const batches: { side: 0 | 1; changes: Change[] }[] = [];
-  let current: { side: 0 | 1; changes: Change[] } | undefined;
-  for (const s of steps) {
-    if (current === undefined || current.side !== s.side) batches.push((current = { side: s.side, changes: [] }));
-    const rows = present[s.side];
-    const fresh: Row = [s.key, s.key2, s.value];
-    if (s.op === 'insert' || rows.length === 0) {
-      rows.push(fresh);
-      current.changes.push(['+I', fresh]);
-    } else {
-      const [old] = rows.splice(s.pick % rows.length, 1);
-      if (s.op === 'delete') current.changes.push(['-D', old!]);
-      else {
-        rows.push(fresh);
-        current.changes.push(['-U', old!], ['+U', fresh]);
-      }
-    }
-    if (s.batchEnd) current = undefined;
-  }
-  return batches;
-}
+const step = twoInputStep({ ops: ['insert', 'insert', 'delete', 'update'], maxKey: 2, values: fc.option(fc.integer({ min: 0, max: 3 }), { freq: 6 }) });
 
 describe('outer join operator (property)', () => {
   for (const joinType of ['LEFT', 'RIGHT', 'FULL'] as const) {
@@ -194,7 +152,7 @@ describe('outer join operator (property)', () => {
           const join = spec(joinType, { leftKeys: keys, rightKeys: keys, ...(withCondition ? { condition: LESS_THAN } : {}) });
           await fc.assert(
             fc.asyncProperty(fc.array(step, { maxLength: 60 }), fc.nat(), async (steps, restoreAt) => {
-              const batches = batchesOf(steps);
+              const batches = twoInputBatches(steps);
               let h = await open(join);
               const output: Change[] = [];
               const inputs: [Change[], Change[]] = [[], []];
