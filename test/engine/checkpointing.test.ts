@@ -10,10 +10,10 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { JobHandle } from '../../src/engine/job-handle.js';
-import type { StatementResult } from '../../src/engine/statement-result.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { bufferingConnector, resetSent, sent } from '../support/buffering-sink.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
+import { startJob } from '../support/jobs.js';
 
 const ROWS = 20_000;
 
@@ -34,17 +34,10 @@ function ddl(dir: string, options: { parallelism?: number; rate?: number } = {})
 
 const QUERY = 'INSERT INTO totals SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k';
 
-async function start(e: Engine, sql: string): Promise<JobHandle> {
-  const results = await e.execute(sql);
-  const last = results[results.length - 1] as StatementResult;
-  if (last.kind !== 'job') throw new Error(`expected a job, got ${JSON.stringify(last)}`);
-  return last.job;
-}
-
 /** The answer of an uninterrupted run without checkpoints, computed by weir in a separate engine. */
 async function expectedTotals(dir: string): Promise<unknown[][]> {
   const e = engine();
-  const job = await start(e, `${ddl(dir).replace(/SET 'execution.checkpointing.interval' = '50 ms';/, '').replace("SET 'pipeline.name' = 'totals';", "SET 'pipeline.name' = 'reference';")}
+  const job = await startJob(e, `${ddl(dir).replace(/SET 'execution.checkpointing.interval' = '50 ms';/, '').replace("SET 'pipeline.name' = 'totals';", "SET 'pipeline.name' = 'reference';")}
     CREATE TABLE reference (k INT, n BIGINT, total INT, hi INT) WITH ('connector' = 'collect');
     INSERT INTO reference SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k;`);
   expect(await job.result()).toBe('FINISHED');
@@ -64,14 +57,14 @@ describe('checkpointing', () => {
   it('a job stopped with a savepoint and resumed leaves exactly the uninterrupted changelog', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const expected = await expectedTotals(dir);
-    const first = await start(engine(), `${ddl(dir)} ${QUERY}`);
+    const first = await startJob(engine(), `${ddl(dir)} ${QUERY}`);
     await waitForCheckpoint(first);
     const savepoint = await first.stopWithSavepoint();
     expect(savepoint).toMatch(/savepoint-\d+$/);
     const partial = collected('totals').length;
     expect(partial).toBeGreaterThan(0);
 
-    const second = await start(engine(), `${ddl(dir)} SET 'execution.savepoint.path' = '${savepoint}'; ${QUERY}`);
+    const second = await startJob(engine(), `${ddl(dir)} SET 'execution.savepoint.path' = '${savepoint}'; ${QUERY}`);
     expect(second.resumedFrom?.path).toBe(savepoint);
     expect(await second.result()).toBe('FINISHED');
     expect(materialize(collected('totals'))).toEqual(expected);
@@ -80,24 +73,24 @@ describe('checkpointing', () => {
   it('resumes from the latest checkpoint at another parallelism, redistributing keyed state', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const expected = await expectedTotals(dir);
-    const first = await start(engine(), `${ddl(dir, { parallelism: 1, rate: 8000 })} ${QUERY}`);
+    const first = await startJob(engine(), `${ddl(dir, { parallelism: 1, rate: 8000 })} ${QUERY}`);
     await waitForCheckpoint(first);
     await first.stopWithSavepoint();
-    const second = await start(engine(), `${ddl(dir, { parallelism: 4, rate: 8000 })} ${QUERY}`);
+    const second = await startJob(engine(), `${ddl(dir, { parallelism: 4, rate: 8000 })} ${QUERY}`);
     expect(second.resumedFrom).toBeDefined();
     await waitForCheckpoint(second);
     await second.stopWithSavepoint();
-    const third = await start(engine(), `${ddl(dir, { parallelism: 2, rate: 8000 })} ${QUERY}`);
+    const third = await startJob(engine(), `${ddl(dir, { parallelism: 2, rate: 8000 })} ${QUERY}`);
     expect(await third.result()).toBe('FINISHED');
     expect(materialize(collected('totals'))).toEqual(expected);
   });
 
   it('keeps checkpoint ids rising across restarts and retains two checkpoints', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
-    const first = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
+    const first = await startJob(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
     await waitForCheckpoint(first);
     const firstId = (await first.stopWithSavepoint()).match(/(\d+)$/)![1];
-    const second = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
+    const second = await startJob(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
     await waitForCheckpoint(second);
     expect(second.lastCheckpoint!.id).toBeGreaterThan(Number(firstId));
     await new Promise((r) => setTimeout(r, 300));
@@ -108,7 +101,7 @@ describe('checkpointing', () => {
 
   it('reports a finished job as finished instead of running it again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
-    const job = await start(engine(), `${ddl(dir, { rate: 1000000 })} ${QUERY}`);
+    const job = await startJob(engine(), `${ddl(dir, { rate: 1000000 })} ${QUERY}`);
     expect(await job.result()).toBe('FINISHED');
     const results = await engine().execute(`${ddl(dir)} ${QUERY}`);
     expect(results[results.length - 1]).toMatchObject({ kind: 'ok', message: expect.stringMatching(/^Job 'totals' already finished \(its final checkpoint \d+ is at .*\); not run again/) });
@@ -117,7 +110,7 @@ describe('checkpointing', () => {
   it('names the checkpoints of a job without pipeline.name after its statement, and finds them again', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const script = `${ddl(dir, { rate: 1000000 }).replace("SET 'pipeline.name' = 'totals';", '')} ${QUERY}`;
-    const job = await start(engine(), script);
+    const job = await startJob(engine(), script);
     expect(await job.result(), String(job.error)).toBe('FINISHED');
     const [folder] = readdirSync(dir);
     expect(folder).toMatch(/^insert-into_default_catalog\.default_database\.totals-[0-9a-f]{8}$/);
@@ -127,10 +120,10 @@ describe('checkpointing', () => {
 
   it('refuses a checkpoint taken by a different query', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
-    const first = await start(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
+    const first = await startJob(engine(), `${ddl(dir, { rate: 10000 })} ${QUERY}`);
     await waitForCheckpoint(first);
     await first.stopWithSavepoint();
-    const other = await start(engine(), `${ddl(dir)} INSERT INTO totals SELECT k, COUNT(*), SUM(v), MIN(v) FROM src GROUP BY k`);
+    const other = await startJob(engine(), `${ddl(dir)} INSERT INTO totals SELECT k, COUNT(*), SUM(v), MIN(v) FROM src GROUP BY k`);
     expect(await other.result()).toBe('FAILED');
     expect(String(other.error)).toMatch(/was taken by a different query than job 'totals' runs now; it cannot be restored/);
   });
@@ -138,7 +131,7 @@ describe('checkpointing', () => {
   it('STOP JOB ... WITH SAVEPOINT stops a job and SHOW JOBS lists it with its last savepoint', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const e = engine();
-    const job = await start(e, `${ddl(dir, { rate: 5000 })} ${QUERY}`);
+    const job = await startJob(e, `${ddl(dir, { rate: 5000 })} ${QUERY}`);
     await waitForCheckpoint(job);
     const [stopped, jobs] = await e.execute(`STOP JOB '${job.id}' WITH SAVEPOINT; SHOW JOBS;`);
     expect(stopped).toMatchObject({ kind: 'ok', message: expect.stringMatching(new RegExp(`^Job '${job.id}' stopped with savepoint .*savepoint-(\\d+)$`)) });
@@ -154,7 +147,7 @@ describe('checkpointing', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-ckpt-'));
     const e = engine();
     await e.execute(`SET 'execution.checkpointing.interval' = '1 h'; ${ddl(dir, { rate: 2000 }).replace("SET 'execution.checkpointing.interval' = '50 ms';", '')}`);
-    const job = await start(e, QUERY);
+    const job = await startJob(e, QUERY);
     await new Promise((r) => setTimeout(r, 200));
     expect(collected('totals')).toEqual([]);
     const [flushed] = await e.execute('FLUSH');
@@ -185,10 +178,10 @@ describe('checkpointing', () => {
     const script = `${ddl(dir, { rate: 20000 })}
       CREATE TABLE out_t (id BIGINT) WITH ('connector' = 'buffering', 'threshold' = '700');
       INSERT INTO out_t SELECT id FROM src;`;
-    const first = await start(engine(), script.replace("'totals'", "'buffered'"));
+    const first = await startJob(engine(), script.replace("'totals'", "'buffered'"));
     await waitForCheckpoint(first);
     await first.stopWithSavepoint();
-    const second = await start(engine(), script.replace("'totals'", "'buffered'"));
+    const second = await startJob(engine(), script.replace("'totals'", "'buffered'"));
     expect(await second.result()).toBe('FINISHED');
     const ids = new Set(sent('out_t').map((r) => r[0]));
     expect(ids.size).toBe(ROWS);

@@ -9,10 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { JobHandle } from '../../src/engine/job-handle.js';
-import type { StatementResult } from '../../src/engine/statement-result.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
+import { startJob } from '../support/jobs.js';
 
 const ROWS = 20_000;
 
@@ -39,13 +38,6 @@ const QUERIES = {
       WINDOW w AS (PARTITION BY k ORDER BY last_ts RANGE BETWEEN INTERVAL '2' SECOND PRECEDING AND CURRENT ROW)`,
 };
 
-async function start(e: Engine, sql: string): Promise<JobHandle> {
-  const results = await e.execute(sql);
-  const last = results[results.length - 1] as StatementResult;
-  if (last.kind !== 'job') throw new Error(`expected a job, got ${JSON.stringify(last)}`);
-  return last.job;
-}
-
 beforeEach(() => resetCollected());
 
 describe('OVER aggregates across a savepoint', () => {
@@ -53,17 +45,17 @@ describe('OVER aggregates across a savepoint', () => {
   for (const { name, query, resumedParallelism } of cases) {
     it(`${name}: stopped with a savepoint and resumed${resumedParallelism === 1 ? '' : ` at parallelism ${resumedParallelism}`}, the table equals an uninterrupted run`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'weir-over-'));
-      const reference = await start(engine(), `${ddl(join(dir, 'reference'), 'reference', false)} ${query('reference')}`);
+      const reference = await startJob(engine(), `${ddl(join(dir, 'reference'), 'reference', false)} ${query('reference')}`);
       expect(await reference.result(), String(reference.error)).toBe("FINISHED");
       const expected = materialize(collected('reference'));
       expect(expected.length).toBeGreaterThan(0);
 
-      const first = await start(engine(), `${ddl(dir, 'resumed', true)} ${query('resumed')}`);
+      const first = await startJob(engine(), `${ddl(dir, 'resumed', true)} ${query('resumed')}`);
       while (first.lastCheckpoint === undefined && first.error === undefined) await new Promise((r) => setTimeout(r, 10));
       expect(first.error).toBeUndefined();
       const savepoint = await first.stopWithSavepoint();
       expect(collected('resumed').length).toBeLessThan(collected('reference').length);
-      const second = await start(engine(), `${ddl(dir, 'resumed', true, resumedParallelism)} SET 'execution.savepoint.path' = '${savepoint}'; ${query('resumed')}`);
+      const second = await startJob(engine(), `${ddl(dir, 'resumed', true, resumedParallelism)} SET 'execution.savepoint.path' = '${savepoint}'; ${query('resumed')}`);
       expect(second.resumedFrom?.path).toBe(savepoint);
       expect(await second.result()).toBe('FINISHED');
       expect(materialize(collected('resumed'))).toEqual(expected);

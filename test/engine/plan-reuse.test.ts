@@ -14,6 +14,7 @@ import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected } from '../support/collect-connector.js';
+import { runJob } from '../support/jobs.js';
 
 const lines = Array.from({ length: 3000 }, (_, i) => `${i % 3},${i},${i % 7}`).join('\n');
 
@@ -31,10 +32,8 @@ async function selfJoin(reuse: boolean, sink: string): Promise<{ rows: string[];
   const insert = `INSERT INTO ${sink} SELECT a.id, b.id FROM a JOIN b ON a.ref = b.ref`;
   const [plan] = await engine.execute(`EXPLAIN ${insert}`);
   if (plan?.kind !== 'text') throw new Error('no plan');
-  const [result] = await engine.execute(insert);
-  if (result?.kind !== 'job') throw new Error('no job');
-  expect(await result.job.result()).toBe('FINISHED');
-  const sources = result.job.metrics().filter((m) => m.node.endsWith('-source'));
+  const job = await runJob(engine, insert);
+  const sources = job.metrics().filter((m) => m.node.endsWith('-source'));
   const rows = collected(sink).map((c) => JSON.stringify(c)).sort();
   return { rows, sources: sources.length, recordsRead: sources.reduce((n, m) => n + m.recordsOut, 0), explain: plan.text };
 }
@@ -60,13 +59,14 @@ describe('source reuse', () => {
       CREATE TABLE g (k BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '10');
       CREATE TABLE small (k BIGINT) WITH ('connector' = 'blackhole');
       CREATE TABLE large (k BIGINT) WITH ('connector' = 'blackhole');`);
-    const [result] = await engine.execute(`EXECUTE STATEMENT SET BEGIN
-      INSERT INTO small SELECT k FROM g WHERE k <= 3;
-      INSERT INTO large SELECT k FROM g WHERE k > 3;
-    END`);
-    if (result?.kind !== 'job') throw new Error('no job');
-    expect(await result.job.result()).toBe('FINISHED');
-    const metrics = result.job.metrics();
+    const job = await runJob(
+      engine,
+      `EXECUTE STATEMENT SET BEGIN
+        INSERT INTO small SELECT k FROM g WHERE k <= 3;
+        INSERT INTO large SELECT k FROM g WHERE k > 3;
+      END`,
+    );
+    const metrics = job.metrics();
     expect(metrics.filter((m) => m.node.endsWith('-source')).map((m) => m.recordsOut)).toEqual([10]);
     expect(metrics.filter((m) => m.node.endsWith('-sink')).map((m) => m.recordsIn).sort()).toEqual([3, 7]);
   });
@@ -82,10 +82,9 @@ describe('source reuse', () => {
         CREATE TABLE ${sink} (bucket BIGINT, n BIGINT, top BIGINT) WITH ('connector' = 'collect');`);
       const insert = `INSERT INTO ${sink} SELECT c.bucket, c.n, m.top FROM counts AS c JOIN (SELECT n, MAX(total) AS top FROM counts GROUP BY n) AS m ON c.n = m.n WHERE c.total = m.top`;
       const [plan] = await engine.execute(`EXPLAIN ${insert}`);
-      const [result] = await engine.execute(insert);
-      if (result?.kind !== 'job' || plan?.kind !== 'text') throw new Error('no job');
-      expect(await result.job.result()).toBe('FINISHED');
-      const aggregates = result.job.metrics().filter((m) => m.node.endsWith('-group-aggregate')).length;
+      if (plan?.kind !== 'text') throw new Error('no plan');
+      const job = await runJob(engine, insert);
+      const aggregates = job.metrics().filter((m) => m.node.endsWith('-group-aggregate')).length;
       return { rows: materialize(collected(sink)).map((r) => JSON.stringify(r)).sort(), aggregates, explain: plan.text };
     };
     const shared = await run(true, 'shared_counts');
@@ -102,10 +101,8 @@ describe('source reuse', () => {
     await engine.execute(`
       CREATE TABLE g (k BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.k.kind' = 'sequence', 'fields.k.start' = '1', 'fields.k.end' = '10');
       CREATE TABLE sink (k BIGINT, r DOUBLE) WITH ('connector' = 'blackhole');`);
-    const [result] = await engine.execute('INSERT INTO sink SELECT k, RAND() FROM g UNION ALL SELECT k, RAND() FROM g');
-    if (result?.kind !== 'job') throw new Error('no job');
-    expect(await result.job.result()).toBe('FINISHED');
-    const kinds = result.job.metrics().map((m) => m.node.replace(/^\d+-/, ''));
+    const job = await runJob(engine, 'INSERT INTO sink SELECT k, RAND() FROM g UNION ALL SELECT k, RAND() FROM g');
+    const kinds = job.metrics().map((m) => m.node.replace(/^\d+-/, ''));
     expect(kinds.filter((k) => k === 'source')).toHaveLength(1);
     expect(kinds.filter((k) => k === 'calc')).toHaveLength(2);
   });

@@ -11,9 +11,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WeirError } from '../../src/common/errors.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { JobHandle } from '../../src/engine/job-handle.js';
 import { setFailpoints } from '../../src/runtime/checkpoint/failpoints.js';
 import { freshDatabase, pgQuery } from '../support/pg-query.js';
+import { startJob } from '../support/jobs.js';
 
 const ROWS = 6000;
 
@@ -37,13 +37,6 @@ afterEach(async () => {
   for (const e of engines.splice(0)) await e.close().catch(() => undefined);
 });
 
-async function start(e: Engine, sql: string): Promise<JobHandle> {
-  const results = await e.execute(sql);
-  const last = results[results.length - 1]!;
-  if (last.kind !== 'job') throw new Error(`expected a job, got ${last.kind}`);
-  return last.job;
-}
-
 async function rows(e: Engine, sql: string): Promise<{ names: string[]; rows: unknown[][] }> {
   const [result] = await e.execute(sql);
   if (result?.kind !== 'rows') throw new Error(`expected rows, got ${result?.kind}`);
@@ -55,7 +48,7 @@ const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms
 describe('system tables', () => {
   it('weir.operators: records grow while the job runs and end at the independently computed counts', async () => {
     const e = engine();
-    const job = await start(e, `${SOURCE(4000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src WHERE MOD(id, 3) = 0 GROUP BY k;`);
+    const job = await startJob(e, `${SOURCE(4000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src WHERE MOD(id, 3) = 0 GROUP BY k;`);
     const query = `SELECT operator_id, kind, records_in, records_out, busy_ms, busy_ratio, watermark, watermark_lag_ms, state_entries
       FROM weir.operators WHERE job_id = '${job.id}' ORDER BY operator_id`;
     await sleep(400);
@@ -100,7 +93,7 @@ describe('system tables', () => {
   it('weir.checkpoints: rows for the checkpoints taken, with sizes covering the state files on disk', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-systables-'));
     const e = engine();
-    const job = await start(
+    const job = await startJob(
       e,
       `SET 'state.checkpoints.dir' = '${dir}'; SET 'execution.checkpointing.interval' = '1 h'; SET 'state.checkpoints.num-retained' = '5';
        ${SOURCE(3000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src GROUP BY k;`,
@@ -134,7 +127,7 @@ describe('system tables', () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-systables-pg-'));
     const e = engine();
     setFailpoints('sink.after-complete-before-commit=error');
-    const job = await start(
+    const job = await startJob(
       e,
       `SET 'state.checkpoints.dir' = '${dir}'; SET 'execution.checkpointing.interval' = '1 h';
        ${SOURCE(3000)}
@@ -161,7 +154,7 @@ describe('system tables', () => {
 
   it('DESCRIBE, SHOW METRICS, aggregation over system tables, and clear errors', async () => {
     const e = engine();
-    const job = await start(e, `${SOURCE(2000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src GROUP BY k;`);
+    const job = await startJob(e, `${SOURCE(2000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src GROUP BY k;`);
     await sleep(200);
     const described = await rows(e, 'DESCRIBE weir.jobs');
     const all = await rows(e, 'SELECT * FROM weir.jobs');
@@ -198,7 +191,7 @@ describe('system tables', () => {
 
   it('the Prometheus text carries the same counters as weir.operators', async () => {
     const e = engine();
-    const job = await start(e, `${SOURCE(20000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src GROUP BY k;`);
+    const job = await startJob(e, `${SOURCE(20000)} INSERT INTO thirds SELECT k, COUNT(*) FROM src GROUP BY k;`);
     expect(await job.result()).toBe('FINISHED');
     const text = await e.metricsText();
     const { rows: operators } = await rows(e, `SELECT operator_id, records_in, records_out FROM weir.operators`);

@@ -8,10 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
-import type { JobHandle } from '../../src/engine/job-handle.js';
-import type { StatementResult } from '../../src/engine/statement-result.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
+import { startJob } from '../support/jobs.js';
 
 const ROWS = 12_000;
 
@@ -40,26 +39,19 @@ function engine(): Engine {
   return createEngine({ connectors: [collectConnector], onWarning: () => {} });
 }
 
-async function start(e: Engine, sql: string): Promise<JobHandle> {
-  const results = await e.execute(sql);
-  const last = results[results.length - 1] as StatementResult;
-  if (last.kind !== 'job') throw new Error(`expected a job, got ${JSON.stringify(last)}`);
-  return last.job;
-}
-
 beforeEach(() => resetCollected());
 
 describe('window Top-N and window join across a savepoint', () => {
   it('resume at another parallelism with the output of an uninterrupted run', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-window-ckpt-'));
-    const reference = await start(engine(), ddl(dir, 'reference', { parallelism: 1, checkpoints: false }));
+    const reference = await startJob(engine(), ddl(dir, 'reference', { parallelism: 1, checkpoints: false }));
     expect(await reference.result()).toBe('FINISHED');
 
-    const first = await start(engine(), ddl(dir, 'resumed', { parallelism: 1, checkpoints: true }));
+    const first = await startJob(engine(), ddl(dir, 'resumed', { parallelism: 1, checkpoints: true }));
     while (first.lastCheckpoint === undefined) await new Promise((r) => setTimeout(r, 10));
     await first.stopWithSavepoint();
     const partial = collected('top3_resumed').length;
-    const second = await start(engine(), ddl(dir, 'resumed', { parallelism: 2, checkpoints: true }));
+    const second = await startJob(engine(), ddl(dir, 'resumed', { parallelism: 2, checkpoints: true }));
     expect(second.resumedFrom).toBeDefined();
     expect(await second.result()).toBe('FINISHED');
 

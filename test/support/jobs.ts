@@ -1,4 +1,4 @@
-/** Running statements that start a job, to the job's end. */
+/** Running statements that start a job: to its start, or to its end. */
 import type { Engine } from '../../src/engine/engine.js';
 import type { JobHandle } from '../../src/engine/job-handle.js';
 
@@ -10,4 +10,12 @@ export async function runJob(engine: Engine, sql: string): Promise<JobHandle> {
   const status = await started.job.result();
   if (status !== 'FINISHED') throw started.job.error;
   return started.job;
+}
+
+/** Executes `sql`, whose last statement starts a job, and returns the job (still running). */
+export async function startJob(engine: Engine, sql: string): Promise<JobHandle> {
+  const results = await engine.execute(sql);
+  const last = results[results.length - 1];
+  if (last?.kind !== 'job') throw new Error(`expected a job, got ${JSON.stringify(last)}`);
+  return last.job;
 }
