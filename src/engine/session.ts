@@ -14,7 +14,7 @@ import { FunctionRegistry } from '../expr/function-registry.js';
 import { graphFingerprint, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
 import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
 import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
-import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
+import { buildJobGraph, explainPlanned, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
 import { FileCheckpointStorage, loadCompletedCheckpoint } from '../runtime/checkpoint/file-checkpoint-storage.js';
@@ -338,7 +338,8 @@ export class Session {
 
   private explain(statement: Statement, binder: BinderContext): string {
     const roots = this.logicalRoots(statement, binder);
-    return planPhysical(roots, this.plannerOptions()).explain;
+    const options = this.plannerOptions();
+    return explainPlanned(planPhysical(roots, options), options);
   }
 
   private logicalRoots(statement: Statement, binder: BinderContext): LogicalNode[] {

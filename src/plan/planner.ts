@@ -29,17 +29,20 @@ export interface PlannerOptions {
   readonly reuseSubplans?: boolean;
 }
 
-/** A planned statement: its physical plans (one per sink, or one query) and their rendering. */
+/** A planned statement: its physical plans (one per sink, or one query). */
 export interface PlannedQuery {
   readonly physical: readonly PhysicalNode[];
-  readonly explain: string;
 }
 
-/** Plans logical roots (sinks, or one query) into physical plans with changelog modes; EXPLAIN marks what the job will share. */
+/** Plans logical roots (sinks, or one query) into physical plans with changelog modes. */
 export function planPhysical(roots: readonly LogicalNode[], options: PlannerOptions): PlannedQuery {
-  const physical = roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node)));
-  const marks = reuseMarks(physical, lowerToJobGraph(physical, jobGraphOptions('explain', options)).nodeIds);
-  return { physical, explain: `== Optimized Physical Plan ==\n${physical.map((root) => explainPlan(root, marks)).join('\n\n')}\n` };
+  return { physical: roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node))) };
+}
+
+/** EXPLAIN's text of planned sinks, marking what their job will share (only EXPLAIN needs it: lowering for the marks is not free). */
+export function explainPlanned(planned: PlannedQuery, options: PlannerOptions): string {
+  const marks = reuseMarks(planned.physical, lowerToJobGraph(planned.physical, jobGraphOptions('explain', options)).nodeIds);
+  return `== Optimized Physical Plan ==\n${planned.physical.map((root) => explainPlan(root, marks)).join('\n\n')}\n`;
 }
 
 /** The job graph for planned sinks. */
