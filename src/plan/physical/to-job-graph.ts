@@ -66,7 +66,7 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
     const parallelism = parallelismOf(spec, inputs, nodes, options.parallelism);
-    const identity = isShareable(spec, options) ? canonicalJson([spec, node.schema, inputs, parallelism, ttl, idle]) : undefined;
+    const identity = sharingIdentity(spec, [node.schema, inputs, parallelism, ttl, idle], options);
     const same = identity === undefined ? undefined : shared.get(identity);
     if (same !== undefined) {
       ids.set(node, same);
@@ -83,38 +83,31 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
   return { graph: { version: JOB_GRAPH_VERSION, name: options.name, nodes }, nodeIds: ids };
 }
 
-/** Whether one job node may serve every equal occurrence of `spec`: never a sink; sources and other operators as configured; nothing that evaluates a non-deterministic expression. */
-function isShareable(spec: OperatorSpec, options: JobGraphOptions): boolean {
-  if (spec.kind === 'sink') return false;
-  if (spec.kind === 'source') return options.reuseSources !== false;
-  if (options.reuseSubplans === false) return false;
-  const deterministic = options.isDeterministicFunction;
-  if (deterministic === undefined) return true;
-  let every = true;
-  JSON.stringify(spec, (_key, value: unknown) => {
-    if (every && isCall(value) && !deterministic(value.name)) every = false;
-    return typeof value === 'bigint' ? String(value) : value;
+/**
+ * What makes a node equal to another that one job node may serve for both: its spec and `rest`
+ * (schema, inputs, layout) as JSON, in which literal values JSON would lose or confuse (bigints,
+ * non-finite numbers and -0, MAP and MULTISET values) are tagged objects. Undefined for a node
+ * never shared: a sink, a source or other operator when its kind of reuse is off, and an operator
+ * calling a non-deterministic function.
+ */
+function sharingIdentity(spec: OperatorSpec, rest: readonly unknown[], options: JobGraphOptions): string | undefined {
+  if (spec.kind === 'sink') return undefined;
+  if (spec.kind === 'source' ? options.reuseSources === false : options.reuseSubplans === false) return undefined;
+  let deterministic = true;
+  const identity = JSON.stringify([spec, ...rest], (_key, v: unknown) => {
+    if (typeof v === 'bigint') return { $bigint: String(v) };
+    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { $number: Object.is(v, -0) ? '-0' : String(v) };
+    if (v instanceof Map) return { $map: [...v.entries()] };
+    if (v instanceof Set) return { $set: [...v] };
+    if (isCall(v) && options.isDeterministicFunction?.(v.name) === false) deterministic = false;
+    return v;
   });
-  return every;
+  return deterministic ? identity : undefined;
 }
 
 /** A function call of a scalar expression, wherever it sits in a spec. */
 function isCall(value: unknown): value is Extract<ScalarExpr, { kind: 'call' }> {
   return typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'call' && typeof (value as { name?: unknown }).name === 'string';
-}
-
-/**
- * JSON text of a spec, equal only for equal specs: literal values JSON would lose or confuse
- * (bigints, non-finite numbers and -0, MAP and MULTISET values) are written as tagged objects.
- */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (typeof v === 'bigint') return { $bigint: String(v) };
-    if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { $number: Object.is(v, -0) ? '-0' : String(v) };
-    if (v instanceof Map) return { $map: [...v.entries()] };
-    if (v instanceof Set) return { $set: [...v] };
-    return v;
-  });
 }
 
 /** How many distinct nodes read each node. */
