@@ -70,6 +70,11 @@ export class SessionConfig {
     return Number(this.get(key));
   }
 
+  /** A 'true' / 'false' setting (validated as such, in any case and with surrounding blanks). */
+  getBoolean(key: string): boolean {
+    return this.get(key)?.trim().toLowerCase() === 'true';
+  }
+
   /** Every explicitly set key with its value, sorted. */
   entries(): [string, string][] {
     return [...this.values.entries()].sort(([a], [b]) => a.localeCompare(b));

@@ -390,8 +390,8 @@ export class Session {
       disabledRules: this.config.disabledRules(),
       stateTtlMillis: parseDuration(this.config.get('table.exec.state.ttl')!, 'table.exec.state.ttl'),
       sourceIdleTimeoutMillis: parseDuration(this.config.get('table.exec.source.idle-timeout')!, 'table.exec.source.idle-timeout'),
-      reuseSources: this.config.get('table.optimizer.reuse-source-enabled')!.toLowerCase() === 'true',
-      reuseSubplans: this.config.get('table.optimizer.reuse-sub-plan-enabled')!.toLowerCase() === 'true',
+      reuseSources: this.config.getBoolean('table.optimizer.reuse-source-enabled'),
+      reuseSubplans: this.config.getBoolean('table.optimizer.reuse-sub-plan-enabled'),
     };
   }
 

@@ -96,6 +96,19 @@ describe('source reuse', () => {
     expect(shared.explain).toMatch(/GroupAggregate\(groupBy=\[\$f0\].*\(reuse_id=\[1\]\)[\s\S]*Reused\(reference_id=\[1\]\)/);
   });
 
+  it('takes the settings in any case, and refuses other values by name', async () => {
+    const engine = createEngine();
+    await engine.execute(`
+      SET 'table.optimizer.reuse-source-enabled' = ' TRUE ';
+      CREATE TABLE g (k BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+      CREATE TABLE sink (k BIGINT) WITH ('connector' = 'blackhole');`);
+    const job = await runJob(engine, 'INSERT INTO sink SELECT k FROM g UNION ALL SELECT k FROM g');
+    expect(job.metrics().filter((m) => m.node.endsWith('-source'))).toHaveLength(1);
+    await expect(engine.execute("SET 'table.optimizer.reuse-sub-plan-enabled' = 'maybe'")).rejects.toThrow(
+      "'table.optimizer.reuse-sub-plan-enabled' must be one of 'true', 'false', got 'maybe'",
+    );
+  });
+
   it('never shares an operator that calls a non-deterministic function', async () => {
     const engine = createEngine();
     await engine.execute(`
