@@ -59,6 +59,12 @@ export async function readUntil(reader: PostgresCdcReader, changes: Change[], do
   }
 }
 
+/** Polls for `ms` more, collecting whatever still arrives (a late duplicate then fails the materializer). */
+export async function readFor(reader: PostgresCdcReader, changes: Change[], ms: number): Promise<void> {
+  const until = Date.now() + ms;
+  await readUntil(reader, changes, () => Date.now() >= until, ms + 5_000);
+}
+
 /** JSON.stringify replacer for bigint (DECIMAL) values. */
 export function bigints(_key: string, value: unknown): unknown {
   return typeof value === 'bigint' ? `${value}n` : value;
@@ -88,10 +94,18 @@ export function materialize(changes: readonly Change[], keyOf: (row: Row) => str
   return into;
 }
 
+/** Whether the materialized rows equal `expected` (any order). */
+export function sameTable(table: Map<string, Row>, expected: readonly Row[]): boolean {
+  return JSON.stringify(sortedText([...table.values()])) === JSON.stringify(sortedText(expected));
+}
+
 /** Expects the materialized rows to equal `expected` (any order). */
 export function expectTable(table: Map<string, Row>, expected: readonly Row[]): void {
-  const sort = (rows: readonly Row[]): string[] => rows.map((r) => JSON.stringify(r, bigints)).sort();
-  expect(sort([...table.values()])).toEqual(sort(expected));
+  expect(sortedText([...table.values()])).toEqual(sortedText(expected));
+}
+
+function sortedText(rows: readonly Row[]): string[] {
+  return rows.map((r) => JSON.stringify(r, bigints)).sort();
 }
 
 

@@ -12,7 +12,7 @@ import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import type { PostgresCdcReader } from '../../../src/connectors/postgres-cdc/postgres-cdc-reader.js';
 import type { TestDatabase } from '../postgres/pg-test-database.js';
-import { cdcDatabase, cdcReader, dropDatabaseAndSlots, expectTable, materialize, readUntil, type Change } from './cdc-test-support.js';
+import { cdcDatabase, cdcReader, dropDatabaseAndSlots, expectTable, materialize, readFor, readUntil, sameTable, type Change } from './cdc-test-support.js';
 
 let db: TestDatabase;
 const readers: PostgresCdcReader[] = [];
@@ -133,13 +133,12 @@ describe('postgres-cdc reader', () => {
     const expected = await tableRows('orders_busy');
     await readUntil(reader, changes, (c) => {
       try {
-        return materialize(c, byId).size === expected.length && reader.checkpointable();
+        return reader.checkpointable() && sameTable(materialize(c, byId), expected);
       } catch {
         return false;
       }
     });
-    await new Promise((r) => setTimeout(r, 300));
-    await readUntil(reader, changes, () => true);
+    await readFor(reader, changes, 300);
     expectTable(materialize(changes, byId), expected);
   });
 
@@ -167,8 +166,7 @@ describe('postgres-cdc reader', () => {
     expect(second.checkpointable()).toBe(true);
     const replayed: Change[] = [];
     await readUntil(second, replayed, (c) => c.length >= 3);
-    await new Promise((r) => setTimeout(r, 200));
-    await readUntil(second, replayed, () => true);
+    await readFor(second, replayed, 200);
     expect(replayed).toEqual([
       ['-U', [3, 3, 300n, 'three']],
       ['+U', [3, 3, 300n, 'changed']],

@@ -14,7 +14,7 @@ import type { Row } from '../../../src/common/row.js';
 import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
-import { cdcReader, dropSlots, expectTable, materialize, readUntil, type Change } from './cdc-test-support.js';
+import { cdcReader, dropSlots, expectTable, materialize, readFor, readUntil, type Change } from './cdc-test-support.js';
 
 let cluster: PostgresCluster;
 
@@ -80,8 +80,7 @@ describe('a Postgres that goes away', () => {
         await admin.query(`INSERT INTO ${table} SELECT g, 7 FROM generate_series(101, 150) g`);
         const expected = await rows(admin, table);
         await readUntil(reader, changes, (c) => materialize(c, (r) => String(r[0])).size === expected.length && c.length >= 100 + 200 + 2 + 10 + 50, 60_000);
-        await new Promise((r) => setTimeout(r, 300));
-        await readUntil(reader, changes, () => true);
+        await readFor(reader, changes, 300);
         expectTable(materialize(changes, (r) => String(r[0])), expected);
         expect(warnings.length).toBeGreaterThan(0);
         if (mode === 'fast') expect(warnings.some((w) => w.includes('the server is shutting down'))).toBe(true);
