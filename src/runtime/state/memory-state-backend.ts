@@ -12,6 +12,7 @@
  */
 import { serialize, deserialize } from 'node:v8';
 import type { Key } from '../../common/key-codec.js';
+import { encodeEntries, forEachDecodedEntry, type EncodedEntries } from './state-table-codec.js';
 import type { KeyedStateBackend, ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
 
 /** A declared state's storage: key → value (a Map or array for map and list states). */
@@ -67,7 +68,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
     this.sweep(true);
     const tables = [...this.tables.values()].filter((t) => t.entries.size > 0);
     if (tables.length === 0) return undefined;
-    return serialize(tables.map((t) => (t.accessed === undefined ? [t.name, t.kind, t.entries] : [t.name, t.kind, t.entries, t.accessed])));
+    return serialize(tables.map((t) => [t.name, t.kind, encodeEntries(t.entries), ...(t.accessed === undefined ? [] : [t.accessed])]));
   }
 
   /**
@@ -75,15 +76,15 @@ export class MemoryStateBackend implements KeyedStateBackend {
    * snapshots of any number of old subtasks can be redistributed to the new ones.
    */
   restore(snapshot: Uint8Array, owns: (key: Key) => boolean): void {
-    const tables = deserialize(snapshot) as [string, StateTable['kind'], Map<Key, unknown>, Map<Key, number>?][];
+    const tables = deserialize(snapshot) as [string, StateTable['kind'], EncodedEntries, Map<Key, number>?][];
     const now = this.clock();
     for (const [name, kind, entries, accessed] of tables) {
       const target = this.tableOf({ name }, kind);
-      for (const [key, value] of entries) {
-        if (!owns(key)) continue;
+      forEachDecodedEntry(entries, (key, value) => {
+        if (!owns(key)) return;
         target.entries.set(key, value);
         target.accessed?.set(key, accessed?.get(key) ?? now);
-      }
+      });
       if (target.accessed !== undefined) sortByAccess(target.accessed);
     }
   }

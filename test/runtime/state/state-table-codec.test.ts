@@ -1,0 +1,84 @@
+/**
+ * The columnar snapshot form of state tables: taken exactly when every value is an array of one
+ * length of primitives, and restoring to the same entries as the Map form (including -0, NaN,
+ * undefined, bigint and keys of every kind), with a fresh array per key; snapshots written as
+ * Maps (before the columnar form) still restore.
+ */
+import { deserialize, serialize } from 'node:v8';
+import { describe, expect, it } from 'vitest';
+import type { Key } from '../../../src/common/key-codec.js';
+import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
+import { encodeEntries, forEachDecodedEntry, type EncodedEntries } from '../../../src/runtime/state/state-table-codec.js';
+
+function decoded(encoded: EncodedEntries): Map<Key, unknown> {
+  const entries = new Map<Key, unknown>();
+  forEachDecodedEntry(encoded, (key, value) => entries.set(key, value));
+  return entries;
+}
+
+describe('state table codec', () => {
+  it('transposes flat arrays of one length, keeping every primitive as it was', () => {
+    const entries = new Map<Key, unknown>([
+      [1, [0, -0, NaN, Infinity]],
+      ['a\u0000b', [undefined, null, 12345678901234567890n, 'text']],
+      [null, [true, false, 1.5, '']],
+      [7n, [-1, 2 ** 53, -Infinity, 'é']],
+    ]);
+    const encoded = encodeEntries(entries);
+    expect(encoded).not.toBeInstanceOf(Map);
+    expect(encoded).toEqual({ keys: [1, 'a\u0000b', null, 7n], columns: [[0, undefined, true, -1], [-0, null, false, 2 ** 53], [NaN, 12345678901234567890n, 1.5, -Infinity], [Infinity, 'text', '', 'é']] });
+    expect(decoded(encoded)).toEqual(entries);
+  });
+
+  it('keeps numbers in typed columns: Int32Array while every one is an int32 (not -0), else Float64Array', () => {
+    const entries = new Map<Key, unknown>([
+      [1, [0, 2 ** 31 - 1, 0.5, 1, 7]],
+      [2, [-(2 ** 31), 3, NaN, -0, 'x']],
+      [3, [5, 2 ** 31, 1e300, 2, null]],
+    ]);
+    const encoded = encodeEntries(entries);
+    if (encoded instanceof Map) throw new Error('expected the columnar form');
+    expect(encoded.keys).toBeInstanceOf(Int32Array);
+    expect(encoded.columns.map((c) => c.constructor.name)).toEqual(['Int32Array', 'Float64Array', 'Float64Array', 'Float64Array', 'Array']);
+    expect(encoded.columns[4]).toEqual([7, 'x', null]);
+    const restored = decoded(deserialize(serialize(encoded)) as EncodedEntries);
+    expect(restored).toEqual(entries);
+    expect(Object.is((restored.get(2) as number[])[3], -0)).toBe(true);
+  });
+
+  it('keeps the Map for values that are not flat arrays of one length', () => {
+    const cases: Map<Key, unknown>[] = [
+      new Map<Key, unknown>([[1, [1, 2]], [2, [1, 2, 3]]]),
+      new Map<Key, unknown>([[1, [1, 2]], [2, [1, [2]]]]),
+      new Map<Key, unknown>([[1, [1, new Map([[1, 2]])]]]),
+      new Map<Key, unknown>([[1, 5], [2, 6]]),
+      new Map<Key, unknown>([[1, [1]], [2, 6]]),
+      new Map<Key, unknown>([[1, new Map([['x', 1]])]]),
+    ];
+    for (const entries of cases) expect(encodeEntries(entries)).toBe(entries);
+  });
+
+  it('decodes a fresh array per key', () => {
+    const restored = decoded(encodeEntries(new Map<Key, unknown>([[1, [1, 2]], [2, [1, 2]]])));
+    (restored.get(1) as number[])[0] = 99;
+    expect(restored.get(2)).toEqual([1, 2]);
+  });
+
+  it('a backend restores a snapshot of flat and nested tables, and one written before the columnar form', () => {
+    const backend = new MemoryStateBackend();
+    const flat = backend.getValueState<[number, bigint | null]>({ name: 'acc' });
+    const nested = backend.getValueState<[number, number[]]>({ name: 'nested' });
+    for (let key = 0; key < 1000; key++) {
+      backend.setCurrentKey(key);
+      flat.update([key, key % 7 === 0 ? null : BigInt(key) * 3n]);
+      nested.update([key, [key, key + 1]]);
+    }
+    const restored = new MemoryStateBackend();
+    restored.restore(backend.snapshot()!, () => true);
+    const legacy = new MemoryStateBackend();
+    legacy.restore(serialize([...backend.states()].map((t) => [t.name, t.kind, t.entries])), () => true);
+    for (const copy of [restored, legacy]) {
+      expect(new Map([...copy.states()].map((t) => [t.name, t.entries]))).toEqual(new Map([...backend.states()].map((t) => [t.name, t.entries])));
+    }
+  });
+});
