@@ -41,7 +41,7 @@ export function runInChild(spec: ChildSpec, options: ChildOptions): Promise<Chil
     '--expose-gc',
     '--max-old-space-size=12288',
     ...(runsWeir(spec) ? [WEIR_YOUNG_GENERATION] : []),
-    ...(options.profileDir === undefined ? [] : ['--cpu-prof', `--cpu-prof-dir=${options.profileDir}`]),
+    ...(options.profileDir === undefined ? [] : ['--cpu-prof', '--cpu-prof-interval=100', `--cpu-prof-dir=${options.profileDir}`]),
     process.argv[1]!,
     CHILD_FLAG,
     JSON.stringify(spec),

@@ -98,6 +98,19 @@ describe('job graph lowering of watermark assigners', () => {
     expect(spec.projection).toEqual(computedColumns);
   });
 
+  it('computes the watermark once for two views over equal assigners, fusing only when reuse is off', () => {
+    const copy = (node: PhysicalNode): PhysicalNode => JSON.parse(JSON.stringify(node)) as PhysicalNode;
+    const other: PhysicalNode = { ...query, input: copy(assigner), condition: null };
+    const union: PhysicalNode = { kind: 'union', inputs: [query, other], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode;
+    const reused = toJobGraph([union], { name: 'job', parallelism: 1 });
+    expect(reused.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'calc', 'calc', 'union']);
+    expect(reused.nodes.slice(2, 4).map((n) => n.inputs[0]!.from)).toEqual([reused.nodes[1]!.id, reused.nodes[1]!.id]);
+    const separate = toJobGraph([union], { name: 'job', parallelism: 1, reuseSubplans: false });
+    expect(separate.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'values', 'watermark-assigner', 'union']);
+    const twice = toJobGraph([{ kind: 'union', inputs: [query, { ...query, input: copy(assigner) }], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode], { name: 'job', parallelism: 1 });
+    expect(twice.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'union']);
+  });
+
   it('runs the fused operator exactly as the Calc, assigner and Calc it replaces', async () => {
     const fused = toJobGraph([query], { name: 'job', parallelism: 1 }).nodes[1]!.spec as WatermarkAssignerSpec;
     const row = fc.tuple(fc.option(fc.integer({ min: -20, max: 20 }), { nil: null }), fc.option(fc.tuple(fc.constant('n'), fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null })), { nil: null }));

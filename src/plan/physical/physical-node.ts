@@ -138,7 +138,7 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
-  /** Flink's WindowJoin: an inner equi-join of two inputs windowed alike, whose keys include window_start and window_end. */
+  /** Flink's WindowJoin: an inner equi-join of two inputs windowed alike, equating window_start and window_end; `leftKeys`/`rightKeys` are the other equated columns. */
   | {
       readonly kind: 'window-join';
       readonly left: PhysicalNode;

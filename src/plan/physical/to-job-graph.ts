@@ -48,6 +48,7 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
   const nodes: JobNode[] = [];
   const ids = new Map<PhysicalNode, string>();
   const consumers = consumerCounts(roots);
+  const readers = options.reuseSources === false || options.reuseSubplans === false ? undefined : assignerReaders(roots);
   const shared = new Map<string, string>();
 
   const edgeTo = (input: PhysicalNode): JobEdge => {
@@ -60,7 +61,7 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
   const visit = (node: PhysicalNode): string => {
     const existing = ids.get(node);
     if (existing !== undefined) return existing;
-    const fused = fuseWatermarkAssigner(node, consumers);
+    const fused = fuseWatermarkAssigner(node, consumers, readers);
     const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node);
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
@@ -94,15 +95,22 @@ function sharingIdentity(spec: OperatorSpec, rest: readonly unknown[], options: 
   if (spec.kind === 'sink') return undefined;
   if (spec.kind === 'source' ? options.reuseSources === false : options.reuseSubplans === false) return undefined;
   let deterministic = true;
-  const identity = JSON.stringify([spec, ...rest], (_key, v: unknown) => {
+  const identity = taggedJson([spec, ...rest], (v) => {
+    if (isCall(v) && options.isDeterministicFunction?.(v.name) === false) deterministic = false;
+  });
+  return deterministic ? identity : undefined;
+}
+
+/** JSON of `value` with the literals JSON would lose or confuse tagged; `visit` sees every value. */
+function taggedJson(value: unknown, visit?: (value: unknown) => void): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    visit?.(v);
     if (typeof v === 'bigint') return { $bigint: String(v) };
     if (typeof v === 'number' && (!Number.isFinite(v) || Object.is(v, -0))) return { $number: Object.is(v, -0) ? '-0' : String(v) };
     if (v instanceof Map) return { $map: [...v.entries()] };
     if (v instanceof Set) return { $set: [...v] };
-    if (isCall(v) && options.isDeterministicFunction?.(v.name) === false) deterministic = false;
     return v;
   });
-  return deterministic ? identity : undefined;
 }
 
 /** A function call of a scalar expression, wherever it sits in a spec. */
@@ -127,12 +135,46 @@ function consumerCounts(roots: readonly PhysicalNode[]): Map<PhysicalNode, numbe
 }
 
 /**
+ * With sub-plan reuse, how many different operators read each watermark assigner, counting equal
+ * assigners (by their sub-plan) as one: two views filtering one source (q8's person and auction)
+ * plan an assigner each, which reuse runs once, computing the watermark once for both.
+ */
+function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, number> {
+  const readersOf = new Map<string, Set<string>>();
+  const identities = new Map<PhysicalNode, string>();
+  const seen = new Set<PhysicalNode>();
+  const walk = (node: PhysicalNode): void => {
+    if (seen.has(node)) return;
+    seen.add(node);
+    for (const input of physicalInputs(node)) {
+      if (input.kind === 'watermark-assigner') {
+        const identity = identities.get(input) ?? taggedJson(input);
+        identities.set(input, identity);
+        let readers = readersOf.get(identity);
+        if (readers === undefined) readersOf.set(identity, (readers = new Set()));
+        readers.add(node.kind === 'calc' ? taggedJson([node.condition, node.projection]) : `${identities.size}:${readers.size}`);
+      }
+      walk(input);
+    }
+  };
+  for (const root of roots) walk(root);
+  return new Map([...identities].map(([node, identity]) => [node, readersOf.get(identity)!.size]));
+}
+
+/**
  * For a watermark assigner, or a Calc reading one that nothing else reads: the assigner's spec
  * with the Calc above and a condition-free Calc below (when nothing else reads it) fused in, and
- * the node the fused operator reads. Undefined for any other node.
+ * the node the fused operator reads. Undefined for any other node. With `readers` (sub-plan reuse),
+ * the Calc above is fused only when no different operator reads an equal assigner, so that equal
+ * assigners stay equal and run once.
  */
-function fuseWatermarkAssigner(node: PhysicalNode, consumers: ReadonlyMap<PhysicalNode, number>): { spec: WatermarkAssignerSpec; input: PhysicalNode } | undefined {
-  const above = node.kind === 'calc' && node.input.kind === 'watermark-assigner' && consumers.get(node.input) === 1 ? node : undefined;
+function fuseWatermarkAssigner(
+  node: PhysicalNode,
+  consumers: ReadonlyMap<PhysicalNode, number>,
+  readers: ReadonlyMap<PhysicalNode, number> | undefined,
+): { spec: WatermarkAssignerSpec; input: PhysicalNode } | undefined {
+  const above =
+    node.kind === 'calc' && node.input.kind === 'watermark-assigner' && consumers.get(node.input) === 1 && (readers?.get(node.input) ?? 1) === 1 ? node : undefined;
   const assigner = above?.input ?? node;
   if (assigner.kind !== 'watermark-assigner') return undefined;
   const below = assigner.input.kind === 'calc' && assigner.input.condition === null && consumers.get(assigner.input) === 1 ? assigner.input : undefined;

@@ -1,27 +1,31 @@
 /**
  * Window join (Flink's WindowJoinOperator, inner) of two insert-only inputs windowed alike: both
- * are partitioned by the join keys, which include window_start and window_end, so each keyed-state
- * entry holds one key's rows of one window, per side. When the watermark (the minimum over both
- * inputs, as the task delivers it) passes the window's end, every left row is joined with every
- * right row of the entry, emitted as +I (left columns then right columns), and the entry is
- * cleared. Rows of a window that has fired are late: dropped and counted. A row with a NULL key
- * matches nothing and is not stored. A window finds its keys in a list per window end, where a key
- * is added by its first row on each side (a key listed twice finds its state cleared the second
- * time); the lists are rebuilt from keyed state on open.
+ * are partitioned by the equated columns besides window_start and window_end, and each key's
+ * keyed-state entry holds its open windows, each with the rows of both sides, flat:
+ * `[end, leftRows, rightRows, end, leftRows, rightRows, ...]` (a key usually has one or two open
+ * windows, so a scan finds one). When the watermark (the minimum over both inputs, as the task
+ * delivers it) passes a window's end, every left row of each key's window is joined with every
+ * right row, emitted as +I (left columns then right columns), and the window is removed from the
+ * entry. Rows of a window that has fired are late: dropped and counted. A row with a NULL key
+ * matches nothing and is not stored. A window finds its keys in a list per window end, where a
+ * key is added when its entry opens the window; the lists are rebuilt from keyed state on open.
  */
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { WindowJoinSpec } from '../../dataflow/job-graph.js';
 import type { RowCombiner } from '../state/join-record-state-view.js';
-import type { ListState } from '../state/keyed-state-backend.js';
+import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
 import { hasNull, rowCombiner } from './join-rows.js';
 import { WindowTimers } from './window-timers.js';
 
-/** Keyed state of each side: the rows of one key and window, in arrival order. */
-export const WINDOW_JOIN_STATES = ['window-join.left', 'window-join.right'] as const;
+/** Keyed state: a key's open windows with the rows of each side (see the module comment). */
+export const WINDOW_JOIN_STATE = 'window-join.windows';
+
+/** `[end, leftRows, rightRows, ...]` per key. */
+type KeyWindows = unknown[];
 
 /** How to read the rows of one input of the join. */
 interface Side {
@@ -33,8 +37,7 @@ interface Side {
 /** The runtime implementation of a `window-join` job-graph node. */
 export class WindowJoinOperator implements StreamOperator {
   private readonly sides: readonly [Side, Side];
-  /** Each side's rows of the current key and window. */
-  private rows!: readonly [ListState<Row>, ListState<Row>];
+  private windows!: ValueState<KeyWindows>;
   private readonly out = new ChangeBatch();
   /** The keys with rows in each window, by window end (see the module comment). */
   private readonly keysByEnd = new Map<number, Key[]>();
@@ -58,17 +61,17 @@ export class WindowJoinOperator implements StreamOperator {
 
   open(context: OperatorContext): void {
     this.context = context;
-    const state = context.keyedState;
-    this.rows = [state.getListState<Row>({ name: WINDOW_JOIN_STATES[0] }), state.getListState<Row>({ name: WINDOW_JOIN_STATES[1] })];
-    this.sides.forEach((side, i) => {
-      for (const [key, rows] of state.entriesOf<Row[]>({ name: WINDOW_JOIN_STATES[i]! })) this.list(rows[0]![side.windowEnd] as number, key);
-    });
+    const descriptor = { name: WINDOW_JOIN_STATE };
+    this.windows = context.keyedState.getValueState<KeyWindows>(descriptor);
+    for (const [key, windows] of context.keyedState.entriesOf<KeyWindows>(descriptor)) {
+      for (let at = 0; at < windows.length; at += 3) this.list(windows[at] as number, key);
+    }
   }
 
   processBatch(batch: ChangeBatch, input: number): void {
     const side = this.sides[input]!;
     const state = this.context.keyedState;
-    const rows = this.rows[input]!;
+    const rowsAt = 1 + input;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
       const end = row[side.windowEnd] as number;
@@ -79,7 +82,21 @@ export class WindowJoinOperator implements StreamOperator {
       if (hasNull(row, side.keys)) continue;
       const key: Key = side.keyOf(row);
       state.setCurrentKey(key);
-      if (rows.add(row)) this.list(end, key);
+      let windows = this.windows.value();
+      let at: number;
+      if (windows === undefined) {
+        this.windows.update((windows = [end, [], []]));
+        this.list(end, key);
+        at = 0;
+      } else {
+        at = windowAt(windows, end);
+        if (at < 0) {
+          at = windows.length;
+          windows.push(end, [], []);
+          this.list(end, key);
+        }
+      }
+      (windows[at + rowsAt] as Row[]).push(row);
     }
   }
 
@@ -88,20 +105,23 @@ export class WindowJoinOperator implements StreamOperator {
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
-    const [left, right] = this.rows;
     this.timers.advance(watermark, (_, last) => {
-      const keys = this.keysByEnd.get(last + 1)!;
-      this.keysByEnd.delete(last + 1);
+      const end = last + 1;
+      const keys = this.keysByEnd.get(end)!;
+      this.keysByEnd.delete(end);
       for (const key of keys) {
         state.setCurrentKey(key);
-        const lefts = left.get();
-        const rights = right.get();
+        const windows = this.windows.value();
+        const at = windows === undefined ? -1 : windowAt(windows, end);
+        if (at < 0) continue;
+        const lefts = windows![at + 1] as Row[];
+        const rights = windows![at + 2] as Row[];
         if (lefts.length > 0 && rights.length > 0) {
           const combine = this.combinerFor(lefts[0]!, rights[0]!);
           for (let i = 0; i < lefts.length; i++) for (let j = 0; j < rights.length; j++) out.push(RowKind.INSERT, combine(lefts[i]!, rights[j]!));
         }
-        left.clear();
-        right.clear();
+        if (windows!.length === 3) this.windows.clear();
+        else windows!.splice(at, 3);
       }
     });
     if (out.size > 0) this.context.output.collect(out);
@@ -123,4 +143,10 @@ export class WindowJoinOperator implements StreamOperator {
     }
     keys.push(key);
   }
+}
+
+/** Where the window ending at `end` starts in a key's windows, or -1. */
+function windowAt(windows: KeyWindows, end: number): number {
+  for (let at = 0; at < windows.length; at += 3) if (windows[at] === end) return at;
+  return -1;
 }

@@ -1,7 +1,8 @@
 /**
  * The window join operator: the rows of a key and window on both sides are joined once the
- * watermark passes the window's end (every left row with every right row), then purged; rows of
- * a fired window are late (dropped and counted); a NULL key matches nothing; a restore from a
+ * watermark passes the window's end (every left row with every right row), then purged, while
+ * the key's later windows wait; rows of a fired window are late (dropped and counted); a NULL key
+ * matches nothing; without keys besides the window, every row of a window joins; a restore from a
  * snapshot joins the restored rows with later ones. Compared with a nested-loop reference.
  */
 import { describe, expect, it } from 'vitest';
@@ -9,8 +10,8 @@ import type { Row } from '../../../src/common/row.js';
 import { WindowJoinOperator } from '../../../src/runtime/operators/window-join-operator.js';
 import { OperatorHarness, type Change } from '../operator-harness.js';
 
-/** Left rows are [k, l, window_start, window_end], right rows [k, r, window_start, window_end]. */
-const spec = { kind: 'window-join', leftKeys: [0, 2, 3], rightKeys: [0, 2, 3], leftWindowEnd: 3, rightWindowEnd: 3 } as const;
+/** Left rows are [k, l, window_start, window_end], right rows [k, r, window_start, window_end]; the join equates k and the window. */
+const spec = { kind: 'window-join', leftKeys: [0], rightKeys: [0], leftWindowEnd: 3, rightWindowEnd: 3 } as const;
 
 const inserts = (rows: readonly Row[]): Change[] => rows.map((r) => ['+I', r]);
 const sorted = (rows: readonly Row[]): string[] => rows.map((r) => JSON.stringify(r)).sort();
@@ -41,6 +42,21 @@ describe('window join operator', () => {
     h.watermark(Infinity);
     expect(sorted(h.output.map(([, row]) => row))).toEqual(sorted(reference(left, right)));
     expect(h.output.length).toBeGreaterThan(10);
+    expect(h.state.keyCount()).toBe(0);
+  });
+
+  it('joins every row of a window with every other side\'s when the window is all the join equates', async () => {
+    const h = await OperatorHarness.open(new WindowJoinOperator({ ...spec, leftKeys: [], rightKeys: [] }));
+    const left = generated('l', 9);
+    const right = generated('r', 6);
+    h.push(inserts(left), 0);
+    h.push(inserts(right), 1);
+    h.watermark(19);
+    const sameWindow = (end: number): Row[] => left.filter((l) => l[3] === end).flatMap((l) => right.filter((r) => r[3] === end).map((r) => [...l, ...r]));
+    expect(sorted(h.output.map(([, row]) => row))).toEqual(sorted([...sameWindow(10), ...sameWindow(20)]));
+    expect(h.state.keyCount()).toBe(1);
+    h.watermark(Infinity);
+    expect(h.output).toHaveLength(sameWindow(10).length + sameWindow(20).length + sameWindow(30).length);
     expect(h.state.keyCount()).toBe(0);
   });
 
