@@ -1,7 +1,8 @@
 /**
  * Checkpoint overhead: the same stateful query (GROUP BY over 100K keys) with checkpointing off
  * and with EXACTLY_ONCE checkpoints every second to local storage; reports the throughput ratio,
- * how many checkpoints completed, how long the last one took and how big it was.
+ * how many checkpoints completed, how long the last one took and how big it was, and how long
+ * processing stopped for the synchronous parts of the snapshots.
  */
 import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +18,9 @@ export interface CheckpointRun {
   readonly checkpoints: number;
   readonly lastCheckpointMs: number | undefined;
   readonly lastCheckpointBytes: number | undefined;
+  /** The run's length, and how long processing stopped for the synchronous parts of its checkpoints. */
+  readonly seconds?: number;
+  readonly syncMs?: number;
 }
 
 const KEYS = 100_000;
@@ -41,5 +45,7 @@ export async function runCheckpointBench(rows: number, checkpointing: boolean): 
     checkpoints: stats.completed,
     lastCheckpointMs: last?.durationMs,
     lastCheckpointBytes: bytes,
+    seconds,
+    syncMs: job.checkpointHistory().reduce((sum, c) => sum + (c.syncMs ?? 0), 0),
   };
 }

@@ -26,8 +26,10 @@ export interface BenchReport {
     readonly rows: number;
     readonly plain: CheckpointRun;
     readonly checkpointed: CheckpointRun;
-    /** rows/s of every run, in the order they ran (alternating). */
+    /** rows/s of every run, pair by pair (the two runs of a pair ran one after the other). */
     readonly samples?: { readonly plain: readonly number[]; readonly checkpointed: readonly number[] };
+    /** Per checkpointed run: the share of its time processing stopped for synchronous snapshots. */
+    readonly syncShares?: readonly number[];
   };
   readonly postgresSink?: PgSinkSection;
 }
@@ -181,19 +183,30 @@ function markdown(report: BenchReport): string {
     );
   }
   if (report.checkpointOverhead !== undefined) {
-    const { rows, plain, checkpointed, samples } = report.checkpointOverhead;
-    const overhead = 1 - checkpointed.rowsPerSecond / plain.rowsPerSecond;
-    const runs = samples === undefined ? '' : ` (runs: ${samples.plain.map(fmt).join(', ')} / ${samples.checkpointed.map(fmt).join(', ')})`;
+    const { rows, plain, checkpointed, samples, syncShares } = report.checkpointOverhead;
+    const pairs = samples === undefined ? [] : samples.plain.map((p, i) => 1 - samples.checkpointed[i]! / p);
+    const overhead = pairs.length > 0 ? medianOf(pairs) : 1 - checkpointed.rowsPerSecond / plain.rowsPerSecond;
+    const percent = (x: number): string => `${(x * 100).toFixed(1)}%`;
+    const runs = samples === undefined ? '' : ` (pairs, without / with: ${samples.plain.map((p, i) => `${fmt(p)} / ${fmt(samples.checkpointed[i]!)}`).join(', ')})`;
     lines.push(
       '',
-      `### Checkpoint overhead (GROUP BY over 100K keys, ${fmt(rows)} rows, EXACTLY_ONCE every 1 s to local files, median of ${samples?.plain.length ?? 3} runs each, alternating, each in its own pinned process)`,
+      `### Checkpoint overhead (GROUP BY over 100K keys, ${fmt(rows)} rows, EXACTLY_ONCE every 1 s to local files, ${pairs.length || 'median of 3'} pairs of runs, each run in its own pinned process)`,
       '',
-      `${fmt(plain.rowsPerSecond)} rows/s without, ${fmt(checkpointed.rowsPerSecond)} rows/s with${runs} — overhead **${(overhead * 100).toFixed(1)}%** (goal ≤ 5%); ` +
-        `${checkpointed.checkpoints} checkpoints, the last took ${checkpointed.lastCheckpointMs?.toFixed(0) ?? 'n/a'} ms and holds ${checkpointed.lastCheckpointBytes === undefined ? 'n/a' : `${(checkpointed.lastCheckpointBytes / 1024).toFixed(0)} KiB`}.`,
+      `Median runs: ${fmt(plain.rowsPerSecond)} rows/s without, ${fmt(checkpointed.rowsPerSecond)} rows/s with${runs}. ` +
+        `Overhead, the median over pairs of the throughput lost: **${percent(overhead)}** (goal ≤ 5%; pairs ${pairs.map(percent).join(', ')}). ` +
+        (syncShares === undefined ? '' : `Processing stopped for the synchronous snapshots ${syncShares.map(percent).join(', ')} of each checkpointed run. `) +
+        `${checkpointed.checkpoints} checkpoints in the median run, the last took ${checkpointed.lastCheckpointMs?.toFixed(0) ?? 'n/a'} ms and holds ${checkpointed.lastCheckpointBytes === undefined ? 'n/a' : `${(checkpointed.lastCheckpointBytes / 1024).toFixed(0)} KiB`}.`,
     );
   }
   if (report.postgresSink !== undefined) lines.push(...pgSinkMarkdown(report.postgresSink));
   return lines.join('\n') + '\n';
+}
+
+/** The median of `values` (the mean of the middle two for an even count). */
+function medianOf(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 /** The report latest.json in `dir` holds (rates as rounded there), if any. */

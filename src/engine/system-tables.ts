@@ -90,6 +90,7 @@ const TABLES = {
       string('status', false),
       { name: 'trigger_time', type: SqlTypes.timestampLtz(3, false) },
       bigint('duration_ms'),
+      { name: 'sync_duration_ms', type: SqlTypes.double() },
       bigint('size_bytes'),
       string('failure'),
     ],
@@ -109,7 +110,7 @@ export function systemTableRows(table: SystemTableName, jobs: readonly JobHandle
       return jobs.flatMap((job) => job.operatorMetrics().map((m) => [job.id, job.name, m.node, m.kind, m.parallelism, ...operatorValues(m, now, uptimeMs(job, now))]));
     case 'checkpoints':
       return jobs.flatMap((job) =>
-        job.checkpointHistory().map((c) => [job.id, job.name, c.id, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.sizeBytes ?? null, c.failure ?? null]),
+        job.checkpointHistory().map((c) => [job.id, job.name, c.id, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.syncMs ?? null, c.sizeBytes ?? null, c.failure ?? null]),
       );
   }
 }

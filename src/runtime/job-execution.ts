@@ -316,6 +316,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     const subtask = this.subtasks.find((s) => s.runner === runner)!;
     let keyed: Uint8Array | undefined;
     let operatorState: unknown;
+    const started = performance.now();
     try {
       keyed = subtask.state.snapshot();
       operatorState = subtask.operator!.snapshotState?.(barrier.id);
@@ -323,6 +324,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       coordinator.decline(barrier.id, error);
       return;
     }
+    const syncMs = performance.now() - started;
     const write = async (): Promise<SubtaskState> => {
       const storage = this.services.checkpointing!.storage;
       const file = keyed === undefined ? undefined : await storage.writeStateFile(barrier.id, barrier.kind, `${subtask.node.id}-${subtask.index}.state`, keyed);
@@ -336,7 +338,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       };
     };
     write().then(
-      (state) => coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: snapshotSize(keyed, state.operatorState) }),
+      (state) => coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: snapshotSize(keyed, state.operatorState), syncMs }),
       (error: unknown) => {
         coordinator.decline(barrier.id, error);
         if (operatorState instanceof Promise) void this.fail(error);

@@ -100,7 +100,7 @@ describe('system tables', () => {
     );
     await sleep(300);
     const paths = [await job.checkpoint(), await job.checkpoint()];
-    const checkpoints = await rows(e, `SELECT checkpoint_id, kind, status, duration_ms, size_bytes, failure FROM weir.checkpoints WHERE job_id = '${job.id}' ORDER BY checkpoint_id`);
+    const checkpoints = await rows(e, `SELECT checkpoint_id, kind, status, duration_ms, size_bytes, failure, sync_duration_ms FROM weir.checkpoints WHERE job_id = '${job.id}' ORDER BY checkpoint_id`);
     expect(checkpoints.rows.map((r) => [r[0], r[1], r[2], r[5]])).toEqual([
       [1, 'checkpoint', 'COMPLETED', null],
       [2, 'checkpoint', 'COMPLETED', null],
@@ -112,6 +112,8 @@ describe('system tables', () => {
       expect(stateBytes).toBeGreaterThan(0);
       expect(checkpoints.rows[i]![4]).toBeGreaterThanOrEqual(stateBytes);
       expect(checkpoints.rows[i]![3]).toBeGreaterThanOrEqual(0);
+      expect(checkpoints.rows[i]![6]).toBeGreaterThan(0);
+      expect(checkpoints.rows[i]![6]).toBeLessThanOrEqual((checkpoints.rows[i]![3] as number) + 1);
     }
     const [jobRow] = (await rows(e, `SELECT checkpoints_completed, checkpoints_failed, last_checkpoint_id, last_checkpoint_size_bytes FROM weir.jobs`)).rows;
     expect(jobRow).toEqual([2, 0, 2, checkpoints.rows[1]![4]]);

@@ -45,6 +45,8 @@ export interface Acknowledgement {
   readonly state: SubtaskState;
   /** Bytes the subtask wrote for this checkpoint (its keyed state file and operator state), for metrics. */
   readonly bytes?: number;
+  /** Milliseconds the subtask spent in the synchronous part of its snapshot, for metrics. */
+  readonly syncMs?: number;
 }
 
 /** One checkpoint or savepoint of the job as metrics see it (Flink's checkpoint history). */
@@ -58,6 +60,11 @@ export interface CheckpointRecord {
   durationMs?: number;
   /** Bytes written by all subtasks; undefined until it completed. */
   sizeBytes?: number;
+  /**
+   * Milliseconds the subtasks spent in the synchronous parts of their snapshots, summed (Flink's
+   * sync duration): subtasks share one thread, so processing stops for that long.
+   */
+  syncMs?: number;
   /** Why it was aborted. */
   failure?: string;
 }
@@ -181,6 +188,8 @@ export class CheckpointCoordinator {
     const pending = this.pending;
     if (pending === undefined || pending.barrier.id !== checkpointId) return;
     pending.acks.set(`${ack.nodeId}#${ack.state.subtask}`, ack);
+    const record = this.record(checkpointId);
+    if (record !== undefined && ack.syncMs !== undefined) record.syncMs = (record.syncMs ?? 0) + ack.syncMs;
     if (pending.acks.size === this.expectedAcks()) void this.complete(pending);
   }
 
