@@ -57,6 +57,14 @@ const query: PhysicalNode = {
   mode: INSERT_ONLY,
 };
 
+/** Two views over equal assigners (planned once per view): `query`, and the same without its filter. */
+const twoViews: PhysicalNode = {
+  kind: 'union',
+  inputs: [query, { ...query, input: JSON.parse(JSON.stringify(assigner)) as PhysicalNode, condition: null }],
+  schema: query.schema,
+  mode: INSERT_ONLY,
+} as PhysicalNode;
+
 const compiler = new ExprCompiler(FunctionRegistry.withBuiltins());
 
 /** Pushes each batch through `operators` in a chain (an operator without processWatermark forwards watermarks); returns, per batch, what the last one emitted: records, then watermarks. */
@@ -88,31 +96,40 @@ describe('job graph lowering of watermark assigners', () => {
     expect(graph.nodes[1]!.schema).toEqual(query.schema);
   });
 
-  it('keeps a Calc that another node also reads', () => {
+  it('keeps a Calc that another node also reads; the assigner passes rows through when only Calcs read it', () => {
     const other: PhysicalNode = { ...query, condition: null };
     const union: PhysicalNode = { kind: 'union', inputs: [query, other], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode;
-    const graph = toJobGraph([union], { name: 'job', parallelism: 1 });
+    const graph = toJobGraph([union], { name: 'job', parallelism: 1, reuseSubplans: false });
     expect(graph.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'calc', 'calc', 'union']);
     const spec = graph.nodes[1]!.spec as WatermarkAssignerSpec;
     expect(spec.condition).toBeNull();
     expect(spec.projection).toEqual(computedColumns);
+    const reused = toJobGraph([union], { name: 'job', parallelism: 1 });
+    expect(reused.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'calc', 'calc', 'union']);
+    expect(reused.nodes[1]!.spec).toMatchObject({ condition: null, projection: null });
+    expect(reused.nodes[1]!.schema).toEqual(values.schema);
+    const exchange: PhysicalNode = { kind: 'exchange', input: assigner, keys: null, schema: assigner.schema, mode: INSERT_ONLY };
+    const mixed = toJobGraph([{ kind: 'union', inputs: [query, exchange], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode], { name: 'job', parallelism: 1 });
+    expect((mixed.nodes[1]!.spec as WatermarkAssignerSpec).projection).toEqual(computedColumns);
   });
 
   it('computes the watermark once for two views over equal assigners, fusing only when reuse is off', () => {
-    const copy = (node: PhysicalNode): PhysicalNode => JSON.parse(JSON.stringify(node)) as PhysicalNode;
-    const other: PhysicalNode = { ...query, input: copy(assigner), condition: null };
-    const union: PhysicalNode = { kind: 'union', inputs: [query, other], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode;
-    const reused = toJobGraph([union], { name: 'job', parallelism: 1 });
+    const reused = toJobGraph([twoViews], { name: 'job', parallelism: 1 });
     expect(reused.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'calc', 'calc', 'union']);
     expect(reused.nodes.slice(2, 4).map((n) => n.inputs[0]!.from)).toEqual([reused.nodes[1]!.id, reused.nodes[1]!.id]);
+    const copy = (node: PhysicalNode): PhysicalNode => JSON.parse(JSON.stringify(node)) as PhysicalNode;
+    const union = twoViews;
     const separate = toJobGraph([union], { name: 'job', parallelism: 1, reuseSubplans: false });
     expect(separate.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'values', 'watermark-assigner', 'union']);
     const twice = toJobGraph([{ kind: 'union', inputs: [query, { ...query, input: copy(assigner) }], schema: query.schema, mode: INSERT_ONLY } as PhysicalNode], { name: 'job', parallelism: 1 });
     expect(twice.nodes.map((n) => n.spec.kind)).toEqual(['values', 'watermark-assigner', 'union']);
   });
 
-  it('runs the fused operator exactly as the Calc, assigner and Calc it replaces', async () => {
+  it('runs the fused operator, and a pass-through assigner with the Calc above computing the column below, exactly as the Calc, assigner and Calc they replace', async () => {
     const fused = toJobGraph([query], { name: 'job', parallelism: 1 }).nodes[1]!.spec as WatermarkAssignerSpec;
+    const passThrough = toJobGraph([twoViews], { name: 'job', parallelism: 1 }).nodes;
+    const passingAssigner = passThrough[1]!.spec as WatermarkAssignerSpec;
+    const inlinedCalc = passThrough[2]!.spec as Extract<typeof passThrough[2]['spec'], { kind: 'calc' }>;
     const row = fc.tuple(fc.option(fc.integer({ min: -20, max: 20 }), { nil: null }), fc.option(fc.tuple(fc.constant('n'), fc.option(fc.integer({ min: 0, max: 100_000 }), { nil: null })), { nil: null }));
     await fc.assert(
       fc.asyncProperty(fc.array(fc.array(row, { maxLength: 8 }), { maxLength: 10 }), async (rows) => {
@@ -134,6 +151,7 @@ describe('job graph lowering of watermark assigners', () => {
         });
         expect(separate).toEqual(expected);
         expect(await run([new WatermarkAssignerOperator(fused, compiler)], batches)).toEqual(expected);
+        expect(await run([new WatermarkAssignerOperator(passingAssigner, compiler), new CalcOperator(inlinedCalc, compiler)], batches)).toEqual(expected);
       }),
       { numRuns: 200 },
     );

@@ -7,6 +7,7 @@
  * (a self-join, or a statement set reading a table twice, reads its input once), and equal
  * operators over equal inputs (computed once).
  */
+import type { Schema } from '../../common/schema.js';
 import { timeAttributeOf } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
@@ -61,20 +62,21 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
   const visit = (node: PhysicalNode): string => {
     const existing = ids.get(node);
     if (existing !== undefined) return existing;
-    const fused = fuseWatermarkAssigner(node, consumers, readers);
+    const fused = fuseAroundAssigner(node, consumers, readers);
     const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node);
+    const schema = fused?.schema ?? node.schema;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
     const parallelism = parallelismOf(spec, inputs, nodes, options.parallelism);
-    const identity = sharingIdentity(spec, [node.schema, inputs, parallelism, ttl, idle], options);
+    const identity = sharingIdentity(spec, [schema, inputs, parallelism, ttl, idle], options);
     const same = identity === undefined ? undefined : shared.get(identity);
     if (same !== undefined) {
       ids.set(node, same);
       return same;
     }
     const id = `${nodes.length + 1}-${spec.kind}`;
-    nodes.push({ id, spec, parallelism, inputs, schema: node.schema, ...ttl, ...idle });
+    nodes.push({ id, spec, parallelism, inputs, schema, ...ttl, ...idle });
     ids.set(node, id);
     if (identity !== undefined) shared.set(identity, id);
     return id;
@@ -134,12 +136,20 @@ function consumerCounts(roots: readonly PhysicalNode[]): Map<PhysicalNode, numbe
   return counts;
 }
 
+/** Who reads a watermark assigner, counting equal assigners (by their sub-plan) as one. */
+interface AssignerReaders {
+  /** How many different operators read it (equal Calcs count once). */
+  readonly count: number;
+  /** Whether every one of them is a Calc. */
+  readonly onlyCalcs: boolean;
+}
+
 /**
- * With sub-plan reuse, how many different operators read each watermark assigner, counting equal
- * assigners (by their sub-plan) as one: two views filtering one source (q8's person and auction)
- * plan an assigner each, which reuse runs once, computing the watermark once for both.
+ * With sub-plan reuse, who reads each watermark assigner: two views filtering one source (q8's
+ * person and auction) plan an assigner each, which reuse runs once, computing the watermark once
+ * for both.
  */
-function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, number> {
+function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, AssignerReaders> {
   const readersOf = new Map<string, Set<string>>();
   const identities = new Map<PhysicalNode, string>();
   const seen = new Set<PhysicalNode>();
@@ -152,43 +162,67 @@ function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, numb
         identities.set(input, identity);
         let readers = readersOf.get(identity);
         if (readers === undefined) readersOf.set(identity, (readers = new Set()));
-        readers.add(node.kind === 'calc' ? taggedJson([node.condition, node.projection]) : `${identities.size}:${readers.size}`);
+        readers.add(node.kind === 'calc' ? taggedJson(['calc', node.condition, node.projection]) : `${node.kind}#${identities.size}:${readers.size}`);
       }
       walk(input);
     }
   };
   for (const root of roots) walk(root);
-  return new Map([...identities].map(([node, identity]) => [node, readersOf.get(identity)!.size]));
+  return new Map(
+    [...identities].map(([node, identity]) => {
+      const readers = [...readersOf.get(identity)!];
+      return [node, { count: readers.length, onlyCalcs: readers.every((r) => r.startsWith('["calc"')) }];
+    }),
+  );
+}
+
+/** A job node built from several physical nodes: its spec, the node it reads, and its output schema. */
+interface Fused {
+  readonly spec: OperatorSpec;
+  readonly input: PhysicalNode;
+  readonly schema: Schema;
 }
 
 /**
- * For a watermark assigner, or a Calc reading one that nothing else reads: the assigner's spec
- * with the Calc above and a condition-free Calc below (when nothing else reads it) fused in, and
- * the node the fused operator reads. Undefined for any other node. With `readers` (sub-plan reuse),
- * the Calc above is fused only when no different operator reads an equal assigner, so that equal
- * assigners stay equal and run once.
+ * The job node of a watermark assigner with the Calcs around it, or undefined for a node this does
+ * not concern. The assigner takes in a condition-free Calc below it that nothing else reads (a
+ * computed rowtime column), and the Calc above it when that is its only reader. With `readers`
+ * (sub-plan reuse), equal assigners that different operators read stay equal, so that they run
+ * once; when all those readers are Calcs, the shared assigner passes its input's rows through
+ * (computing only the watermark) and each Calc above computes the columns below itself, so that
+ * no row is built for records a Calc drops.
  */
-function fuseWatermarkAssigner(
-  node: PhysicalNode,
-  consumers: ReadonlyMap<PhysicalNode, number>,
-  readers: ReadonlyMap<PhysicalNode, number> | undefined,
-): { spec: WatermarkAssignerSpec; input: PhysicalNode } | undefined {
-  const above =
-    node.kind === 'calc' && node.input.kind === 'watermark-assigner' && consumers.get(node.input) === 1 && (readers?.get(node.input) ?? 1) === 1 ? node : undefined;
+function fuseAroundAssigner(node: PhysicalNode, consumers: ReadonlyMap<PhysicalNode, number>, readers: ReadonlyMap<PhysicalNode, AssignerReaders> | undefined): Fused | undefined {
+  const belowOf = (assigner: PhysicalNode): Extract<PhysicalNode, { kind: 'calc' }> | undefined =>
+    assigner.kind === 'watermark-assigner' && assigner.input.kind === 'calc' && assigner.input.condition === null && consumers.get(assigner.input) === 1 ? assigner.input : undefined;
+  const inliner = (below: Extract<PhysicalNode, { kind: 'calc' }> | undefined) => {
+    const projected = below?.projection ?? null;
+    return (expr: ScalarExpr): ScalarExpr => (projected === null ? expr : remapInputs(expr, (ref) => projected[ref.index]!));
+  };
+  const passesThrough = (assigner: PhysicalNode): boolean => {
+    const info = readers?.get(assigner);
+    return info !== undefined && info.count > 1 && info.onlyCalcs && belowOf(assigner)?.projection != null;
+  };
+  if (node.kind === 'calc' && passesThrough(node.input)) {
+    const below = belowOf(node.input)!;
+    const inline = inliner(below);
+    const projection = node.projection?.map(inline) ?? below.projection;
+    return { spec: { kind: 'calc', condition: node.condition === null ? null : inline(node.condition), projection }, input: node.input, schema: node.schema };
+  }
+  const above = node.kind === 'calc' && node.input.kind === 'watermark-assigner' && consumers.get(node.input) === 1 && (readers?.get(node.input)?.count ?? 1) === 1 ? node : undefined;
   const assigner = above?.input ?? node;
   if (assigner.kind !== 'watermark-assigner') return undefined;
-  const below = assigner.input.kind === 'calc' && assigner.input.condition === null && consumers.get(assigner.input) === 1 ? assigner.input : undefined;
-  const projected = below?.projection ?? null;
-  const inline = (expr: ScalarExpr): ScalarExpr => (projected === null ? expr : remapInputs(expr, (ref) => projected[ref.index]!));
-  return {
-    spec: {
-      kind: 'watermark-assigner',
-      watermark: inline(assigner.watermark),
-      condition: above?.condition == null ? null : inline(above.condition),
-      projection: above?.projection == null ? projected : above.projection.map(inline),
-    },
-    input: below?.input ?? assigner.input,
+  const below = belowOf(assigner);
+  const inline = inliner(below);
+  const watermark = inline(assigner.watermark);
+  if (passesThrough(assigner)) return { spec: { kind: 'watermark-assigner', watermark, condition: null, projection: null }, input: below!.input, schema: below!.input.schema };
+  const spec: WatermarkAssignerSpec = {
+    kind: 'watermark-assigner',
+    watermark,
+    condition: above?.condition == null ? null : inline(above.condition),
+    projection: above?.projection == null ? (below?.projection ?? null) : above.projection.map(inline),
   };
+  return { spec, input: below?.input ?? assigner.input, schema: node.schema };
 }
 
 /**
@@ -212,7 +246,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'calc':
       return { kind: 'calc', condition: node.condition, projection: node.projection };
     case 'watermark-assigner':
-      throw new Error('a watermark assigner is lowered with the Calcs around it (fuseWatermarkAssigner)');
+      throw new Error('a watermark assigner is lowered with the Calcs around it (fuseAroundAssigner)');
     case 'group-aggregate':
       return {
         kind: 'group-aggregate',
