@@ -52,14 +52,23 @@ function asPostgresUser(command: string, args: readonly string[]): void {
 
 /** Prefix of the clusters' data directories in the temporary directory. */
 const DATA_DIR_PREFIX = 'weir-pg-';
+
+/**
+ * Where clusters live: the system's temporary directory even while a test run points TMPDIR at a
+ * directory of its own (see global-setup.ts), so that a later run finds orphaned clusters, and
+ * socket paths stay short.
+ */
+function clusterParent(): string {
+  return process.env.WEIR_TEST_CLUSTER_TMPDIR ?? tmpdir();
+}
 /** File in a data directory naming the process that started the cluster. */
 const OWNER_FILE = 'weir-owner.pid';
 
 /** Stops and deletes the clusters whose starting process is gone (a test run killed before its teardown). */
 function sweepOrphanedClusters(): void {
-  for (const name of readdirSync(tmpdir())) {
+  for (const name of readdirSync(clusterParent())) {
     if (!name.startsWith(DATA_DIR_PREFIX)) continue;
-    const dataDir = join(tmpdir(), name);
+    const dataDir = join(clusterParent(), name);
     let owner: number;
     try {
       owner = Number(readFileSync(join(dataDir, OWNER_FILE), 'utf8'));
@@ -80,7 +89,7 @@ function sweepOrphanedClusters(): void {
 export async function startPostgresCluster(settings: Readonly<Record<string, string>> = {}): Promise<PostgresCluster> {
   if (!existsSync(join(BIN, 'initdb'))) throw new Error(`PostgreSQL 15 binaries not found in ${BIN} (set WEIR_TEST_PG_BIN)`);
   sweepOrphanedClusters();
-  const dataDir = mkdtempSync(join(tmpdir(), DATA_DIR_PREFIX));
+  const dataDir = mkdtempSync(join(clusterParent(), DATA_DIR_PREFIX));
   if (userInfo().uid === 0) {
     const { uid, gid } = postgresIds();
     chownSync(dataDir, uid, gid);
