@@ -336,7 +336,6 @@ function foldCast(value: unknown, from: SqlType, to: SqlType): { value: unknown 
 function instantiate<T>(generated: GeneratedSource): T {
   let factory: (lib: unknown, constants: readonly unknown[]) => T;
   try {
-    if (process.env.DUMP) console.error(generated.source);
     factory = new Function('$lib', '$constants', generated.source) as typeof factory;
   } catch (error) {
     throw new WeirError('INTERNAL_ERROR', `generated code does not compile: ${(error as Error).message}\n${generated.source}`, { cause: error });

@@ -2,7 +2,8 @@
  * Lowers a physical plan to the job graph the runtime executes: one job node per physical node,
  * except exchanges, which become the partitioning of the edge into their consumer, and the Calcs
  * around a watermark assigner, which are fused into it (a computed rowtime column below it, the
- * filter and projection of a view or query above it), when nothing else reads them. Equal
+ * filter and projection of a view or query above it), when nothing else reads them (an assigner
+ * several views share computes only the watermark, see fuseAroundAssigner). Equal
  * sub-plans become one job node read by every consumer: scans of one table with the same options
  * (a self-join, or a statement set reading a table twice, reads its input once), and equal
  * operators over equal inputs (computed once).
@@ -150,7 +151,7 @@ interface AssignerReaders {
  * for both.
  */
 function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, AssignerReaders> {
-  const readersOf = new Map<string, Set<string>>();
+  const readersOf = new Map<string, { readonly calcs: Set<string>; others: number }>();
   const identities = new Map<PhysicalNode, string>();
   const seen = new Set<PhysicalNode>();
   const walk = (node: PhysicalNode): void => {
@@ -161,8 +162,9 @@ function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, Assi
         const identity = identities.get(input) ?? taggedJson(input);
         identities.set(input, identity);
         let readers = readersOf.get(identity);
-        if (readers === undefined) readersOf.set(identity, (readers = new Set()));
-        readers.add(node.kind === 'calc' ? taggedJson(['calc', node.condition, node.projection]) : `${node.kind}#${identities.size}:${readers.size}`);
+        if (readers === undefined) readersOf.set(identity, (readers = { calcs: new Set(), others: 0 }));
+        if (node.kind === 'calc') readers.calcs.add(taggedJson([node.condition, node.projection]));
+        else readers.others++;
       }
       walk(input);
     }
@@ -170,8 +172,8 @@ function assignerReaders(roots: readonly PhysicalNode[]): Map<PhysicalNode, Assi
   for (const root of roots) walk(root);
   return new Map(
     [...identities].map(([node, identity]) => {
-      const readers = [...readersOf.get(identity)!];
-      return [node, { count: readers.length, onlyCalcs: readers.every((r) => r.startsWith('["calc"')) }];
+      const { calcs, others } = readersOf.get(identity)!;
+      return [node, { count: calcs.size + others, onlyCalcs: others === 0 }];
     }),
   );
 }
