@@ -53,17 +53,26 @@ export function partitionLayout(schema: Schema, keys: readonly string[], default
   const texts = keyIndexes.map((index) => partitionText(schema[index]!.type));
   const defaultValue = escapePathName(defaultName);
   const data: unknown[] = new Array<unknown>(dataIndexes.length);
+  const lastValues: unknown[] = keyIndexes.map(() => undefined);
+  const segments: string[] = keyIndexes.map(() => '');
+  let directory: string | undefined;
   return {
     keys,
     dataSchema: dataIndexes.map((i) => schema[i]!),
+    // Rows of one partition arrive in runs: a key value equal to the previous row's keeps its
+    // escaped segment, and a row whose values all repeat gets the previous directory string.
     directoryOf(row) {
-      let directory = '';
+      let changed = directory === undefined;
       for (let k = 0; k < keyIndexes.length; k++) {
         const value = row[keyIndexes[k]!];
+        if (value === lastValues[k] && typeof value !== 'object' && directory !== undefined) continue;
+        lastValues[k] = value;
         const text = value === null || value === undefined ? '' : texts[k]!(value);
-        directory += prefixes[k]! + (text.trim() === '' ? defaultValue : escapePathName(text));
+        segments[k] = prefixes[k]! + (text.trim() === '' ? defaultValue : escapePathName(text));
+        changed = true;
       }
-      return directory;
+      if (changed) directory = segments.join('');
+      return directory!;
     },
     dataOf(row) {
       for (let i = 0; i < dataIndexes.length; i++) data[i] = row[dataIndexes[i]!];

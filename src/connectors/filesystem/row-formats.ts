@@ -184,8 +184,25 @@ function jsonMapEncoder(keyType: SqlType, valueType: SqlType): Encoder {
   };
 }
 
-/** The SQL text of a temporal value, without quotes: `2020-01-01`, `12:00:00`, `2020-01-01 12:00:00.000`. */
+/**
+ * The SQL text of a temporal value, without quotes: `2020-01-01`, `12:00:00`, `2020-01-01 12:00:00.000`.
+ * Rows of a stream arrive in time order, many in one millisecond: a value equal to the previous
+ * one reuses its text.
+ */
 function temporalEncoder(type: Extract<SqlType, { kind: 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>): Encoder {
+  const format = temporalFormat(type);
+  let last: unknown;
+  let text = '';
+  return (value) => {
+    if (value !== last || text === '') {
+      text = format(value);
+      last = value;
+    }
+    return text;
+  };
+}
+
+function temporalFormat(type: Extract<SqlType, { kind: 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>): Encoder {
   switch (type.kind) {
     case 'DATE':
       return (value) => formatDate(value as number);

@@ -104,19 +104,23 @@ function fieldCode(letter: string, n: number): string {
 /**
  * A function that renders epoch milliseconds (UTC) in the pattern; throws INVALID_ARGUMENT for an
  * unsupported pattern. The function is generated per pattern: straight-line arithmetic and one
- * string concatenation, no allocation besides the result.
+ * string concatenation, no allocation besides the result; a stream's rows come many to a
+ * millisecond, so the previous result is returned for the same milliseconds.
  */
 export function compileDateFormatter(pattern: string): (millis: number) => string {
   const tokens = tokenize(pattern);
   const needsDate = tokens.some((t) => t.kind === 'field' && 'GyYMLdDEu'.includes(t.letter));
   const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
   const body = [
+    'let lastMillis = NaN, lastText = "";',
     'return function format(millis) {',
+    '  if (millis === lastMillis) return lastText;',
     '  const r = millis % 86400000;',
     '  const t = r < 0 ? r + 86400000 : r + 0;',
     '  const days = (millis - t) / 86400000;',
     ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day;'] : []),
-    `  return ${parts.length === 0 ? '""' : parts.join(' + ')};`,
+    '  lastMillis = millis;',
+    `  return (lastText = ${parts.length === 0 ? '""' : parts.join(' + ')});`,
     '};',
   ].join('\n');
   const pad2 = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
