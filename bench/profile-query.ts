@@ -1,6 +1,6 @@
 /**
  * Profiles weir on one Nexmark query over events generated ahead (the replayed source), with the
- * CPU profiler running only while the job runs: `node dist/profile-query.js q8 1000000 out.cpuprofile`.
+ * CPU profiler running only from the source's first poll: `npm run profile -- q8 1000000 out.cpuprofile`.
  * A development tool beside the benchmark; it measures nothing the report uses.
  */
 import { writeFileSync } from 'node:fs';
