@@ -321,15 +321,20 @@ export interface WindowRankSpec {
 }
 
 /**
- * Inner window join of input 0 (left) and input 1 (right), insert-only and windowed alike, which
+ * Window join of input 0 (left) and input 1 (right), insert-only and windowed alike, which
  * equates window_start and window_end (`leftWindowEnd` and `rightWindowEnd` index window_end) and
  * `leftKeys` with `rightKeys`, the columns both inputs are hash-partitioned by (one subtask when
  * there are none). Each side's rows wait in keyed state until the watermark (the minimum of both
  * inputs) passes their window's end; then the window's rows are joined, emitted as +I, and the
- * state cleared. Rows of a closed window are late: dropped and counted. A NULL key matches nothing.
+ * state cleared; an outer side's rows that matched nothing are emitted padded with NULLs
+ * (`leftArity`/`rightArity` columns). Rows of a closed window are late: dropped and counted. A
+ * NULL key matches nothing.
  */
 export interface WindowJoinSpec {
   readonly kind: 'window-join';
+  readonly joinType: JoinType;
+  readonly leftArity: number;
+  readonly rightArity: number;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
   readonly leftWindowEnd: number;

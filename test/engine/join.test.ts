@@ -174,7 +174,7 @@ describe('interval join', () => {
   });
 });
 
-/** Nexmark q8's window join (people who opened auctions in the 10 s window they registered in), optionally LEFT. */
+/** Nexmark q8's window join (people who opened auctions in the 10 s window they registered in), or an outer variant. */
 const windowJoin = (type: string): string => `SELECT P.id AS id, P.name AS name, P.starttime AS starttime, A.seller AS seller
   FROM (SELECT id, name, window_start AS starttime, window_end AS endtime
         FROM TABLE(TUMBLE(TABLE person, DESCRIPTOR(\`dateTime\`), INTERVAL '10' SECOND)) GROUP BY id, name, window_start, window_end) P
@@ -183,20 +183,26 @@ const windowJoin = (type: string): string => `SELECT P.id AS id, P.name AS name,
   ON P.id = A.seller AND P.starttime = A.starttime AND P.endtime = A.endtime`;
 
 describe('window join', () => {
-  for (const type of ['INNER', 'LEFT']) {
+  for (const type of ['INNER', 'LEFT', 'RIGHT', 'FULL OUTER']) {
     it(`${type}: equals the join of the windowed rows computed by hand, at parallelism 1 and 2`, async () => {
       const engine = createEngine();
       await engine.execute(publishedSql('ddl.sql', { EVENTS_NUM: '20000', TPS: '200' }));
       const [plan] = await engine.execute(`EXPLAIN ${windowJoin(type)}`);
-      expect(plan?.kind === 'text' ? plan.text : '').toContain('WindowJoin(');
+      expect(plan?.kind === 'text' ? plan.text : '').toContain(`WindowJoin(leftWindow=[TUMBLE(win_start=[starttime], win_end=[endtime], size=[10 s])]`);
       const window = (v: unknown): number => Math.floor((v as Date).getTime() / 10_000) * 10_000;
       const people = new Map((await engine.query('SELECT id, name, `dateTime` FROM person')).map((r) => [`${r.id}/${r.name}/${window(r.dateTime)}`, { id: r.id, name: r.name, start: window(r.dateTime) }]));
-      const sellers = new Set((await engine.query('SELECT seller, `dateTime` FROM auction')).map((r) => `${r.seller}/${window(r.dateTime)}`));
-      const expected = [...people.values()].flatMap((p) => (sellers.has(`${p.id}/${p.start}`) ? [{ ...p, seller: p.id }] : type === 'LEFT' ? [{ ...p, seller: null }] : []));
-      expect(expected.some((r) => r.seller !== null)).toBe(true);
+      const sellers = new Map((await engine.query('SELECT seller, `dateTime` FROM auction')).map((r) => [`${r.seller}/${window(r.dateTime)}`, r.seller]));
+      const padsPeople = type === 'LEFT' || type === 'FULL OUTER';
+      const padsSellers = type === 'RIGHT' || type === 'FULL OUTER';
+      const matched = [...people.values()].flatMap((p) => (sellers.has(`${p.id}/${p.start}`) ? [{ ...p, seller: p.id }] : padsPeople ? [{ ...p, seller: null }] : []));
+      const personKeys = new Set([...people.values()].map((p) => `${p.id}/${p.start}`));
+      const lonelySellers = padsSellers ? [...sellers].filter(([key]) => !personKeys.has(key)).map(([, seller]) => ({ id: null, name: null, start: null, seller })) : [];
+      const expected = [...matched, ...lonelySellers];
+      expect(expected.some((r) => r.seller !== null && r.id !== null)).toBe(true);
+      if (type !== 'INNER') expect(expected.some((r) => r.seller === null || r.id === null)).toBe(true);
       for (const parallelism of [1, 2]) {
         await engine.execute(`SET 'parallelism.default' = '${parallelism}'`);
-        const rows = (await engine.query(windowJoin(type))).map((r) => ({ id: r.id, name: r.name, start: (r.starttime as Date).getTime(), seller: r.seller }));
+        const rows = (await engine.query(windowJoin(type))).map((r) => ({ id: r.id, name: r.name, start: r.starttime === null ? null : (r.starttime as Date).getTime(), seller: r.seller }));
         expect(canonical(rows)).toEqual(canonical(expected));
       }
     });

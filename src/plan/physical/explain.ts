@@ -117,7 +117,7 @@ function describeNode(node: PhysicalNode): string {
       const { left, right, leftWindow, rightWindow } = node;
       const windows = `leftWindow=[${describeWindow(node.window, windowColumns(left.schema, leftWindow.start, leftWindow.end))}], rightWindow=[${describeWindow(node.window, windowColumns(right.schema, rightWindow.start, rightWindow.end))}]`;
       const keys = node.leftKeys.map((l, i) => `(${left.schema[l]!.name} = ${right.schema[node.rightKeys[i]!]!.name})`);
-      return `WindowJoin(${windows}, joinType=[InnerJoin], where=[${keys.join(' AND ')}], select=[${fields(node.schema)}], ${mode})`;
+      return `WindowJoin(${windows}, joinType=[${joinTypeName(node.joinType)}], where=[${keys.join(' AND ')}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;

@@ -1,5 +1,5 @@
 /**
- * Plans Flink's WindowJoin: an inner equi-join of two inputs windowed by the same window (window
+ * Plans Flink's WindowJoin: an equi-join (inner or outer) of two inputs windowed by the same window (window
  * TVFs, window aggregations, ...; see window-properties) whose keys equate window_start with
  * window_start and window_end with window_end joins each window once, when it closes, instead of
  * keeping every row forever as a regular join does. As in Flink, the inputs are partitioned by the
@@ -13,7 +13,7 @@ import type { PhysicalNode } from './physical-node.js';
 
 /** The window join for `node`, or undefined when it is not one; `lower` lowers its inputs. */
 export function lowerWindowJoin(node: LogicalJoin, lower: (node: LogicalNode) => PhysicalNode): PhysicalNode | undefined {
-  if (node.joinType !== 'INNER' || node.condition !== null) return undefined;
+  if (node.condition !== null) return undefined;
   const windows = windowJoinOf(node);
   if (windows === undefined) return undefined;
   const isWindowPair = (l: number, r: number): boolean => (l === windows.left.start && r === windows.right.start) || (l === windows.left.end && r === windows.right.end);
@@ -23,6 +23,7 @@ export function lowerWindowJoin(node: LogicalJoin, lower: (node: LogicalNode) =>
   const exchange = (input: PhysicalNode, keys: readonly number[]): PhysicalNode => ({ kind: 'exchange', input, keys: keys.length === 0 ? null : keys, schema: input.schema, mode: INSERT_ONLY });
   return {
     kind: 'window-join',
+    joinType: node.joinType,
     left: exchange(lower(node.left), leftKeys),
     right: exchange(lower(node.right), rightKeys),
     window: windows.left.window,

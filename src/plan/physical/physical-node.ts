@@ -138,9 +138,10 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
-  /** Flink's WindowJoin: an inner equi-join of two inputs windowed alike, equating window_start and window_end; `leftKeys`/`rightKeys` are the other equated columns. */
+  /** Flink's WindowJoin: an equi-join of two inputs windowed alike, equating window_start and window_end; `leftKeys`/`rightKeys` are the other equated columns. */
   | {
       readonly kind: 'window-join';
+      readonly joinType: JoinType;
       readonly left: PhysicalNode;
       readonly right: PhysicalNode;
       readonly window: WindowSpec;

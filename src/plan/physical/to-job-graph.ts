@@ -311,7 +311,16 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'window-rank':
       return { kind: 'window-rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit, windowEnd: node.windowEnd };
     case 'window-join':
-      return { kind: 'window-join', leftKeys: node.leftKeys, rightKeys: node.rightKeys, leftWindowEnd: node.leftWindow.end, rightWindowEnd: node.rightWindow.end };
+      return {
+        kind: 'window-join',
+        joinType: node.joinType,
+        leftArity: node.left.schema.length,
+        rightArity: node.right.schema.length,
+        leftKeys: node.leftKeys,
+        rightKeys: node.rightKeys,
+        leftWindowEnd: node.leftWindow.end,
+        rightWindowEnd: node.rightWindow.end,
+      };
     case 'union':
       return { kind: 'union' };
     case 'sink':

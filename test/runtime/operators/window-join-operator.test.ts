@@ -6,19 +6,26 @@
  * snapshot joins the restored rows with later ones. Compared with a nested-loop reference.
  */
 import { describe, expect, it } from 'vitest';
+import type { JoinType } from '../../../src/common/join-type.js';
 import type { Row } from '../../../src/common/row.js';
+import type { WindowJoinSpec } from '../../../src/dataflow/job-graph.js';
 import { WindowJoinOperator } from '../../../src/runtime/operators/window-join-operator.js';
 import { OperatorHarness, type Change } from '../operator-harness.js';
 
 /** Left rows are [k, l, window_start, window_end], right rows [k, r, window_start, window_end]; the join equates k and the window. */
-const spec = { kind: 'window-join', leftKeys: [0], rightKeys: [0], leftWindowEnd: 3, rightWindowEnd: 3 } as const;
+const spec: WindowJoinSpec = { kind: 'window-join', joinType: 'INNER', leftArity: 4, rightArity: 4, leftKeys: [0], rightKeys: [0], leftWindowEnd: 3, rightWindowEnd: 3 };
 
 const inserts = (rows: readonly Row[]): Change[] => rows.map((r) => ['+I', r]);
 const sorted = (rows: readonly Row[]): string[] => rows.map((r) => JSON.stringify(r)).sort();
 
-/** The inner join by nested loops: equal k (not NULL), equal window. */
-function reference(left: readonly Row[], right: readonly Row[]): Row[] {
-  return left.flatMap((l) => right.filter((r) => l[0] !== null && l[0] === r[0] && l[2] === r[2] && l[3] === r[3]).map((r) => [...l, ...r]));
+/** The join by nested loops: equal k (not NULL), equal window; unmatched rows of an outer side padded. */
+function reference(left: readonly Row[], right: readonly Row[], joinType: JoinType = 'INNER'): Row[] {
+  const matches = (l: Row, r: Row): boolean => l[0] !== null && l[0] === r[0] && l[2] === r[2] && l[3] === r[3];
+  const nulls = [null, null, null, null];
+  const pairs = left.flatMap((l) => right.filter((r) => matches(l, r)).map((r) => [...l, ...r]));
+  const lonelyLeft = joinType === 'LEFT' || joinType === 'FULL' ? left.filter((l) => !right.some((r) => matches(l, r))).map((l) => [...l, ...nulls]) : [];
+  const lonelyRight = joinType === 'RIGHT' || joinType === 'FULL' ? right.filter((r) => !left.some((l) => matches(l, r))).map((r) => [...nulls, ...r]) : [];
+  return [...pairs, ...lonelyLeft, ...lonelyRight];
 }
 
 function generated(side: string, n: number): Row[] {
@@ -57,6 +64,20 @@ describe('window join operator', () => {
     expect(h.state.keyCount()).toBe(1);
     h.watermark(Infinity);
     expect(h.output).toHaveLength(sameWindow(10).length + sameWindow(20).length + sameWindow(30).length);
+    expect(h.state.keyCount()).toBe(0);
+  });
+
+  it.each(['LEFT', 'RIGHT', 'FULL'] as const)('%s: pads the rows of an outer side that match nothing in their window, NULL keys included, once', async (joinType) => {
+    const h = await OperatorHarness.open(new WindowJoinOperator({ ...spec, joinType }));
+    const left = generated('l', 30).map((r, i) => (i % 5 === 1 ? [9, ...r.slice(1)] : r));
+    const right = generated('r', 20).map((r, i) => (i % 6 === 2 ? [8, ...r.slice(1)] : r));
+    h.push(inserts(left), 0);
+    h.push(inserts(right), 1);
+    h.watermark(Infinity);
+    expect(h.output.every(([kind]) => kind === '+I')).toBe(true);
+    const expected = reference(left, right, joinType);
+    expect(sorted(h.output.map(([, row]) => row))).toEqual(sorted(expected));
+    expect(expected.length).toBeGreaterThan(reference(left, right).length);
     expect(h.state.keyCount()).toBe(0);
   });
 
