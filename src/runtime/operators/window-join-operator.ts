@@ -3,7 +3,8 @@
  * windowed alike: both are partitioned by the equated columns besides window_start and
  * window_end, and each key's keyed-state entry holds its open windows, each with the rows of both
  * sides, flat: `[end, leftRows, rightRows, end, leftRows, rightRows, ...]` (a key usually has one
- * or two open windows, so a scan finds one). When the watermark (the minimum over both inputs, as
+ * or two open windows, so a scan finds one), updated in place as the heap backend returns the
+ * stored value itself. When the watermark (the minimum over both inputs, as
  * the task delivers it) passes a window's end, every left row of each key's window is joined with
  * every right row, emitted as +I (left columns then right columns); when one side has no rows,
  * an outer other side's rows are emitted padded with NULLs; the window is then removed from the
