@@ -49,7 +49,7 @@ describe('inner join', () => {
     const engine = createEngine();
     const failure = await engine.query('SELECT * FROM (VALUES (1)) AS a(x)\nJOIN (VALUES (1)) AS b(y) ON a.x < b.y').catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(WeirError);
-    expect((failure as WeirError).message).toBe('the ON condition of a join needs an equality between a column of each side');
+    expect((failure as WeirError).message).toBe('the ON condition of a join needs an equality between a column of each side, or time bounds between their rowtime attributes');
     expect((failure as WeirError).span?.start).toMatchObject({ line: 2, column: 30 });
     await expect(engine.query('SELECT * FROM (VALUES (1)) AS a(x) FULL JOIN (VALUES (1)) AS b(y) ON a.x > b.y')).rejects.toThrow('needs an equality between a column of each side');
     await expect(engine.query('SELECT * FROM (VALUES (1)) AS a(x) CROSS JOIN (VALUES (1)) AS b(y)')).rejects.toThrow('CROSS JOIN is not supported yet');
@@ -145,6 +145,22 @@ describe('interval join', () => {
       const rows = (await engine.query(INTERVAL_JOIN)).map((r) => ({ auction: r.auction, bidTime: (r.bidTime as Date).getTime(), auctionTime: (r.auctionTime as Date).getTime() }));
       expect(canonical(rows)).toEqual(canonical(expected));
     }
+  });
+
+  it('joins on time bounds alone, with no equality, in one subtask: what a nested loop over time finds', async () => {
+    const { engine, auctions, bids } = await nexmark();
+    const sql = `SELECT B.auction AS auction, B.\`dateTime\` AS bidTime, A.id AS opened, A.\`dateTime\` AS auctionTime
+      FROM bid AS B JOIN auction AS A ON B.\`dateTime\` BETWEEN A.\`dateTime\` AND A.\`dateTime\` + INTERVAL '0.02' SECOND`;
+    const [plan] = await engine.execute(`EXPLAIN ${sql}`);
+    const text = plan?.kind === 'text' ? plan.text : '';
+    expect(text).toContain('IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=0, leftUpperBound=20');
+    expect(text).toContain('Exchange(distribution=[single]');
+    const expected = bids.flatMap((bid) => auctions.filter((a) => bid.time >= a.time && bid.time <= a.time + 20).map((a) => ({ auction: bid.id, bidTime: bid.time, opened: a.id, auctionTime: a.time })));
+    expect(expected.length).toBeGreaterThan(50);
+    expect(expected.some((r) => r.auction !== r.opened)).toBe(true);
+    await engine.execute("SET 'parallelism.default' = '3'");
+    const rows = (await engine.query(sql)).map((r) => ({ auction: r.auction, bidTime: (r.bidTime as Date).getTime(), opened: r.opened, auctionTime: (r.auctionTime as Date).getTime() }));
+    expect(canonical(rows)).toEqual(canonical(expected));
   });
 
   it('holds its output watermark back, so a window aggregation over its output drops nothing', async () => {

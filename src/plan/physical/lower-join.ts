@@ -1,6 +1,7 @@
 /**
  * Lowers a logical join: both inputs hash-exchanged by their join keys into a regular join, or
- * into an interval join when the binder found time bounds between two rowtime attributes.
+ * into an interval join when the binder found time bounds between two rowtime attributes (sent
+ * to one subtask when the bounds are all the join has).
  */
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import type { LogicalJoin } from '../logical/logical-node.js';
@@ -10,8 +11,8 @@ import type { PhysicalNode } from './physical-node.js';
 export function lowerJoin(node: LogicalJoin, left: PhysicalNode, right: PhysicalNode): PhysicalNode {
   const mode = INSERT_ONLY;
   const inputs = {
-    left: { kind: 'exchange', input: left, keys: node.leftKeys, schema: left.schema, mode },
-    right: { kind: 'exchange', input: right, keys: node.rightKeys, schema: right.schema, mode },
+    left: { kind: 'exchange', input: left, keys: node.leftKeys.length === 0 ? null : node.leftKeys, schema: left.schema, mode },
+    right: { kind: 'exchange', input: right, keys: node.rightKeys.length === 0 ? null : node.rightKeys, schema: right.schema, mode },
   } as const;
   const common = { joinType: node.joinType, ...inputs, leftKeys: node.leftKeys, rightKeys: node.rightKeys, condition: node.condition, schema: node.schema, mode };
   if (node.interval !== undefined) return { kind: 'interval-join', ...common, bounds: node.interval };

@@ -2,11 +2,11 @@
  * Binds `left [INNER | LEFT | RIGHT | FULL [OUTER]] JOIN right ON condition`: the conjuncts of the
  * condition that equate a left column with a right column become the join keys (cast to a common
  * type where needed). A lower and an upper bound between two rowtime attributes make it an interval
- * join, a key equating the window ends of two window aggregations a window join (see
- * interval-join-bounds.ts). The rest filters the joined rows of an inner join, and is
+ * join (also without an equality: then one subtask joins all rows, as in Flink), a key equating
+ * the window ends of two window aggregations a window join (see interval-join-bounds.ts). The rest filters the joined rows of an inner join, and is
  * part of the match condition of an outer join, whose NULL-padded columns become nullable (and,
- * as in Flink, no column of an outer join's output is a time attribute any more). A join without
- * an equality between the sides is refused.
+ * as in Flink, no column of an outer join's output is a time attribute any more). A join with
+ * neither an equality between the sides nor time bounds is refused.
  */
 import { WeirError } from '../../common/errors.js';
 import type { JoinType } from '../../common/join-type.js';
@@ -41,13 +41,13 @@ export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: B
       rightExprs.push(remapInputs(pair[1], (r) => Exprs.inputRef(r.index - width, r.type)));
     }
   }
-  if (leftExprs.length === 0) {
-    throw new WeirError('UNSUPPORTED', 'the ON condition of a join needs an equality between a column of each side', {
+  const interval = extractIntervalBounds(nonEqui, width);
+  if (leftExprs.length === 0 && interval === undefined) {
+    throw new WeirError('UNSUPPORTED', 'the ON condition of a join needs an equality between a column of each side, or time bounds between their rowtime attributes', {
       span: ref.on.span,
-      hint: 'joins without an equi-join key (cross joins, pure theta or time-only interval joins) are not supported yet',
+      hint: 'cross joins and joins on other conditions alone are not supported yet',
     });
   }
-  const interval = extractIntervalBounds(nonEqui, width);
   const residual = interval?.rest ?? nonEqui;
   const keyTypes = leftExprs.map((l, i) => {
     const r = rightExprs[i]!;
