@@ -191,16 +191,19 @@ function jsonMapEncoder(keyType: SqlType, valueType: SqlType): Encoder {
  */
 function temporalEncoder(type: Extract<SqlType, { kind: 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>): Encoder {
   const format = temporalFormat(type);
-  let last: unknown;
+  let last: unknown = NOT_FORMATTED;
   let text = '';
   return (value) => {
-    if (value !== last || text === '') {
+    if (value !== last) {
       text = format(value);
       last = value;
     }
     return text;
   };
 }
+
+/** The previous value of an encoder that has formatted nothing yet. */
+const NOT_FORMATTED = Symbol('not formatted');
 
 function temporalFormat(type: Extract<SqlType, { kind: 'DATE' | 'TIME' | 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>): Encoder {
   switch (type.kind) {

@@ -32,8 +32,7 @@ export interface MapState<K, V> {
 /** A list per key. */
 export interface ListState<T> {
   get(): readonly T[];
-  /** Appends `value`; returns true when it is the current key's first value. */
-  add(value: T): boolean;
+  add(value: T): void;
   update(values: readonly T[]): void;
   clear(): void;
 }

@@ -146,9 +146,8 @@ export class MemoryStateBackend implements KeyedStateBackend {
       get: () => (entries.get(this.currentKey) as T[] | undefined) ?? NO_VALUES,
       add: (value) => {
         const list = entries.get(this.currentKey) as T[] | undefined;
-        if (list !== undefined) return list.push(value) === 1;
-        entries.set(this.currentKey, [value]);
-        return true;
+        if (list === undefined) entries.set(this.currentKey, [value]);
+        else list.push(value);
       },
       update: (values) => {
         if (values.length === 0) entries.delete(this.currentKey);

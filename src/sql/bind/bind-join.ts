@@ -3,10 +3,11 @@
  * condition that equate a left column with a right column become the join keys (cast to a common
  * type where needed). A lower and an upper bound between two rowtime attributes make it an interval
  * join (also without an equality: then one subtask joins all rows, as in Flink), a key equating
- * the window ends of two window aggregations a window join (see interval-join-bounds.ts). The rest filters the joined rows of an inner join, and is
- * part of the match condition of an outer join, whose NULL-padded columns become nullable (and,
- * as in Flink, no column of an outer join's output is a time attribute any more). A join with
- * neither an equality between the sides nor time bounds is refused.
+ * the window ends of two window aggregations a window join (see interval-join-bounds.ts). The
+ * rest filters the joined rows of an inner join, and is part of the match condition of an outer
+ * join, whose NULL-padded columns become nullable (and, as in Flink, no column of an outer
+ * join's output is a time attribute any more). A join with neither an equality between the sides
+ * nor time bounds is refused.
  */
 import { WeirError } from '../../common/errors.js';
 import type { JoinType } from '../../common/join-type.js';

@@ -73,20 +73,6 @@ describe('memory state backend snapshots', () => {
   });
 });
 
-describe('memory state backend list state', () => {
-  it('tells whether a value is the first of its key, again after the list is cleared', () => {
-    const backend = new MemoryStateBackend();
-    const list = backend.getListState<number>({ name: 'l' });
-    backend.setCurrentKey('a');
-    expect([list.add(1), list.add(2)]).toEqual([true, false]);
-    backend.setCurrentKey('b');
-    expect(list.add(3)).toBe(true);
-    backend.setCurrentKey('a');
-    list.clear();
-    expect([list.add(4), list.get()]).toEqual([true, [4]]);
-  });
-});
-
 describe('memory state backend with a time-to-live', () => {
   const clocked = (ttlMillis: number): { backend: MemoryStateBackend; advance: (ms: number) => void } => {
     let now = 1_000;
