@@ -63,6 +63,12 @@ describe('DATE_FORMAT and friends', () => {
     expect(() => compileDateFormatter('yyyy-qq')).toThrow("invalid date format 'yyyy-qq': unsupported pattern letter 'q'");
   });
 
+  it('formats each value of a run of repeated and changing instants afresh or as before', () => {
+    const format = compileDateFormatter('yyyy-MM-dd HH:mm:ss.SSS');
+    const instants = [at, at, at + 1, at + 1, at, -1, -1, 0, -0, at];
+    expect(instants.map(format)).toEqual(instants.map((ms) => new Date(ms).toISOString().slice(0, 23).replace('T', ' ')));
+  });
+
   it('parses text with a pattern, NULL when it does not match', () => {
     expect(evalCall('TO_TIMESTAMP', lit.str('2020-02-29 13:05:09'))).toBe(Date.UTC(2020, 1, 29, 13, 5, 9));
     expect(evalCall('TO_TIMESTAMP', lit.str('29/02/2020 13:05'), lit.str('dd/MM/yyyy HH:mm'))).toBe(Date.UTC(2020, 1, 29, 13, 5));

@@ -97,6 +97,22 @@ describe('csv format', () => {
     expect(csv(text).serialize(RowKind.INSERT, ['x,y', 'two\nlines', 'cr\r', ' spaced ', 'plain'])).toBe('"x,y","two\nlines","cr\r", spaced ,plain\n');
   });
 
+  it('writes the timestamps and dates of every row, in runs of equal and changing values', () => {
+    const format = csv([
+      { name: 'ts', type: SqlTypes.timestamp(3) },
+      { name: 'd', type: SqlTypes.date() },
+    ]);
+    const rows = [[noon, newYear], [noon, newYear], [noon + 1, newYear + 1], [noon, newYear], [null, null], [noon, newYear]];
+    expect(rows.map((r) => format.serialize(RowKind.INSERT, r))).toEqual([
+      '2020-01-01 12:00:00.000,2020-01-01\n',
+      '2020-01-01 12:00:00.000,2020-01-01\n',
+      '2020-01-01 12:00:00.001,2020-01-02\n',
+      '2020-01-01 12:00:00.000,2020-01-01\n',
+      ',\n',
+      '2020-01-01 12:00:00.000,2020-01-01\n',
+    ]);
+  });
+
   it('writes NULL as an empty field and the empty string as ""', () => {
     const text: Schema = [
       { name: 'a', type: SqlTypes.string() },
