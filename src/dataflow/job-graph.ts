@@ -4,6 +4,7 @@
  * operators from it without knowing anything about SQL. Bump {@link JOB_GRAPH_VERSION} whenever a
  * spec changes meaning, so that state written by an older graph is never misread.
  */
+import type { ConflictStrategy } from '../common/conflict-strategy.js';
 import type { IntervalBounds, JoinType } from '../common/join-type.js';
 import type { OrderKey } from '../common/order-key.js';
 import type { OverFrame } from '../common/over-frame.js';
@@ -68,7 +69,25 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec | WindowTableSpec | WindowRankSpec | WindowJoinSpec;
+export type OperatorSpec =
+  | SourceSpec
+  | ValuesSpec
+  | CalcSpec
+  | WatermarkAssignerSpec
+  | GroupAggregateSpec
+  | WindowAggregateSpec
+  | JoinSpec
+  | IntervalJoinSpec
+  | RankSpec
+  | OverAggregateSpec
+  | UnionSpec
+  | SinkSpec
+  | SinkUpsertMaterializerSpec
+  | LookupJoinSpec
+  | TemporalJoinSpec
+  | WindowTableSpec
+  | WindowRankSpec
+  | WindowJoinSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -346,6 +365,23 @@ export interface UnionSpec {
   readonly kind: 'union';
 }
 
+/**
+ * Flink's SinkUpsertMaterializer, before a sink whose primary key is not a key of its input: its
+ * input (hash-partitioned by `keys`, the sink's primary key columns) is kept per primary key as the
+ * list of rows present, in arrival order, and the output is an upsert changelog of that key (+I,
+ * +U, -D) holding the row `conflictStrategy` picks: the latest (`DEDUPLICATE`) or the earliest
+ * (`NOTHING`); `ERROR` keeps the latest and fails the job when a key holds two rows at a barrier or
+ * at the end of input. A retraction removes one row equal to it; one of a row never added is
+ * ignored, with one warning.
+ */
+export interface SinkUpsertMaterializerSpec {
+  readonly kind: 'sink-upsert-materializer';
+  /** The sink table, for messages. */
+  readonly table: string;
+  readonly keys: readonly number[];
+  readonly conflictStrategy: ConflictStrategy;
+}
+
 /** Writes into a table through its connector. */
 export interface SinkSpec {
   readonly kind: 'sink';
@@ -356,6 +392,12 @@ export interface SinkSpec {
   readonly primaryKey: readonly string[];
   /** The table's `PARTITIONED BY` columns, when it has any (absent otherwise, so that unpartitioned graphs keep their fingerprint). */
   readonly partitionedBy?: readonly string[];
+  /**
+   * The table is a multiset without a key: every +I/+U inserts a row and every -U/-D removes one
+   * row equal to it. The sink's input is hash-partitioned by all its columns, so that the rows
+   * equal to one another are written by one subtask.
+   */
+  readonly multiset?: true;
   /**
    * What identifies the job across restarts (`pipeline.name`, or derived from its statement);
    * transactional sinks put it into the ids of the transactions they leave in external systems.

@@ -10,7 +10,7 @@ import { randomBytes } from 'node:crypto';
 import type { ExternalTables } from '../connectors/api/connector.js';
 import { unionJobGraphs, type JobGraph } from '../dataflow/job-graph.js';
 import type { LogicalNode, LogicalSink } from '../plan/logical/logical-node.js';
-import { buildJobGraph, planPhysical, type PlannerOptions } from '../plan/planner.js';
+import { buildJobGraph, materializedViewKeying, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import { bindMaterializedView, KEEP_TABLE_OPTION } from '../sql/bind/bind-materialized-view.js';
 import { objectName } from '../sql/bind/bind-query.js';
 import type { BinderContext } from '../sql/bind/binder-context.js';
@@ -69,13 +69,14 @@ export class MaterializedViews {
     const name = objectName(statement.name.parts, statement.name.span);
     if (statement.ifNotExists && catalog.materializedView(name) !== undefined) return ok('Execute statement succeeded.');
     catalog.checkFree(name, statement.name.span);
-    const sink = bindMaterializedView(statement, name, binder);
+    const sink = bindMaterializedView(statement, name, binder, (query) => materializedViewKeying(query, this.host.plannerOptions()));
     const view = {
       kind: 'materialized-view' as const,
       name,
       queryText: statement.queryText,
       schema: sink.schema,
       primaryKey: sink.target.primaryKey,
+      multiset: sink.target.multiset === true,
       options: new Map(Object.entries(sink.target.options)),
       ddl: text,
       jobKey: MATERIALIZED_VIEWS_JOB,

@@ -32,6 +32,11 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   'execution.runtime-mode': { default: 'streaming', description: 'streaming or batch', validate: oneOf('streaming', 'batch') },
   'table.exec.state.ttl': { default: '0 ms', description: 'idle state retention (0: forever)', validate: duration },
   'table.exec.source.idle-timeout': { default: '0 ms', description: 'a source without records this long stops holding back watermarks (0: never)', validate: duration },
+  'table.exec.sink.require-on-conflict': {
+    default: 'true',
+    description: 'an updating query into a sink whose primary key is no key of the query needs ON CONFLICT (else the latest row of a key wins)',
+    validate: oneOf('true', 'false'),
+  },
   'table.optimizer.reuse-source-enabled': { default: 'true', description: 'a job reads a table it scans more than once with one source', validate: oneOf('true', 'false') },
   'table.optimizer.reuse-sub-plan-enabled': { default: 'true', description: 'a job computes equal deterministic sub-plans once', validate: oneOf('true', 'false') },
   'execution.checkpointing.interval': { default: '', description: 'time between checkpoints (off when unset)', validate: duration },

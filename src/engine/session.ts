@@ -392,6 +392,7 @@ export class Session {
       sourceIdleTimeoutMillis: parseDuration(this.config.get('table.exec.source.idle-timeout')!, 'table.exec.source.idle-timeout'),
       reuseSources: this.config.getBoolean('table.optimizer.reuse-source-enabled'),
       reuseSubplans: this.config.getBoolean('table.optimizer.reuse-sub-plan-enabled'),
+      requireOnConflict: this.config.getBoolean('table.exec.sink.require-on-conflict'),
     };
   }
 

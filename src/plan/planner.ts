@@ -5,6 +5,9 @@
 import type { JobGraph } from '../dataflow/job-graph.js';
 import type { FunctionRegistry } from '../expr/function-registry.js';
 import { inferChangelog } from './changelog/infer-changelog.js';
+import { upsertKeys } from './changelog/upsert-keys.js';
+import { uniqueKey } from './logical/unique-key.js';
+import type { ViewKeying } from '../sql/bind/bind-materialized-view.js';
 import type { LogicalNode } from './logical/logical-node.js';
 import { optimize } from './optimize/optimizer.js';
 import { explainPlan } from './physical/explain.js';
@@ -27,6 +30,8 @@ export interface PlannerOptions {
   readonly reuseSources?: boolean;
   /** `table.optimizer.reuse-sub-plan-enabled`: equal deterministic sub-plans are computed once (default true). */
   readonly reuseSubplans?: boolean;
+  /** `table.exec.sink.require-on-conflict`: an updating query into a primary key that is no key of it needs ON CONFLICT (default true). */
+  readonly requireOnConflict?: boolean;
 }
 
 /** A planned statement: its physical plans (one per sink, or one query). */
@@ -36,7 +41,28 @@ export interface PlannedQuery {
 
 /** Plans logical roots (sinks, or one query) into physical plans with changelog modes. */
 export function planPhysical(roots: readonly LogicalNode[], options: PlannerOptions): PlannedQuery {
-  return { physical: roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node))) };
+  const changelog = { requireOnConflict: options.requireOnConflict ?? true };
+  return { physical: roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node), changelog)) };
+}
+
+/**
+ * How a materialized view of `query` is keyed: by its upsert key when it has one (the sink then
+ * upserts by it and its aggregations skip update-before rows), preferring keys with fewer columns
+ * that may be NULL, then fewer columns; else by a unique key of the logical plan whose changes may
+ * travel different paths (the sink materializes them per key, so that their order does not matter);
+ * else as a multiset. A key without columns (a global aggregate's single row) makes a multiset too.
+ */
+export function materializedViewKeying(query: LogicalNode, options: PlannerOptions): ViewKeying {
+  const optimized = optimize(query, { functions: options.functions }, options.disabledRules);
+  const physical = lowerToPhysical(optimized);
+  const nullable = (key: readonly number[]): number => key.filter((i) => physical.schema[i]!.type.nullable).length;
+  const keys = upsertKeys(physical)
+    .filter((key) => key.length > 0)
+    .sort((a, b) => nullable(a) - nullable(b) || a.length - b.length);
+  if (keys.length > 0) return { kind: 'key', columns: keys[0]!, materialize: false };
+  const unique = uniqueKey(optimized);
+  if (unique !== undefined && unique.length > 0) return { kind: 'key', columns: unique, materialize: true };
+  return { kind: 'multiset' };
 }
 
 /** EXPLAIN's text of planned sinks, marking what their job will share (only EXPLAIN needs it: lowering for the marks is not free). */

@@ -17,6 +17,7 @@ import { WindowJoinOperator } from './operators/window-join-operator.js';
 import { WindowRankOperator } from './operators/window-rank-operator.js';
 import { WindowTableOperator } from './operators/window-table-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
+import { SinkUpsertMaterializerOperator } from './operators/sink-upsert-materializer-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
 import { UpdatingOverAggregateOperator } from './operators/updating-over-aggregate-operator.js';
 import { ValuesReader } from './operators/values-reader.js';
@@ -81,6 +82,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new UnionOperator();
     case 'sink':
       return new SinkOperator(connectors.sink(spec.connector).createWriter(spec));
+    case 'sink-upsert-materializer':
+      return new SinkUpsertMaterializerOperator(spec, node.schema);
     case 'source':
     case 'values':
       throw new Error(`node ${node.id} is a source`);

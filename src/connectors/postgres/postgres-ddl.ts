@@ -20,14 +20,23 @@ export interface QualifiedTable {
   readonly table: string;
 }
 
-/** What the sink writes: its columns and primary key (empty for an append sink). */
+/** What the sink writes: its columns and primary key (empty for an append or multiset sink). */
 export interface TargetSpec {
   /** The weir sink table, for messages. */
   readonly sink: string;
   readonly target: QualifiedTable;
   readonly schema: Schema;
   readonly primaryKey: readonly string[];
+  /** The table holds a multiset: a hidden column {@link MULTISET_HASH_COLUMN}, indexed, holds each row's content hash. */
+  readonly multiset?: boolean;
 }
+
+/**
+ * The hidden column of a multiset table (a materialized view of a query without a unique key):
+ * each row's content hash, indexed, by which a retraction finds a row equal to it. Reads through
+ * weir leave it out.
+ */
+export const MULTISET_HASH_COLUMN = '_weir_row_hash';
 
 const SETUP_LOCK = 'weir postgres sink setup';
 
@@ -42,8 +51,14 @@ export async function prepareTarget(db: Kysely<WeirDatabase>, spec: TargetSpec):
     } else if (kind !== 'r' && kind !== 'p') {
       throw new WeirError('CONNECTOR_ERROR', `postgres sink '${spec.sink}': ${displayTable(spec.target)} is not a table (relkind '${kind}')`);
     }
-    checkColumns(spec, await readColumns(trx, spec.target));
+    const columns = await readColumns(trx, spec.target);
+    checkColumns(spec, columns);
     if (spec.primaryKey.length > 0) await checkUniqueKey(trx, spec);
+    if (spec.multiset === true && !columns.some((c) => c.name === MULTISET_HASH_COLUMN)) {
+      throw new WeirError('CONNECTOR_ERROR', `postgres sink '${spec.sink}': table ${displayTable(spec.target)} has no column "${MULTISET_HASH_COLUMN}", which a view without a unique key keeps its rows' hashes in`, {
+        hint: 'drop the table so that weir creates it',
+      });
+    }
   });
 }
 
@@ -73,12 +88,27 @@ async function relationKind(trx: Transaction<WeirDatabase>, target: QualifiedTab
   return rows[0]?.relkind;
 }
 
+/**
+ * A new table: a primary key on the key columns when none of them may be NULL, else (from
+ * PostgreSQL 15) a unique constraint NULLS NOT DISTINCT, which upserts by that key with a NULL key
+ * one key, as in a GROUP BY (an older server gets the primary key, and a NULL key fails there as a
+ * NOT NULL violation); a multiset table gets its hidden hash column and an index on it.
+ */
 async function createTable(trx: Transaction<WeirDatabase>, spec: TargetSpec): Promise<void> {
   const { schema, table } = spec.target;
   const columns = spec.schema.map((field) => sql`${sql.id(field.name)} ${sql.raw(postgresType(field.type))}${sql.raw(field.type.nullable ? '' : ' NOT NULL')}`);
-  const key = spec.primaryKey.length === 0 ? [] : [sql`PRIMARY KEY (${sql.join(spec.primaryKey.map((name) => sql.id(name)))})`];
+  const keyColumns = sql.join(spec.primaryKey.map((name) => sql.id(name)));
+  const nullableKey = spec.primaryKey.some((name) => spec.schema.find((f) => f.name === name)?.type.nullable !== false) && (await serverVersion(trx)) >= 150000;
+  const key = spec.primaryKey.length === 0 ? [] : nullableKey ? [sql`UNIQUE NULLS NOT DISTINCT (${keyColumns})`] : [sql`PRIMARY KEY (${keyColumns})`];
+  const hash = spec.multiset === true ? [sql`${sql.id(MULTISET_HASH_COLUMN)} bigint NOT NULL`] : [];
   await sql`CREATE SCHEMA IF NOT EXISTS ${sql.id(schema)}`.execute(trx);
-  await sql`CREATE TABLE ${sql.id(schema, table)} (${sql.join([...columns, ...key])})`.execute(trx);
+  await sql`CREATE TABLE ${sql.id(schema, table)} (${sql.join([...columns, ...hash, ...key])})`.execute(trx);
+  if (spec.multiset === true) await sql`CREATE INDEX ON ${sql.id(schema, table)} (${sql.id(MULTISET_HASH_COLUMN)})`.execute(trx);
+}
+
+async function serverVersion(trx: Transaction<WeirDatabase>): Promise<number> {
+  const { rows } = await sql<{ server_version_num: string }>`SHOW server_version_num`.execute(trx);
+  return Number(rows[0]?.server_version_num ?? 0);
 }
 
 async function readColumns(trx: Transaction<WeirDatabase>, target: QualifiedTable): Promise<ExistingColumn[]> {
@@ -111,7 +141,7 @@ function checkColumns(spec: TargetSpec, existing: readonly ExistingColumn[]): vo
       });
     }
   }
-  const written = new Set(spec.schema.map((field) => field.name));
+  const written = new Set([...spec.schema.map((field) => field.name), ...(spec.multiset === true ? [MULTISET_HASH_COLUMN] : [])]);
   for (const column of existing) {
     if (!written.has(column.name) && column.notNull && !column.hasDefault) {
       throw new WeirError('CONNECTOR_ERROR', `postgres sink '${spec.sink}': column "${column.name}" of ${table} is NOT NULL without a default, and the sink does not write it`);

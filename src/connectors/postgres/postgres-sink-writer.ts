@@ -27,9 +27,9 @@ import { ROW_KIND_SHORT, RowKind } from '../../common/row-kind.js';
 import type { ChangeBatch } from '../../common/row.js';
 import type { SinkSpec } from '../../dataflow/job-graph.js';
 import type { PreparedTransaction, SinkContext, TransactionalSinkWriter } from '../../runtime/sink-writer.js';
-import { AppendBuffer, UpsertBuffer, type BufferedWrites, type ChangeBuffer } from './change-buffer.js';
+import { AppendBuffer, MultisetBuffer, UpsertBuffer, type BufferedWrites, type ChangeBuffer } from './change-buffer.js';
 import { markerUpsert, markerWithGidExists, type Marker } from './commit-log.js';
-import { currentSchema, displayTable, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
+import { currentSchema, displayTable, MULTISET_HASH_COLUMN, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
 import { describeError, sqlState } from './driver-errors.js';
 import { openSinkDatabase, type SinkDatabase } from './postgres-database.js';
@@ -133,7 +133,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     if (this.#options.semantic === 'exactly-once') this.#checkPreparedSlots(maxPrepared, context);
     const table = await this.#resolveTable();
     await this.#control(`set up table ${displayTable(table)} at ${connection.display}`, () =>
-      prepareTarget(database.db, { sink: this.#spec.table, target: table, schema: this.#spec.schema, primaryKey: this.#spec.primaryKey }),
+      prepareTarget(database.db, { sink: this.#spec.table, target: table, schema: this.#spec.schema, primaryKey: this.#spec.primaryKey, multiset: this.#spec.multiset === true }),
     );
     const target: WriteTarget = {
       table,
@@ -141,8 +141,11 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       elementTypes: this.#spec.schema.map((field) => arrayElementType(field.type)),
       encoders: this.#spec.schema.map((field) => valueEncoder(field.type)),
       keyIndexes: this.#spec.primaryKey.map((name) => this.#spec.schema.findIndex((field) => field.name === name)),
+      nullable: this.#spec.schema.map((field) => field.type.nullable),
+      ...(this.#spec.multiset === true ? { multiset: { hashColumn: MULTISET_HASH_COLUMN } } : {}),
     };
-    const buffer = target.keyIndexes.length === 0 ? new AppendBuffer() : new UpsertBuffer(target.keyIndexes, target.encoders);
+    const buffer =
+      this.#spec.multiset === true ? new MultisetBuffer(target.encoders) : target.keyIndexes.length === 0 ? new AppendBuffer() : new UpsertBuffer(target.keyIndexes, target.encoders);
     const session = await this.#control(`connect to ${connection.display}`, () => TransactionSession.open(database.pool, this.#label));
     this.#state = { context, database, session, target, buffer };
     if (this.#options.semantic === 'exactly-once' && this.#options.transactionGroup !== undefined && context.run !== undefined) {
@@ -199,7 +202,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   write(batch: ChangeBatch): void | Promise<void> {
     const { buffer } = this.#opened();
     const { kinds, rows } = batch;
-    const append = this.#spec.primaryKey.length === 0;
+    const append = this.#spec.primaryKey.length === 0 && this.#spec.multiset !== true;
     for (let i = 0; i < rows.length; i++) {
       const kind = kinds[i]!;
       if (append && kind !== RowKind.INSERT) throw this.#updateRefused(kind);

@@ -34,10 +34,23 @@ export class TransactionSession {
     return this.#inTransaction;
   }
 
-  /** Runs one statement on the session. */
-  async run(query: Compilable | CompiledQuery): Promise<pg.QueryResult> {
+  /**
+   * Runs one statement on the session. A statement carrying `expectedRows` (a multiset DELETE, see
+   * postgres-dml.ts) must affect exactly that many rows, or the run fails: the table then lacks
+   * rows its changelog retracts, which must never pass unnoticed.
+   */
+  async run(query: (Compilable & { readonly expectedRows?: number }) | CompiledQuery): Promise<pg.QueryResult> {
     const compiled = 'compile' in query ? query.compile() : query;
-    return this.#client.query(compiled.sql, compiled.parameters as unknown[]);
+    const result = await this.#client.query(compiled.sql, compiled.parameters as unknown[]);
+    const expected = 'compile' in query ? query.expectedRows : undefined;
+    if (expected !== undefined && result.rowCount !== expected) {
+      throw new WeirError(
+        'CONNECTOR_ERROR',
+        `${this.#label}: the table lacks ${expected - (result.rowCount ?? 0)} of the ${expected} rows its changelog retracts (only ${result.rowCount ?? 0} were found), so it no longer holds what weir wrote into it; was it changed outside weir?`,
+        { hint: 'drop the table (DROP MATERIALIZED VIEW, or DROP TABLE in Postgres) so that weir writes it again from the start' },
+      );
+    }
+    return result;
   }
 
   /** Opens a transaction; the session must have none. */

@@ -1,23 +1,94 @@
 /**
  * Changelog-mode inference over the physical plan, in Flink's two passes: bottom-up, which row
- * kinds each node produces; top-down from the sink, whether update-before rows are needed at all
- * (an upsert sink keyed by its primary key does not need them, so aggregations below it skip
- * -U). Plans a sink cannot consume are rejected with the plan printed.
+ * kinds each node produces; top-down from the sink, whether update-before rows are needed at all.
+ * An upsert sink drops them only when its primary key is exactly an upsert key of its input (see
+ * upsert-keys.ts): every change of a key's row then replaces that row. Any other sink keeps them:
+ * when its primary key contains an upsert key, a -U deletes the old row's key and a +U writes the
+ * new one; when it contains none, two rows of the query may share a primary key, and the sink
+ * materializes its input per primary key (Flink's SinkUpsertMaterializer) under the statement's
+ * `ON CONFLICT` strategy — required for an updating query unless
+ * `table.exec.sink.require-on-conflict` is false (then DEDUPLICATE), as in Flink 2.3. Plans a
+ * sink cannot consume are rejected with the plan printed.
  */
+import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import { WeirError } from '../../common/errors.js';
 import { overAggregateMode } from './over-aggregate-mode.js';
 import type { PhysicalNode } from '../physical/physical-node.js';
 import { ALL_KINDS, INSERT_ONLY, isUpdating, UPSERT, unionModes, type ChangelogMode } from './changelog-mode.js';
+import { hasKeyEqualTo, keysWithin, upsertKeys, type UpsertKey } from './upsert-keys.js';
 
 /** Renders a plan for an error message (injected to keep this module free of EXPLAIN formatting). */
 export type PlanRenderer = (node: PhysicalNode) => string;
 
+/** Settings that change inference. */
+export interface ChangelogOptions {
+  /**
+   * `table.exec.sink.require-on-conflict` (Flink 2.3, default true): an updating query whose upsert
+   * keys do not lie within its sink's primary key needs an `ON CONFLICT` clause; when false, such a
+   * sink deduplicates (the last row of a key wins).
+   */
+  readonly requireOnConflict: boolean;
+}
+
+const DEFAULT_OPTIONS: ChangelogOptions = { requireOnConflict: true };
+
 /** Returns the plan with every node's mode set, or throws a PLANNING_ERROR. */
-export function inferChangelog(root: PhysicalNode, render: PlanRenderer): PhysicalNode {
+export function inferChangelog(root: PhysicalNode, render: PlanRenderer, options: ChangelogOptions = DEFAULT_OPTIONS): PhysicalNode {
   const requirementsApplied = requireUpdateBefore(root, true);
-  const inferred = produce(requirementsApplied);
+  const inferred = materializeSink(produce(requirementsApplied), render, options);
   checkSinks(inferred, render);
   return inferred;
+}
+
+/** The positions of a sink's primary key columns in its input. */
+function primaryKeyIndexes(sink: Extract<PhysicalNode, { kind: 'sink' }>): number[] {
+  return sink.target.primaryKey.map((name) => sink.schema.findIndex((f) => f.name === name));
+}
+
+/** Whether a sink needs update-before rows: all do but an upsert sink whose primary key is exactly an upsert key of its input. */
+function sinkNeedsUpdateBefore(sink: Extract<PhysicalNode, { kind: 'sink' }>): boolean {
+  const { target } = sink;
+  if (target.multiset === true || target.accepts !== 'upsert' || target.primaryKey.length === 0) return true;
+  return !hasKeyEqualTo(upsertKeys(sink.input), primaryKeyIndexes(sink));
+}
+
+/**
+ * Decides whether a sink with a primary key materializes its input (see the module comment), and
+ * refuses an updating query into a primary key that is no key of it, unless `ON CONFLICT` says
+ * how to resolve its rows.
+ */
+function materializeSink(node: PhysicalNode, render: PlanRenderer, options: ChangelogOptions): PhysicalNode {
+  if (node.kind !== 'sink' || node.target.primaryKey.length === 0 || node.target.multiset === true) return node;
+  const keys = upsertKeys(node.input);
+  if (keysWithin(keys, primaryKeyIndexes(node)).length > 0) return node;
+  const strategy = node.target.conflictStrategy;
+  let materialize: ConflictStrategy | undefined;
+  if (!isUpdating(node.input.mode)) {
+    // An append-only query upserts: its last row of a key wins unless the statement asks otherwise.
+    materialize = strategy === 'NOTHING' || strategy === 'ERROR' ? strategy : undefined;
+  } else if (strategy !== undefined) {
+    materialize = strategy;
+  } else if (!options.requireOnConflict) {
+    materialize = 'DEDUPLICATE';
+  } else {
+    throw new WeirError(
+      'PLANNING_ERROR',
+      `the query's upsert key differs from the primary key of the sink table '${node.target.qualifiedName}': primary key ${formatColumns(node.target.primaryKey)}, upsert key ${formatKeys(keys, node.input.schema.map((f) => f.name))}; rows with different upsert keys can share one primary key, so the table's content would depend on the order of changes:\n${render(node)}`,
+      {
+        hint: "add ON CONFLICT DO DEDUPLICATE (keep the latest row of a key; keeps every row of the query in state), DO NOTHING (keep the first) or DO ERROR (fail when a key has two rows) to the INSERT, or SET 'table.exec.sink.require-on-conflict' = 'false' to deduplicate",
+      },
+    );
+  }
+  return materialize === undefined ? node : { ...node, materialize, mode: node.mode };
+}
+
+function formatColumns(names: readonly string[]): string {
+  return `[${names.join(', ')}]`;
+}
+
+function formatKeys(keys: readonly UpsertKey[], names: readonly string[]): string {
+  if (keys.length === 0) return 'none';
+  return keys.map((key) => formatColumns(key.map((i) => names[i]!))).join(' or ');
 }
 
 /** Top-down: records on each aggregation whether its consumer needs -U rows. */
@@ -26,10 +97,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'source':
     case 'values':
       return node;
-    case 'sink': {
-      const upsert = node.target.accepts === 'upsert' && node.target.primaryKey.length > 0;
-      return { ...node, input: requireUpdateBefore(node.input, !upsert) };
-    }
+    case 'sink':
+      return { ...node, input: requireUpdateBefore(node.input, sinkNeedsUpdateBefore(node)) };
     case 'calc':
       return { ...node, input: requireUpdateBefore(node.input, required || node.condition !== null) };
     case 'exchange':
@@ -158,7 +227,7 @@ function checkSinks(node: PhysicalNode, render: PlanRenderer): void {
       hint: `the '${target.connector}' connector only accepts insert-only (append) queries`,
     });
   }
-  if (target.accepts === 'upsert' && target.primaryKey.length === 0) {
+  if (target.accepts === 'upsert' && target.primaryKey.length === 0 && target.multiset !== true) {
     throw new WeirError('PLANNING_ERROR', `table sink '${target.qualifiedName}' needs a primary key to receive the updates the query produces:\n${render(node)}`, {
       hint: 'declare PRIMARY KEY (...) NOT ENFORCED on the sink table, or make the query insert-only',
     });

@@ -3,6 +3,7 @@
  * rewritten by the optimizer. Every node knows its output schema. Nodes never reference the
  * runtime; connector details are carried as data.
  */
+import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
@@ -228,6 +229,14 @@ export interface SinkTarget {
   readonly primaryKey: readonly string[];
   /** The table's `PARTITIONED BY` columns, when it has any. */
   readonly partitionedBy?: readonly string[];
+  /** `INSERT ... ON CONFLICT DO ...`: how rows of the query sharing a primary key are resolved (see infer-changelog.ts). */
+  readonly conflictStrategy?: ConflictStrategy;
+  /**
+   * The table holds a multiset without a key (a materialized view of a query with no unique key):
+   * every row is inserted, and a retraction removes one row equal to it. Needs every retraction
+   * with its whole row (update-before included).
+   */
+  readonly multiset?: true;
 }
 
 /** Writes the input into a table; the input's schema equals the table's physical columns. */

@@ -121,8 +121,10 @@ function describeNode(node: PhysicalNode): string {
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
-    case 'sink':
-      return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}], ${mode})`;
+    case 'sink': {
+      const materialize = node.materialize === undefined ? '' : `, upsertMaterialize=[true], conflictStrategy=[${node.materialize}]`;
+      return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}]${materialize}, ${mode})`;
+    }
   }
 }
 

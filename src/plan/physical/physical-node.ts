@@ -2,6 +2,7 @@
  * The physical plan: streaming implementations chosen for the logical plan, annotated with the
  * changelog mode each node produces. EXPLAIN prints it; the job graph is lowered from it.
  */
+import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
@@ -153,7 +154,19 @@ export type PhysicalNode =
       readonly mode: ChangelogMode;
     }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
-  | { readonly kind: 'sink'; readonly input: PhysicalNode; readonly target: SinkTarget; readonly schema: Schema; readonly mode: ChangelogMode };
+  /**
+   * Writes into a table. With `materialize` (set by changelog inference when the table's primary key is
+   * not a key of the input, Flink's SinkUpsertMaterializer), the rows are first materialized per primary key
+   * and resolved by that conflict strategy, so that the sink receives an upsert changelog of its key.
+   */
+  | {
+      readonly kind: 'sink';
+      readonly input: PhysicalNode;
+      readonly target: SinkTarget;
+      readonly materialize?: ConflictStrategy;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    };
 
 /** The inputs of a physical node, in order. */
 export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {

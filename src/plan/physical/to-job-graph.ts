@@ -33,7 +33,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'sink-upsert-materializer']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -60,11 +60,32 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
     return { from: visit(input), partitioning: { kind: 'forward' } };
   };
 
+  const add = (spec: OperatorSpec, inputs: readonly JobEdge[], schema: Schema): string => {
+    const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
+    const parallelism = parallelismOf(spec, inputs, nodes, options.parallelism);
+    const id = `${nodes.length + 1}-${spec.kind}`;
+    nodes.push({ id, spec, parallelism, inputs, schema, ...ttl });
+    return id;
+  };
+
+  /** A sink's input edges: through its upsert materializer (keyed by the primary key), or by all columns into a multiset table. */
+  const sinkInputs = (node: Extract<PhysicalNode, { kind: 'sink' }>): JobEdge[] => {
+    const input = edgeTo(node.input);
+    const columns = node.schema.map((_, i) => i);
+    if (node.materialize !== undefined) {
+      const keys = node.target.primaryKey.map((name) => node.schema.findIndex((f) => f.name === name));
+      const spec: OperatorSpec = { kind: 'sink-upsert-materializer', table: node.target.name, keys, conflictStrategy: node.materialize };
+      return [{ from: add(spec, [{ from: input.from, partitioning: { kind: 'hash', keys } }], node.schema), partitioning: { kind: 'forward' } }];
+    }
+    if (node.target.multiset === true && input.partitioning.kind !== 'single') return [{ from: input.from, partitioning: { kind: 'hash', keys: columns } }];
+    return [input];
+  };
+
   const visit = (node: PhysicalNode): string => {
     const existing = ids.get(node);
     if (existing !== undefined) return existing;
     const fused = fuseAroundAssigner(node, consumers, readers);
-    const inputs = (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
+    const inputs = node.kind === 'sink' ? sinkInputs(node) : (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node);
     const schema = fused?.schema ?? node.schema;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
@@ -332,6 +353,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         schema: node.schema,
         primaryKey: node.target.primaryKey,
         ...(node.target.partitionedBy === undefined ? {} : { partitionedBy: node.target.partitionedBy }),
+        ...(node.target.multiset === true ? { multiset: true } : {}),
       };
     case 'exchange':
       throw new Error('an exchange is lowered into the edge of its consumer');

@@ -49,6 +49,12 @@ export interface GroupAggregateProgram {
   fold(kinds: readonly RowKind[], rows: readonly Row[]): number;
   /** Appends each touched group's change (+I, -U/+U, -D or nothing) to `out`, and clears emptied groups' state. */
   emit(touched: number, out: ChangeBatch): void;
+  /**
+   * The row of a global aggregate (no GROUP BY keys) over no rows: every aggregate's result over
+   * an empty input (COUNT 0, SUM NULL). A global aggregate has this row from the start, and goes
+   * back to it (-U/+U) when its last row is retracted, rather than disappearing.
+   */
+  emptyRow(): Row;
 }
 
 const FACTORIES: Readonly<Record<string, AggregateFactory>> = {
@@ -101,7 +107,12 @@ export function generateGroupAggregate(spec: GroupAggregateSpec): (bindings: Gro
     const before = [];
     ${foldSource(spec, layout, scope)}
     ${emitSource(spec, layout)}
-    return { fold, emit };`;
+    function emptyRow() {
+      const acc = [-1, 0${', null'.repeat(layout.slotCount)}];
+      ${parts.map((p) => p.codegen.init(p.slots)).join(' ')}
+      return [${layout.results.join(', ')}];
+    }
+    return { fold, emit, emptyRow };`;
   return (bindings) =>
     scope.instantiate<GroupAggregateProgram>(source, {
       backend: bindings.backend,
@@ -159,6 +170,14 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
   const previous = (j: number) => `before[o + ${1 + j}]`;
   const previousRow = `[${[...keyValues, ...results.map((_, j) => previous(j))].join(', ')}]`;
   const differs = results.map((_, j) => `(r${j} !== ${previous(j)} && (r${j} === r${j} || ${previous(j)} === ${previous(j)}))`);
+  const updateBefore = (row: string): string => (spec.emitUpdateBefore ? `out.push(${RowKind.UPDATE_BEFORE}, ${row});` : '');
+  // A global aggregate (no keys) always has its one row: it starts as the empty row (see emptyRow),
+  // updates from and to it, and is never inserted or deleted once it exists.
+  const global = spec.keys.length === 0;
+  const emptied = global
+    ? `if (previousCount !== 0) { const empty = emptyRow(); ${updateBefore(previousRow)} out.push(${RowKind.UPDATE_AFTER}, empty); }`
+    : `if (previousCount !== 0) out.push(${RowKind.DELETE}, ${previousRow});`;
+  const created = global ? `{ ${updateBefore('emptyRow()')} out.push(${RowKind.UPDATE_AFTER}, row); }` : `out.push(${RowKind.INSERT}, row);`;
   return `
     function emit(touched, out) {
       for (let t = 0; t < touched; t++) {
@@ -170,14 +189,14 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
         if (acc[${ROW_COUNT}] === 0) {
           backend.setCurrentKey(touchedKeys[t]);
           state.clear();
-          if (previousCount !== 0) out.push(${RowKind.DELETE}, ${previousRow});
+          ${emptied}
           continue;
         }
         ${results.map((r, j) => `const r${j} = ${r};`).join(' ')}
         const row = [${[...keyValues, ...results.map((_, j) => `r${j}`)].join(', ')}];
-        if (previousCount === 0) out.push(${RowKind.INSERT}, row);
+        if (previousCount === 0) ${created}
         else if (${differs.length === 0 ? 'false' : differs.join(' || ')}) {
-          ${spec.emitUpdateBefore ? `out.push(${RowKind.UPDATE_BEFORE}, ${previousRow});` : ''}
+          ${updateBefore(previousRow)}
           out.push(${RowKind.UPDATE_AFTER}, row);
         }
       }

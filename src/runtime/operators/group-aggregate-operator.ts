@@ -6,6 +6,10 @@
  * change or it appeared and disappeared within the batch. A retraction for a group without rows
  * is ignored, as Flink does, with one warning per operator.
  *
+ * A global aggregate (no keys) is a one-row table, as in SQL: unlike Flink's streaming aggregate,
+ * which emits nothing until the first row, it emits the row over no input (COUNT 0, SUM NULL) when
+ * the job starts afresh, changes it with -U/+U, and goes back to it when every row is retracted.
+ *
  * Accumulators live in keyed state as plain data (see GroupAccumulator), so that checkpoints can
  * snapshot them; the operator relies on a heap backend that returns the stored accumulator
  * itself, which it updates in place.
@@ -19,7 +23,8 @@ import {
   type GroupAggregateBindings,
   type GroupAggregateProgram,
 } from '../aggregates/group-aggregate-codegen.js';
-import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+import { RowKind } from '../../common/row-kind.js';
+import type { OperatorContext, StateInitializationContext, StreamOperator } from '../stream-operator.js';
 
 /** Name of the keyed value state that holds the groups' accumulators. */
 export const GROUP_ACCUMULATOR_STATE = 'group-aggregate.accumulator';
@@ -31,10 +36,15 @@ export class GroupAggregateOperator implements StreamOperator {
   private program: GroupAggregateProgram | undefined;
   private context: OperatorContext | undefined;
   private warnedRetractionWithoutState = false;
+  private restored = false;
 
   /** Generates the operator's code; throws a WeirError when an aggregate call is not supported. */
   constructor(readonly spec: GroupAggregateSpec) {
     this.instantiate = generateGroupAggregate(spec);
+  }
+
+  initializeState(context: StateInitializationContext): void {
+    this.restored = context.isRestored();
   }
 
   open(context: OperatorContext): void {
@@ -44,6 +54,13 @@ export class GroupAggregateOperator implements StreamOperator {
       state: context.keyedState.getValueState<GroupAccumulator>({ name: GROUP_ACCUMULATOR_STATE }),
       onRetractionWithoutState: () => this.retractionWithoutState(),
     });
+    // A restored global aggregate emitted its row before the checkpoint (the empty row at least).
+    if (this.spec.keys.length === 0 && !this.restored && context.subtask === 0) {
+      const out = this.out;
+      out.clear();
+      out.push(RowKind.INSERT, this.program.emptyRow());
+      context.output.collect(out);
+    }
   }
 
   processBatch(batch: ChangeBatch): void {

@@ -69,6 +69,7 @@ export function bindInsert(statement: InsertStatement, ctx: BinderContext): Logi
       accepts: table.connector.sink.accepts,
       primaryKey: table.primaryKey,
       ...(table.partitionedBy.length === 0 ? {} : { partitionedBy: table.partitionedBy }),
+      ...(statement.onConflict === undefined ? {} : { conflictStrategy: statement.onConflict }),
     },
     schema: target,
   };

@@ -161,7 +161,7 @@ function aliased(relation: BoundRelation, alias: string | undefined, columnAlias
 }
 
 /** The relation with its columns renamed (`AS t(a, b)`, `CREATE VIEW v (a, b)`); the counts must match. */
-function renamed(relation: BoundRelation, names: readonly string[] | undefined, span: SourceSpan): BoundRelation {
+export function renamed(relation: BoundRelation, names: readonly string[] | undefined, span: SourceSpan): BoundRelation {
   if (names === undefined) return relation;
   if (names.length !== relation.schema.length) {
     throw new WeirError('INVALID_ARGUMENT', `${names.length} column names given for a relation with ${relation.schema.length} columns`, { span });

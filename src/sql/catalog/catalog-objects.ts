@@ -60,7 +60,8 @@ export interface CatalogView {
 
 /**
  * A materialized view: a query kept equal to a Postgres table by a job that runs while weir runs.
- * Its primary key is inferred from the query (GROUP BY keys, a source's primary key).
+ * Its primary key is inferred from the query (GROUP BY keys, a source's primary key, a join of
+ * keyed inputs); a query without one makes a multiset table.
  */
 export interface CatalogMaterializedView {
   readonly kind: 'materialized-view';
@@ -68,6 +69,8 @@ export interface CatalogMaterializedView {
   readonly queryText: string;
   readonly schema: Schema;
   readonly primaryKey: readonly string[];
+  /** Its table holds a multiset (the query has no key): a hidden column identifies rows; reads through weir leave it out. */
+  readonly multiset: boolean;
   /** The options of its Postgres sink (`url` masked when printed). */
   readonly options: ReadonlyMap<string, string>;
   readonly ddl: string;

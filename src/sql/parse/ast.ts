@@ -3,6 +3,7 @@
  * `grammar/flink-sql.peggy`; syntax only: names are not resolved and types not checked.
  * Every node carries the span of text it came from, for error messages.
  */
+import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import type { SourceSpan } from '../../common/errors.js';
 
 /** Common to every node: where it came from. */
@@ -478,6 +479,8 @@ export interface CreateMaterializedView extends Node {
   readonly kind: 'create-materialized-view';
   readonly name: QualifiedName;
   readonly ifNotExists: boolean;
+  /** `CREATE MATERIALIZED VIEW v (a, b) AS ...`: the view's column names, one per query column. */
+  readonly columns?: readonly Identifier[];
   readonly options: readonly OptionEntry[];
   readonly query: Query;
   readonly queryText: string;
@@ -500,6 +503,8 @@ export interface DropObject extends Node {
   readonly name: QualifiedName;
   readonly ifExists: boolean;
   readonly temporary: boolean;
+  /** `DROP ... CASCADE`: the views that depend on the object are dropped with it (else a dependency refuses the DROP). */
+  readonly cascade: boolean;
 }
 
 /** `INSERT INTO | OVERWRITE t [PARTITION (...)] [(c1, c2)] query`. */
@@ -510,6 +515,8 @@ export interface InsertStatement extends Node {
   readonly columns?: readonly Identifier[];
   readonly partition: readonly OptionLikePair[];
   readonly query: Query;
+  /** `ON CONFLICT DO ...` (Flink 2.3): how rows of the query that share the sink's primary key are resolved. */
+  readonly onConflict?: ConflictStrategy;
 }
 
 /** `k = v` in a static PARTITION clause. */

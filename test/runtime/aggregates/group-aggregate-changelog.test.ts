@@ -144,8 +144,9 @@ function materializeUpserts(changes: readonly Change[], keyCount: number): Row[]
   return materialize([...table.values()].map((r): Change => ['+I', r]));
 }
 
-/** SELECT keys, AGGREGATES FROM rows GROUP BY keys, computed from scratch. */
+/** SELECT keys, AGGREGATES FROM rows GROUP BY keys, computed from scratch (without keys: one row, even over no rows). */
 function batchAggregate(keys: readonly number[], rows: readonly Row[]): Row[] {
+  if (keys.length === 0 && rows.length === 0) return [AGGREGATES.map((call) => evaluate(call, []))];
   const groups = new Map<string, Row[]>();
   for (const row of rows) {
     const key = keys.map((k) => encodeComponent(row[k])).join('');

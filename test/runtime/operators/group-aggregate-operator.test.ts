@@ -297,9 +297,22 @@ describe('GroupAggregateOperator', () => {
     ]);
   });
 
-  it('a global aggregate (no keys) keeps one group', async () => {
+  it('a global aggregate (no keys) is one row from the start, updated in place, back to the empty row when its rows go', async () => {
     const h = await open(groupSpec([], [COUNT_STAR, aggCall('MAX', [[0, T.string()]])]));
-    expect(h.push([['+I', ['x']], ['+I', ['y']]])).toEqual([['+I', [2, 'y']]]);
+    expect(h.output).toEqual([['+I', [0, null]]]);
+    expect(h.push([['+I', ['x']], ['+I', ['y']]])).toEqual([['-U', [0, null]], ['+U', [2, 'y']]]);
+    expect(h.push([['-D', ['y']]])).toEqual([['-U', [2, 'y']], ['+U', [1, 'x']]]);
+    expect(h.push([['-D', ['x']]])).toEqual([['-U', [1, 'x']], ['+U', [0, null]]]);
+    expect(h.push([['+I', ['z']], ['-D', ['z']]])).toEqual([]);
+    expect(h.state.keyCount()).toBe(0);
+  });
+
+  it('a restored global aggregate does not emit its row again', async () => {
+    const operator = new GroupAggregateOperator(groupSpec([], [COUNT_STAR]));
+    operator.initializeState({ isRestored: () => true, restoredCheckpointId: 1, operatorState: [] });
+    const h = await OperatorHarness.open(operator);
+    expect(h.output).toEqual([]);
+    expect(h.push([['+I', ['x']]])).toEqual([['-U', [0]], ['+U', [1]]]);
   });
 
   it('an aggregate over an aggregate changelog equals the direct batch answer', async () => {

@@ -162,8 +162,10 @@ describe('other statements', () => {
     expect(withoutSpans(parseStatement("CREATE TEMPORARY SYSTEM FUNCTION IF NOT EXISTS f AS './f.js' LANGUAGE javascript"))).toEqual({
       kind: 'create-function', name: name('f'), temporary: true, ifNotExists: true, identifier: './f.js', language: 'JAVASCRIPT',
     });
-    expect(withoutSpans(parseStatement('DROP MATERIALIZED VIEW IF EXISTS mv'))).toEqual({ kind: 'drop', object: 'MATERIALIZED VIEW', name: name('mv'), ifExists: true, temporary: false });
-    expect(withoutSpans(parseStatement('DROP TEMPORARY FUNCTION f'))).toEqual({ kind: 'drop', object: 'FUNCTION', name: name('f'), ifExists: false, temporary: true });
+    expect(withoutSpans(parseStatement('DROP MATERIALIZED VIEW IF EXISTS mv'))).toEqual({ kind: 'drop', object: 'MATERIALIZED VIEW', name: name('mv'), ifExists: true, temporary: false, cascade: false });
+    expect(withoutSpans(parseStatement('DROP TEMPORARY FUNCTION f'))).toEqual({ kind: 'drop', object: 'FUNCTION', name: name('f'), ifExists: false, temporary: true, cascade: false });
+    expect(withoutSpans(parseStatement('DROP VIEW v CASCADE'))).toEqual({ kind: 'drop', object: 'VIEW', name: name('v'), ifExists: false, temporary: false, cascade: true });
+    expect(withoutSpans(parseStatement('DROP TABLE t RESTRICT'))).toEqual({ kind: 'drop', object: 'TABLE', name: name('t'), ifExists: false, temporary: false, cascade: false });
   });
 
   it('INSERT with partition, columns and a parenthesised query', () => {
@@ -172,6 +174,21 @@ describe('other statements', () => {
       kind: 'insert', target: name('t'), overwrite: true, columns: [id('a'), id('b')], partition: [{ name: id('dt'), value: str('2024') }],
     });
     expect(statement.query.kind).toBe('select');
+    expect(statement.onConflict).toBeUndefined();
+  });
+
+  it('INSERT ... ON CONFLICT DO NOTHING | ERROR | DEDUPLICATE (Flink 2.3)', () => {
+    for (const strategy of ['NOTHING', 'ERROR', 'DEDUPLICATE'] as const) {
+      const statement = parseStatement(`INSERT INTO t SELECT a, COUNT(*) FROM s GROUP BY a ON CONFLICT DO ${strategy.toLowerCase()}`) as InsertStatement;
+      expect(statement.onConflict).toBe(strategy);
+      expect(statement.query.kind).toBe('select');
+    }
+    expect(() => parseStatement('INSERT INTO t SELECT 1 ON CONFLICT DO UPDATE')).toThrow();
+  });
+
+  it('CREATE MATERIALIZED VIEW with a column list', () => {
+    const statement = parseStatement("CREATE MATERIALIZED VIEW v (a, b) WITH ('url' = 'x') AS SELECT 1, 2");
+    expect(statement).toMatchObject({ kind: 'create-materialized-view', columns: [{ name: 'a' }, { name: 'b' }], options: [{ key: 'url', value: 'x' }] });
   });
 
   it('statement sets, EXPLAIN', () => {
