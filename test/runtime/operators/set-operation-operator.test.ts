@@ -121,6 +121,17 @@ describe('set operation operator', () => {
     expect(materialize(single.output)).toEqual([[7]]);
   });
 
+  it('compares ARRAY, ROW and MAP values by value, also as the only column', async () => {
+    const single = await open('INTERSECT', false, 1);
+    single.push([['+I', [[1, 2]]], ['+I', [new Map([['a', 1]])]], ['+I', [[3]]]], LEFT);
+    expect(single.push([['+I', [[1, 2]]], ['+I', [new Map([['a', 1]])]], ['+I', [[4]]]], RIGHT)).toEqual([['+I', [[1, 2]]], ['+I', [new Map([['a', 1]])]]]);
+    expect(single.push([['-D', [[1, 2]]]], LEFT)).toEqual([['-D', [[1, 2]]]]);
+    const pair = await open('EXCEPT', true);
+    pair.push([['+I', [[1, 2], 'x']], ['+I', [[1, 2], 'x']]], LEFT);
+    expect(pair.push([['+I', [[1, 2], 'x']]], RIGHT)).toEqual([['-D', [[1, 2], 'x']]]);
+    expect(single.warnings).toEqual([]);
+  });
+
   it('emits one change per changed row per batch: the net change, nothing for a row that comes back', async () => {
     const h = await open('EXCEPT', true);
     expect(h.push([['+I', ['a', 1]], ['+I', ['b', 2]], ['-D', ['a', 1]], ['+I', ['a', 1]], ['+I', ['a', 1]], ['-D', ['b', 2]]], LEFT)).toEqual(times(2, ['+I', ['a', 1]]));
