@@ -123,6 +123,26 @@ const CASES: readonly MicroCase[] = [
     },
   },
   {
+    name: 'group aggregate: DISTINCT over 4 columns (UNION\'s plan)',
+    spec: { kind: 'group-aggregate', keys: [0, 1, 2, 3], aggregates: [], inputRetracts: false, emitUpdateBefore: true },
+    drive: pushBids,
+  },
+  {
+    name: 'set operation: EXCEPT ALL of 4 columns, batches alternating sides (rows distinct)',
+    spec: { kind: 'set-operation', op: 'EXCEPT', all: true, arity: 4 },
+    drive: (operator, data) => data.bids.forEach((batch, b) => operator.processBatch(batch, b % 2)),
+  },
+  {
+    name: 'set operation: INTERSECT ALL keyed by auction, batches alternating sides (2,000 rows, many copies)',
+    spec: { kind: 'set-operation', op: 'INTERSECT', all: true, arity: 1 },
+    drive: (operator, data) => data.bids.forEach((batch, b) => operator.processBatch(batch, b % 2)),
+  },
+  {
+    name: 'set operation: EXCEPT keyed by auction, batches alternating sides (2,000 rows, many copies)',
+    spec: { kind: 'set-operation', op: 'EXCEPT', all: false, arity: 1 },
+    drive: (operator, data) => data.bids.forEach((batch, b) => operator.processBatch(batch, b % 2)),
+  },
+  {
     name: 'Top-N: ROW_NUMBER() per auction ORDER BY price DESC <= 10',
     spec: { kind: 'rank', partitionKeys: [0], orderKeys: [{ index: 2, descending: true }], limit: 10 },
     drive: pushBids,

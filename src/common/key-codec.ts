@@ -14,7 +14,9 @@ export type Key = string | number | boolean | bigint | null;
 export type KeySelector = (row: Row) => Key;
 
 /**
- * The key of the given columns: the value itself for one column, an encoded string otherwise.
+ * The key of the given columns: the value itself for one column (its encoding when it is an
+ * ARRAY, ROW or MAP value, which are objects that Map lookups would compare by identity), an
+ * encoded string otherwise.
  * A composite selector remembers the last row's primitive components and their encodings (rows
  * of one window, or of one group, arrive in runs): unchanged components are not encoded again,
  * and a key whose components all repeat is the previous string itself, whose hash V8 has
@@ -24,7 +26,10 @@ export function keySelector(indexes: readonly number[]): KeySelector {
   if (indexes.length === 0) return () => null;
   if (indexes.length === 1) {
     const index = indexes[0]!;
-    return (row) => row[index] as Key;
+    return (row) => {
+      const value = row[index];
+      return typeof value === 'object' && value !== null ? encodeComponent(value) : (value as Key);
+    };
   }
   if (indexes.length === 2) {
     const [a, b] = indexes as [number, number];

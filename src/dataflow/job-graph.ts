@@ -87,7 +87,8 @@ export type OperatorSpec =
   | TemporalJoinSpec
   | WindowTableSpec
   | WindowRankSpec
-  | WindowJoinSpec;
+  | WindowJoinSpec
+  | SetOperationSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -358,6 +359,23 @@ export interface WindowJoinSpec {
   readonly rightKeys: readonly number[];
   readonly leftWindowEnd: number;
   readonly rightWindowEnd: number;
+}
+
+/**
+ * INTERSECT [ALL] or EXCEPT [ALL] of input 0 (left) and input 1 (right), which share one schema
+ * and are both hash-partitioned by every column. Per distinct row (all columns equal, NULL equal
+ * to NULL) the operator keeps in keyed state how many copies each input holds (+I/+U add one,
+ * -U/-D remove one; a retraction of a row an input does not hold is ignored) and emits the change
+ * of the row's output count — min(l, r) for INTERSECT ALL, max(l - r, 0) for EXCEPT ALL, 1 when
+ * l > 0 and r > 0 (INTERSECT) or l > 0 and r = 0 (EXCEPT), else 0 — as that many +I or -D, once
+ * per batch for each row the batch changed. A row whose counts are both 0 leaves state.
+ */
+export interface SetOperationSpec {
+  readonly kind: 'set-operation';
+  readonly op: 'INTERSECT' | 'EXCEPT';
+  readonly all: boolean;
+  /** The number of columns, all of which form the key. */
+  readonly arity: number;
 }
 
 /** UNION ALL of the inputs, which share one schema. */

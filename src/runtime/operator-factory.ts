@@ -11,6 +11,7 @@ import { LookupJoinOperator } from './operators/lookup-join-operator.js';
 import { TemporalJoinOperator } from './operators/temporal-join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { RetractableRankOperator } from './operators/retractable-rank-operator.js';
+import { SetOperationOperator } from './operators/set-operation-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
 import { WindowJoinOperator } from './operators/window-join-operator.js';
@@ -80,6 +81,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new WindowJoinOperator(spec);
     case 'union':
       return new UnionOperator();
+    case 'set-operation':
+      return new SetOperationOperator(spec);
     case 'sink':
       return new SinkOperator(connectors.sink(spec.connector).createWriter(spec));
     case 'sink-upsert-materializer':

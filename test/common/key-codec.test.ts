@@ -66,6 +66,16 @@ describe('keySelector', () => {
     );
   });
 
+  it('keys one column by its value, or by its encoding when it is an ARRAY, ROW or MAP value (equal values, distinct objects)', () => {
+    const select = keySelector([1]);
+    expect(select(['x', 7])).toBe(7);
+    expect(select(['x', null])).toBeNull();
+    expect(select(['x', [1, 2]])).toBe(encodeComponent([1, 2]));
+    expect(select(['x', [1, 2]])).toBe(select(['y', [1, 2]]));
+    expect(select(['x', new Map([['a', 1], ['b', 2]])])).toBe(select(['x', new Map([['b', 2], ['a', 1]])]));
+    expect(select(['x', [1, 2]])).not.toBe(select(['x', [1, 3]]));
+  });
+
   it('encodes a nested value again even when it is the same object', () => {
     const list = [1];
     const select = keySelector([0, 1]);

@@ -192,3 +192,20 @@ describe('job graph sharing of equal sub-plans', () => {
     expect(toJobGraph([unionOf(random, { ...random })], options).nodes.map((n) => n.spec.kind)).toEqual(['values', 'calc', 'calc', 'union']);
   });
 });
+
+describe('job graph lowering of set operations', () => {
+  const columns = schema(id, SqlTypes.string());
+  const scan = (name: string): PhysicalNode => ({ kind: 'values', rows: [[1, name]], schema: columns, mode: INSERT_ONLY });
+  const byAllColumns = (input: PhysicalNode): PhysicalNode => ({ kind: 'exchange', input, keys: [0, 1], schema: columns, mode: INSERT_ONLY });
+  const except: PhysicalNode = { kind: 'set-operation', op: 'EXCEPT', all: true, left: byAllColumns(scan('a')), right: byAllColumns(scan('b')), schema: columns, mode: INSERT_ONLY };
+
+  it('reads both inputs hash-partitioned by every column, at the configured parallelism, with the state TTL of unbounded-state operators', () => {
+    const graph = toJobGraph([except], { name: 'job', parallelism: 4, stateTtlMillis: 60_000 });
+    const node = graph.nodes.find((n) => n.spec.kind === 'set-operation')!;
+    expect(node.spec).toEqual({ kind: 'set-operation', op: 'EXCEPT', all: true, arity: 2 });
+    expect(node.inputs.map((edge) => edge.partitioning)).toEqual([{ kind: 'hash', keys: [0, 1] }, { kind: 'hash', keys: [0, 1] }]);
+    expect(node.parallelism).toBe(4);
+    expect(node.stateTtlMillis).toBe(60_000);
+    expect(toJobGraph([except], { name: 'job', parallelism: 4 }).nodes.find((n) => n.spec.kind === 'set-operation')!.stateTtlMillis).toBeUndefined();
+  });
+});

@@ -14,7 +14,7 @@
 import { encodeComponent, type Key } from '../../src/common/key-codec.js';
 import { ChangeBatch, type Row } from '../../src/common/row.js';
 import { ROW_KIND_SHORT, parseRowKind, type RowKindShort } from '../../src/common/row-kind.js';
-import { MemoryStateBackend } from '../../src/runtime/state/memory-state-backend.js';
+import { MemoryStateBackend, type StateTtlOptions } from '../../src/runtime/state/memory-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../../src/runtime/stream-operator.js';
 import type { ProcessingTimeService } from '../../src/runtime/task/processing-time-service.js';
 
@@ -31,12 +31,14 @@ export interface HarnessOptions {
   readonly checkpointing?: boolean;
   /** Keyed state to restore before the operator opens (as a restarted job does), keeping the keys `owns` accepts (default all). */
   readonly restore?: { readonly snapshot: Uint8Array; readonly owns?: (key: Key) => boolean };
+  /** A time-to-live for the keyed state (`table.exec.state.ttl`); absent keeps state forever. */
+  readonly stateTtl?: StateTtlOptions;
 }
 
 /** An opened operator with recording output (see the module comment). */
 export class OperatorHarness {
   /** The operator's keyed state. */
-  readonly state = new MemoryStateBackend();
+  readonly state: MemoryStateBackend;
   /** Messages passed to `context.warn`, in order. */
   readonly warnings: string[] = [];
   /** Watermarks the operator emitted, in order. */
@@ -47,11 +49,13 @@ export class OperatorHarness {
   readonly clock = new ManualClock();
   private readonly pending: Promise<void>[] = [];
 
-  private constructor(readonly operator: StreamOperator) {}
+  private constructor(readonly operator: StreamOperator, stateTtl: StateTtlOptions | undefined) {
+    this.state = new MemoryStateBackend(stateTtl);
+  }
 
   /** Opens `operator` in a fresh harness. */
   static async open(operator: StreamOperator, options: HarnessOptions = {}): Promise<OperatorHarness> {
-    const harness = new OperatorHarness(operator);
+    const harness = new OperatorHarness(operator, options.stateTtl);
     if (options.restore !== undefined) harness.state.restore(options.restore.snapshot, options.restore.owns ?? (() => true));
     await operator.open?.(harness.context(options));
     return harness;

@@ -115,6 +115,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'join':
     case 'interval-join':
+    case 'set-operation':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'temporal-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, false) };
@@ -198,6 +199,14 @@ function produce(node: PhysicalNode): PhysicalNode {
         throw new WeirError('PLANNING_ERROR', 'the left side of an event-time temporal join must be insert-only, but it produces updates', { hint: 'join an append-only stream with the versioned table' });
       }
       return { ...node, left, right: produce(node.right), mode: INSERT_ONLY };
+    }
+    case 'set-operation': {
+      // A row's identity is all its columns, so it is only ever inserted or deleted. Over
+      // insert-only inputs INTERSECT [ALL] only grows; EXCEPT [ALL] shrinks as the right side grows.
+      const left = produce(node.left);
+      const right = produce(node.right);
+      const deletes = node.op === 'EXCEPT' || isUpdating(left.mode) || isUpdating(right.mode);
+      return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: deletes } };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

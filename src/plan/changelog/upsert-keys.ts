@@ -89,6 +89,9 @@ function derive(node: PhysicalNode): UpsertKey[] {
     }
     case 'window-rank':
       return [[...node.partitionKeys, node.schema.length - 1]];
+    case 'set-operation':
+      // INTERSECT and EXCEPT (not ALL) hold each row once, distributed by all its columns.
+      return node.all ? [] : [node.schema.map((_, i) => i)];
     case 'window-join': {
       const width = node.left.schema.length;
       const left = upsertKeys(node.left);

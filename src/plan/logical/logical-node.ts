@@ -13,7 +13,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -89,6 +89,25 @@ export interface LogicalAggregate {
 export interface LogicalUnion {
   readonly kind: 'union';
   readonly inputs: readonly LogicalNode[];
+  readonly schema: Schema;
+}
+
+/** The set operations that keep multiplicities per row: `INTERSECT [ALL]` and `EXCEPT [ALL]` (UNION binds to a union and an aggregate). */
+export type SetOperator = 'INTERSECT' | 'EXCEPT';
+
+/**
+ * `left INTERSECT [ALL] right` or `left EXCEPT [ALL] right` of two inputs that share a schema
+ * (the binder casts both to it, as for UNION ALL). Rows are equal when every column is, two NULLs
+ * included. A row that occurs l times in `left` and r times in `right` occurs min(l, r) times in
+ * INTERSECT ALL, max(l - r, 0) times in EXCEPT ALL, and once or never in INTERSECT (l > 0 and
+ * r > 0) and EXCEPT (l > 0 and r = 0). No column is a time attribute.
+ */
+export interface LogicalSetOperation {
+  readonly kind: 'set-operation';
+  readonly op: SetOperator;
+  readonly all: boolean;
+  readonly left: LogicalNode;
+  readonly right: LogicalNode;
   readonly schema: Schema;
 }
 
@@ -257,6 +276,7 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
       return node.inputs;
     case 'join':
     case 'temporal-join':
+    case 'set-operation':
       return [node.left, node.right];
     default:
       return [node.input];
@@ -273,6 +293,7 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
       return { ...node, inputs };
     case 'join':
     case 'temporal-join':
+    case 'set-operation':
       return { ...node, left: inputs[0]!, right: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };

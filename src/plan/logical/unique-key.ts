@@ -28,6 +28,9 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     }
     case 'join':
       return joinUniqueKey(node);
+    case 'set-operation':
+      // INTERSECT and EXCEPT emit each distinct row at most once; their ALL forms keep duplicates.
+      return node.all ? undefined : node.schema.map((_, i) => i);
     case 'values':
     case 'union':
     case 'window-tvf':

@@ -121,6 +121,10 @@ function describeNode(node: PhysicalNode): string {
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
+    case 'set-operation': {
+      const name = node.op === 'INTERSECT' ? 'Intersect' : 'Minus';
+      return `${name}(all=[${node.all}], ${name.toLowerCase()}=[${fields(node.schema)}], ${mode})`;
+    }
     case 'sink': {
       const materialize = node.materialize === undefined ? '' : `, upsertMaterialize=[true], conflictStrategy=[${node.materialize}]`;
       return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}]${materialize}, ${mode})`;

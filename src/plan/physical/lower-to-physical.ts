@@ -41,6 +41,11 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     }
     case 'union':
       return { kind: 'union', inputs: node.inputs.map(lowerToPhysical), schema: node.schema, mode };
+    case 'set-operation': {
+      const allColumns = node.schema.length === 0 ? null : node.schema.map((_, i) => i);
+      const exchange = (input: PhysicalNode): PhysicalNode => ({ kind: 'exchange', input, keys: allColumns, schema: input.schema, mode });
+      return { kind: 'set-operation', op: node.op, all: node.all, left: exchange(lowerToPhysical(node.left)), right: exchange(lowerToPhysical(node.right)), schema: node.schema, mode };
+    }
     case 'sink':
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
     case 'join':

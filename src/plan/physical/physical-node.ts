@@ -10,7 +10,7 @@ import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, LookupTable, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, LookupTable, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -154,6 +154,8 @@ export type PhysicalNode =
       readonly mode: ChangelogMode;
     }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
+  /** INTERSECT [ALL] / EXCEPT [ALL] of two inputs (Calcite's Intersect and Minus), both hash-exchanged by every column: counts per distinct row on each side. */
+  | { readonly kind: 'set-operation'; readonly op: SetOperator; readonly all: boolean; readonly left: PhysicalNode; readonly right: PhysicalNode; readonly schema: Schema; readonly mode: ChangelogMode }
   /**
    * Writes into a table. With `materialize` (set by changelog inference when the table's primary key is
    * not a key of the input, Flink's SinkUpsertMaterializer), the rows are first materialized per primary key
@@ -180,6 +182,7 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'interval-join':
     case 'temporal-join':
     case 'window-join':
+    case 'set-operation':
       return [node.left, node.right];
     default:
       return [node.input];

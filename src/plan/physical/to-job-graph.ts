@@ -33,7 +33,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'sink-upsert-materializer']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -344,6 +344,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
       };
     case 'union':
       return { kind: 'union' };
+    case 'set-operation':
+      return { kind: 'set-operation', op: node.op, all: node.all, arity: node.schema.length };
     case 'sink':
       return {
         kind: 'sink',

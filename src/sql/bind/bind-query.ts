@@ -1,17 +1,18 @@
 /**
- * Binds queries and FROM items to logical plans: SELECT blocks (see bind-select.ts), UNION ALL,
- * VALUES, WITH, tables (with computed columns and watermarks), views and subqueries.
+ * Binds queries and FROM items to logical plans: SELECT blocks (see bind-select.ts), UNION [ALL],
+ * INTERSECT [ALL], EXCEPT [ALL], VALUES, WITH, tables (with computed columns and watermarks),
+ * views and subqueries.
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field, Schema } from '../../common/schema.js';
-import { timeAttributeOf, withNullable, type SqlType } from '../../common/sql-type.js';
+import { timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { ExprCompiler } from '../../expr/expr-compiler.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { leastRestrictive } from '../../expr/type-coercion.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE, SYSTEM_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
-import type { Identifier, Query, TableRef, ValuesQuery } from '../parse/ast.js';
+import type { Identifier, Query, SetOperation, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import { bindJoin } from './bind-join.js';
 import { bindOrderLimit } from './bind-order-limit.js';
@@ -39,12 +40,8 @@ export function bindQuery(query: Query, ctx: BinderContext): BoundRelation {
       for (const cte of query.ctes) inner = inner.withCte(cte.name.name, cte.query, cte.columns?.map((c) => c.name));
       return bindQuery(query.body, inner);
     }
-    case 'set-operation': {
-      if (query.op !== 'UNION' || !query.all) {
-        throw new WeirError('UNSUPPORTED', `${query.op}${query.all ? ' ALL' : ''} is not supported yet; UNION ALL is`, { span: query.span });
-      }
-      return bindOrderLimit(bindUnionAll([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span), query, ctx);
-    }
+    case 'set-operation':
+      return bindOrderLimit(bindSetOperation(query, ctx), query, ctx);
   }
 }
 
@@ -202,20 +199,67 @@ function evaluateConstant(expr: ScalarExpr, compiler: ExprCompiler, span: Source
 }
 
 /**
+ * A set operation without its ORDER BY / LIMIT. UNION ALL is a union; UNION is a union of its
+ * operands followed by a DISTINCT aggregate over every column (as Flink plans it), where the
+ * operands of nested UNIONs and UNION ALLs below it are gathered into one union, since the
+ * DISTINCT above removes the duplicates of all of them; INTERSECT [ALL] and EXCEPT [ALL] are a
+ * set-operation node. Columns are unified as for UNION ALL ({@link unifyColumns}); the result of
+ * a distinct or counting set operation has no time attribute.
+ */
+function bindSetOperation(query: SetOperation, ctx: BinderContext): BoundRelation {
+  const what = `${query.op}${query.all ? ' ALL' : ''}`;
+  if (query.op === 'UNION' && query.all) return bindUnionAll([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span);
+  if (query.op === 'UNION') {
+    const union = unifyColumns(unionOperands(query).map((operand) => bindQuery(operand, ctx)), query.span, what);
+    const schema = materialized(union.schema);
+    const plan: LogicalNode = { kind: 'aggregate', input: { kind: 'union', inputs: union.plans, schema: union.schema }, keys: schema.map((_, i) => i), calls: [], schema };
+    return { plan, schema };
+  }
+  const { schema: unified, plans } = unifyColumns([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span, what);
+  const schema = materialized(unified);
+  return { plan: { kind: 'set-operation', op: query.op, all: query.all, left: plans[0]!, right: plans[1]!, schema }, schema };
+}
+
+/**
+ * The operands of a UNION (distinct): its two sides, each replaced by its own operands when it is
+ * a UNION or UNION ALL without ORDER BY or LIMIT of its own.
+ */
+function unionOperands(query: Query): Query[] {
+  if (query.kind !== 'set-operation' || query.op !== 'UNION' || query.orderBy.length > 0 || query.limit !== undefined) return [query];
+  return [...unionOperands(query.left), ...unionOperands(query.right)];
+}
+
+/** The schema with its time attributes dropped (a set operation's rows are no longer in time order). */
+function materialized(schema: Schema): Field[] {
+  return schema.map((f) => ({ name: f.name, type: withoutTimeAttribute(f.type) }));
+}
+
+/**
  * UNION ALL: same column count; each column gets the least restrictive of the inputs' types, and
  * stays a time attribute when it is the same kind of time attribute in every input (as in Flink).
  */
 export function bindUnionAll(inputs: readonly BoundRelation[], span: SourceSpan): BoundRelation {
+  const { schema, plans } = unifyColumns(inputs, span, 'UNION ALL');
+  return { plan: { kind: 'union', inputs: plans, schema }, schema };
+}
+
+/**
+ * The common schema of the inputs of a set operation (`what`: `UNION ALL`, `INTERSECT`, ...) and
+ * each input cast to it: the same column count is required; each column is named as in the first
+ * input, gets the least restrictive of the inputs' types (nullable when any input's is), and
+ * stays a time attribute when it is the same kind of time attribute in every input (as in Flink).
+ */
+function unifyColumns(inputs: readonly BoundRelation[], span: SourceSpan, what: string): { schema: Field[]; plans: LogicalNode[] } {
   const width = inputs[0]!.schema.length;
   for (const input of inputs) {
     if (input.schema.length !== width) {
-      throw new WeirError('INVALID_ARGUMENT', `UNION ALL inputs have different numbers of columns: ${inputs.map((i) => i.schema.length).join(' and ')}`, { span });
+      throw new WeirError('INVALID_ARGUMENT', `${what} inputs have different numbers of columns: ${inputs.map((i) => i.schema.length).join(' and ')}`, { span });
     }
   }
   const schema: Field[] = inputs[0]!.schema.map((field, column) => {
     const type = leastRestrictive(inputs.map((i) => i.schema[column]!.type));
     if (type === undefined) {
-      throw new WeirError('TYPE_MISMATCH', `UNION ALL column '${field.name}' has incompatible types: ${inputs.map((i) => i.schema[column]!.type.kind).join(' and ')}`, { span });
+      throw new WeirError('TYPE_MISMATCH', `${what} column '${field.name}' has incompatible types: ${inputs.map((i) => i.schema[column]!.type.kind).join(' and ')}`, { span });
     }
     const common = withNullable(type, inputs.some((i) => i.schema[column]!.type.nullable));
     const attributes = new Set(inputs.map((i) => timeAttributeOf(i.schema[column]!.type)));
@@ -228,5 +272,5 @@ export function bindUnionAll(inputs: readonly BoundRelation[], span: SourceSpan)
     const identity = exprs.every((e, i) => e.kind === 'input-ref' && e.index === i);
     return identity ? input.plan : ({ kind: 'project', input: input.plan, exprs, schema: exprs.map((e, i) => ({ name: schema[i]!.name, type: e.type })) } as LogicalNode);
   });
-  return { plan: { kind: 'union', inputs: plans, schema }, schema };
+  return { schema, plans };
 }

@@ -64,6 +64,17 @@ describe('binder', () => {
     ]);
   });
 
+  it('types UNION, INTERSECT and EXCEPT as UNION ALL (the left input names the columns, the least restrictive type wins) without time attributes', async () => {
+    const engine = await engineWithTables();
+    await engine.execute("CREATE TABLE clicks (id INT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '1' SECOND) WITH ('connector' = 'datagen')");
+    for (const op of ['UNION', 'INTERSECT', 'INTERSECT ALL', 'EXCEPT', 'EXCEPT ALL']) {
+      expect(schemaOf(engine, `SELECT category, seller FROM auctions ${op} SELECT auction, price FROM bids`), op).toEqual(['category BIGINT', 'seller BIGINT']);
+      expect(schemaOf(engine, `SELECT 1 AS one ${op} SELECT 2`), op).toEqual(['one INT NOT NULL']);
+      expect(schemaOf(engine, `SELECT ts FROM clicks ${op} SELECT ts FROM clicks`), op).toEqual(['ts TIMESTAMP(3)']);
+    }
+    expect(schemaOf(engine, 'SELECT ts FROM clicks UNION ALL SELECT ts FROM clicks')).toEqual(['ts TIMESTAMP(3) *ROWTIME*']);
+  });
+
   it("accepts the published Nexmark q6's liberties: WHERE on a window alias, a table inside an unaliased subquery, a number into a string column", async () => {
     const engine = await engineWithTables();
     expect(schemaOf(engine, 'SELECT *, ROW_NUMBER() OVER (PARTITION BY A.id ORDER BY A.seller DESC) AS rownum FROM (SELECT A.id, A.seller FROM auctions AS A) WHERE rownum <= 1')).toEqual([
@@ -93,6 +104,9 @@ describe('binder', () => {
     ['INSERT INTO out_t SELECT bidder, bidder FROM bids', "column 'a' of 'out_t' has type BIGINT but the query produces STRING for it", 'use CAST(... AS BIGINT)'],
     ['INSERT INTO bids SELECT * FROM bids', "table 'bids' cannot be written to: connector 'datagen' is a source only", undefined],
     ['SELECT auction FROM bids ORDER BY price', 'ORDER BY in a streaming query needs a LIMIT', undefined],
+    ['SELECT auction FROM bids EXCEPT SELECT auction, price FROM bids', 'EXCEPT inputs have different numbers of columns: 1 and 2', undefined],
+    ['SELECT auction FROM bids UNION SELECT 1 UNION SELECT bidder FROM bids', "UNION column 'auction' has incompatible types: BIGINT and INT and VARCHAR", undefined],
+    ['SELECT person FROM bids INTERSECT ALL SELECT auction FROM bids', "INTERSECT ALL column 'person' has incompatible types: ROW and BIGINT", undefined],
   ])('%s → %s', async (sql, message, hint) => {
     const engine = await engineWithTables();
     const error = await failure(engine, sql);

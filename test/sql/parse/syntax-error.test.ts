@@ -35,6 +35,12 @@ describe('syntax errors', () => {
     expect(syntaxError('FOO bar')).toMatchObject({ message: 'syntax error at or near "FOO"', expected: ['SELECT', 'INSERT', 'CREATE'] });
   });
 
+  it('MINUS, which Flink refuses too, names EXCEPT at the operator', () => {
+    expect(syntaxError('SELECT a FROM t MINUS SELECT a FROM u')).toMatchObject({
+      message: 'MINUS is not supported, as in Flink (its SQL conformance does not allow it); write EXCEPT', line: 1, column: 17,
+    });
+  });
+
   it('an unclosed parenthesis', () => {
     expect(syntaxError('SELECT (a + b FROM t')).toEqual({
       message: 'syntax error at or near "FROM"', line: 1, column: 15, endColumn: 19, expected: [')'], hint: undefined,
