@@ -7,8 +7,8 @@
  *
  * - `statement ok` must succeed; `statement error [regex]` must fail, with a message matching the
  *   regex when there is one.
- * - Before each `query` the runner issues FLUSH, so that everything written before is visible,
- *   then runs the query to its end in batch runtime mode (a query reading only materialized views
+ * - Before each `query` the runner issues FLUSH (unless no statement ran since the last one), so
+ *   that everything written before is visible, then runs the query to its end in batch runtime mode (a query reading only materialized views
  *   runs in their database) and compares its rows, rendered as text, with the expected ones.
  * - After every FLUSH — the runner's, the file's own and a last one at the end of the file —
  *   every live materialized view is compared with its query run by PostgreSQL over mirrors of the
@@ -107,6 +107,8 @@ class FileRun {
   private queries = 0;
   private viewChecks = 0;
   private readonly views: string[] = [];
+  /** A statement ran since the last FLUSH and check (else a FLUSH would change nothing, and is skipped). */
+  private dirty = true;
 
   constructor(
     private readonly file: string,
@@ -135,8 +137,12 @@ class FileRun {
     }
   }
 
-  /** FLUSH, then the check of every live view; `after` names the moment in messages. */
+  /**
+   * FLUSH, then the check of every live view; `after` names the moment in messages. Skipped when
+   * no statement ran since the last one: only statements change tables and views.
+   */
   async flushAndCheck(after: string): Promise<void> {
+    if (!this.dirty) return;
     const started = performance.now();
     try {
       await this.engine.execute('FLUSH');
@@ -149,6 +155,7 @@ class FileRun {
   }
 
   private async check(after: string): Promise<void> {
+    this.dirty = false;
     await this.options.beforeCheck?.(this.oracle);
     const live = this.oracle.viewNames().length;
     try {
@@ -161,6 +168,7 @@ class FileRun {
 
   private async statement(record: Extract<SltRecord, { kind: 'statement' }>): Promise<void> {
     const at = `${this.file}:${record.line}`;
+    this.dirty = true;
     let parsed: readonly ParsedStatement[] | undefined;
     try {
       parsed = parseScriptText(record.sql);
