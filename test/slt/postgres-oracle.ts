@@ -288,7 +288,11 @@ export class PostgresOracle {
   /** Undefined when the view equals its query; else what differs, or why it could not be checked. */
   private async compare(engine: Engine, name: string, view: CheckedView): Promise<string | undefined> {
     const where = `materialized view '${name}' (created at line ${view.line})`;
-    view.columns ??= await viewColumns(engine, name);
+    try {
+      view.columns ??= await viewColumns(engine, name);
+    } catch (error) {
+      return `${where} could not be checked: reading its columns through weir (SELECT * FROM ${name} WHERE 1 = 0) failed: ${messageOf(error)}`;
+    }
     const actual = `SELECT ${view.columns.map(ident).join(', ')} FROM public.${ident(view.table)}`;
     const sql = `WITH expected AS (${view.query}), actual AS (${actual})
       SELECT 'missing from the view' AS side, e::text AS row FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) e

@@ -8,8 +8,10 @@
  * - `statement ok` must succeed; `statement error [regex]` must fail, with a message matching the
  *   regex when there is one.
  * - Before each `query` the runner issues FLUSH (unless no statement ran since the last one), so
- *   that everything written before is visible, then runs the query to its end in batch runtime mode (a query reading only materialized views
- *   runs in their database) and compares its rows, rendered as text, with the expected ones.
+ *   that everything written before is visible, then runs the query to its end in batch runtime
+ *   mode (a query reading only materialized views runs in their database) and compares its rows,
+ *   rendered as text, with the expected ones. A `query` may also be a statement answering with a
+ *   table, such as DESCRIBE.
  * - After every FLUSH — the runner's, the file's own and a last one at the end of the file —
  *   every live materialized view is compared with its query run by PostgreSQL over mirrors of the
  *   writable tables (postgres-oracle.ts).
@@ -252,16 +254,15 @@ class FileRun {
   private async query(record: Extract<SltRecord, { kind: 'query' }>): Promise<void> {
     const at = `${this.file}:${record.line}`;
     await this.flushAndCheck(`the FLUSH before the query at line ${record.line}`);
-    let rows: Record<string, unknown>[] | undefined;
+    let actual: unknown[][] | undefined;
     let error: unknown;
     try {
-      rows = await this.batchQuery(record.sql);
+      actual = await this.queryRows(record.sql);
     } catch (caught) {
       error = caught;
     }
     expectOutcome(at, record.sql, record.expect, error);
-    if (rows === undefined || record.types === undefined) return;
-    const actual = rows.map((row) => Object.values(row));
+    if (actual === undefined || record.types === undefined) return;
     const width = record.types.length;
     const wrong = actual.find((values) => values.length !== width);
     if (wrong !== undefined) {
@@ -273,6 +274,17 @@ class FileRun {
     if (expected.length !== got.length || expected.some((line, i) => line !== got[i])) {
       throw new SltFailure(`${at}: the query's rows differ (${record.sort})\n${record.sql}\n${rowDiff(expected, got)}`);
     }
+  }
+
+  /** The rows of a query record: a SELECT run by {@link batchQuery}, or the table a statement such as DESCRIBE or SHOW answers with. */
+  private async queryRows(sql: string): Promise<unknown[][]> {
+    const [only, ...more] = parseScriptText(sql);
+    if (only !== undefined && more.length === 0 && only.statement.kind !== 'query') {
+      const [result] = await this.engine.execute(sql);
+      if (result?.kind !== 'rows') throw new Error(`the statement gives ${result?.kind ?? 'nothing'}, not rows`);
+      return result.rows.map((row) => [...row]);
+    }
+    return (await this.batchQuery(sql)).map((row) => Object.values(row));
   }
 
   /** Runs a SELECT to its end in batch runtime mode (writable tables read up to their current end), then restores the mode. */
