@@ -99,7 +99,11 @@ export async function runSlt(text: string, file: string, options: SltOptions = {
     if (failed) await engine.close().catch(() => undefined);
     await oracle.close();
     process.chdir(home);
-    if (!failed) await pgQuery(server, `DROP DATABASE ${new URL(url).pathname.slice(1)}`);
+    if (!failed) {
+      await pgQuery(server, `DROP DATABASE ${new URL(url).pathname.slice(1)}`).catch((error: unknown) => {
+        throw new SltFailure(`${file}: could not drop the file's database once the engine had stopped (a connection left open?): ${error instanceof Error ? error.message : String(error)}`);
+      });
+    }
   }
 }
 
