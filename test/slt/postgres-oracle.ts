@@ -145,6 +145,7 @@ export class PostgresOracle {
     return new PostgresOracle(client);
   }
 
+  /** Ends the oracle's connection. */
   async close(): Promise<void> {
     await this.client.end();
   }
@@ -218,6 +219,7 @@ export class PostgresOracle {
     }
   }
 
+  /** A plain weir view was dropped: its Postgres view goes too. */
   async dropView(name: string): Promise<void> {
     this.plainViews.delete(name);
     if (!this.refusedViews.delete(name)) await this.client.query(`DROP VIEW IF EXISTS ${MIRROR_SCHEMA}.${ident(name)} CASCADE`);
@@ -233,6 +235,7 @@ export class PostgresOracle {
     });
   }
 
+  /** A materialized view was dropped: it is no longer checked. */
   dropMaterializedView(name: string): void {
     this.views.delete(name);
   }
@@ -245,7 +248,11 @@ export class PostgresOracle {
    */
   async check(engine: Engine, read: (sql: string) => Promise<Record<string, unknown>[]>, after: string): Promise<void> {
     if (this.views.size === 0) return;
-    await this.syncTables(read);
+    try {
+      await this.syncTables(read);
+    } catch (error) {
+      throw new Error(`after ${after}: ${messageOf(error)}`);
+    }
     const failures: string[] = [];
     for (const [name, view] of this.views) {
       const failure = await this.compare(engine, name, view);
