@@ -70,14 +70,14 @@ export async function runSlt(text: string, file: string, options: SltOptions = {
   if (server === undefined) throw new Error('WEIR_TEST_PG_URL is not set: run the suite through vitest (test/global-setup.ts starts the cluster)');
   const url = await freshDatabase(`slt_${file.replace(/\.slt$/, '').replace(/[^a-z0-9]+/gi, '_').toLowerCase().slice(0, 40)}`, server);
   const dir = mkdtempSync(join(tmpdir(), 'weir-slt-'));
+  const oracle = await PostgresOracle.open(url);
   const home = process.cwd();
-  process.chdir(dir);
   const warnings: string[] = [];
   const engine = createEngine({ onWarning: (message) => warnings.push(message) });
-  const oracle = await PostgresOracle.open(url);
   const run = new FileRun(file, engine, oracle, url, options);
-  let failed = true;
+  let passed = false;
   try {
+    process.chdir(dir);
     await engine.execute(`SET 'state.checkpoints.dir' = '${join(dir, 'checkpoints')}'`);
     for (const record of records) {
       if (record.kind === 'halt') break;
@@ -89,17 +89,23 @@ export async function runSlt(text: string, file: string, options: SltOptions = {
     await engine.close({ graceful: true });
     const left = await pgQuery<{ gid: string }>(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()');
     if (left.length > 0) throw new SltFailure(`${file}: prepared transactions were left behind after the engine stopped: ${left.map((r) => r.gid).join(', ')}`);
-    failed = false;
+    passed = true;
     return run.report();
   } catch (error) {
-    if (warnings.length > 0 && error instanceof Error) error.message += `\nweir's warnings during the file:\n${warnings.map((w) => `  ${w}`).join('\n')}`;
-    if (error instanceof Error) error.message += `\n(database of the file: ${url}; working directory: ${dir})`;
+    const stopping = await engine.close().then(
+      () => undefined,
+      (stopError: unknown) => stopError,
+    );
+    if (error instanceof Error) {
+      if (stopping !== undefined) error.message += `\nstopping the engine after the failure failed too: ${stopping instanceof Error ? stopping.message : String(stopping)}`;
+      if (warnings.length > 0) error.message += `\nweir's warnings during the file:\n${warnings.map((w) => `  ${w}`).join('\n')}`;
+      error.message += `\n(database of the file: ${url}; working directory: ${dir})`;
+    }
     throw error;
   } finally {
-    if (failed) await engine.close().catch(() => undefined);
-    await oracle.close();
     process.chdir(home);
-    if (!failed) {
+    await oracle.close();
+    if (passed) {
       await pgQuery(server, `DROP DATABASE ${new URL(url).pathname.slice(1)}`).catch((error: unknown) => {
         throw new SltFailure(`${file}: could not drop the file's database once the engine had stopped (a connection left open?): ${error instanceof Error ? error.message : String(error)}`);
       });
