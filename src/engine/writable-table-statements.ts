@@ -3,7 +3,8 @@
  * expressions are bound over the table's physical columns and compiled once; every current row
  * that matches becomes -U/+U (UPDATE) or -D (DELETE) in the table's log, written durably before
  * the statement returns. Without a primary key the table is a multiset: each matching occurrence
- * changes. A primary key column cannot be updated (delete and insert instead).
+ * changes. A primary key column cannot be updated (delete and insert instead). A string literal
+ * assigned to a column is read as a value of the column's type, as PostgreSQL does.
  */
 import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError } from '../common/errors.js';
@@ -16,6 +17,7 @@ import { writableTablePath } from '../connectors/table/writable-table-connector.
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import { canAssign } from '../expr/type-coercion.js';
 import { bindExpr, castTo } from '../sql/bind/bind-expr.js';
+import { stringLiteralAs } from '../sql/bind/literal-values.js';
 import { objectName } from '../sql/bind/bind-query.js';
 import type { BinderContext } from '../sql/bind/binder-context.js';
 import { Scope } from '../sql/bind/scope.js';
@@ -41,7 +43,9 @@ export function updateWritableTable(statement: UpdateStatement, binder: BinderCo
       throw new WeirError('UNSUPPORTED', `UPDATE cannot change the primary key column '${column.name}' of '${table.name}'`, { span: column.span, hint: 'DELETE the row and INSERT it with the new key' });
     }
     const field = schema[index]!;
-    const bound = bindExpr(value, { scope, functions: binder.functions, clause: 'SELECT' });
+    // As in PostgreSQL (and INSERT ... VALUES), a string literal takes the column's type.
+    const literal = value.kind === 'literal' && value.type === 'string' ? stringLiteralAs(value.value, value.span, field.type, `column '${field.name}' of '${table.name}'`) : undefined;
+    const bound = literal ?? bindExpr(value, { scope, functions: binder.functions, clause: 'SELECT' });
     if (!sameType(bound.type, field.type, { ignoreNullability: true }) && !canAssign(bound.type, field.type)) {
       throw new WeirError('TYPE_MISMATCH', `column '${field.name}' of '${table.name}' has type ${formatType(field.type)} but the value has type ${formatType(bound.type)}`, {
         span: value.span,

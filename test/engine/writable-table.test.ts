@@ -115,6 +115,30 @@ describe('writable tables', () => {
     await engine.close({ graceful: true });
   });
 
+  it('stores string literals as values of their columns, as PostgreSQL does, and keys a table by a column-level primary key', async () => {
+    const engine = createEngine();
+    await engine.execute(`CREATE TABLE events (id BIGINT PRIMARY KEY NOT ENFORCED, ts TIMESTAMP(3), amount DECIMAL(8, 2), note STRING);
+      INSERT INTO events VALUES ('8821808526777993', '2022-06-10 12:20:04.858', '12.5', 'first'), (2, '2022-06-11 00:00:00', 3, '7');
+      INSERT INTO events (id, note) VALUES ('2', 'replaced');
+      UPDATE events SET ts = '2023-01-02 03:04:05.006', amount = '0.25' WHERE id = 8821808526777993;
+      SET 'execution.runtime-mode' = 'batch';`);
+    const rows = await engine.query('SELECT id, ts, amount, note, CAST(ts AS STRING) AS ts_text FROM events');
+    expect(rows.sort((a, b) => Number(a.id) - Number(b.id))).toEqual([
+      { id: 2, ts: null, amount: null, note: 'replaced', ts_text: null },
+      { id: 8821808526777993, ts: new Date(Date.UTC(2023, 0, 2, 3, 4, 5, 6)), amount: '0.25', note: 'first', ts_text: '2023-01-02 03:04:05.006' },
+    ]);
+    const [described] = await engine.execute('DESCRIBE events');
+    expect(described).toMatchObject({ kind: 'rows', rows: [['id', 'BIGINT', 'FALSE', 'PRI(id)', null, null], expect.anything(), expect.anything(), expect.anything()] });
+    await expect(engine.execute("INSERT INTO events VALUES ('8821808526777993777', '2022-06-10 12:20:04.858', 1, 'x')")).rejects.toThrow(
+      "column 'id' of 'events' has type BIGINT, and '8821808526777993777' is outside its range",
+    );
+    await expect(engine.execute("INSERT INTO events VALUES (3, '2022-06-10 25:00:00', 1, 'x')")).rejects.toThrow(
+      "column 'ts' of 'events' has type TIMESTAMP(3), and '2022-06-10 25:00:00' is not a valid TIMESTAMP(3)",
+    );
+    await expect(engine.execute("UPDATE events SET amount = 'lots'")).rejects.toThrow("column 'amount' of 'events' has type DECIMAL(8, 2), and 'lots' is not a valid DECIMAL(8, 2)");
+    expect(await engine.query('SELECT COUNT(*) AS n FROM events'), 'the refused statements changed nothing').toEqual([{ n: 2 }]);
+  });
+
   it('refuses UPDATE of a connector table and of a primary key column, saying why', async () => {
     const engine = createEngine();
     await engine.execute(`${ACCOUNTS}; CREATE TABLE gen (x INT) WITH ('connector' = 'datagen');`);

@@ -90,17 +90,32 @@ function currentOptions(statement: CreateTable, ctx: BinderContext): readonly Op
   return ctx.catalog.translateLegacyOptions(entries, statement.span).map((o) => ({ kind: 'option', key: o.key, value: o.value, span: o.span ?? statement.span }));
 }
 
+/**
+ * The table's primary key. The parser folds a column-level key (`k INT PRIMARY KEY NOT ENFORCED`)
+ * into `statement.primaryKey` and refuses a second key; an AST built otherwise is checked here
+ * the same way, naming both declarations.
+ */
 function primaryKeyOf(statement: CreateTable): string[] {
   const inline = statement.columns.filter((c) => c.kind === 'physical-column' && c.primaryKey).map((c) => c.name.name);
   const declared = statement.primaryKey?.columns.map((c) => c.name) ?? [];
-  if (inline.length > 0 && declared.length > 0) {
-    throw new WeirError('INVALID_ARGUMENT', 'a table can have only one primary key', { span: statement.primaryKey!.span });
+  const hint = (columns: readonly string[]): string => `declare one key with PRIMARY KEY (${[...new Set(columns)].join(', ')}) NOT ENFORCED`;
+  if (inline.length > 1) {
+    throw new WeirError('INVALID_ARGUMENT', `a table can have only one primary key, but columns '${inline[0]}' and '${inline[1]}' are each declared PRIMARY KEY`, {
+      span: statement.span,
+      hint: hint(inline),
+    });
   }
-  if (inline.length > 1) throw new WeirError('INVALID_ARGUMENT', 'a table can have only one primary key; declare a composite key with PRIMARY KEY (a, b)', { span: statement.span });
+  if (inline.length === 1 && declared.length > 0 && (declared.length !== 1 || declared[0] !== inline[0])) {
+    throw new WeirError('INVALID_ARGUMENT', `a table can have only one primary key, but column '${inline[0]}' is declared PRIMARY KEY and the table PRIMARY KEY (${declared.join(', ')})`, {
+      span: statement.primaryKey!.span,
+      hint: hint([...inline, ...declared]),
+    });
+  }
   if (statement.primaryKey !== undefined && !statement.primaryKey.notEnforced) {
-    throw new WeirError('INVALID_ARGUMENT', "Flink doesn't support ENFORCED mode for PRIMARY KEY constraints; write PRIMARY KEY (...) NOT ENFORCED", { span: statement.primaryKey.span });
+    const written = inline.length === 1 ? `${inline[0]} ... PRIMARY KEY NOT ENFORCED` : 'PRIMARY KEY (...) NOT ENFORCED';
+    throw new WeirError('INVALID_ARGUMENT', `Flink doesn't support ENFORCED mode for PRIMARY KEY constraints; write ${written}`, { span: statement.primaryKey.span });
   }
-  return inline.length > 0 ? inline : declared;
+  return declared.length > 0 ? declared : inline;
 }
 
 function bindWatermark(statement: CreateTable, text: string, columns: readonly TableColumn[], table: string, ctx: BinderContext): TableWatermark | undefined {

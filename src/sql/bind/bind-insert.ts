@@ -1,6 +1,8 @@
 /**
  * Binds INSERT INTO: the query's columns are matched to the target's physical columns (by
  * position, or by the column list, missing ones becoming NULL) with implicit casts, under a sink.
+ * A string literal in `INSERT ... VALUES` is read as a value of its column's type, as PostgreSQL
+ * does (`'2022-06-10 12:20:04.858'` into TIMESTAMP(3)); Flink refuses such casts.
  */
 import { WeirError } from '../../common/errors.js';
 import { formatType, isNumericType, isStringType, sameType } from '../../common/sql-type.js';
@@ -11,7 +13,8 @@ import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema } from '../catalog/catalog-objects.js';
 import type { InsertStatement } from '../parse/ast.js';
 import { castTo } from './bind-expr.js';
-import { bindQuery, objectName } from './bind-query.js';
+import { bindQuery, bindValues, objectName } from './bind-query.js';
+import { stringLiteralAs } from './literal-values.js';
 import type { BinderContext } from './binder-context.js';
 
 /** Binds an INSERT statement into a sink plan. */
@@ -24,13 +27,19 @@ export function bindInsert(statement: InsertStatement, ctx: BinderContext): Logi
   if (statement.overwrite) throw new WeirError('UNSUPPORTED', 'INSERT OVERWRITE is not supported in streaming mode', { span: statement.span });
   if (statement.partition.length > 0) throw new WeirError('UNSUPPORTED', 'static PARTITION clauses are not supported yet', { span: statement.span });
   const target = physicalSchema(table);
-  const query = bindQuery(statement.query, ctx);
-
   const targetColumns = statement.columns?.map((c) => {
     const index = target.findIndex((f) => f.name === c.name);
     if (index < 0) throw new WeirError('UNKNOWN_COLUMN', `column '${c.name}' is not a physical column of '${table.name}'`, { span: c.span });
     return index;
   }) ?? target.map((_, i) => i);
+  // As in PostgreSQL, a string literal in VALUES takes the type of the column it is inserted into.
+  const query = statement.query.kind === 'values'
+    ? bindValues(statement.query, ctx, (cell, position) => {
+      const field = target[targetColumns[position] ?? -1];
+      if (field === undefined || cell.kind !== 'literal' || cell.type !== 'string') return undefined;
+      return stringLiteralAs(cell.value, cell.span, field.type, `column '${field.name}' of '${table.name}'`);
+    })
+    : bindQuery(statement.query, ctx);
   if (query.schema.length !== targetColumns.length) {
     throw new WeirError('INVALID_ARGUMENT', `INSERT INTO '${table.name}' has ${targetColumns.length} target columns but the query produces ${query.schema.length}`, {
       span: statement.query.span,

@@ -12,7 +12,7 @@ import { leastRestrictive } from '../../expr/type-coercion.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE, SYSTEM_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
-import type { Identifier, Query, SetOperation, TableRef, ValuesQuery } from '../parse/ast.js';
+import type { Expr, Identifier, Query, SetOperation, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import { bindJoin } from './bind-join.js';
 import { bindOrderLimit } from './bind-order-limit.js';
@@ -168,9 +168,16 @@ export function renamed(relation: BoundRelation, names: readonly string[] | unde
   return { plan: { kind: 'project', input: relation.plan, exprs, schema }, schema };
 }
 
-function bindValues(query: ValuesQuery, ctx: BinderContext): BoundRelation {
+/**
+ * Binds one cell of VALUES in a way of its own, or gives undefined for the usual binding: INSERT
+ * reads a string literal as a value of its target column's type (see bind-insert.ts).
+ */
+export type ValuesCellBinder = (cell: Expr, column: number) => ScalarExpr | undefined;
+
+/** Binds `VALUES (...), (...)`: each column typed as the least restrictive type of its cells, every cell a constant. */
+export function bindValues(query: ValuesQuery, ctx: BinderContext, bindCell?: ValuesCellBinder): BoundRelation {
   const scope = new Scope([]);
-  const rows = query.rows.map((row) => row.map((e) => bindExpr(e, { scope, functions: ctx.functions, clause: 'VALUES' })));
+  const rows = query.rows.map((row) => row.map((e, i) => bindCell?.(e, i) ?? bindExpr(e, { scope, functions: ctx.functions, clause: 'VALUES' })));
   const width = rows[0]?.length ?? 0;
   if (rows.some((r) => r.length !== width)) {
     throw new WeirError('INVALID_ARGUMENT', 'all VALUES rows must have the same number of columns', { span: query.span });

@@ -1,7 +1,8 @@
 /** Types and runtime values of literals as Flink types them (`10` INT, `0.908` DECIMAL(3, 3), `1e6` DOUBLE). */
 import { parseDecimal } from '../../common/decimal.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
-import { MAX_DECIMAL_PRECISION, SqlTypes } from '../../common/sql-type.js';
+import { formatType, MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { castConverter } from '../../expr/cast.js';
 import { Exprs, type LiteralExpr } from '../../expr/scalar-expr.js';
 import type { IntervalLiteral, IntervalUnit, TypedLiteral } from '../parse/ast.js';
 
@@ -80,5 +81,66 @@ export function typedLiteral(literal: TypedLiteral): LiteralExpr {
       if (Number.isNaN(millis)) bad();
       return Exprs.literal(millis, SqlTypes.timestamp(Math.max(fraction.length, 0), false));
     }
+  }
+}
+
+/** Integer text PostgreSQL accepts for an integer column: no fraction, which CAST would truncate silently. */
+const INTEGER_TEXT = /^\s*[+-]?\d+\s*$/;
+
+/**
+ * A string literal written into a column of type `type`, read as PostgreSQL reads an untyped
+ * literal in INSERT: `'8821808526777993'` into BIGINT is that BIGINT, `'2022-06-10 12:20:04.858'`
+ * into TIMESTAMP(3) that timestamp (the text parsed as CAST parses it; integer columns take
+ * integer text only). Undefined for a string column (the literal already is one) and for types
+ * text does not convert to (ROW, ARRAY, MAP, INTERVAL). Text that does not parse, or a number
+ * outside the type's range, is an error naming `column` (say `column 'id' of 't'`) and the text.
+ */
+export function stringLiteralAs(value: string, span: SourceSpan, type: SqlType, column: string): LiteralExpr | undefined {
+  const target = withNullable(type, false);
+  const name = formatType(withNullable(type, true));
+  switch (target.kind) {
+    case 'CHAR':
+    case 'VARCHAR':
+    case 'INTERVAL_DAY_TIME':
+    case 'INTERVAL_YEAR_MONTH':
+    case 'ROW':
+    case 'ARRAY':
+    case 'MAP':
+    case 'NULL':
+      return undefined;
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT':
+      if (!INTEGER_TEXT.test(value)) throw invalid();
+      break;
+    case 'BOOLEAN':
+    case 'FLOAT':
+    case 'DOUBLE':
+    case 'DECIMAL':
+    case 'DATE':
+    case 'TIME':
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      break;
+    default: {
+      const unhandled: never = target;
+      throw new WeirError('INTERNAL_ERROR', `unhandled type ${String(unhandled)}`);
+    }
+  }
+  const convert = castConverter(SqlTypes.string(false), target);
+  try {
+    return Exprs.literal(convert === undefined ? value : convert(value), target);
+  } catch (error) {
+    if (!(error instanceof WeirError)) throw error;
+    if (error.code !== 'ARITHMETIC_OVERFLOW') throw invalid();
+    throw new WeirError('ARITHMETIC_OVERFLOW', `${column} has type ${name}, and '${value}' is outside its range`, {
+      span,
+      ...(target.kind === 'BIGINT' ? { hint: `weir's BIGINT holds integers from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (±(2^53 - 1)) exactly` } : {}),
+    });
+  }
+
+  function invalid(): WeirError {
+    return new WeirError('INVALID_ARGUMENT', `${column} has type ${name}, and '${value}' is not a valid ${name}`, { span });
   }
 }

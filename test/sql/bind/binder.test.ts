@@ -3,9 +3,10 @@ import { describe, expect, it } from 'vitest';
 import { WeirError } from '../../../src/common/errors.js';
 import { formatType } from '../../../src/common/sql-type.js';
 import { createEngine, type Engine } from '../../../src/engine/engine.js';
+import { bindInsert } from '../../../src/sql/bind/bind-insert.js';
 import { bindQuery } from '../../../src/sql/bind/bind-query.js';
 import { BinderContext } from '../../../src/sql/bind/binder-context.js';
-import type { QueryStatement } from '../../../src/sql/parse/ast.js';
+import type { InsertStatement, QueryStatement } from '../../../src/sql/parse/ast.js';
 import { parseStatement } from '../../../src/sql/parse/parser.js';
 
 async function engineWithTables(): Promise<Engine> {
@@ -86,6 +87,54 @@ describe('binder', () => {
     expect((plan as { text: string }).text).toContain('CAST(price AS STRING) AS b');
     const error = await failure(engine, 'SELECT A.id FROM (SELECT A.id FROM auctions AS A) AS Q');
     expect(error.message).toContain("table 'A' is not in the FROM clause");
+  });
+
+  it('takes a column-level primary key as the table key, and names both keys when there are two', async () => {
+    const engine = createEngine();
+    await engine.execute("CREATE TABLE kv (k INT PRIMARY KEY NOT ENFORCED, v STRING) WITH ('connector' = 'blackhole')");
+    const table = engine.session.catalog.getTable('kv');
+    expect(table.primaryKey).toEqual(['k']);
+    expect(table.columns.map((c) => `${c.name} ${formatType(c.type)}`)).toEqual(['k INT NOT NULL', 'v STRING']);
+    await engine.execute('CREATE TABLE stored (v STRING, k BIGINT PRIMARY KEY NOT ENFORCED)');
+    expect(engine.session.catalog.getTable('stored').primaryKey).toEqual(['k']);
+    const enforced = await failure(engine, 'CREATE TABLE e (k INT PRIMARY KEY, v STRING)');
+    expect(enforced.message).toBe("Flink doesn't support ENFORCED mode for PRIMARY KEY constraints; write k ... PRIMARY KEY NOT ENFORCED");
+    const two = await failure(engine, 'CREATE TABLE two (a INT PRIMARY KEY NOT ENFORCED, b INT PRIMARY KEY NOT ENFORCED)');
+    expect(two.message).toContain('PRIMARY KEY on column "a" and PRIMARY KEY on column "b"');
+    const both = await failure(engine, 'CREATE TABLE both_keys (a INT PRIMARY KEY NOT ENFORCED, b INT, PRIMARY KEY (b) NOT ENFORCED)');
+    expect(both.message).toContain('PRIMARY KEY on column "a" and PRIMARY KEY (b)');
+  });
+
+  it('reads a string literal in INSERT ... VALUES as a value of its column type, as PostgreSQL does', async () => {
+    const engine = createEngine();
+    await engine.execute("CREATE TABLE typed (id BIGINT, ts TIMESTAMP(3), d DATE, price DECIMAL(10, 2), ok BOOLEAN, x DOUBLE, s STRING) WITH ('connector' = 'blackhole')");
+    const statement = parseStatement("INSERT INTO typed VALUES ('8821808526777993', '2022-06-10 12:20:04.858', '2022-06-10', '12.345', 'yes', '1.5e3', '42'), (7, NULL, NULL, 1.5, FALSE, 2, 'b')") as InsertStatement;
+    const sink = bindInsert(statement, new BinderContext(engine.session.catalog, engine.session.functions));
+    const values = sink.input.kind === 'values' ? sink.input : sink.input.kind === 'project' && sink.input.input.kind === 'values' ? sink.input.input : undefined;
+    expect(values?.rows).toEqual([
+      [8821808526777993, Date.UTC(2022, 5, 10, 12, 20, 4, 858), Date.UTC(2022, 5, 10) / 86_400_000, 1235n, true, 1500, '42'],
+      [7, null, null, 150n, false, 2, 'b'],
+    ]);
+    expect(values?.schema.map((f) => formatType(f.type))).toEqual(['BIGINT NOT NULL', 'TIMESTAMP(3)', 'DATE', 'DECIMAL(10, 2) NOT NULL', 'BOOLEAN NOT NULL', 'DOUBLE NOT NULL', 'VARCHAR(2) NOT NULL']);
+    const byName = parseStatement("INSERT INTO typed (ts, id) VALUES ('2022-06-10', '-12')") as InsertStatement;
+    const named = bindInsert(byName, new BinderContext(engine.session.catalog, engine.session.functions));
+    expect(named.input.kind === 'project' && named.input.input.kind === 'values' ? named.input.input.rows : undefined).toEqual([[Date.UTC(2022, 5, 10), -12]]);
+  });
+
+  it.each([
+    ["INSERT INTO typed (id) VALUES ('8821808526777993777')", "column 'id' of 'typed' has type BIGINT, and '8821808526777993777' is outside its range", 'ARITHMETIC_OVERFLOW', "'88"],
+    ["INSERT INTO typed (id) VALUES ('12.5')", "column 'id' of 'typed' has type BIGINT, and '12.5' is not a valid BIGINT", 'INVALID_ARGUMENT', "'12.5'"],
+    ["INSERT INTO typed (id, ts) VALUES (1, '2022-13-10 12:00:00')", "column 'ts' of 'typed' has type TIMESTAMP(3), and '2022-13-10 12:00:00' is not a valid TIMESTAMP(3)", 'INVALID_ARGUMENT', "'2022"],
+    ["INSERT INTO typed (ok) VALUES ('maybe')", "column 'ok' of 'typed' has type BOOLEAN, and 'maybe' is not a valid BOOLEAN", 'INVALID_ARGUMENT', "'maybe'"],
+    ["INSERT INTO typed (price) VALUES ('123456789012')", "column 'price' of 'typed' has type DECIMAL(10, 2), and '123456789012' is outside its range", 'ARITHMETIC_OVERFLOW', "'123"],
+    ["INSERT INTO typed (id) VALUES (UPPER('1'))", "column 'id' of 'typed' has type BIGINT but the query produces CHAR(1) NOT NULL for it", 'TYPE_MISMATCH', 'VALUES'],
+    ["INSERT INTO typed (id) SELECT '1'", "column 'id' of 'typed' has type BIGINT but the query produces CHAR(1) NOT NULL for it", 'TYPE_MISMATCH', 'SELECT'],
+  ])('%s → %s', async (sql, message, code, pointsAt) => {
+    const engine = createEngine();
+    await engine.execute("CREATE TABLE typed (id BIGINT, ts TIMESTAMP(3), d DATE, price DECIMAL(10, 2), ok BOOLEAN, x DOUBLE, s STRING) WITH ('connector' = 'blackhole')");
+    const error = await failure(engine, sql);
+    expect({ message: error.message, code: error.code, column: error.span?.start.column }).toEqual({ message, code, column: sql.indexOf(pointsAt) + 1 });
+    if (code === 'ARITHMETIC_OVERFLOW' && message.includes('BIGINT')) expect(error.hint).toBe("weir's BIGINT holds integers from -9007199254740991 to 9007199254740991 (±(2^53 - 1)) exactly");
   });
 
   it.each([

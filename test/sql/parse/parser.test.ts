@@ -134,6 +134,9 @@ describe('CREATE TABLE', () => {
     const statement = parseStatement('CREATE TABLE t (id INT PRIMARY KEY NOT ENFORCED, v STRING)') as CreateTable;
     expect(statement.columns[0]).toMatchObject({ kind: 'physical-column', primaryKey: true });
     expect(withoutSpans(statement.primaryKey)).toEqual({ columns: [id('id')], notEnforced: true });
+    const later = parseStatement('CREATE TABLE t (v STRING, id INT PRIMARY KEY NOT ENFORCED COMMENT \'the key\')') as CreateTable;
+    expect(later.columns.map((c) => c.kind === 'physical-column' && c.primaryKey)).toEqual([false, true]);
+    expect(withoutSpans(later.primaryKey)).toEqual({ columns: [id('id')], notEnforced: true });
   });
 
   it('normalises type synonyms', () => {

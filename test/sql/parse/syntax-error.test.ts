@@ -88,7 +88,17 @@ describe('syntax errors', () => {
 
   it('rules the grammar checks itself', () => {
     expect(syntaxError('CREATE TABLE t (a INT PRIMARY KEY NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)')).toMatchObject({
-      message: 'multiple primary keys for table "t" are not allowed', line: 1, column: 49,
+      message: 'multiple primary keys for table "t" are not allowed: PRIMARY KEY on column "a" and PRIMARY KEY (a); declare one key with PRIMARY KEY (a) NOT ENFORCED',
+      line: 1,
+      column: 49,
+    });
+    expect(syntaxError('CREATE TABLE t (a INT PRIMARY KEY NOT ENFORCED, b INT PRIMARY KEY NOT ENFORCED)')).toMatchObject({
+      message: 'multiple primary keys for table "t" are not allowed: PRIMARY KEY on column "a" and PRIMARY KEY on column "b"; declare one key with PRIMARY KEY (a, b) NOT ENFORCED',
+      column: 55,
+    });
+    expect(syntaxError('CREATE TABLE t (a INT, b INT PRIMARY KEY NOT ENFORCED, PRIMARY KEY (a) NOT ENFORCED)')).toMatchObject({
+      message: 'multiple primary keys for table "t" are not allowed: PRIMARY KEY on column "b" and PRIMARY KEY (a); declare one key with PRIMARY KEY (b, a) NOT ENFORCED',
+      column: 56,
     });
     expect(syntaxError("SELECT INTERVAL '1' HOUR TO DAY")).toMatchObject({ message: 'invalid interval qualifier: HOUR TO DAY', column: 8 });
     expect(syntaxError('VALUES (1) LIMIT 1')).toMatchObject({ message: expect.stringContaining('cannot follow VALUES') });
