@@ -162,12 +162,14 @@ export interface WindowAggregateSpec {
 }
 
 /**
- * Regular equi-join of input 0 (left) and input 1 (right), both hash-partitioned by their keys:
+ * Regular join of input 0 (left) and input 1 (right), both hash-partitioned by their keys:
  * every row is kept in keyed state (a multiset per side) and matched against the other side's
  * rows of the same key. Accumulating changes (+I, +U) emit +I per match, retracting ones (-U, -D)
- * emit -D per match. A NULL key matches nothing. An outer join (`joinType`) also requires
- * `condition` of a match, and emits a row of an outer input that matches nothing padded with
- * NULLs: +I while it has no match, -D when its first match arrives, +I again when its last goes.
+ * emit -D per match. A NULL key matches nothing, except under a `nullSafe` key. An outer join
+ * (`joinType`) also requires `condition` of a match, and emits a row of an outer input that
+ * matches nothing padded with NULLs: +I while it has no match, -D when its first match arrives,
+ * +I again when its last goes. Without keys (a nested-loop join) both inputs go to one subtask and
+ * every row is matched against all rows of the other input.
  */
 export interface JoinSpec {
   readonly kind: 'join';
@@ -184,6 +186,8 @@ export interface JoinSpec {
   readonly rightRetracts?: boolean;
   /** LEFT, RIGHT or FULL; absent for an inner join (so inner joins keep their fingerprint). */
   readonly joinType?: Exclude<JoinType, 'INNER'>;
+  /** Per key: true when NULL matches NULL (`IS NOT DISTINCT FROM`; Flink's `filterNulls` negated); absent when no key is. */
+  readonly nullSafe?: readonly boolean[];
   /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
   readonly condition?: ScalarExpr;
 }

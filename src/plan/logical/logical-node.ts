@@ -117,11 +117,13 @@ export interface LogicalWindowTvf {
 }
 
 /**
- * An equi-join: rows of `left` and `right` whose key columns are equal (SQL equality: a NULL key
- * matches nothing) and that satisfy `condition`; the output is the left columns followed by the
- * right ones. An inner join's other ON conditions are a filter above the join (`condition` null);
- * an outer join's are `condition`, part of what a match is, and the columns of a NULL-padded
- * input are nullable. With `interval`, an interval join over two insert-only inputs.
+ * A join: rows of `left` and `right` whose key columns are equal (SQL equality: a NULL key
+ * matches nothing, unless the key is `nullSafe`) and that satisfy `condition`; the output is the
+ * left columns followed by the right ones. An inner join's other ON conditions are a filter above
+ * the join (`condition` null); an outer join's are `condition`, part of what a match is, and the
+ * columns of a NULL-padded input are nullable. With `interval`, an interval join over two
+ * insert-only inputs. Without keys (a cross join, or a condition with no equality between the
+ * inputs), a nested loop: every row is matched against every row of the other input.
  */
 export interface LogicalJoin {
   readonly kind: 'join';
@@ -130,6 +132,8 @@ export interface LogicalJoin {
   readonly right: LogicalNode;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
+  /** Per key: true for `IS NOT DISTINCT FROM` (NULL matches NULL); absent when every key is a SQL equality. */
+  readonly nullSafe?: readonly boolean[];
   /** Over the left columns followed by the right ones; null when there is none. */
   readonly condition: ScalarExpr | null;
   /** The time bounds of an interval join (both time columns are rowtime attributes). */

@@ -62,6 +62,8 @@ export type PhysicalNode =
       readonly right: PhysicalNode;
       readonly leftKeys: readonly number[];
       readonly rightKeys: readonly number[];
+      /** Per key: true for `IS NOT DISTINCT FROM` (NULL matches NULL); absent when every key is a SQL equality. */
+      readonly nullSafe?: readonly boolean[];
       /** The non-equi part of the match condition (of an inner join: the filter right above it), over the left then the right columns. */
       readonly condition: ScalarExpr | null;
       readonly schema: Schema;

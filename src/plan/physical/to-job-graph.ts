@@ -300,6 +300,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         leftRetracts: retracts(node.left.mode),
         rightRetracts: retracts(node.right.mode),
         ...(node.joinType === 'INNER' ? {} : { joinType: node.joinType }),
+        ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
         ...(node.condition === null ? {} : { condition: node.condition }),
       };
     case 'interval-join': {

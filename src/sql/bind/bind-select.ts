@@ -8,7 +8,7 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, JoinRef, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
@@ -31,12 +31,10 @@ interface OutputItem {
 
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
-
-  // `FROM a, b WHERE a.k = b.k AND ...` is an inner join on the WHERE condition.
-  const commaJoin = query.from?.kind === 'join' && query.from.type === 'CROSS' && query.from.on === undefined && query.where !== undefined;
-  const fromRef = commaJoin ? { ...(query.from as JoinRef), type: 'INNER' as const, on: query.where } : query.from;
-  const where = commaJoin ? undefined : query.where;
-  const from = fromRef === undefined ? singleRow() : bindFrom(fromRef, ctx);
+  // `FROM a, b WHERE a.k = b.k AND ...` is a cross join under a filter, which the optimizer turns
+  // into a join keyed by the WHERE's equalities (extract-join-keys.ts).
+  const where = query.where;
+  const from = query.from === undefined ? singleRow() : bindFrom(query.from, ctx);
   let plan = from.plan;
   const scope = from.scope;
   const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };
