@@ -68,7 +68,7 @@ export interface JobEdge {
 }
 
 /** What a node does; the runtime has exactly one implementation per kind. */
-export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec | WindowTableSpec | WindowRankSpec | WindowJoinSpec;
+export type OperatorSpec = SourceSpec | ValuesSpec | CalcSpec | WatermarkAssignerSpec | GroupAggregateSpec | WindowAggregateSpec | JoinSpec | IntervalJoinSpec | RankSpec | OverAggregateSpec | UnionSpec | SinkSpec | LookupJoinSpec | TemporalJoinSpec | WindowTableSpec | WindowRankSpec | WindowJoinSpec | DynamicFilterSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -343,6 +343,21 @@ export interface WindowJoinSpec {
   readonly rightKeys: readonly number[];
   readonly leftWindowEnd: number;
   readonly rightWindowEnd: number;
+}
+
+/**
+ * RisingWave's DynamicFilter of input 0 by the one row of input 1 (a global aggregate; its column
+ * 0 is the bound), both sent to one subtask: emits the rows of input 0 whose column `inputIndex`
+ * compares with `comparison` to the bound (`row[inputIndex] > bound`, ...), as +I when a row
+ * enters the result and -D when it leaves it: on a change of input 0 (+I/+U accumulate, -U/-D
+ * retract), and on a change of the bound for the rows whose value lies between the old and the
+ * new bound, found in an ordered index of the column. Nothing passes while input 1 has no row or
+ * its value is NULL; a row whose value is NULL (or NaN) never passes.
+ */
+export interface DynamicFilterSpec {
+  readonly kind: 'dynamic-filter';
+  readonly inputIndex: number;
+  readonly comparison: '<' | '<=' | '>' | '>=';
 }
 
 /** UNION ALL of the inputs, which share one schema. */

@@ -49,6 +49,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'temporal-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, false) };
+    case 'dynamic-filter':
+      return { ...node, input: requireUpdateBefore(node.input, true), bound: requireUpdateBefore(node.bound, false) };
     case 'rank':
     case 'over-aggregate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
@@ -129,6 +131,11 @@ function produce(node: PhysicalNode): PhysicalNode {
         throw new WeirError('PLANNING_ERROR', 'the left side of an event-time temporal join must be insert-only, but it produces updates', { hint: 'join an append-only stream with the versioned table' });
       }
       return { ...node, left, right: produce(node.right), mode: INSERT_ONLY };
+    }
+    case 'dynamic-filter': {
+      const input = produce(node.input);
+      const bound = produce(node.bound);
+      return { ...node, input, bound, mode: { insert: true, updateBefore: false, updateAfter: false, delete: isUpdating(input.mode) || isUpdating(bound.mode) } };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

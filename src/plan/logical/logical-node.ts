@@ -12,7 +12,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalDynamicFilter;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -141,6 +141,25 @@ export interface LogicalJoin {
   readonly schema: Schema;
 }
 
+/** How a dynamic filter compares a column of its input with its bound: `column <op> bound`. */
+export type DynamicFilterComparison = '<' | '<=' | '>' | '>=';
+
+/**
+ * RisingWave's DynamicFilter: the rows of `input` whose column `inputIndex` compares
+ * (`comparison`) with the value of column 0 of the one row of `bound`, which has at most one row
+ * (a global aggregate); no row passes while `bound` has no row or its value is NULL. The output is
+ * the input's columns. It replaces an inner join with the one-row side whose condition is that
+ * comparison and whose other columns nobody reads (join-to-dynamic-filter.ts).
+ */
+export interface LogicalDynamicFilter {
+  readonly kind: 'dynamic-filter';
+  readonly input: LogicalNode;
+  readonly bound: LogicalNode;
+  readonly inputIndex: number;
+  readonly comparison: DynamicFilterComparison;
+  readonly schema: Schema;
+}
+
 /** How a rank numbers rows: ROW_NUMBER counts them; RANK and DENSE_RANK give ties one number (RANK then skips). */
 export type RankType = 'ROW_NUMBER' | 'RANK' | 'DENSE_RANK';
 
@@ -253,6 +272,8 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
     case 'join':
     case 'temporal-join':
       return [node.left, node.right];
+    case 'dynamic-filter':
+      return [node.input, node.bound];
     default:
       return [node.input];
   }
@@ -269,6 +290,8 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
     case 'join':
     case 'temporal-join':
       return { ...node, left: inputs[0]!, right: inputs[1]! };
+    case 'dynamic-filter':
+      return { ...node, input: inputs[0]!, bound: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };
   }

@@ -118,6 +118,11 @@ function describeNode(node: PhysicalNode): string {
       const keys = node.leftKeys.map((l, i) => `(${names(node.schema)[l]!} = ${names(node.schema)[left.schema.length + node.rightKeys[i]!]!})`);
       return `WindowJoin(${windows}, joinType=[${joinTypeName(node.joinType)}], where=[${keys.join(' AND ')}], select=[${fields(node.schema)}], ${mode})`;
     }
+    case 'dynamic-filter': {
+      const columns = names([...node.input.schema, ...node.bound.schema]);
+      const column = columns[node.inputIndex]!;
+      return `DynamicFilter(where=[(${column} ${node.comparison} ${columns[node.input.schema.length]!})], index=[${column}], select=[${fields(node.schema)}], ${mode})`;
+    }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
     case 'sink':

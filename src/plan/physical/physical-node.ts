@@ -9,7 +9,7 @@ import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, LookupTable, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, DynamicFilterComparison, LookupTable, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -154,6 +154,21 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  /**
+   * RisingWave's DynamicFilter: the rows of `input` whose column `inputIndex` compares
+   * (`comparison`) with the value of the one row of `bound`, both inputs in one subtask; an ordered
+   * index on the column, so that a change of the bound re-scans only the rows between its old and
+   * its new value.
+   */
+  | {
+      readonly kind: 'dynamic-filter';
+      readonly input: PhysicalNode;
+      readonly bound: PhysicalNode;
+      readonly inputIndex: number;
+      readonly comparison: DynamicFilterComparison;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
   | { readonly kind: 'sink'; readonly input: PhysicalNode; readonly target: SinkTarget; readonly schema: Schema; readonly mode: ChangelogMode };
 
@@ -170,6 +185,8 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'temporal-join':
     case 'window-join':
       return [node.left, node.right];
+    case 'dynamic-filter':
+      return [node.input, node.bound];
     default:
       return [node.input];
   }

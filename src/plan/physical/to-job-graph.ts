@@ -322,6 +322,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
         leftWindowEnd: node.leftWindow.end,
         rightWindowEnd: node.rightWindow.end,
       };
+    case 'dynamic-filter':
+      return { kind: 'dynamic-filter', inputIndex: node.inputIndex, comparison: node.comparison };
     case 'union':
       return { kind: 'union' };
     case 'sink':

@@ -171,6 +171,11 @@ export class CountedRecordView implements JoinRecordStateView {
     return false;
   }
 
+  /** True when no row is stored under the current key. */
+  isEmpty(): boolean {
+    return this.state.value() === undefined;
+  }
+
   /** Calls `visit` for each distinct row under the current key (it may change `associations`, not the rows). */
   forEachEntry(visit: (entry: CountedRow) => void): void {
     const rows = this.state.value();
