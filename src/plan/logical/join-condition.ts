@@ -182,7 +182,12 @@ function conjunction(conjuncts: readonly ScalarExpr[]): ScalarExpr {
   return conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
 }
 
-/** Structural identity of an expression (bigint literals included). */
+/** Operators whose operands may be swapped: `a = b` and `b = a` are one factor. */
+const SYMMETRIC = new Set(['=', '<>', NULL_SAFE_EQUALS, 'IS DISTINCT FROM']);
+
+/** Structural identity of an expression (bigint literals included), the same for both orders of a symmetric comparison. */
 function fingerprint(expr: ScalarExpr): string {
-  return JSON.stringify(expr, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  const json = (e: ScalarExpr): string => JSON.stringify(e, (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value));
+  if (expr.kind !== 'call' || !SYMMETRIC.has(expr.name) || expr.args.length !== 2) return json(expr);
+  return `${expr.name}(${expr.args.map(json).sort().join(',')})`;
 }
