@@ -1,7 +1,7 @@
 /**
  * Binds `left [NATURAL] [INNER | LEFT | RIGHT | FULL [OUTER] | CROSS] JOIN right [ON condition |
- * USING (columns)]` and the comma of a FROM list (a CROSS join; a WHERE over it is moved into the
- * join by the optimizer). The join itself is planned from its condition by plan/logical's
+ * USING (columns)]` and the comma of a FROM list (a CROSS join; the WHERE of a FROM list becomes
+ * the ON conditions of its joins, see bindCommaJoin). The join itself is planned from its condition by plan/logical's
  * join-condition.ts: equalities between the sides key it, time bounds between rowtime attributes
  * make an interval join, a condition without either (or none at all) a nested loop.
  *
@@ -14,15 +14,15 @@
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { JoinType } from '../../common/join-type.js';
 import { SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
-import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { Exprs, inputRefsOf, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { comparisonType } from '../../expr/type-coercion.js';
 import { planJoin } from '../../plan/logical/join-condition.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
-import type { Identifier, JoinRef } from '../parse/ast.js';
+import type { Expr, Identifier, JoinRef, TableRef } from '../parse/ast.js';
 import { requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
-import type { BoundFrom } from './bind-query.js';
+import { bindFrom, type BoundFrom } from './bind-query.js';
 import { Scope, type ScopeColumn } from './scope.js';
 
 /** Binds a join of two bound FROM items. */
@@ -40,6 +40,43 @@ export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: B
   return { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
 }
 
+/**
+ * `FROM a, b, c WHERE condition` (commas or CROSS JOINs at the top of FROM): each conjunct of the
+ * WHERE becomes part of the ON condition of the first join that has all the columns it reads
+ * (one reading nothing, of the last), as Flink's FilterIntoJoinRule moves it, so that its
+ * equalities key the joins already in the bound plan (whose unique keys a materialized view's
+ * primary key is derived from). Undefined when FROM is not such a list. A list of two whose second
+ * item is `t FOR SYSTEM_TIME AS OF ...` is a temporal join on the WHERE condition.
+ */
+export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): BoundFrom | undefined {
+  if (from.kind !== 'join' || from.type !== 'CROSS') return undefined;
+  const items: TableRef[] = [];
+  let node: TableRef = from;
+  for (; node.kind === 'join' && node.type === 'CROSS'; node = node.left) items.unshift(node.right);
+  items.unshift(node);
+  if (items.length === 2 && items[1]!.kind === 'named-table' && items[1]!.forSystemTimeAsOf !== undefined) return bindFrom({ ...from, type: 'INNER', on: where }, ctx);
+  const bound = items.map((item) => bindFrom(item, ctx));
+  const scope = bound.slice(1).reduce((all, item) => all.concat(item.scope), bound[0]!.scope);
+  const condition = bindExpr(where, { scope, functions: ctx.functions, clause: 'WHERE' });
+  requireBoolean(condition, 'WHERE', where.span);
+  let remaining = conjunctsOf(condition);
+  let joined = bound[0]!;
+  for (const [i, item] of bound.slice(1).entries()) {
+    const width = joined.scope.columns.length + item.scope.columns.length;
+    const last = i === bound.length - 2;
+    const here = remaining.filter((c) => (last ? true : inputRefsOf(c).length > 0 && inputRefsOf(c).every((r) => r < width)));
+    remaining = remaining.filter((c) => !here.includes(c));
+    const on = here.length === 0 ? null : here.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
+    const plan = planJoin('INNER', joined.plan, item.plan, on);
+    joined = { plan, scope: joined.scope.concat(item.scope) };
+  }
+  return joined;
+}
+
+function conjunctsOf(condition: ScalarExpr): ScalarExpr[] {
+  return condition.kind === 'call' && condition.name === 'AND' ? condition.args.flatMap(conjunctsOf) : [condition];
+}
+
 /** The USING columns of a NATURAL join: the names of the left input's columns that the right input has too. */
 function naturalColumns(left: Scope, right: Scope, span: SourceSpan): Identifier[] {
   const names = (scope: Scope): string[] => scope.columns.filter((c) => c.merged !== true).map((c) => c.name);
@@ -54,8 +91,8 @@ function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: B
   const pairs = using.map((column) => {
     if (seen.has(column.name.toLowerCase())) throw new WeirError('INVALID_ARGUMENT', `column '${column.name}' appears more than once in USING`, { span: column.span });
     seen.add(column.name.toLowerCase());
-    const l = left.scope.resolve([column], column.span) as Extract<ScalarExpr, { kind: 'input-ref' }>;
-    const r = right.scope.resolve([column], column.span) as Extract<ScalarExpr, { kind: 'input-ref' }>;
+    const l = left.scope.resolve([column], column.span);
+    const r = right.scope.resolve([column], column.span);
     if (l.kind !== 'input-ref' || r.kind !== 'input-ref') throw new WeirError('INTERNAL_ERROR', `USING column '${column.name}' did not resolve to a column`);
     const type = comparisonType(l.type, r.type);
     if (type === undefined) {

@@ -12,6 +12,7 @@ import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.j
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
+import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
 import { bindOrderLimit } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
@@ -31,10 +32,10 @@ interface OutputItem {
 
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
-  // `FROM a, b WHERE a.k = b.k AND ...` is a cross join under a filter, which the optimizer turns
-  // into a join keyed by the WHERE's equalities (extract-join-keys.ts).
-  const where = query.where;
-  const from = query.from === undefined ? singleRow() : bindFrom(query.from, ctx);
+  // `FROM a, b, c WHERE a.k = b.k AND ...`: the WHERE's conjuncts are the ON conditions of the joins.
+  const comma = query.from !== undefined && query.where !== undefined ? bindCommaJoin(query.from, query.where, ctx) : undefined;
+  const where = comma === undefined ? query.where : undefined;
+  const from = comma ?? (query.from === undefined ? singleRow() : bindFrom(query.from, ctx));
   let plan = from.plan;
   const scope = from.scope;
   const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };
