@@ -2,11 +2,12 @@
  * The rest of Flink's FilterIntoJoinRule: the conjuncts of a filter right above an inner join that
  * equate an expression of each input (`=`, or `IS NOT DISTINCT FROM`; also an equality common to
  * every branch of an OR) become keys of the join, planned as the binder plans an ON condition
- * (plan/logical/join-condition.ts). So `FROM a, b, c WHERE a.k = b.k AND b.j = c.j`,
- * `a CROSS JOIN b WHERE a.k = b.k` and `a JOIN b ON TRUE WHERE ...` are hash joins rather than nested
- * loops. Runs after push-filter-into-join, which moves a conjunct reading the inputs of a nested join
- * down onto that join, where this rule then keys it. Conjuncts calling a non-deterministic function
- * stay in the filter; a window join is left as it is.
+ * (plan/logical/join-condition.ts). The binder already keys a FROM list by its WHERE; this rule
+ * keys what it cannot see: `a JOIN b ON TRUE WHERE a.k = b.k`, a CROSS JOIN inside an explicit
+ * join (`a CROSS JOIN b JOIN c ON ... WHERE a.k = b.k`), and joins other rules produce (decorrelated
+ * subqueries). Runs after push-filter-into-join, which moves a conjunct reading the inputs of a
+ * nested join down onto that join, where this rule then keys it. Conjuncts calling a
+ * non-deterministic function stay in the filter; a window join is left as it is.
  */
 import { SqlTypes } from '../../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../../expr/scalar-expr.js';
