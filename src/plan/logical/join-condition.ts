@@ -103,7 +103,7 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
 }
 
 /** An input's columns in a join's output: nullable when `paddedBy` keeps unmatched rows of the other input, never a time attribute after an outer join. */
-export function outputFields(fields: readonly Field[], joinType: JoinType, paddedBy: JoinType): Field[] {
+function outputFields(fields: readonly Field[], joinType: JoinType, paddedBy: JoinType): Field[] {
   if (joinType === 'INNER') return [...fields];
   const padded = joinType === 'FULL' || joinType === paddedBy;
   const type = (t: SqlType): SqlType => withoutTimeAttribute(padded ? withNullable(t, true) : t);
