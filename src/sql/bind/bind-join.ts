@@ -1,9 +1,10 @@
 /**
  * Binds `left [NATURAL] [INNER | LEFT | RIGHT | FULL [OUTER] | CROSS] JOIN right [ON condition |
  * USING (columns)]` and the comma of a FROM list (a CROSS join; the WHERE of a FROM list becomes
- * the ON conditions of its joins, see bindCommaJoin). The join itself is planned from its condition by plan/logical's
- * join-condition.ts: equalities between the sides key it, time bounds between rowtime attributes
- * make an interval join, a condition without either (or none at all) a nested loop.
+ * the ON conditions of its joins, see bindCommaJoin). The join itself is planned from its
+ * condition by plan/logical's join-condition.ts: equalities between the sides key it, time bounds
+ * between rowtime attributes make an interval join, a condition without either (or none at all)
+ * a nested loop.
  *
  * `USING (k)` joins on `l.k = r.k` and merges the two columns into one, listed first in `SELECT *`
  * (SQL's rule, as in PostgreSQL and Calcite): `l.k` for INNER and LEFT joins, `r.k` for RIGHT ones
