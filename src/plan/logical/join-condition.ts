@@ -18,7 +18,9 @@ import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { Field } from '../../common/schema.js';
 import { sameType, SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { comparisonType } from '../../expr/type-coercion.js';
+import { isDeterministic } from './deterministic.js';
 import { extractIntervalBounds, windowJoinBounds } from './interval-join-bounds.js';
 import type { LogicalNode } from './logical-node.js';
 
@@ -41,13 +43,17 @@ export interface SplitJoinCondition {
 /** The name of the comparison a key uses. */
 const NULL_SAFE_EQUALS = 'IS NOT DISTINCT FROM';
 
-/** Splits `condition` (over `leftWidth` left columns then the right ones) into key equalities and the rest, after pulling common factors out of ORs. */
-export function splitJoinCondition(condition: ScalarExpr | null, leftWidth: number): SplitJoinCondition {
+/**
+ * Splits `condition` (over `leftWidth` left columns then the right ones) into key equalities and the
+ * rest, after pulling common factors out of ORs. An equality calling a non-deterministic function
+ * is no key (a key is computed once per row, the condition once per pair of rows).
+ */
+export function splitJoinCondition(condition: ScalarExpr | null, leftWidth: number, functions: FunctionRegistry): SplitJoinCondition {
   const keys: JoinKeyPair[] = [];
   const rest: ScalarExpr[] = [];
   if (condition === null) return { keys, rest };
-  for (const conjunct of conjunctsOf(condition).flatMap((c) => conjunctsOf(pullCommonFactors(c)))) {
-    const pair = keyPair(conjunct, leftWidth);
+  for (const conjunct of conjunctsOf(condition).flatMap((c) => conjunctsOf(pullCommonFactors(c, functions)))) {
+    const pair = isDeterministic(conjunct, functions) ? keyPair(conjunct, leftWidth) : undefined;
     if (pair === undefined) rest.push(conjunct);
     else keys.push(pair);
   }
@@ -62,9 +68,9 @@ export function splitJoinCondition(condition: ScalarExpr | null, leftWidth: numb
  * left columns then the right ones, nullable on a NULL-padded input (and no column of an outer
  * join is a time attribute any more, as in Flink).
  */
-export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, interval?: IntervalBounds): LogicalNode {
+export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, functions: FunctionRegistry, interval?: IntervalBounds): LogicalNode {
   const width = left.schema.length;
-  const split = splitJoinCondition(condition, width);
+  const split = splitJoinCondition(condition, width, functions);
   const found = interval === undefined ? extractIntervalBounds(split.rest, width) : undefined;
   let keys = split.keys;
   let rest = found?.rest ?? split.rest;
@@ -152,13 +158,14 @@ function castTo(expr: ScalarExpr, type: SqlType): ScalarExpr {
  * `(A AND B) OR (A AND C)` as `A AND (B OR C)`: the conjuncts every branch of an OR shares, pulled
  * out in front of it (valid in SQL's three-valued logic, which distributes as Boolean logic does).
  * A branch left with nothing makes the OR as true as the shared part (`A OR (A AND B)` is `A`).
+ * A conjunct calling a non-deterministic function is never shared (each branch evaluates its own).
  * Anything else is returned unchanged.
  */
-export function pullCommonFactors(expr: ScalarExpr): ScalarExpr {
+export function pullCommonFactors(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
   if (expr.kind !== 'call' || expr.name !== 'OR') return expr;
   const branches = disjunctsOf(expr).map(conjunctsOf);
   const keyed = branches.map((conjuncts) => conjuncts.map((c) => [fingerprint(c), c] as const));
-  const common = keyed[0]!.filter(([print]) => keyed.every((branch) => branch.some(([p]) => p === print)));
+  const common = keyed[0]!.filter(([print, c]) => isDeterministic(c, functions) && keyed.every((branch) => branch.some(([p]) => p === print)));
   if (common.length === 0) return expr;
   const shared = new Set(common.map(([print]) => print));
   const remainders = keyed.map((branch) => branch.filter(([print]) => !shared.has(print)).map(([, c]) => c));

@@ -30,14 +30,14 @@ import { Scope, type ScopeColumn } from './scope.js';
 export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: BinderContext): BoundFrom {
   const joinType: JoinType = ref.type === 'CROSS' ? 'INNER' : ref.type;
   const using = ref.natural === true ? naturalColumns(left.scope, right.scope, ref.span) : ref.using;
-  if (using !== undefined) return bindUsingJoin(joinType, using, left, right);
+  if (using !== undefined) return bindUsingJoin(joinType, using, left, right, ctx);
   const scope = left.scope.concat(right.scope);
   let condition: ScalarExpr | null = null;
   if (ref.on !== undefined) {
     condition = bindExpr(ref.on, { scope, functions: ctx.functions, clause: 'ON' });
     requireBoolean(condition, 'ON', ref.on.span);
   }
-  const plan = planJoin(joinType, left.plan, right.plan, condition);
+  const plan = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
   return { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
 }
 
@@ -68,7 +68,7 @@ export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): 
     const here = remaining.filter((c) => (last ? true : inputRefsOf(c).length > 0 && inputRefsOf(c).every((r) => r < width)));
     remaining = remaining.filter((c) => !here.includes(c));
     const on = here.length === 0 ? null : here.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
-    const plan = planJoin('INNER', joined.plan, item.plan, on);
+    const plan = planJoin('INNER', joined.plan, item.plan, on, ctx.functions);
     joined = { plan, scope: joined.scope.concat(item.scope) };
   }
   return joined;
@@ -86,7 +86,7 @@ function naturalColumns(left: Scope, right: Scope, span: SourceSpan): Identifier
 }
 
 /** A join `USING (columns)`: the equalities of same-named columns, and each pair merged into one column in front. */
-function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: BoundFrom, right: BoundFrom): BoundFrom {
+function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: BoundFrom, right: BoundFrom, ctx: BinderContext): BoundFrom {
   const width = left.scope.columns.length;
   const seen = new Set<string>();
   const pairs = using.map((column) => {
@@ -107,7 +107,7 @@ function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: B
     return Exprs.call('=', [l, r], SqlTypes.boolean(l.type.nullable || r.type.nullable));
   });
   const condition = equalities.length === 0 ? null : equalities.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
-  const joined = planJoin(joinType, left.plan, right.plan, condition);
+  const joined = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
   const output = joined.schema;
   const column = (index: number, type: SqlType): ScalarExpr => castTo(Exprs.inputRef(index, output[index]!.type), type);
   const merged = pairs.map((p): ScalarExpr => {

@@ -29,14 +29,14 @@ export const extractJoinKeys: RewriteRule = {
     const deterministic = conjuncts.filter((c) => isDeterministic(c, context.functions));
     const others = conjuncts.filter((c) => !isDeterministic(c, context.functions));
     if (deterministic.length === 0) return node;
-    const found = splitJoinCondition(conjunction(deterministic), width).keys;
+    const found = splitJoinCondition(conjunction(deterministic), width, context.functions).keys;
     if (!found.some((k) => join.interval === undefined || !k.nullSafe)) return node;
     const existing = join.leftKeys.map((l, i): ScalarExpr => {
       const r = join.rightKeys[i]!;
       const args = [Exprs.inputRef(l, join.left.schema[l]!.type), Exprs.inputRef(width + r, join.right.schema[r]!.type)];
       return Exprs.call(join.nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '=', args, SqlTypes.boolean());
     });
-    const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), join.interval);
+    const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), context.functions, join.interval);
     return others.length === 0 ? keyed : { kind: 'filter', input: keyed, condition: conjunction(others), schema: keyed.schema };
   },
 };
