@@ -46,7 +46,8 @@ function inputs(): { bids: ChangeBatch[]; auctions: ChangeBatch[]; bands: Change
   }
   const bands = new ChangeBatch();
   for (let i = 0; i < 100; i++) bands.push(RowKind.INSERT, [i * 10_000, i * 10_000 + 15_000, i]);
-  const bounds = bids.map((_, b) => ChangeBatch.of([[b === 0 ? RowKind.INSERT : RowKind.UPDATE_AFTER, [500_000 + ((b % 5) - 2) * 10_000]]]));
+  const bound = (b: number): number => 500_000 + ((b % 5) - 2) * 10_000;
+  const bounds = bids.map((_, b) => ChangeBatch.of(b === 0 ? [[RowKind.INSERT, [bound(b)]]] : [[RowKind.UPDATE_BEFORE, [bound(b - 1)]], [RowKind.UPDATE_AFTER, [bound(b)]]]));
   return { bids, auctions, bands, bounds };
 }
 
@@ -64,6 +65,14 @@ interface MicroCase {
 
 const pushBids = (operator: StreamOperator, data: ReturnType<typeof inputs>): void => {
   for (const batch of data.bids) operator.processBatch(batch, 0);
+};
+
+/** Moves the bound (input 1), then pushes a batch of bids (input 0), batch after batch. */
+const driveBound = (operator: StreamOperator, data: ReturnType<typeof inputs>): void => {
+  for (let b = 0; b < data.bids.length; b++) {
+    operator.processBatch(data.bounds[b]!, 1);
+    operator.processBatch(data.bids[b]!, 0);
+  }
 };
 
 const CASES: readonly MicroCase[] = [
@@ -129,12 +138,12 @@ const CASES: readonly MicroCase[] = [
   {
     name: 'dynamic filter: bid price > bound, bound moving every batch',
     spec: { kind: 'dynamic-filter', inputIndex: 2, comparison: '>' },
-    drive: (operator, data) => {
-      for (let b = 0; b < data.bids.length; b++) {
-        operator.processBatch(data.bounds[b]!, 1);
-        operator.processBatch(data.bids[b]!, 0);
-      }
-    },
+    drive: driveBound,
+  },
+  {
+    name: 'nested-loop join: the same, as the join a dynamic filter replaces',
+    spec: { kind: 'join', leftKeys: [], rightKeys: [], leftArity: 4, rightArity: 1, rightRetracts: true, condition: Exprs.call('>', [Exprs.inputRef(2, bigint), Exprs.inputRef(4, bigint)], SqlTypes.boolean(false)) },
+    drive: driveBound,
   },
   {
     name: 'window aggregate: TUMBLE(1 s) MAX(price) GROUP BY auction',
