@@ -21,8 +21,12 @@ const BATCH_SIZE = 1024;
 const ROWS = BATCHES * BATCH_SIZE;
 const bigint = SqlTypes.bigint(false);
 
-/** Bids over 2,000 auctions in 10 s of event time, as batches; and the auctions `[id, seller, category]`. */
-function inputs(): { bids: ChangeBatch[]; auctions: ChangeBatch[] } {
+/**
+ * Bids over 2,000 auctions in 10 s of event time, as batches; the auctions `[id, seller, category]`;
+ * 100 overlapping price bands `[lo, hi, id]`; and a bound per bid batch moving up and down around
+ * the median price, as the one-row changes of a global aggregate.
+ */
+function inputs(): { bids: ChangeBatch[]; auctions: ChangeBatch[]; bands: ChangeBatch; bounds: ChangeBatch[] } {
   let seed = 42;
   const random = (n: number): number => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
   const bids: ChangeBatch[] = [];
@@ -40,7 +44,11 @@ function inputs(): { bids: ChangeBatch[]; auctions: ChangeBatch[] } {
     for (let i = 0; i < 1000; i++) batch.push(RowKind.INSERT, [1000 + b * 1000 + i, 1000 + random(1000), 10 + random(5)]);
     auctions.push(batch);
   }
-  return { bids, auctions };
+  const bands = new ChangeBatch();
+  for (let i = 0; i < 100; i++) bands.push(RowKind.INSERT, [i * 10_000, i * 10_000 + 15_000, i]);
+  const bound = (b: number): number => 500_000 + ((b % 5) - 2) * 10_000;
+  const bounds = bids.map((_, b) => ChangeBatch.of(b === 0 ? [[RowKind.INSERT, [bound(b)]]] : [[RowKind.UPDATE_BEFORE, [bound(b - 1)]], [RowKind.UPDATE_AFTER, [bound(b)]]]));
+  return { bids, auctions, bands, bounds };
 }
 
 const count: AggregateCallSpec = { function: 'COUNT', args: [], distinct: false, filter: null, type: bigint, argTypes: [] };
@@ -57,6 +65,14 @@ interface MicroCase {
 
 const pushBids = (operator: StreamOperator, data: ReturnType<typeof inputs>): void => {
   for (const batch of data.bids) operator.processBatch(batch, 0);
+};
+
+/** Moves the bound (input 1), then pushes a batch of bids (input 0), batch after batch. */
+const driveBound = (operator: StreamOperator, data: ReturnType<typeof inputs>): void => {
+  for (let b = 0; b < data.bids.length; b++) {
+    operator.processBatch(data.bounds[b]!, 1);
+    operator.processBatch(data.bids[b]!, 0);
+  }
 };
 
 const CASES: readonly MicroCase[] = [
@@ -99,6 +115,35 @@ const CASES: readonly MicroCase[] = [
         operator.processBatch(data.bids[b]!, 1);
       }
     },
+  },
+  {
+    name: 'nested-loop join: bid ⋈ 100 bands on price BETWEEN lo AND hi',
+    spec: {
+      kind: 'join',
+      leftKeys: [],
+      rightKeys: [],
+      leftArity: 4,
+      rightArity: 3,
+      condition: Exprs.call(
+        'AND',
+        [Exprs.call('>=', [Exprs.inputRef(2, bigint), Exprs.inputRef(4, bigint)], SqlTypes.boolean(false)), Exprs.call('<=', [Exprs.inputRef(2, bigint), Exprs.inputRef(5, bigint)], SqlTypes.boolean(false))],
+        SqlTypes.boolean(false),
+      ),
+    },
+    drive: (operator, data) => {
+      operator.processBatch(data.bands, 1);
+      for (const batch of data.bids) operator.processBatch(batch, 0);
+    },
+  },
+  {
+    name: 'dynamic filter: bid price > bound, bound moving every batch',
+    spec: { kind: 'dynamic-filter', inputIndex: 2, comparison: '>' },
+    drive: driveBound,
+  },
+  {
+    name: 'nested-loop join: the same, as the join a dynamic filter replaces',
+    spec: { kind: 'join', leftKeys: [], rightKeys: [], leftArity: 4, rightArity: 1, rightRetracts: true, condition: Exprs.call('>', [Exprs.inputRef(2, bigint), Exprs.inputRef(4, bigint)], SqlTypes.boolean(false)) },
+    drive: driveBound,
   },
   {
     name: 'window aggregate: TUMBLE(1 s) MAX(price) GROUP BY auction',

@@ -88,7 +88,8 @@ export type OperatorSpec =
   | WindowTableSpec
   | WindowRankSpec
   | WindowJoinSpec
-  | SetOperationSpec;
+  | SetOperationSpec
+  | DynamicFilterSpec;
 
 /** Reads a table through its connector. */
 export interface SourceSpec {
@@ -182,12 +183,14 @@ export interface WindowAggregateSpec {
 }
 
 /**
- * Regular equi-join of input 0 (left) and input 1 (right), both hash-partitioned by their keys:
+ * Regular join of input 0 (left) and input 1 (right), both hash-partitioned by their keys:
  * every row is kept in keyed state (a multiset per side) and matched against the other side's
  * rows of the same key. Accumulating changes (+I, +U) emit +I per match, retracting ones (-U, -D)
- * emit -D per match. A NULL key matches nothing. An outer join (`joinType`) also requires
- * `condition` of a match, and emits a row of an outer input that matches nothing padded with
- * NULLs: +I while it has no match, -D when its first match arrives, +I again when its last goes.
+ * emit -D per match. A NULL key matches nothing, except under a `nullSafe` key. An outer join
+ * (`joinType`) also requires `condition` of a match, and emits a row of an outer input that
+ * matches nothing padded with NULLs: +I while it has no match, -D when its first match arrives,
+ * +I again when its last goes. Without keys (a nested-loop join) both inputs go to one subtask and
+ * every row is matched against all rows of the other input.
  */
 export interface JoinSpec {
   readonly kind: 'join';
@@ -204,6 +207,8 @@ export interface JoinSpec {
   readonly rightRetracts?: boolean;
   /** LEFT, RIGHT or FULL; absent for an inner join (so inner joins keep their fingerprint). */
   readonly joinType?: Exclude<JoinType, 'INNER'>;
+  /** Per key: true when NULL matches NULL (`IS NOT DISTINCT FROM`; Flink's `filterNulls` negated); absent when no key is. */
+  readonly nullSafe?: readonly boolean[];
   /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
   readonly condition?: ScalarExpr;
 }
@@ -376,6 +381,21 @@ export interface SetOperationSpec {
   readonly all: boolean;
   /** The number of columns, all of which form the key. */
   readonly arity: number;
+}
+
+/**
+ * RisingWave's DynamicFilter of input 0 by the one row of input 1 (a global aggregate; its column
+ * 0 is the bound), both sent to one subtask: emits the rows of input 0 whose column `inputIndex`
+ * compares with `comparison` to the bound (`row[inputIndex] > bound`, ...), as +I when a row
+ * enters the result and -D when it leaves it: on a change of input 0 (+I/+U accumulate, -U/-D
+ * retract), and on a change of the bound for the rows whose value lies between the old and the
+ * new bound, found in an ordered index of the column. Nothing passes while input 1 has no row or
+ * its value is NULL; a row whose value is NULL (or NaN) never passes.
+ */
+export interface DynamicFilterSpec {
+  readonly kind: 'dynamic-filter';
+  readonly inputIndex: number;
+  readonly comparison: '<' | '<=' | '>' | '>=';
 }
 
 /** UNION ALL of the inputs, which share one schema. */

@@ -2,6 +2,7 @@
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
+import { DynamicFilterOperator } from './operators/dynamic-filter-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { IntervalJoinOperator } from './operators/interval-join-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
@@ -79,6 +80,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new WindowRankOperator(spec);
     case 'window-join':
       return new WindowJoinOperator(spec);
+    case 'dynamic-filter':
+      return new DynamicFilterOperator(spec);
     case 'union':
       return new UnionOperator();
     case 'set-operation':

@@ -119,6 +119,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'temporal-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, false) };
+    case 'dynamic-filter':
+      return { ...node, input: requireUpdateBefore(node.input, true), bound: requireUpdateBefore(node.bound, false) };
     case 'rank':
     case 'over-aggregate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
@@ -207,6 +209,11 @@ function produce(node: PhysicalNode): PhysicalNode {
       const right = produce(node.right);
       const deletes = node.op === 'EXCEPT' || isUpdating(left.mode) || isUpdating(right.mode);
       return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: deletes } };
+    }
+    case 'dynamic-filter': {
+      const input = produce(node.input);
+      const bound = produce(node.bound);
+      return { ...node, input, bound, mode: { insert: true, updateBefore: false, updateAfter: false, delete: isUpdating(input.mode) || isUpdating(bound.mode) } };
     }
     case 'union': {
       const inputs = node.inputs.map(produce);

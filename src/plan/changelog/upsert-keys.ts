@@ -89,6 +89,9 @@ function derive(node: PhysicalNode): UpsertKey[] {
     }
     case 'window-rank':
       return [[...node.partitionKeys, node.schema.length - 1]];
+    case 'dynamic-filter':
+      // A filter of its input: a row passes or not as the bound moves, keeping its key.
+      return [...upsertKeys(node.input)];
     case 'set-operation':
       // INTERSECT and EXCEPT (not ALL) hold each row once, distributed by all its columns.
       return node.all ? [] : [node.schema.map((_, i) => i)];

@@ -13,7 +13,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -137,11 +137,13 @@ export interface LogicalWindowTvf {
 }
 
 /**
- * An equi-join: rows of `left` and `right` whose key columns are equal (SQL equality: a NULL key
- * matches nothing) and that satisfy `condition`; the output is the left columns followed by the
- * right ones. An inner join's other ON conditions are a filter above the join (`condition` null);
- * an outer join's are `condition`, part of what a match is, and the columns of a NULL-padded
- * input are nullable. With `interval`, an interval join over two insert-only inputs.
+ * A join: rows of `left` and `right` whose key columns are equal (SQL equality: a NULL key
+ * matches nothing, unless the key is `nullSafe`) and that satisfy `condition`; the output is the
+ * left columns followed by the right ones. An inner join's other ON conditions are a filter above
+ * the join (`condition` null); an outer join's are `condition`, part of what a match is, and the
+ * columns of a NULL-padded input are nullable. With `interval`, an interval join over two
+ * insert-only inputs. Without keys (a cross join, or a condition with no equality between the
+ * inputs), a nested loop: every row is matched against every row of the other input.
  */
 export interface LogicalJoin {
   readonly kind: 'join';
@@ -150,10 +152,31 @@ export interface LogicalJoin {
   readonly right: LogicalNode;
   readonly leftKeys: readonly number[];
   readonly rightKeys: readonly number[];
+  /** Per key: true for `IS NOT DISTINCT FROM` (NULL matches NULL); absent when every key is a SQL equality. */
+  readonly nullSafe?: readonly boolean[];
   /** Over the left columns followed by the right ones; null when there is none. */
   readonly condition: ScalarExpr | null;
   /** The time bounds of an interval join (both time columns are rowtime attributes). */
   readonly interval?: IntervalBounds;
+  readonly schema: Schema;
+}
+
+/** How a dynamic filter compares a column of its input with its bound: `column <op> bound`. */
+export type DynamicFilterComparison = '<' | '<=' | '>' | '>=';
+
+/**
+ * RisingWave's DynamicFilter: the rows of `input` whose column `inputIndex` compares
+ * (`comparison`) with the value of column 0 of the one row of `bound`, which has at most one row
+ * (a global aggregate); no row passes while `bound` has no row or its value is NULL. The output is
+ * the input's columns. It replaces an inner join with the one-row side whose condition is that
+ * comparison and whose other columns nobody reads (join-to-dynamic-filter.ts).
+ */
+export interface LogicalDynamicFilter {
+  readonly kind: 'dynamic-filter';
+  readonly input: LogicalNode;
+  readonly bound: LogicalNode;
+  readonly inputIndex: number;
+  readonly comparison: DynamicFilterComparison;
   readonly schema: Schema;
 }
 
@@ -278,6 +301,8 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
     case 'temporal-join':
     case 'set-operation':
       return [node.left, node.right];
+    case 'dynamic-filter':
+      return [node.input, node.bound];
     default:
       return [node.input];
   }
@@ -295,6 +320,8 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
     case 'temporal-join':
     case 'set-operation':
       return { ...node, left: inputs[0]!, right: inputs[1]! };
+    case 'dynamic-filter':
+      return { ...node, input: inputs[0]!, bound: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };
   }

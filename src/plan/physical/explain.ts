@@ -37,7 +37,7 @@ export function explainPlan(root: PhysicalNode, reuse?: ReuseMarks): string {
 
 function describeNode(node: PhysicalNode): string {
   const mode = `changelogMode=[${formatMode(node.mode)}]`;
-  const fields = (schema: Schema): string => schema.map((f) => f.name).join(', ');
+  const fields = (schema: Schema): string => names(schema).join(', ');
   switch (node.kind) {
     case 'source':
       return `TableSourceScan(table=[[${node.source.qualifiedName.split('.').join(', ')}]], fields=[${fields(node.tableSchema)}], ${mode})`;
@@ -45,46 +45,46 @@ function describeNode(node: PhysicalNode): string {
       return `Values(tuples=[${node.rows.map((r) => `{ ${r.map((v, i) => literal(v, node.schema[i]!.type)).join(', ')} }`).join(', ')}], ${mode})`;
     case 'calc': {
       const input = node.input.schema;
-      const select = node.projection === null ? fields(input) : node.projection.map((e, i) => aliased(renderExpr(e, input), node.schema[i]!.name)).join(', ');
+      const select = node.projection === null ? fields(input) : node.projection.map((e, i) => aliased(renderExpr(e, input), names(node.schema)[i]!)).join(', ');
       const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, input)}]`;
       return `Calc(select=[${select}]${where}, ${mode})`;
     }
     case 'watermark-assigner':
-      return `WatermarkAssigner(rowtime=[${node.schema[node.rowtimeIndex]!.name}], watermark=[${renderExpr(node.watermark, node.input.schema)}], ${mode})`;
+      return `WatermarkAssigner(rowtime=[${names(node.schema)[node.rowtimeIndex]!}], watermark=[${renderExpr(node.watermark, node.input.schema)}], ${mode})`;
     case 'exchange':
-      return `Exchange(distribution=[${node.keys === null ? 'single' : `hash[${node.keys.map((k) => node.schema[k]!.name).join(', ')}]`}], ${mode})`;
+      return `Exchange(distribution=[${node.keys === null ? 'single' : `hash[${node.keys.map((k) => names(node.schema)[k]!).join(', ')}]`}], ${mode})`;
     case 'group-aggregate': {
       const input = node.input.schema;
-      const keys = node.keys.map((k) => input[k]!.name);
+      const keys = node.keys.map((k) => names(input)[k]!);
       const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
       const groupBy = keys.length === 0 ? '' : `groupBy=[${keys.join(', ')}], `;
       return `GroupAggregate(${groupBy}select=[${[...keys, ...calls].join(', ')}], ${mode})`;
     }
     case 'window-aggregate': {
       const input = node.input.schema;
-      const name = (i: number): string => (i === node.timeIndex + 1 ? 'window_start' : i === node.timeIndex + 2 ? 'window_end' : input[i]!.name);
+      const name = (i: number): string => (i === node.timeIndex + 1 ? 'window_start' : i === node.timeIndex + 2 ? 'window_end' : names(input)[i]!);
       const keys = node.keys.map(name);
       const calls = node.calls.map((c) => aliased(`${c.function}(${c.distinct ? 'DISTINCT ' : ''}${c.args.length === 0 ? '*' : c.args.map(name).join(', ')})${c.filter === null ? '' : ` FILTER ${name(c.filter)}`}`, c.name));
-      return `WindowAggregate(window=[${describeWindow(node.window)}], time=[${input[node.timeIndex]!.name}], groupBy=[${keys.join(', ')}], select=[${[...keys, ...calls].join(', ')}], ${mode})`;
+      return `WindowAggregate(window=[${describeWindow(node.window)}], time=[${names(input)[node.timeIndex]!}], groupBy=[${keys.join(', ')}], select=[${[...keys, ...calls].join(', ')}], ${mode})`;
     }
     case 'rank': {
       const input = node.input.schema;
-      const partition = node.partitionKeys.map((k) => input[k]!.name).join(', ');
-      const order = node.orderKeys.map((o) => `${input[o.index]!.name} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
+      const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
+      const order = node.orderKeys.map((o) => `${names(input)[o.index]!} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
       return `Rank(rankType=[${node.rankType}], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'over-aggregate': {
       const input = node.input.schema;
       const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
-      const partition = node.partitionKeys.map((k) => input[k]!.name).join(', ');
-      return `OverAggregate(partitionBy=[${partition}], orderBy=[${input[node.timeIndex]!.name} ASC], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
+      const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
+      return `OverAggregate(partitionBy=[${partition}], orderBy=[${names(input)[node.timeIndex]!} ASC], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }
     case 'join':
       return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     case 'interval-join': {
       const { bounds } = node;
       if (bounds.windowJoin === true) {
-        const ends = `${node.left.schema[bounds.leftTimeIndex]!.name}, ${node.right.schema[bounds.rightTimeIndex]!.name}`;
+        const ends = `${names(node.schema)[bounds.leftTimeIndex]!}, ${names(node.schema)[node.left.schema.length + bounds.rightTimeIndex]!}`;
         return `WindowJoin(joinType=[${joinTypeName(node.joinType)}], windowEnd=[${ends}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
       }
       const windowBounds = `isRowTime=true, leftLowerBound=${bounds.lower}, leftUpperBound=${bounds.upper}, leftTimeIndex=${bounds.leftTimeIndex}, rightTimeIndex=${bounds.rightTimeIndex}`;
@@ -92,32 +92,36 @@ function describeNode(node: PhysicalNode): string {
     }
     case 'lookup-join': {
       const input = node.input.schema;
-      const lookup = node.table.keys.map((k, i) => `${node.table.schema[k]!.name}=${input[node.inputKeys[i]!]!.name}`).join(', ');
+      const lookup = node.table.keys.map((k, i) => `${names(node.table.schema)[k]!}=${names(input)[node.inputKeys[i]!]!}`).join(', ');
       const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, node.schema)}]`;
       return `LookupJoin(table=[${node.table.qualifiedName}], joinType=[${node.joinType === 'LEFT' ? 'LeftOuterJoin' : 'InnerJoin'}], lookup=[${lookup}]${where}, select=[${fields(node.schema)}], ${mode})`;
     }
     case 'temporal-join': {
       const left = node.left.schema;
-      const right = node.right.schema;
-      const keys = node.leftKeys.map((l, i) => `(${left[l]!.name} = ${right[node.rightKeys[i]!]!.name})`).join(' AND ');
+      const keys = node.leftKeys.map((l, i) => `(${names(node.schema)[l]!} = ${names(node.schema)[left.length + node.rightKeys[i]!]!})`).join(' AND ');
       const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, node.schema)}]`;
       const type = node.joinType === 'LEFT' ? 'LeftOuterJoin' : 'InnerJoin';
-      return `TemporalJoin(joinType=[${type}], on=[${keys}], leftTime=[${left[node.leftTimeIndex]!.name}], rightTime=[${right[node.rightTimeIndex]!.name}]${where}, select=[${fields(node.schema)}], ${mode})`;
+      return `TemporalJoin(joinType=[${type}], on=[${keys}], leftTime=[${names(node.schema)[node.leftTimeIndex]!}], rightTime=[${names(node.schema)[left.length + node.rightTimeIndex]!}]${where}, select=[${fields(node.schema)}], ${mode})`;
     }
     case 'window-table':
-      return `WindowTableFunction(window=[${describeWindow(node.window, `time_col=[${node.input.schema[node.timeIndex]!.name}]`)}], ${mode})`;
+      return `WindowTableFunction(window=[${describeWindow(node.window, `time_col=[${names(node.input.schema)[node.timeIndex]!}]`)}], ${mode})`;
     case 'window-rank': {
       const input = node.input.schema;
       const window = describeWindow(node.window, windowColumns(input, node.windowStart, node.windowEnd));
-      const partition = node.partitionKeys.filter((k) => k !== node.windowStart && k !== node.windowEnd).map((k) => input[k]!.name).join(', ');
-      const order = node.orderKeys.map((o) => `${input[o.index]!.name} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
+      const partition = node.partitionKeys.filter((k) => k !== node.windowStart && k !== node.windowEnd).map((k) => names(input)[k]!).join(', ');
+      const order = node.orderKeys.map((o) => `${names(input)[o.index]!} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
       return `WindowRank(window=[${window}], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'window-join': {
       const { left, right, leftWindow, rightWindow } = node;
       const windows = `leftWindow=[${describeWindow(node.window, windowColumns(left.schema, leftWindow.start, leftWindow.end))}], rightWindow=[${describeWindow(node.window, windowColumns(right.schema, rightWindow.start, rightWindow.end))}]`;
-      const keys = node.leftKeys.map((l, i) => `(${left.schema[l]!.name} = ${right.schema[node.rightKeys[i]!]!.name})`);
+      const keys = node.leftKeys.map((l, i) => `(${names(node.schema)[l]!} = ${names(node.schema)[left.schema.length + node.rightKeys[i]!]!})`);
       return `WindowJoin(${windows}, joinType=[${joinTypeName(node.joinType)}], where=[${keys.join(' AND ')}], select=[${fields(node.schema)}], ${mode})`;
+    }
+    case 'dynamic-filter': {
+      const columns = names([...node.input.schema, ...node.bound.schema]);
+      const column = columns[node.inputIndex]!;
+      return `DynamicFilter(where=[(${column} ${node.comparison} ${columns[node.input.schema.length]!})], index=[${column}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
@@ -132,11 +136,15 @@ function describeNode(node: PhysicalNode): string {
   }
 }
 
-/** The key equalities of a join, then the rest of its match condition. */
+/** The key equalities of a join, then the rest of its match condition (`true` for a cross join, as Flink prints it). */
 function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'interval-join' }>): string {
-  const keys = node.leftKeys.map((l, i) => `(${node.left.schema[l]!.name} = ${node.right.schema[node.rightKeys[i]!]!.name})`);
-  const condition = node.condition === null ? [] : [renderExpr(node.condition, [...node.left.schema, ...node.right.schema])];
-  return [...keys, ...condition].join(' AND ');
+  const output = names(node.schema);
+  const width = node.left.schema.length;
+  const nullSafe = node.kind === 'join' ? node.nullSafe : undefined;
+  const keys = node.leftKeys.map((l, i) => `(${output[l]!} ${nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '='} ${output[width + node.rightKeys[i]!]!})`);
+  const condition = node.condition === null ? [] : [renderExpr(node.condition, node.schema)];
+  const all = [...keys, ...condition];
+  return all.length === 0 ? 'true' : all.join(' AND ');
 }
 
 /** A window as Flink prints it, its parameters preceded by `columns` (e.g. `time_col=[ts]`) when given. */
@@ -156,7 +164,7 @@ function describeWindow(window: WindowSpec, columns?: string): string {
 }
 
 function windowColumns(schema: Schema, start: number, end: number): string {
-  return `win_start=[${schema[start]!.name}], win_end=[${schema[end]!.name}]`;
+  return `win_start=[${names(schema)[start]!}], win_end=[${names(schema)[end]!}]`;
 }
 
 function aliased(text: string, name: string): string {
@@ -164,8 +172,8 @@ function aliased(text: string, name: string): string {
 }
 
 function renderAggregate(call: AggregateCall, input: Schema): string {
-  const args = call.args.length === 0 ? '*' : call.args.map((a) => input[a]!.name).join(', ');
-  const filter = call.filter === null ? '' : ` FILTER ${input[call.filter]!.name}`;
+  const args = call.args.length === 0 ? '*' : call.args.map((a) => names(input)[a]!).join(', ');
+  const filter = call.filter === null ? '' : ` FILTER ${names(input)[call.filter]!}`;
   return `${call.function}(${call.distinct ? 'DISTINCT ' : ''}${args})${filter}`;
 }
 
@@ -176,7 +184,7 @@ const POSTFIX = new Set(['IS NULL', 'IS NOT NULL', 'IS TRUE', 'IS FALSE', 'IS NO
 export function renderExpr(expr: ScalarExpr, input: Schema): string {
   switch (expr.kind) {
     case 'input-ref':
-      return input[expr.index]?.name ?? `$${expr.index}`;
+      return names(input)[expr.index] ?? `$${expr.index}`;
     case 'literal':
       return literal(expr.value, expr.type);
     case 'field': {
@@ -197,6 +205,27 @@ export function renderExpr(expr: ScalarExpr, input: Schema): string {
       return `${expr.name}(${args.join(', ')})`;
     }
   }
+}
+
+const DISPLAY_NAMES = new WeakMap<Schema, readonly string[]>();
+
+/**
+ * The column names EXPLAIN prints for a schema: a name that an earlier column already has gets the
+ * first number that makes it unique appended (Calcite's uniquify, as Flink names a join's output:
+ * `price`, `price0`), so that a condition over both inputs of a join reads `(price > price0)`.
+ */
+function names(schema: Schema): readonly string[] {
+  let unique = DISPLAY_NAMES.get(schema);
+  if (unique !== undefined) return unique;
+  const used = new Set<string>();
+  unique = schema.map(({ name }) => {
+    let candidate = name;
+    for (let n = 0; used.has(candidate); n++) candidate = `${name}${n}`;
+    used.add(candidate);
+    return candidate;
+  });
+  DISPLAY_NAMES.set(schema, unique);
+  return unique;
 }
 
 function literal(value: unknown, type: ScalarExpr['type']): string {

@@ -1,7 +1,8 @@
 /**
  * Lowers a logical join: both inputs hash-exchanged by their join keys into a regular join, or
- * into an interval join when the binder found time bounds between two rowtime attributes (sent
- * to one subtask when the bounds are all the join has).
+ * into an interval join when the binder found time bounds between two rowtime attributes. A join
+ * without keys (a nested loop, or an interval join on the bounds alone) sends both inputs to one
+ * subtask, as Flink's `Exchange(distribution=[single])`.
  */
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import type { LogicalJoin } from '../logical/logical-node.js';
@@ -16,5 +17,5 @@ export function lowerJoin(node: LogicalJoin, left: PhysicalNode, right: Physical
   } as const;
   const common = { joinType: node.joinType, ...inputs, leftKeys: node.leftKeys, rightKeys: node.rightKeys, condition: node.condition, schema: node.schema, mode };
   if (node.interval !== undefined) return { kind: 'interval-join', ...common, bounds: node.interval };
-  return { kind: 'join', ...common };
+  return { kind: 'join', ...common, ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }) };
 }

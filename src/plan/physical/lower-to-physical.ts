@@ -52,6 +52,11 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return lowerWindowJoin(node, lowerToPhysical) ?? lowerJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
     case 'lookup-join':
       return { ...node, input: lowerToPhysical(node.input), mode };
+    case 'dynamic-filter': {
+      const single = (input: PhysicalNode): PhysicalNode => ({ kind: 'exchange', input, keys: null, schema: input.schema, mode });
+      const { inputIndex, comparison, schema } = node;
+      return { kind: 'dynamic-filter', input: single(lowerToPhysical(node.input)), bound: single(lowerToPhysical(node.bound)), inputIndex, comparison, schema, mode };
+    }
     case 'temporal-join': {
       const left = lowerToPhysical(node.left);
       const right = lowerToPhysical(node.right);

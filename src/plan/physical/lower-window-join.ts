@@ -13,7 +13,7 @@ import type { PhysicalNode } from './physical-node.js';
 
 /** The window join for `node`, or undefined when it is not one; `lower` lowers its inputs. */
 export function lowerWindowJoin(node: LogicalJoin, lower: (node: LogicalNode) => PhysicalNode): PhysicalNode | undefined {
-  if (node.condition !== null) return undefined;
+  if (node.condition !== null || node.nullSafe !== undefined) return undefined;
   const windows = windowJoinOf(node);
   if (windows === undefined) return undefined;
   const isWindowPair = (l: number, r: number): boolean => (l === windows.left.start && r === windows.right.start) || (l === windows.left.end && r === windows.right.end);

@@ -10,7 +10,7 @@ import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, LookupTable, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, DynamicFilterComparison, LookupTable, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -63,6 +63,8 @@ export type PhysicalNode =
       readonly right: PhysicalNode;
       readonly leftKeys: readonly number[];
       readonly rightKeys: readonly number[];
+      /** Per key: true for `IS NOT DISTINCT FROM` (NULL matches NULL); absent when every key is a SQL equality. */
+      readonly nullSafe?: readonly boolean[];
       /** The non-equi part of the match condition (of an inner join: the filter right above it), over the left then the right columns. */
       readonly condition: ScalarExpr | null;
       readonly schema: Schema;
@@ -153,6 +155,21 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  /**
+   * RisingWave's DynamicFilter: the rows of `input` whose column `inputIndex` compares
+   * (`comparison`) with the value of the one row of `bound`, both inputs in one subtask; an ordered
+   * index on the column, so that a change of the bound re-scans only the rows between its old and
+   * its new value.
+   */
+  | {
+      readonly kind: 'dynamic-filter';
+      readonly input: PhysicalNode;
+      readonly bound: PhysicalNode;
+      readonly inputIndex: number;
+      readonly comparison: DynamicFilterComparison;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
   /** INTERSECT [ALL] / EXCEPT [ALL] of two inputs (Calcite's Intersect and Minus), both hash-exchanged by every column: counts per distinct row on each side. */
   | { readonly kind: 'set-operation'; readonly op: SetOperator; readonly all: boolean; readonly left: PhysicalNode; readonly right: PhysicalNode; readonly schema: Schema; readonly mode: ChangelogMode }
@@ -184,6 +201,8 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'window-join':
     case 'set-operation':
       return [node.left, node.right];
+    case 'dynamic-filter':
+      return [node.input, node.bound];
     default:
       return [node.input];
   }

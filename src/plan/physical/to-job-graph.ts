@@ -321,6 +321,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         leftRetracts: retracts(node.left.mode),
         rightRetracts: retracts(node.right.mode),
         ...(node.joinType === 'INNER' ? {} : { joinType: node.joinType }),
+        ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
         ...(node.condition === null ? {} : { condition: node.condition }),
       };
     case 'interval-join': {
@@ -342,6 +343,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
         leftWindowEnd: node.leftWindow.end,
         rightWindowEnd: node.rightWindow.end,
       };
+    case 'dynamic-filter':
+      return { kind: 'dynamic-filter', inputIndex: node.inputIndex, comparison: node.comparison };
     case 'union':
       return { kind: 'union' };
     case 'set-operation':

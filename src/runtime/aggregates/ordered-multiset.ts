@@ -99,6 +99,25 @@ export function multisetEntries(set: OrderedMultiset): [unknown, number][] {
   return entries;
 }
 
+/**
+ * Calls `visit` with each distinct value from `low` to `high` (both inclusive; undefined leaves that
+ * end open) in ascending order, and its count: O(log n) to find the first, then O(1) per value.
+ * `visit` must not change the multiset.
+ */
+export function multisetForEachBetween(set: OrderedMultiset, low: unknown, high: unknown, visit: (value: unknown, count: number) => void): void {
+  if (set.length === 0) return;
+  let c = low === undefined ? 0 : chunkFor(set, low);
+  let i = low === undefined ? 0 : lowerBound(set[c]!, low);
+  for (; c < set.length; c++, i = 0) {
+    const chunk = set[c]!;
+    for (; i < chunk.length; i += 2) {
+      const value = chunk[i];
+      if (high !== undefined && precedes(high, value)) return;
+      visit(value, chunk[i + 1] as number);
+    }
+  }
+}
+
 /** Index of the chunk that holds `value` or where it belongs: the first whose last value is ≥ it, else the last. */
 function chunkFor(set: OrderedMultiset, value: unknown): number {
   let lo = 0;

@@ -4,7 +4,11 @@
  * every change on one side is matched against the other side's rows of its key (and the rest of
  * the join condition, when there is one, before the output row is built). +I/+U emit +I per
  * match; -U/-D remove one copy of the row and emit -D per match. A NULL key matches nothing and is
- * not stored; a retraction of a row that is not stored is ignored, with one warning.
+ * not stored (a NULL under an `IS NOT DISTINCT FROM` key matches NULL); a retraction of a row that
+ * is not stored is ignored, with one warning. Without keys (a nested-loop join, in one subtask)
+ * all rows of a side are under one key, and each change is matched against every row of the other
+ * side: the inherent cost of a join on any condition, and nothing more (adding and retracting a
+ * row of an updating input is constant time, see the counted layout).
  *
  * The state of one side, per join key, is a plain-data value in the keyed backend, so it is
  * snapshotted and redistributed by key group like any keyed state. Checkpoints of joins taken
@@ -19,14 +23,14 @@ import type { JoinSpec } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import { joinRecordStateView, type JoinCondition, type JoinRecordStateView, type RowCombiner } from '../state/join-record-state-view.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
-import { hasNull, rowCombiner } from './join-rows.js';
+import { hasNull, nullRejectingColumns, rowCombiner } from './join-rows.js';
 
 const JOIN_STATE_NAMES = ['join.left', 'join.right'] as const;
 
 /** The runtime implementation of a `join` job-graph node. */
 export class JoinOperator implements StreamOperator {
   private readonly joinKey: readonly [KeySelector, KeySelector];
-  private readonly keyColumns: readonly [readonly number[], readonly number[]];
+  private readonly nullRejecting: readonly [readonly number[], readonly number[]];
   private readonly combine: RowCombiner;
   private readonly condition: JoinCondition | undefined;
   private readonly out = new ChangeBatch();
@@ -36,7 +40,7 @@ export class JoinOperator implements StreamOperator {
 
   constructor(readonly spec: JoinSpec, compiler: ExprCompiler) {
     this.joinKey = [keySelector(spec.leftKeys), keySelector(spec.rightKeys)];
-    this.keyColumns = [spec.leftKeys, spec.rightKeys];
+    this.nullRejecting = [nullRejectingColumns(spec.leftKeys, spec.nullSafe), nullRejectingColumns(spec.rightKeys, spec.nullSafe)];
     this.combine = rowCombiner(spec.leftArity, spec.rightArity);
     this.condition = spec.condition === undefined ? undefined : compiler.joinPredicate(spec.condition, spec.leftArity);
   }
@@ -56,7 +60,7 @@ export class JoinOperator implements StreamOperator {
     const own = this.views[side];
     const other = this.views[1 - side]!;
     const keyOf = this.joinKey[side];
-    const columns = this.keyColumns[side];
+    const columns = this.nullRejecting[side];
     const out = this.out;
     out.clear();
     const backend = this.context.keyedState;

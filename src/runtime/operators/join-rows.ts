@@ -10,6 +10,11 @@ export function rowCombiner(leftArity: number, rightArity: number): RowCombiner 
   return new Function('l', 'r', `return [${columns.join(', ')}];`) as RowCombiner;
 }
 
+/** The key columns under which a NULL matches nothing: all of `keys` but the `nullSafe` ones (`IS NOT DISTINCT FROM`). */
+export function nullRejectingColumns(keys: readonly number[], nullSafe: readonly boolean[] | undefined): number[] {
+  return nullSafe === undefined ? [...keys] : keys.filter((_, i) => nullSafe[i] !== true);
+}
+
 /** True when any of `columns` of `row` is NULL (such a join key matches nothing). */
 export function hasNull(row: Row, columns: readonly number[]): boolean {
   for (let i = 0; i < columns.length; i++) if (row[columns[i]!] === null) return true;

@@ -12,7 +12,9 @@
  * - retract (-U/-D): -D per match; a retracted outer row without a match emits -D NULL-padded; a
  *   matched outer row of the other input whose associations drop to 0 emits its padded row (+I).
  * As in Flink, updates come out as -D/+I pairs, never -U/+U. A row of an outer input with a NULL
- * key is kept and padded but matches nothing; such a row of an inner input is ignored. A
+ * key is kept and padded but matches nothing; such a row of an inner input is ignored (a NULL
+ * under an `IS NOT DISTINCT FROM` key matches NULL). Without keys (a nested-loop join on any
+ * condition, in one subtask) each change is tested against every row of the other input. A
  * retraction of a row that is not stored is ignored, with one warning.
  */
 import { isOuterSide } from '../../common/join-type.js';
@@ -23,14 +25,14 @@ import type { JoinSpec } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import { CountedRecordView, type CountedRow, type RowCombiner } from '../state/join-record-state-view.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
-import { hasNull, nullPadder, rowCombiner } from './join-rows.js';
+import { hasNull, nullPadder, nullRejectingColumns, rowCombiner } from './join-rows.js';
 
 const OUTER_JOIN_STATE_NAMES = ['outer-join.left', 'outer-join.right'] as const;
 
 /** The runtime implementation of a `join` job-graph node with a `joinType` (an outer join). */
 export class OuterJoinOperator implements StreamOperator {
   private readonly joinKey: readonly [KeySelector, KeySelector];
-  private readonly keyColumns: readonly [readonly number[], readonly number[]];
+  private readonly nullRejecting: readonly [readonly number[], readonly number[]];
   private readonly outer: readonly [boolean, boolean];
   private readonly combine: RowCombiner;
   private readonly pad: readonly [(row: Row) => Row, (row: Row) => Row];
@@ -44,7 +46,7 @@ export class OuterJoinOperator implements StreamOperator {
   constructor(readonly spec: JoinSpec, compiler: ExprCompiler) {
     const joinType = spec.joinType ?? 'INNER';
     this.joinKey = [keySelector(spec.leftKeys), keySelector(spec.rightKeys)];
-    this.keyColumns = [spec.leftKeys, spec.rightKeys];
+    this.nullRejecting = [nullRejectingColumns(spec.leftKeys, spec.nullSafe), nullRejectingColumns(spec.rightKeys, spec.nullSafe)];
     this.outer = [isOuterSide(joinType, 0), isOuterSide(joinType, 1)];
     this.combine = rowCombiner(spec.leftArity, spec.rightArity);
     this.pad = [nullPadder(0, spec.leftArity, spec.rightArity), nullPadder(1, spec.leftArity, spec.rightArity)];
@@ -64,7 +66,7 @@ export class OuterJoinOperator implements StreamOperator {
     const ownOuter = this.outer[side];
     const otherOuter = this.outer[1 - side]!;
     const keyOf = this.joinKey[side];
-    const columns = this.keyColumns[side];
+    const columns = this.nullRejecting[side];
     const out = this.out;
     out.clear();
     const backend = this.context.keyedState;

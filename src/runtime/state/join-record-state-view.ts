@@ -8,7 +8,8 @@
  * - {@link AppendOnlyRecordView}: the rows in arrival order, one entry per copy. Inserting is a
  *   push; a retraction (which an insert-only input should not send) searches the list.
  * - {@link CountedRecordView}: a multiset indexed by a hash of the whole row, so that a
- *   retraction finds its row in constant time whatever the number of rows per key.
+ *   retraction finds its row in constant time whatever the number of rows per key (a key held by
+ *   one distinct row stores just that row). Snapshots of either form restore.
  */
 import { hashRow, rowsEqual } from '../../common/key-codec.js';
 import type { RowKind } from '../../common/row-kind.js';
@@ -112,18 +113,20 @@ export interface CountedRow {
 }
 
 /**
- * Rows of an input that can retract, per join key a Map from row hash to its distinct rows with
- * their counts. Distinct rows are emitted in the order they were first added (since their count
- * last dropped to zero), equal copies together.
+ * Rows of an input that can retract: per join key its one distinct row itself (the common case of
+ * a key, or a value, held by one row: no Map to allocate, no hash to compute), or, from the second
+ * distinct row on, a Map from row hash to its distinct rows with their counts. Distinct rows are
+ * emitted in the order they were first added (since their count last dropped to zero), equal
+ * copies together.
  */
 export class CountedRecordView implements JoinRecordStateView {
-  private readonly state: ValueState<Map<number, CountedRow>>;
+  private readonly state: ValueState<Map<number, CountedRow> | CountedRow>;
   private readonly left: boolean;
   private readonly combine: RowCombiner;
   private readonly condition: JoinCondition;
 
   constructor(backend: KeyedStateBackend, options: JoinRecordStateViewOptions) {
-    this.state = backend.getValueState<Map<number, CountedRow>>({ name: options.stateName });
+    this.state = backend.getValueState<Map<number, CountedRow> | CountedRow>({ name: options.stateName });
     this.left = options.left;
     this.combine = options.combine;
     this.condition = options.condition ?? MATCHES_ALL;
@@ -131,12 +134,23 @@ export class CountedRecordView implements JoinRecordStateView {
 
   /** Adds one copy of `row`; returns its entry (a new one has count 1). */
   add(row: Row): CountedRow {
-    const hash = hashRow(row);
-    let rows = this.state.value();
-    if (rows === undefined) {
-      rows = new Map();
+    const stored = this.state.value();
+    if (stored === undefined) {
+      const only: CountedRow = { row, count: 1, next: null };
+      this.state.update(only);
+      return only;
+    }
+    let rows: Map<number, CountedRow>;
+    if (stored instanceof Map) rows = stored;
+    else {
+      if (rowsEqual(stored.row, row)) {
+        stored.count++;
+        return stored;
+      }
+      rows = new Map([[hashRow(stored.row), stored]]);
       this.state.update(rows);
     }
+    const hash = hashRow(row);
     let entry = rows.get(hash);
     if (entry === undefined) {
       const added = { row, count: 1, next: null };
@@ -157,6 +171,11 @@ export class CountedRecordView implements JoinRecordStateView {
   retract(row: Row): boolean {
     const rows = this.state.value();
     if (rows === undefined) return false;
+    if (!(rows instanceof Map)) {
+      if (!rowsEqual(rows.row, row)) return false;
+      if (--rows.count === 0) this.state.clear();
+      return true;
+    }
     const hash = hashRow(row);
     let previous: CountedRow | null = null;
     for (let entry = rows.get(hash) ?? null; entry !== null; previous = entry, entry = entry.next) {
@@ -171,22 +190,29 @@ export class CountedRecordView implements JoinRecordStateView {
     return false;
   }
 
+  /** True when no row is stored under the current key. */
+  isEmpty(): boolean {
+    return this.state.value() === undefined;
+  }
+
   /** Calls `visit` for each distinct row under the current key (it may change `associations`, not the rows). */
   forEachEntry(visit: (entry: CountedRow) => void): void {
     const rows = this.state.value();
     if (rows === undefined) return;
+    if (!(rows instanceof Map)) return visit(rows);
     for (const head of rows.values()) for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) visit(entry);
   }
 
   emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {
     const rows = this.state.value();
     if (rows === undefined) return;
-    for (const head of rows.values()) {
-      for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) {
-        if (!(this.left ? this.condition(entry.row, probe) : this.condition(probe, entry.row))) continue;
-        const joined = this.left ? this.combine(entry.row, probe) : this.combine(probe, entry.row);
-        for (let c = 0; c < entry.count; c++) out.push(kind, joined);
-      }
-    }
+    if (!(rows instanceof Map)) return this.emitEntry(rows, probe, kind, out);
+    for (const head of rows.values()) for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) this.emitEntry(entry, probe, kind, out);
+  }
+
+  private emitEntry(entry: CountedRow, probe: Row, kind: RowKind, out: ChangeBatch): void {
+    if (!(this.left ? this.condition(entry.row, probe) : this.condition(probe, entry.row))) return;
+    const joined = this.left ? this.combine(entry.row, probe) : this.combine(probe, entry.row);
+    for (let c = 0; c < entry.count; c++) out.push(kind, joined);
   }
 }

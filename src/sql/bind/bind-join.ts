@@ -1,128 +1,131 @@
 /**
- * Binds `left [INNER | LEFT | RIGHT | FULL [OUTER]] JOIN right ON condition`: the conjuncts of the
- * condition that equate a left column with a right column become the join keys (cast to a common
- * type where needed). A lower and an upper bound between two rowtime attributes make it an interval
- * join (also without an equality: then one subtask joins all rows, as in Flink), a key equating
- * the window ends of two window aggregations a window join (see interval-join-bounds.ts). The
- * rest filters the joined rows of an inner join, and is part of the match condition of an outer
- * join, whose NULL-padded columns become nullable (and, as in Flink, no column of an outer
- * join's output is a time attribute any more). A join with neither an equality between the sides
- * nor time bounds is refused.
+ * Binds `left [NATURAL] [INNER | LEFT | RIGHT | FULL [OUTER] | CROSS] JOIN right [ON condition |
+ * USING (columns)]` and the comma of a FROM list (a CROSS join; the WHERE of a FROM list becomes
+ * the ON conditions of its joins, see bindCommaJoin). The join itself is planned from its
+ * condition by plan/logical's join-condition.ts: equalities between the sides key it, time bounds
+ * between rowtime attributes make an interval join, a condition without either (or none at all)
+ * a nested loop.
+ *
+ * `USING (k)` joins on `l.k = r.k` and merges the two columns into one, listed first in `SELECT *`
+ * (SQL's rule, as in PostgreSQL and Calcite): `l.k` for INNER and LEFT joins, `r.k` for RIGHT ones
+ * and `COALESCE(l.k, r.k)` for FULL ones, converted to the type both compare as. Unqualified, `k`
+ * names the merged column; `l.k` and `r.k` still name the inputs' own. `NATURAL` is USING every
+ * column name both inputs have (none: a cross join).
  */
-import { WeirError } from '../../common/errors.js';
+import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { JoinType } from '../../common/join-type.js';
-import type { Field } from '../../common/schema.js';
-import { sameType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
-import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { Exprs, inputRefsOf, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { comparisonType } from '../../expr/type-coercion.js';
-import { extractIntervalBounds, windowJoinBounds } from '../../plan/logical/interval-join-bounds.js';
+import { planJoin } from '../../plan/logical/join-condition.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
-import type { JoinRef } from '../parse/ast.js';
+import type { Expr, Identifier, JoinRef, TableRef } from '../parse/ast.js';
+import { requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
-import type { BoundFrom } from './bind-query.js';
-import { Scope } from './scope.js';
+import { bindFrom, type BoundFrom } from './bind-query.js';
+import { Scope, type ScopeColumn } from './scope.js';
 
-/** Binds an INNER or OUTER JOIN of two bound FROM items. */
+/** Binds a join of two bound FROM items. */
 export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: BinderContext): BoundFrom {
-  if (ref.type === 'CROSS') throw new WeirError('UNSUPPORTED', 'CROSS JOIN is not supported yet; INNER, LEFT, RIGHT and FULL JOIN ... ON are', { span: ref.span });
-  if (ref.on === undefined) throw new WeirError('UNSUPPORTED', 'a join needs an ON condition (USING and joins without a condition are not supported yet)', { span: ref.span });
-  const joinType: JoinType = ref.type;
+  const joinType: JoinType = ref.type === 'CROSS' ? 'INNER' : ref.type;
+  const using = ref.natural === true ? naturalColumns(left.scope, right.scope, ref.span) : ref.using;
+  if (using !== undefined) return bindUsingJoin(joinType, using, left, right, ctx);
   const scope = left.scope.concat(right.scope);
-  const condition = bindExpr(ref.on, { scope, functions: ctx.functions, clause: 'ON' });
+  let condition: ScalarExpr | null = null;
+  if (ref.on !== undefined) {
+    condition = bindExpr(ref.on, { scope, functions: ctx.functions, clause: 'ON' });
+    requireBoolean(condition, 'ON', ref.on.span);
+  }
+  const plan = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
+  return { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
+}
+
+/**
+ * `FROM a, b, c WHERE condition` (commas or CROSS JOINs at the top of FROM): each conjunct of the
+ * WHERE becomes part of the ON condition of the first join that has all the columns it reads
+ * (one reading nothing, of the last), as Flink's FilterIntoJoinRule moves it, so that its
+ * equalities key the joins already in the bound plan (whose unique keys a materialized view's
+ * primary key is derived from). Undefined when FROM is not such a list. A list of two whose second
+ * item is `t FOR SYSTEM_TIME AS OF ...` is a temporal join on the WHERE condition.
+ */
+export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): BoundFrom | undefined {
+  if (from.kind !== 'join' || from.type !== 'CROSS') return undefined;
+  const items: TableRef[] = [];
+  let node: TableRef = from;
+  for (; node.kind === 'join' && node.type === 'CROSS'; node = node.left) items.unshift(node.right);
+  items.unshift(node);
+  if (items.length === 2 && items[1]!.kind === 'named-table' && items[1]!.forSystemTimeAsOf !== undefined) return bindFrom({ ...from, type: 'INNER', on: where }, ctx);
+  const bound = items.map((item) => bindFrom(item, ctx));
+  const scope = bound.slice(1).reduce((all, item) => all.concat(item.scope), bound[0]!.scope);
+  const condition = bindExpr(where, { scope, functions: ctx.functions, clause: 'WHERE' });
+  requireBoolean(condition, 'WHERE', where.span);
+  let remaining = conjunctsOf(condition);
+  let joined = bound[0]!;
+  for (const [i, item] of bound.slice(1).entries()) {
+    const width = joined.scope.columns.length + item.scope.columns.length;
+    const last = i === bound.length - 2;
+    const here = remaining.filter((c) => (last ? true : inputRefsOf(c).length > 0 && inputRefsOf(c).every((r) => r < width)));
+    remaining = remaining.filter((c) => !here.includes(c));
+    const on = here.length === 0 ? null : here.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
+    const plan = planJoin('INNER', joined.plan, item.plan, on, ctx.functions);
+    joined = { plan, scope: joined.scope.concat(item.scope) };
+  }
+  return joined;
+}
+
+function conjunctsOf(condition: ScalarExpr): ScalarExpr[] {
+  return condition.kind === 'call' && condition.name === 'AND' ? condition.args.flatMap(conjunctsOf) : [condition];
+}
+
+/** The USING columns of a NATURAL join: the names of the left input's columns that the right input has too. */
+function naturalColumns(left: Scope, right: Scope, span: SourceSpan): Identifier[] {
+  const names = (scope: Scope): string[] => scope.columns.filter((c) => c.merged !== true).map((c) => c.name);
+  const rightNames = new Set(names(right));
+  return [...new Set(names(left).filter((n) => rightNames.has(n)))].map((name) => ({ kind: 'identifier', name, quoted: true, span }));
+}
+
+/** A join `USING (columns)`: the equalities of same-named columns, and each pair merged into one column in front. */
+function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: BoundFrom, right: BoundFrom, ctx: BinderContext): BoundFrom {
   const width = left.scope.columns.length;
-  const leftExprs: ScalarExpr[] = [];
-  const rightExprs: ScalarExpr[] = [];
-  const nonEqui: ScalarExpr[] = [];
-  for (const conjunct of conjuncts(condition)) {
-    const pair = equiPair(conjunct, width);
-    if (pair === undefined) nonEqui.push(conjunct);
-    else {
-      leftExprs.push(pair[0]);
-      rightExprs.push(remapInputs(pair[1], (r) => Exprs.inputRef(r.index - width, r.type)));
+  const seen = new Set<string>();
+  const pairs = using.map((column) => {
+    if (seen.has(column.name.toLowerCase())) throw new WeirError('INVALID_ARGUMENT', `column '${column.name}' appears more than once in USING`, { span: column.span });
+    seen.add(column.name.toLowerCase());
+    const l = left.scope.resolve([column], column.span);
+    const r = right.scope.resolve([column], column.span);
+    if (l.kind !== 'input-ref' || r.kind !== 'input-ref') throw new WeirError('INTERNAL_ERROR', `USING column '${column.name}' did not resolve to a column`);
+    const type = comparisonType(l.type, r.type);
+    if (type === undefined) {
+      throw new WeirError('TYPE_MISMATCH', `the USING column '${column.name}' is ${l.type.kind} on the left and ${r.type.kind} on the right, which do not compare`, { span: column.span });
     }
-  }
-  const interval = extractIntervalBounds(nonEqui, width);
-  if (leftExprs.length === 0 && interval === undefined) {
-    throw new WeirError('UNSUPPORTED', 'the ON condition of a join needs an equality between a column of each side, or time bounds between their rowtime attributes', {
-      span: ref.on.span,
-      hint: 'cross joins and joins on other conditions alone are not supported yet',
-    });
-  }
-  const residual = interval?.rest ?? nonEqui;
-  const keyTypes = leftExprs.map((l, i) => {
-    const r = rightExprs[i]!;
-    if (sameType(l.type, r.type, { ignoreNullability: true })) return l.type;
-    const common = comparisonType(l.type, r.type);
-    if (common === undefined) throw new WeirError('TYPE_MISMATCH', `cannot join ${l.type.kind} with ${r.type.kind}`, { span: ref.on!.span });
-    return common;
+    return { name: left.scope.columns[l.index]!.name, left: l.index, right: r.index, type };
   });
-  const bounds = interval?.bounds ?? windowJoinBounds(left.plan, right.plan, leftExprs, rightExprs);
-  const leftSide = withKeys(left.plan, leftExprs.map((e, i) => castTo(e, keyTypes[i]!)));
-  const rightSide = withKeys(right.plan, rightExprs.map((e, i) => castTo(e, keyTypes[i]!)));
-  const leftWidth = leftSide.plan.schema.length;
-  const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + leftWidth, r.type)));
-  const residualCondition = residual.length === 0 ? null : residual.map(shift).reduce((a, b) => Exprs.call('AND', [a, b], { kind: 'BOOLEAN', nullable: true }));
-  const outer = joinType !== 'INNER';
-  const schema = [...outputFields(leftSide.plan.schema, joinType, 'RIGHT'), ...outputFields(rightSide.plan.schema, joinType, 'LEFT')];
-  let plan: LogicalNode = {
-    kind: 'join',
-    joinType,
-    left: leftSide.plan,
-    right: rightSide.plan,
-    leftKeys: leftSide.keys,
-    rightKeys: rightSide.keys,
-    condition: outer ? residualCondition : null,
-    ...(bounds === undefined ? {} : { interval: bounds }),
-    schema,
-  };
-  if (!outer && residualCondition !== null) plan = { kind: 'filter', input: plan, condition: residualCondition, schema };
-  const visible = [...left.scope.columns.map((_, i) => i), ...right.scope.columns.map((_, i) => leftWidth + i)];
-  const exprs = visible.map((i) => Exprs.inputRef(i, schema[i]!.type));
-  const identity = exprs.length === schema.length;
-  const projected: LogicalNode = identity ? plan : { kind: 'project', input: plan, exprs, schema: visible.map((i) => schema[i]!) };
-  const columns = [...left.scope.columns, ...right.scope.columns];
-  return { plan: projected, scope: new Scope(outer ? columns.map((c, i) => ({ ...c, type: schema[visible[i]!]!.type })) : columns) };
-}
-
-/** An input's columns in the join's output: nullable when `paddedBy` keeps unmatched rows of the other input, never a time attribute after an outer join. */
-function outputFields(fields: readonly Field[], joinType: JoinType, paddedBy: JoinType): Field[] {
-  if (joinType === 'INNER') return [...fields];
-  const padded = joinType === 'FULL' || joinType === paddedBy;
-  const type = (t: SqlType): SqlType => withoutTimeAttribute(padded ? withNullable(t, true) : t);
-  return fields.map((f) => ({ ...f, type: type(f.type) }));
-}
-
-/** The key columns of one side: plain column references where possible, computed columns appended otherwise. */
-function withKeys(plan: LogicalNode, keys: readonly ScalarExpr[]): { plan: LogicalNode; keys: number[] } {
-  const extra: ScalarExpr[] = [];
-  const indexes = keys.map((k) => {
-    if (k.kind === 'input-ref') return k.index;
-    extra.push(k);
-    return plan.schema.length + extra.length - 1;
+  const equalities = pairs.map((p) => {
+    const l = castTo(Exprs.inputRef(p.left, left.plan.schema[p.left]!.type), p.type);
+    const r = castTo(Exprs.inputRef(width + p.right, right.plan.schema[p.right]!.type), p.type);
+    return Exprs.call('=', [l, r], SqlTypes.boolean(l.type.nullable || r.type.nullable));
   });
-  if (extra.length === 0) return { plan, keys: indexes };
-  const exprs = [...plan.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...extra];
-  const schema = [...plan.schema, ...extra.map((e, i) => ({ name: `$key${i}`, type: e.type }))];
-  return { plan: { kind: 'project', input: plan, exprs, schema }, keys: indexes };
-}
-
-function conjuncts(expr: ScalarExpr): ScalarExpr[] {
-  return expr.kind === 'call' && expr.name === 'AND' ? expr.args.flatMap(conjuncts) : [expr];
-}
-
-/** `l = r` with `l` reading only left columns and `r` only right ones (either order). */
-function equiPair(expr: ScalarExpr, width: number): [ScalarExpr, ScalarExpr] | undefined {
-  if (expr.kind !== 'call' || expr.name !== '=' || expr.args.length !== 2) return undefined;
-  const [a, b] = expr.args as [ScalarExpr, ScalarExpr];
-  const side = (e: ScalarExpr): 'left' | 'right' | 'both' | 'none' => {
-    const refs = inputRefsOf(e);
-    if (refs.length === 0) return 'none';
-    if (refs.every((r) => r < width)) return 'left';
-    if (refs.every((r) => r >= width)) return 'right';
-    return 'both';
-  };
-  if (side(a) === 'left' && side(b) === 'right') return [a, b];
-  if (side(a) === 'right' && side(b) === 'left') return [b, a];
-  return undefined;
+  const condition = equalities.length === 0 ? null : equalities.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
+  const joined = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
+  const output = joined.schema;
+  const column = (index: number, type: SqlType): ScalarExpr => castTo(Exprs.inputRef(index, output[index]!.type), type);
+  const merged = pairs.map((p): ScalarExpr => {
+    const l = column(p.left, p.type);
+    const r = column(width + p.right, p.type);
+    if (joinType === 'INNER' || joinType === 'LEFT') return l;
+    if (joinType === 'RIGHT') return r;
+    return Exprs.call('COALESCE', [l, r], withNullable(p.type, l.type.nullable && r.type.nullable));
+  });
+  const exprs = [...merged, ...output.map((f, i) => Exprs.inputRef(i, f.type))];
+  const schema = [...pairs.map((p, i) => ({ name: p.name, type: merged[i]!.type })), ...output];
+  const plan: LogicalNode = { kind: 'project', input: joined, exprs, schema };
+  const hide = (columns: readonly ScopeColumn[], used: ReadonlySet<number>, offset: number): ScopeColumn[] =>
+    columns.map((c, i) => ({ ...c, type: output[offset + i]!.type, ...(used.has(i) ? { merged: true as const } : {}) }));
+  const columns: ScopeColumn[] = [
+    ...pairs.map((p, i) => ({ qualifier: undefined, name: p.name, type: merged[i]!.type })),
+    ...hide(left.scope.columns, new Set(pairs.map((p) => p.left)), 0),
+    ...hide(right.scope.columns, new Set(pairs.map((p) => p.right)), width),
+  ];
+  return { plan, scope: new Scope(columns) };
 }

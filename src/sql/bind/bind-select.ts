@@ -8,10 +8,11 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, JoinRef, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
+import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
 import { bindOrderLimit } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
@@ -31,12 +32,10 @@ interface OutputItem {
 
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
-
-  // `FROM a, b WHERE a.k = b.k AND ...` is an inner join on the WHERE condition.
-  const commaJoin = query.from?.kind === 'join' && query.from.type === 'CROSS' && query.from.on === undefined && query.where !== undefined;
-  const fromRef = commaJoin ? { ...(query.from as JoinRef), type: 'INNER' as const, on: query.where } : query.from;
-  const where = commaJoin ? undefined : query.where;
-  const from = fromRef === undefined ? singleRow() : bindFrom(fromRef, ctx);
+  // `FROM a, b, c WHERE a.k = b.k AND ...`: the WHERE's conjuncts are the ON conditions of the joins.
+  const comma = query.from !== undefined && query.where !== undefined ? bindCommaJoin(query.from, query.where, ctx) : undefined;
+  const where = comma === undefined ? query.where : undefined;
+  const from = comma ?? (query.from === undefined ? singleRow() : bindFrom(query.from, ctx));
   let plan = from.plan;
   const scope = from.scope;
   const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };

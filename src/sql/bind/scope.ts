@@ -13,6 +13,11 @@ export interface ScopeColumn {
   readonly qualifier: string | undefined;
   readonly name: string;
   readonly type: SqlType;
+  /**
+   * A column of a join input that `USING` or `NATURAL` merged into one output column: reachable
+   * only qualified (`a.k`), and not part of an unqualified `*` (a qualified `a.*` includes it).
+   */
+  readonly merged?: true;
 }
 
 /** The columns of the relation a query block reads, in input order. */
@@ -52,7 +57,7 @@ export class Scope {
 
   /** Indexes of the columns of a qualifier (for `t.*`), or all columns when undefined. */
   columnsOf(qualifier: string | undefined, span: SourceSpan): number[] {
-    if (qualifier === undefined) return this.columns.map((_, i) => i);
+    if (qualifier === undefined) return this.columns.flatMap((c, i) => (c.merged === true ? [] : [i]));
     if (!this.hasQualifier(qualifier)) {
       throw new WeirError('UNKNOWN_TABLE', `table '${qualifier}' is not in the FROM clause`, { span, hint: this.qualifierHint(qualifier) });
     }
@@ -65,7 +70,7 @@ export class Scope {
   }
 
   private find(name: string, qualifier: string | undefined, span: SourceSpan): number {
-    const candidates = this.columns.map((c, i) => [c, i] as const).filter(([c]) => qualifier === undefined || sameName(c.qualifier, qualifier));
+    const candidates = this.columns.map((c, i) => [c, i] as const).filter(([c]) => (qualifier === undefined ? c.merged !== true : sameName(c.qualifier, qualifier)));
     const exact = candidates.filter(([c]) => c.name === name);
     const matches = exact.length > 0 ? exact : candidates.filter(([c]) => c.name.toLowerCase() === name.toLowerCase());
     if (matches.length === 1) return matches[0]![1];

@@ -380,7 +380,7 @@ export interface DerivedTable extends Node {
   readonly lateral: boolean;
 }
 
-/** `left [INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] JOIN right [ON cond | USING (cols)]`; a comma is a CROSS join. */
+/** `left [NATURAL] [INNER|LEFT|RIGHT|FULL [OUTER]|CROSS] JOIN right [ON cond | USING (cols)]`; a comma is a CROSS join. */
 export interface JoinRef extends Node {
   readonly kind: 'join';
   readonly type: 'INNER' | 'LEFT' | 'RIGHT' | 'FULL' | 'CROSS';
@@ -388,6 +388,8 @@ export interface JoinRef extends Node {
   readonly right: TableRef;
   readonly on?: Expr;
   readonly using?: readonly Identifier[];
+  /** `NATURAL JOIN`: USING the columns both inputs have. */
+  readonly natural?: true;
 }
 
 /** `TABLE(TUMBLE(TABLE bid, DESCRIPTOR(ts), INTERVAL '10' SECOND)) [AS] alias`. */

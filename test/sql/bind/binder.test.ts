@@ -137,6 +137,26 @@ describe('binder', () => {
     if (code === 'ARITHMETIC_OVERFLOW' && message.includes('BIGINT')) expect(error.hint).toBe("weir's BIGINT holds integers from -9007199254740991 to 9007199254740991 (±(2^53 - 1)) exactly");
   });
 
+  it('merges the USING and NATURAL columns into one, listed first, converted to the type both compare as, COALESCEd for FULL', async () => {
+    const engine = await engineWithTables();
+    await engine.execute('CREATE TABLE persons (id INT, name STRING, seller BIGINT) WITH (\'connector\' = \'datagen\')');
+    expect(schemaOf(engine, 'SELECT * FROM auctions JOIN persons USING (id)')).toEqual(['id BIGINT', 'seller BIGINT', 'category INT', 'name STRING', 'seller BIGINT']);
+    expect(schemaOf(engine, 'SELECT * FROM auctions NATURAL JOIN persons')).toEqual(['id BIGINT', 'seller BIGINT', 'category INT', 'name STRING']);
+    expect(schemaOf(engine, 'SELECT * FROM auctions NATURAL FULL JOIN persons')).toEqual(['id BIGINT', 'seller BIGINT', 'category INT', 'name STRING']);
+    expect(schemaOf(engine, 'SELECT id, auctions.id, p.id, p.* FROM auctions RIGHT JOIN persons AS p USING (id)')).toEqual(['id BIGINT', 'id BIGINT', 'id INT', 'id INT', 'name STRING', 'seller BIGINT']);
+    expect(schemaOf(engine, 'SELECT * FROM auctions AS a JOIN persons AS p USING (id) JOIN bids AS b ON b.auction = id')).toHaveLength(10);
+    expect(schemaOf(engine, 'SELECT * FROM (auctions AS a JOIN persons AS p USING (id, seller)) NATURAL JOIN (SELECT id, category FROM auctions) AS c')).toEqual(['id BIGINT', 'category INT', 'seller BIGINT', 'name STRING']);
+    expect((await failure(engine, 'SELECT seller FROM auctions JOIN persons USING (id)')).message).toBe("column reference 'seller' is ambiguous");
+    expect((await failure(engine, 'SELECT * FROM auctions JOIN persons USING (name)')).message).toBe("column 'name' does not exist");
+  });
+
+  it('binds CROSS JOIN, comma joins of several tables and ON conditions without an equality', async () => {
+    const engine = await engineWithTables();
+    expect(schemaOf(engine, 'SELECT a.id, b.price FROM auctions AS a CROSS JOIN bids AS b')).toEqual(['id BIGINT', 'price BIGINT']);
+    expect(schemaOf(engine, 'SELECT a.id, b.price, c.id FROM auctions AS a, bids AS b, auctions AS c WHERE a.id = b.auction AND c.seller = a.seller')).toEqual(['id BIGINT', 'price BIGINT', 'id BIGINT']);
+    expect(schemaOf(engine, 'SELECT a.id, b.price FROM auctions AS a FULL JOIN bids AS b ON b.price BETWEEN a.seller AND a.id')).toEqual(['id BIGINT', 'price BIGINT']);
+  });
+
   it.each([
     ['SELECT pricee FROM bids', "column 'pricee' does not exist", "did you mean 'price'?"],
     ['SELECT price FROM bidz', "table or view 'bidz' does not exist", "did you mean 'bids'?"],

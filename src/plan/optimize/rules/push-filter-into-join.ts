@@ -10,7 +10,7 @@
  * Time bounds between the inputs' rowtime attributes in the filter over an inner join make it an
  * interval join (as Flink's FilterIntoJoin followed by its interval join rule would).
  */
-import type { FunctionRegistry } from '../../../expr/function-registry.js';
+import { isDeterministic } from '../../logical/deterministic.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
 import { extractIntervalBounds } from '../../logical/interval-join-bounds.js';
 import type { LogicalNode } from '../../logical/logical-node.js';
@@ -71,21 +71,5 @@ function pushJoinConditionIntoPaddedSide(join: Extract<LogicalNode, { kind: 'joi
   return paddedIsRight ? { ...join, right: filtered, condition: rest } : { ...join, left: filtered, condition: rest };
 }
 
-/** True when no function the expression calls is non-deterministic, so that evaluating it once or per copy of a row agrees. */
-export function isDeterministic(expr: ScalarExpr, functions: FunctionRegistry): boolean {
-  switch (expr.kind) {
-    case 'input-ref':
-    case 'literal':
-      return true;
-    case 'call': {
-      const definition = functions.lookup(expr.name);
-      if (definition?.kind === 'scalar' && !definition.deterministic) return false;
-      return expr.args.every((a) => isDeterministic(a, functions));
-    }
-    case 'field':
-    case 'cast':
-      return isDeterministic(expr.expr, functions);
-    case 'case':
-      return expr.whens.every((w) => isDeterministic(w.when, functions) && isDeterministic(w.then, functions)) && isDeterministic(expr.else, functions);
-  }
-}
+/** Re-exported for the rules that import it from here. */
+export { isDeterministic } from '../../logical/deterministic.js';
