@@ -9,7 +9,7 @@ import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, LookupTable, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, LookupTable, RankRange, RankType, ScanSource, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -109,7 +109,8 @@ export type PhysicalNode =
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
       readonly orderKeys: readonly OrderKey[];
-      readonly limit: number;
+      readonly range: RankRange;
+      readonly outputNumber: boolean;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
@@ -118,6 +119,7 @@ export type PhysicalNode =
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
       readonly timeIndex: number;
+      readonly nullsLast: boolean;
       readonly frame: OverFrame;
       readonly calls: readonly AggregateCall[];
       readonly schema: Schema;
@@ -134,7 +136,8 @@ export type PhysicalNode =
       readonly windowEnd: number;
       readonly partitionKeys: readonly number[];
       readonly orderKeys: readonly OrderKey[];
-      readonly limit: number;
+      readonly range: RankRange;
+      readonly outputNumber: boolean;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
