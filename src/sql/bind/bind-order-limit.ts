@@ -6,7 +6,9 @@
  * kept ones leave — and `LIMIT n [OFFSET m]` alone keeps rows m+1 .. m+n in arrival order.
  *
  * Refused, as in Flink, because a stream's order is never final: ORDER BY without LIMIT, and
- * OFFSET without LIMIT (Flink: "FETCH is missed, which on streaming table is not supported").
+ * OFFSET without LIMIT, with or without ORDER BY (Flink plans both and then refuses them: its
+ * StreamExecLimit and StreamExecSortLimit throw "FETCH is missed, which on streaming table is not
+ * supported currently." when there is no fetch).
  *
  * An ORDER BY item is a 1-based position, an output column (by name or alias), an expression over
  * output columns, or — in a SELECT without GROUP BY or DISTINCT — an expression over the FROM
