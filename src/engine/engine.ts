@@ -54,6 +54,8 @@ interface RawChange {
   readonly op: RowKindShort;
   readonly row: Row;
   readonly schema: Schema;
+  /** Rows read in their final order: from Postgres (materialized views, its collation) or a system-table snapshot, sorted there. */
+  readonly ordered?: boolean;
 }
 
 /** Options of {@link Engine.subscribe} and {@link Engine.query}. */
@@ -113,13 +115,16 @@ export class Engine {
   /**
    * Runs a SELECT over bounded inputs to its end and returns the final table: the changelog
    * applied, as rows keyed by column name, sorted by the query's outer ORDER BY when it names
-   * output columns (a Top-N's rows arrive in no particular order).
+   * output columns (a Top-N's rows arrive in no particular order). Rows of materialized views and
+   * system tables come sorted where they are read, and stay in that order.
    */
   async query(sql: string | ParsedStatement, options: QueryOptions = {}): Promise<ApiRow[]> {
     const table = new Map<string, { row: Row; count: number }>();
     let schema: Schema = [];
+    let ordered = false;
     for await (const change of this.changes(sql, options)) {
       schema = change.schema;
+      ordered = change.ordered === true;
       const key = JSON.stringify(change.row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
       const entry = table.get(key);
       if (change.op === '+I' || change.op === '+U') table.set(key, { row: change.row, count: (entry?.count ?? 0) + 1 });
@@ -129,7 +134,7 @@ export class Engine {
     const rows = [...table.values()].flatMap(({ row, count }) => Array<Row>(count).fill(row));
     const only = typeof sql === 'string' ? parseScript(sql) : [sql];
     const statement = only.length === 1 ? only[0]!.statement : undefined;
-    const order = statement?.kind === 'query' ? resultOrder(statement.query, schema) : undefined;
+    const order = statement?.kind === 'query' && !ordered ? resultOrder(statement.query, schema) : undefined;
     if (order !== undefined) rows.sort(rowComparator(order));
     return rows.map((row) => toApiRow(row, schema));
   }
@@ -141,7 +146,7 @@ export class Engine {
     if (only.length === 1 && only[0]!.statement.kind === 'query') {
       const stored = (await this.session.readMaterializedViews(only[0]!.text, only[0]!.span)) ?? (await this.session.readSystemTables(only[0]!));
       if (stored !== undefined) {
-        for (const row of stored.rows) yield { op: '+I', row, schema: stored.schema };
+        for (const row of stored.rows) yield { op: '+I', row, schema: stored.schema, ordered: true };
         return;
       }
     }
