@@ -283,15 +283,22 @@ export interface IntervalJoinSpec {
 
 /**
  * Top-N per partition (ROW_NUMBER(), RANK() or DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...)
- * with `rn <= limit`): output rows are the input row followed by its number, for the rows numbered
- * within the limit. A change emits the rows whose number or presence changed (-U/+U, +I, -D).
- * ROW_NUMBER ties keep arrival order.
+ * filtered to a rank range, Flink's Rank): output rows are the input row followed by its number,
+ * for the rows numbered from `rankStart` to `limit`. A change emits the rows whose number or
+ * presence changed (-U/+U, +I, -D); without the number (`outputRankNumber` false) only the rows
+ * that enter or leave the range (+I, -D). ROW_NUMBER ties keep arrival order; no order keys
+ * number the rows in arrival order (Flink's Limit).
  */
 export interface RankSpec {
   readonly kind: 'rank';
   readonly partitionKeys: readonly number[];
   readonly orderKeys: readonly OrderKey[];
+  /** The highest number kept (Flink's rankEnd); rows numbered beyond it are not emitted. */
   readonly limit: number;
+  /** The lowest number emitted (Flink's rankStart, from 1; `OFFSET m` is m + 1); absent means 1. */
+  readonly rankStart?: number;
+  /** Whether output rows end with their number (Flink's outputRankNumber); absent means true. */
+  readonly outputRankNumber?: boolean;
   /** How rows are numbered: ties share a RANK (with gaps after them) or a DENSE_RANK; absent means ROW_NUMBER. */
   readonly rankType?: 'RANK' | 'DENSE_RANK';
   /**
@@ -317,6 +324,12 @@ export interface OverAggregateSpec {
   readonly frame: OverFrame;
   readonly aggregates: readonly AggregateCallSpec[];
   readonly mode: 'rowtime' | 'proctime' | 'updating';
+  /**
+   * Whether rows whose time is NULL order after the others (`ORDER BY time NULLS LAST`); absent
+   * means before them (Flink's default for ascending). Only an updating input holds such rows: an
+   * insert-only rowtime input drops them as late, and a processing time is never NULL.
+   */
+  readonly nullsLast?: boolean;
 }
 
 /**
@@ -333,15 +346,21 @@ export interface WindowTableSpec {
 /**
  * Window Top-N over an insert-only windowed input: `partitionKeys` include the window's columns
  * (`windowEnd` is the window_end column). The first `limit` rows of each partition are kept in
- * keyed state and emitted once, as +I followed by their row number, when the watermark passes
- * the window's end; then the partition's state is cleared. Rows of a closed window are late:
- * dropped and counted. Ties keep arrival order.
+ * keyed state; when the watermark passes the window's end, those numbered from `rankStart` on are
+ * emitted once, as +I followed by their row number (unless `outputRankNumber` is false), and the
+ * partition's state is cleared. Rows of a closed window are late: dropped and counted. Ties keep
+ * arrival order.
  */
 export interface WindowRankSpec {
   readonly kind: 'window-rank';
   readonly partitionKeys: readonly number[];
   readonly orderKeys: readonly OrderKey[];
+  /** The highest row number kept (Flink's rankEnd). */
   readonly limit: number;
+  /** The lowest row number emitted (Flink's rankStart); absent means 1. */
+  readonly rankStart?: number;
+  /** Whether output rows end with their number (Flink's outputRankNumber); absent means true. */
+  readonly outputRankNumber?: boolean;
   readonly windowEnd: number;
 }
 

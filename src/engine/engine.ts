@@ -9,10 +9,14 @@ import type { ParsedStatement } from '../sql/parse/ast.js';
 import { parseScript } from '../sql/parse/parser.js';
 import { ROW_KIND_SHORT, type RowKindShort } from '../common/row-kind.js';
 import { WeirError } from '../common/errors.js';
+import type { Row } from '../common/row.js';
+import type { Schema } from '../common/schema.js';
+import { rowComparator } from '../runtime/operators/row-order.js';
 import { toApiRow, type ApiRow } from './api-values.js';
 import { ChangeQueue } from './change-queue.js';
 import { CatalogStore } from './catalog-store.js';
 import { splitOuterLimit } from './outer-limit.js';
+import { resultOrder } from './result-order.js';
 import { MetricsRegistry } from './metrics-registry.js';
 import { serveMetrics, type MetricsEndpoint, type MetricsEndpointOptions } from './metrics-server.js';
 import { Session, type RestoreReport } from './session.js';
@@ -43,6 +47,15 @@ export interface ScriptStep {
 export interface Change<R = ApiRow> {
   readonly op: RowKindShort;
   readonly row: R;
+}
+
+/** A change as a job emits it: the row in internal form, with the schema of the rows. */
+interface RawChange {
+  readonly op: RowKindShort;
+  readonly row: Row;
+  readonly schema: Schema;
+  /** Rows read in their final order: from Postgres (materialized views, its collation) or a system-table snapshot, sorted there. */
+  readonly ordered?: boolean;
 }
 
 /** Options of {@link Engine.subscribe} and {@link Engine.query}. */
@@ -96,22 +109,54 @@ export class Engine {
    * is thrown from the loop.
    */
   async *subscribe(sql: string | ParsedStatement, options: QueryOptions = {}): AsyncGenerator<Change> {
+    for await (const { op, row, schema } of this.changes(sql, options)) yield { op, row: toApiRow(row, schema) };
+  }
+
+  /**
+   * Runs a SELECT over bounded inputs to its end and returns the final table: the changelog
+   * applied, as rows keyed by column name, sorted by the query's outer ORDER BY when it names
+   * output columns (a Top-N's rows arrive in no particular order). Rows of materialized views and
+   * system tables come sorted where they are read, and stay in that order.
+   */
+  async query(sql: string | ParsedStatement, options: QueryOptions = {}): Promise<ApiRow[]> {
+    const table = new Map<string, { row: Row; count: number }>();
+    let schema: Schema = [];
+    let ordered = false;
+    for await (const change of this.changes(sql, options)) {
+      schema = change.schema;
+      ordered = change.ordered === true;
+      const key = JSON.stringify(change.row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
+      const entry = table.get(key);
+      if (change.op === '+I' || change.op === '+U') table.set(key, { row: change.row, count: (entry?.count ?? 0) + 1 });
+      else if (entry === undefined) throw new WeirError('INTERNAL_ERROR', `the query's changelog retracts a row it never produced: ${key}`);
+      else if (--entry.count === 0) table.delete(key);
+    }
+    const rows = [...table.values()].flatMap(({ row, count }) => Array<Row>(count).fill(row));
+    const only = typeof sql === 'string' ? parseScript(sql) : [sql];
+    const statement = only.length === 1 ? only[0]!.statement : undefined;
+    const order = statement?.kind === 'query' && !ordered ? resultOrder(statement.query, schema) : undefined;
+    if (order !== undefined) rows.sort(rowComparator(order));
+    return rows.map((row) => toApiRow(row, schema));
+  }
+
+  /** The changes of a SELECT as {@link subscribe} describes them, with rows in internal form and their schema. */
+  private async *changes(sql: string | ParsedStatement, options: QueryOptions): AsyncGenerator<RawChange> {
     options.signal?.throwIfAborted();
     const only = typeof sql === 'string' ? parseScript(sql) : [sql];
     if (only.length === 1 && only[0]!.statement.kind === 'query') {
       const stored = (await this.session.readMaterializedViews(only[0]!.text, only[0]!.span)) ?? (await this.session.readSystemTables(only[0]!));
       if (stored !== undefined) {
-        for (const row of stored.rows) yield { op: '+I', row: toApiRow(row, stored.schema) };
+        for (const row of stored.rows) yield { op: '+I', row, schema: stored.schema, ordered: true };
         return;
       }
     }
     const outer = only.length === 1 ? splitOuterLimit(only[0]!) : undefined;
-    const queue = new ChangeQueue<Change>(SUBSCRIPTION_BUFFER);
+    const queue = new ChangeQueue<RawChange>(SUBSCRIPTION_BUFFER);
     const job = await this.session.subscribe(outer?.statement ?? sql, (spec) => ({
       open: async () => {},
       write: (batch) => {
-        const changes: Change[] = [];
-        for (let i = 0; i < batch.size; i++) changes.push({ op: ROW_KIND_SHORT[batch.kinds[i]!], row: toApiRow(batch.rows[i]!, spec.schema) });
+        const changes: RawChange[] = [];
+        for (let i = 0; i < batch.size; i++) changes.push({ op: ROW_KIND_SHORT[batch.kinds[i]!], row: batch.rows[i]!, schema: spec.schema });
         return queue.push(changes);
       },
       flush: async () => {},
@@ -131,22 +176,6 @@ export class Engine {
       queue.close();
       await job.cancel();
     }
-  }
-
-  /**
-   * Runs a SELECT over bounded inputs to its end and returns the final table: the changelog
-   * applied, as rows keyed by column name.
-   */
-  async query(sql: string | ParsedStatement, options: QueryOptions = {}): Promise<ApiRow[]> {
-    const table = new Map<string, { row: ApiRow; count: number }>();
-    for await (const { op, row } of this.subscribe(sql, options)) {
-      const key = JSON.stringify(row, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? [...v] : v));
-      const entry = table.get(key);
-      if (op === '+I' || op === '+U') table.set(key, { row, count: (entry?.count ?? 0) + 1 });
-      else if (entry === undefined) throw new WeirError('INTERNAL_ERROR', `the query's changelog retracts a row it never produced: ${key}`);
-      else if (--entry.count === 0) table.delete(key);
-    }
-    return [...table.values()].flatMap(({ row, count }) => Array<ApiRow>(count).fill(row));
   }
 
   /** The metrics of every job of the engine in Prometheus text format (as `GET /metrics` serves them). */
@@ -191,7 +220,7 @@ export class Engine {
 }
 
 /** The changes up to and including the `limit`-th insert. */
-async function* firstInserts(changes: AsyncGenerator<Change>, limit: number): AsyncGenerator<Change> {
+async function* firstInserts<C extends { readonly op: RowKindShort }>(changes: AsyncGenerator<C>, limit: number): AsyncGenerator<C> {
   if (limit === 0) return;
   let inserted = 0;
   for await (const change of changes) {

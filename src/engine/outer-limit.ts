@@ -27,7 +27,7 @@ function withoutLimit(query: Query): { query: Query; limit: number } | undefined
     }
     case 'select':
     case 'set-operation': {
-      if (query.orderBy.length > 0 || (query.kind === 'select' && query.offset !== undefined)) return undefined;
+      if (query.orderBy.length > 0 || query.offset !== undefined) return undefined;
       const limit = query.limit;
       if (limit?.kind !== 'literal' || limit.type !== 'number' || !/^\d+$/.test(limit.text)) return undefined;
       return { query: { ...query, limit: undefined }, limit: Number(limit.text) };

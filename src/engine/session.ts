@@ -34,6 +34,7 @@ import type { CatalogStore, StoredKind } from './catalog-store.js';
 import { loadFunction } from './function-library.js';
 import { MaterializedViews } from './materialized-views.js';
 import { JobHandle } from './job-handle.js';
+import { withFlinkNullOrder } from './postgres-null-order.js';
 import { SessionConfig } from './session-config.js';
 import { querySystemTables } from './system-query.js';
 import { readsOnlySystemTables, registerSystemTables, SYSTEM_CONNECTOR, systemConnector } from './system-tables.js';
@@ -322,7 +323,7 @@ export class Session {
     if (databases.size > 1) throw new WeirError('UNSUPPORTED', 'this query reads materialized views of different databases', { span });
     const tables = this.connectorsByName.get(first.options.get('connector') ?? '')?.tables;
     if (tables === undefined) throw new WeirError('INTERNAL_ERROR', `materialized view '${first.name}' has no readable connector`);
-    return tables.query(Object.fromEntries(first.options), text);
+    return tables.query(Object.fromEntries(first.options), withFlinkNullOrder(text));
   }
 
   /**

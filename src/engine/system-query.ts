@@ -1,19 +1,23 @@
 /**
  * A SELECT over system tables only (`weir.jobs`, ...) answers like a catalog query: it runs to its
- * end over the snapshot and gives a finite, ordered table. Its outer ORDER BY, OFFSET and LIMIT —
- * which streaming queries do not support — are applied to the collected result, by output
- * column name or position.
+ * end over the snapshot and gives a finite, ordered table. Its outer ORDER BY (also without the
+ * LIMIT a streaming query needs), OFFSET and LIMIT are applied to the collected result, by output
+ * column name or position, NULLs ordered as in Flink unless NULLS FIRST / LAST says otherwise
+ * (first ascending, last descending; see order-key.ts).
  */
 import { WeirError } from '../common/errors.js';
+import { orderKey } from '../common/order-key.js';
 import { RowKind } from '../common/row-kind.js';
 import type { Row } from '../common/row.js';
 import type { Schema } from '../common/schema.js';
 import type { ExternalResult } from '../connectors/api/connector.js';
 import type { SinkSpec } from '../dataflow/job-graph.js';
 import type { LogicalNode } from '../plan/logical/logical-node.js';
+import { rowComparator } from '../runtime/operators/row-order.js';
 import type { SinkWriter } from '../runtime/sink-writer.js';
 import type { Expr, OrderItem, ParsedStatement, Query } from '../sql/parse/ast.js';
 import type { JobHandle } from './job-handle.js';
+import { outputColumnOf } from './result-order.js';
 import { readsOnlySystemTables } from './system-tables.js';
 
 /** What running a system query needs from the session. */
@@ -38,17 +42,11 @@ export async function querySystemTables(parsed: ParsedStatement, host: SystemQue
     return undefined;
   }
   if (!readsOnlySystemTables([bound.plan])) return undefined;
-  const keys = order.map((item) => ({ index: orderColumn(item, bound.schema), item }));
+  const keys = order.map((item) => orderKey(orderColumn(item, bound.schema), item.descending, item.nullsFirst));
   const rows = new ResultRows();
   const job = await host.run({ ...parsed, statement: { ...parsed.statement, query } }, () => rows);
   if ((await job.result()) === 'FAILED') throw job.error;
-  const sorted = rows.list().sort((a, b) => {
-    for (const { index, item } of keys) {
-      const order = compareValues(a[index], b[index], item.descending, item.nullsFirst ?? !item.descending);
-      if (order !== 0) return order;
-    }
-    return 0;
-  });
+  const sorted = rows.list().sort(rowComparator(keys));
   const from = offset === undefined ? 0 : count(offset, 'OFFSET');
   return { schema: bound.schema, rows: sorted.slice(from, limit === undefined ? undefined : from + count(limit, 'LIMIT')) };
 }
@@ -61,9 +59,8 @@ function splitOuterOrder(query: Query): { query: Query; order: readonly OrderIte
       return { ...body, query: { ...query, body: body.query } };
     }
     case 'select':
-      return { query: { ...query, orderBy: [], limit: undefined, offset: undefined }, order: query.orderBy, ...defined('offset', query.offset), ...defined('limit', query.limit) };
     case 'set-operation':
-      return { query: { ...query, orderBy: [], limit: undefined }, order: query.orderBy, ...defined('limit', query.limit) };
+      return { query: { ...query, orderBy: [], limit: undefined, offset: undefined }, order: query.orderBy, ...defined('offset', query.offset), ...defined('limit', query.limit) };
     case 'values':
       return { query, order: [] };
   }
@@ -75,16 +72,8 @@ function defined<K extends string>(key: K, value: Expr | undefined): Partial<Rec
 
 /** The output column an ORDER BY item names: a column name (its last part) or a 1-based position. */
 function orderColumn(item: OrderItem, schema: Schema): number {
-  const { expr } = item;
-  if (expr.kind === 'column-ref') {
-    const name = expr.parts[expr.parts.length - 1]!.name;
-    const exact = schema.findIndex((f) => f.name === name);
-    const index = exact >= 0 ? exact : schema.findIndex((f) => f.name.toLowerCase() === name.toLowerCase());
-    if (index >= 0) return index;
-  } else if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text)) {
-    const position = Number(expr.text);
-    if (position >= 1 && position <= schema.length) return position - 1;
-  }
+  const index = outputColumnOf(item, schema);
+  if (index !== undefined) return index;
   throw new WeirError('UNSUPPORTED', 'ORDER BY over system tables takes the name or position of an output column', {
     span: item.span,
     hint: `output columns: ${schema.map((f) => f.name).join(', ')}`,
@@ -95,15 +84,6 @@ function orderColumn(item: OrderItem, schema: Schema): number {
 function count(expr: Expr, clause: string): number {
   if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text)) return Number(expr.text);
   throw new WeirError('UNSUPPORTED', `${clause} over system tables takes a non-negative integer`, { span: expr.span });
-}
-
-/** Two values in SQL order: NULLs first or last as asked, then ascending (or descending). */
-function compareValues(a: unknown, b: unknown, descending: boolean, nullsFirst: boolean): number {
-  const aNull = a === null || a === undefined;
-  const bNull = b === null || b === undefined;
-  if (aNull || bNull) return aNull === bNull ? 0 : aNull === nullsFirst ? -1 : 1;
-  const order = (a as number) < (b as number) ? -1 : (a as number) > (b as number) ? 1 : 0;
-  return descending ? -order : order;
 }
 
 /** The rows of a changelog applied in arrival order (a retraction removes one equal row). */

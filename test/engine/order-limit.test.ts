@@ -1,7 +1,9 @@
 /**
- * ORDER BY ... LIMIT and LIMIT in streaming queries (Flink's global Top-N and Limit): the final
- * table equals the batch answer over the same rows, an updating input is followed, and the forms
- * a stream cannot answer are refused with their position.
+ * ORDER BY ... LIMIT / OFFSET / FETCH and LIMIT in streaming queries (Flink's SortLimit and Limit):
+ * the final table equals the batch answer over the same rows and comes back in the query's order,
+ * an updating input is followed, expressions and dropped FROM columns order the rows, NULLs go
+ * where Flink (or NULLS FIRST / LAST) puts them, and the forms a stream cannot answer are refused
+ * with their position.
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
@@ -40,12 +42,64 @@ describe('ORDER BY and LIMIT', () => {
     expect(await engine.query('SELECT * FROM (SELECT k, v FROM src LIMIT 25) WHERE k > 0')).toEqual(all.slice(0, 25));
   });
 
-  it('refuses ORDER BY without LIMIT, OFFSET and ordering by an expression, saying where', async () => {
+  it('LIMIT n OFFSET m, OFFSET m ROWS FETCH FIRST n ROWS ONLY and FETCH FIRST keep rows m+1 .. m+n in order, returned in that order', async () => {
+    const engine = createEngine();
+    await engine.execute(SOURCE);
+    const all = (await engine.query('SELECT k, v FROM src')) as { k: number; v: number }[];
+    const byV = [...all].sort((a, b) => a.v - b.v || a.k - b.k);
+    expect(new Set(byV.slice(0, 12).map((r) => r.v)).size).toBe(12);
+    expect(await engine.query('SELECT k, v FROM src ORDER BY v LIMIT 4 OFFSET 3')).toEqual(byV.slice(3, 7));
+    expect(await engine.query('SELECT k, v FROM src ORDER BY v OFFSET 5 ROWS FETCH NEXT 3 ROWS ONLY')).toEqual(byV.slice(5, 8));
+    expect(await engine.query('SELECT k, v FROM src ORDER BY 2 FETCH FIRST 2 ROWS ONLY')).toEqual(byV.slice(0, 2));
+    expect(await engine.query('SELECT k, v FROM src ORDER BY v FETCH FIRST ROW ONLY')).toEqual(byV.slice(0, 1));
+    expect(await engine.query('SELECT k, v FROM src ORDER BY v LIMIT 0')).toEqual([]);
+    expect(await engine.query('SELECT k, v FROM src ORDER BY v DESC LIMIT 3 OFFSET 1')).toEqual([...byV].reverse().slice(1, 4));
+  });
+
+  it('LIMIT n OFFSET m without ORDER BY keeps rows m+1 .. m+n to arrive', async () => {
+    const engine = createEngine();
+    await engine.execute(SOURCE);
+    const all = await engine.query('SELECT k, v FROM src');
+    expect(await engine.query('SELECT * FROM (SELECT k, v FROM src LIMIT 5 OFFSET 20) WHERE k > 0')).toEqual(all.slice(20, 25));
+  });
+
+  it('orders by expressions and by FROM columns the select list drops (the final table then in arrival order)', async () => {
+    const engine = createEngine();
+    await engine.execute(SOURCE);
+    const all = (await engine.query('SELECT k, v FROM src')) as { k: number; v: number }[];
+    const set = (rows: Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify(r)).sort();
+    const byMod = [...all].sort((a, b) => (a.v % 7) - (b.v % 7) || b.v - a.v).slice(0, 3);
+    expect(new Set(all.map((r) => r.v % 7)).size).toBe(7);
+    expect(set(await engine.query('SELECT k, v FROM src ORDER BY MOD(v, 7), v DESC LIMIT 3'))).toEqual(set(byMod));
+    expect(set(await engine.query('SELECT k FROM src ORDER BY MOD(v, 7), v DESC LIMIT 3'))).toEqual(set(byMod.map(({ k }) => ({ k }))));
+    const bySum = [...all].sort((a, b) => b.v + b.k - (a.v + a.k)).slice(0, 2);
+    expect(set(await engine.query('SELECT k AS key, v FROM src ORDER BY v + key DESC LIMIT 2'))).toEqual(set(bySum.map(({ k, v }) => ({ key: k, v }))));
+  });
+
+  it("puts NULLs first ascending and last descending by default (Flink's order), and where NULLS FIRST / LAST says", async () => {
+    const engine = createEngine();
+    await engine.execute(`CREATE VIEW t AS SELECT * FROM (VALUES (1, CAST(NULL AS INT)), (2, 5), (3, -5), (4, 0), (5, CAST(NULL AS INT)), (6, 7)) AS v(id, x)`);
+    const ids = async (order: string): Promise<unknown[]> => (await engine.query(`SELECT id, x FROM t ORDER BY ${order}, id LIMIT 4`)).map((r) => r.id);
+    expect(await ids('x')).toEqual([1, 5, 3, 4]);
+    expect(await ids('x NULLS FIRST')).toEqual([1, 5, 3, 4]);
+    expect(await ids('x NULLS LAST')).toEqual([3, 4, 2, 6]);
+    expect(await ids('x DESC')).toEqual([6, 2, 4, 3]);
+    expect(await ids('x DESC NULLS LAST')).toEqual([6, 2, 4, 3]);
+    expect(await ids('x DESC NULLS FIRST')).toEqual([1, 5, 6, 2]);
+    expect((await engine.query('SELECT id FROM t ORDER BY x DESC NULLS FIRST, id LIMIT 2 OFFSET 1')).map((r) => r.id)).toEqual([5, 6]);
+  });
+
+  it('refuses ORDER BY without LIMIT and OFFSET without LIMIT, saying where and what to write', async () => {
     const engine = createEngine();
     await engine.execute(SOURCE);
     await expect(engine.query('SELECT k FROM src ORDER BY k')).rejects.toMatchObject({ message: 'ORDER BY in a streaming query needs a LIMIT', span: { start: { line: 1, column: 28 } } });
-    await expect(engine.query('SELECT k FROM src ORDER BY k LIMIT 2 OFFSET 1')).rejects.toThrow('OFFSET is not supported in streaming queries');
-    await expect(engine.query('SELECT k FROM src ORDER BY k + 1 LIMIT 2')).rejects.toThrow('ORDER BY in a streaming query takes columns of the select list');
+    for (const sql of ['SELECT k FROM src ORDER BY k OFFSET 2', 'SELECT k FROM src OFFSET 2 ROWS']) {
+      await expect(engine.query(sql)).rejects.toMatchObject({
+        message: 'OFFSET without LIMIT is not supported in streaming queries',
+        hint: expect.stringContaining('add LIMIT n (or FETCH FIRST n ROWS ONLY)'),
+      });
+    }
     await expect(engine.query('SELECT k FROM src ORDER BY 3 LIMIT 2')).rejects.toThrow('ORDER BY position 3 is not in the select list (1 to 1)');
+    await expect(engine.query('SELECT k FROM src ORDER BY k LIMIT 2 OFFSET -1')).rejects.toThrow('OFFSET takes a non-negative integer');
   });
 });

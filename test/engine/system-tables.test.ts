@@ -174,6 +174,19 @@ describe('system tables', () => {
     expect(Object.fromEntries(perKind.map((r) => [r['kind'], r['n']]))).toEqual({ source: 1, 'watermark-assigner': 1, 'group-aggregate': 1, sink: 1 });
     const limited = await rows(e, 'SELECT operator_id FROM weir.operators ORDER BY 1 DESC LIMIT 2 OFFSET 1');
     expect(limited.rows.map((r) => r[0])).toEqual(job.metrics().map((m) => m.node).sort().reverse().slice(1, 3));
+    // The source has no watermark: NULL sorts first ascending and last descending (Flink's order) unless told otherwise.
+    const nullsAt = async (order: string): Promise<string> => {
+      const watermarks = (await rows(e, `SELECT operator_id, watermark FROM weir.operators ORDER BY watermark ${order}, operator_id`)).rows.map((r) => r[1]);
+      expect(watermarks).toContain(null);
+      const first = watermarks.indexOf(null);
+      const last = watermarks.lastIndexOf(null);
+      expect(watermarks.slice(first, last + 1).every((w) => w === null)).toBe(true);
+      return first === 0 ? 'first' : last === watermarks.length - 1 ? 'last' : 'between';
+    };
+    expect(await nullsAt('')).toBe('first');
+    expect(await nullsAt('NULLS LAST')).toBe('last');
+    expect(await nullsAt('DESC')).toBe('last');
+    expect(await nullsAt('DESC NULLS FIRST')).toBe('first');
 
     const failure = async (sql: string): Promise<WeirError> => {
       const error = await e.execute(sql).then(

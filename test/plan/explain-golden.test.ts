@@ -2,7 +2,8 @@
  * Golden EXPLAIN tests: each `queries/<name>.sql` runs its statements in a fresh session and
  * EXPLAINs the last one; the plan (with changelog modes) must equal `queries/<name>.plan.txt`.
  * A file whose first line is `--fail=<message>` must instead fail with an error containing it.
- * Run with UPDATE_GOLDEN=1 to rewrite the golden files after an intended change.
+ * A missing golden file fails the test; only UPDATE_GOLDEN=1 writes (or rewrites) golden files,
+ * after an intended change whose diff has been read.
  */
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -37,7 +38,8 @@ describe('EXPLAIN golden plans', () => {
       }
       const plan = await run();
       const golden = join(DIR, file.replace(/\.sql$/, '.plan.txt'));
-      if (process.env.UPDATE_GOLDEN === '1' || !existsSync(golden)) writeFileSync(golden, plan);
+      if (process.env.UPDATE_GOLDEN === '1') writeFileSync(golden, plan);
+      expect(existsSync(golden), `${golden} is missing: write it with UPDATE_GOLDEN=1 and read it`).toBe(true);
       expect(plan).toBe(readFileSync(golden, 'utf8'));
       await engine.close();
     });

@@ -76,9 +76,11 @@ function derive(node: PhysicalNode): UpsertKey[] {
     case 'rank': {
       const input = distributed(upsertKeys(node.input), node.partitionKeys);
       if (node.rankType !== 'ROW_NUMBER') return input;
-      const rowNumber = node.schema.length - 1;
-      const keys = [...input, [...node.partitionKeys, rowNumber]];
-      if (node.limit === 1) keys.push([...node.partitionKeys]);
+      // ROW_NUMBER numbers a partition's rows apart: the number is unique in its partition, and a
+      // range of one number (deduplication, `rn = 1`) keeps one row per partition.
+      const keys = [...input];
+      if (node.outputNumber) keys.push([...node.partitionKeys, node.schema.length - 1]);
+      if (node.range.start === node.range.end) keys.push([...node.partitionKeys]);
       return keys;
     }
     case 'over-aggregate':

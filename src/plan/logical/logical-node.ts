@@ -230,10 +230,18 @@ export interface LogicalTemporalJoin {
   readonly schema: Schema;
 }
 
+/** The numbers a Top-N keeps, from `start` to `end` inclusive (Flink's ConstantRankRange); empty when `start > end`. */
+export interface RankRange {
+  readonly start: number;
+  readonly end: number;
+}
+
 /**
- * `ROW_NUMBER() | RANK() | DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...)`: the input's columns
- * followed by each row's number in its partition (BIGINT, from 1). Runs only as Top-N: the
- * optimizer moves a filter `rn <= N` on the number into `limit`, and rows beyond it are not kept.
+ * `ROW_NUMBER() | RANK() | DENSE_RANK() OVER (PARTITION BY ... ORDER BY ...)`: the rows numbered
+ * within `range`, each followed by its number in its partition (BIGINT, from 1) when
+ * `outputNumber`, else the input's columns alone. Runs only as Top-N (Flink's rule): the optimizer
+ * moves a filter bounding the number (`rn <= N`, `rn BETWEEN 2 AND 5`) into `range`, and rows
+ * beyond its end are not kept; `ORDER BY ... LIMIT n OFFSET m` binds to the range m+1 .. m+n.
  */
 export interface LogicalRank {
   readonly kind: 'rank';
@@ -241,20 +249,27 @@ export interface LogicalRank {
   readonly input: LogicalNode;
   readonly partitionKeys: readonly number[];
   readonly orderKeys: readonly OrderKey[];
-  readonly limit: number | undefined;
+  /** The numbers kept; undefined until a filter bounds them. */
+  readonly range: RankRange | undefined;
+  /** Whether the number is the last output column (Flink's outputRankNumber). */
+  readonly outputNumber: boolean;
   readonly schema: Schema;
 }
 
 /**
  * `agg(...) OVER (PARTITION BY ... ORDER BY time <frame>)` calls sharing one window: the input's
  * columns followed by one column per call, each row's aggregate over its frame within its
- * partition ordered by the time column `timeIndex` (ascending; ties in arrival order).
+ * partition ordered by the time column `timeIndex` (ascending, NULL times first unless
+ * `nullsLast`; ties in arrival order). A query with several different windows chains one node per
+ * window, each reading the one before.
  */
 export interface LogicalOverAggregate {
   readonly kind: 'over-aggregate';
   readonly input: LogicalNode;
   readonly partitionKeys: readonly number[];
   readonly timeIndex: number;
+  /** `ORDER BY time NULLS LAST` (Flink's default, and false here, puts NULLs first when ascending). */
+  readonly nullsLast: boolean;
   readonly frame: OverFrame;
   readonly calls: readonly AggregateCall[];
   readonly schema: Schema;

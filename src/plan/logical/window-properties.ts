@@ -41,7 +41,7 @@ export function windowRoles(node: LogicalNode): readonly WindowRole[] {
       return windowColumnsOf(keys) === undefined ? none() : [...keys, ...node.calls.map(() => undefined)];
     }
     case 'rank':
-      return windowRankOf(node) === undefined ? none() : [...windowRoles(node.input), undefined];
+      return windowRankOf(node) === undefined ? none() : node.outputNumber ? [...windowRoles(node.input), undefined] : windowRoles(node.input);
     case 'join':
       return windowJoinOf(node) === undefined ? none() : [...windowRoles(node.left), ...windowRoles(node.right)];
     default:

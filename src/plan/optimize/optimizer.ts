@@ -7,6 +7,7 @@ import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { inputsOf, withInputs, type LogicalNode } from '../logical/logical-node.js';
 import { extractJoinKeys } from './rules/extract-join-keys.js';
 import { joinToDynamicFilter } from './rules/join-to-dynamic-filter.js';
+import { dropUnusedRankNumber } from './rules/drop-unused-rank-number.js';
 import { pushFilterBelowWindowTvf } from './rules/push-filter-below-window-tvf.js';
 import { pushFilterIntoJoin } from './rules/push-filter-into-join.js';
 import { pushLimitIntoRank } from './rules/push-limit-into-rank.js';
@@ -25,7 +26,7 @@ export interface RewriteRule {
 }
 
 /** The passes, in the order they run. */
-export const DEFAULT_RULES: readonly RewriteRule[] = [reduceConstantExpressions, removeAlwaysTrueFilter, pushFilterIntoJoin, extractJoinKeys, joinToDynamicFilter, pushFilterBelowWindowTvf, pushLimitIntoRank];
+export const DEFAULT_RULES: readonly RewriteRule[] = [reduceConstantExpressions, removeAlwaysTrueFilter, pushFilterIntoJoin, extractJoinKeys, joinToDynamicFilter, pushFilterBelowWindowTvf, pushLimitIntoRank, dropUnusedRankNumber];
 
 /** Applies every enabled rule bottom-up over the plan. */
 export function optimize(plan: LogicalNode, context: RewriteContext, disabled: ReadonlySet<string> = new Set(), rules: readonly RewriteRule[] = DEFAULT_RULES): LogicalNode {

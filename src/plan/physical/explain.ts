@@ -2,6 +2,7 @@
  * EXPLAIN: renders a physical plan as Flink does, one node per line, children indented under
  * `+- `, every node with its changelog mode, expressions written with column names.
  */
+import { formatOrderKey } from '../../common/order-key.js';
 import { formatOverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { WindowSpec } from '../../common/window-spec.js';
@@ -10,7 +11,7 @@ import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import { formatMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall } from '../logical/logical-node.js';
+import type { AggregateCall, RankRange } from '../logical/logical-node.js';
 import type { ReuseMarks } from './explain-reuse.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
@@ -70,14 +71,14 @@ function describeNode(node: PhysicalNode): string {
     case 'rank': {
       const input = node.input.schema;
       const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
-      const order = node.orderKeys.map((o) => `${names(input)[o.index]!} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
-      return `Rank(rankType=[${node.rankType}], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
+      const order = node.orderKeys.map((o) => formatOrderKey(o, names(input)[o.index]!)).join(', ');
+      return `Rank(rankType=[${node.rankType}], rankRange=[${rankRange(node.range)}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'over-aggregate': {
       const input = node.input.schema;
       const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
       const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
-      return `OverAggregate(partitionBy=[${partition}], orderBy=[${names(input)[node.timeIndex]!} ASC], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
+      return `OverAggregate(partitionBy=[${partition}], orderBy=[${names(input)[node.timeIndex]!} ASC${node.nullsLast ? ' NULLS LAST' : ''}], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }
     case 'join':
       return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
@@ -109,8 +110,8 @@ function describeNode(node: PhysicalNode): string {
       const input = node.input.schema;
       const window = describeWindow(node.window, windowColumns(input, node.windowStart, node.windowEnd));
       const partition = node.partitionKeys.filter((k) => k !== node.windowStart && k !== node.windowEnd).map((k) => names(input)[k]!).join(', ');
-      const order = node.orderKeys.map((o) => `${names(input)[o.index]!} ${o.descending ? 'DESC' : 'ASC'}`).join(', ');
-      return `WindowRank(window=[${window}], rankType=[ROW_NUMBER], rankRange=[rankStart=1, rankEnd=${node.limit}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
+      const order = node.orderKeys.map((o) => formatOrderKey(o, names(input)[o.index]!)).join(', ');
+      return `WindowRank(window=[${window}], rankType=[ROW_NUMBER], rankRange=[${rankRange(node.range)}], partitionBy=[${partition}], orderBy=[${order}], select=[${fields(node.schema)}], ${mode})`;
     }
     case 'window-join': {
       const { left, right, leftWindow, rightWindow } = node;
@@ -134,6 +135,11 @@ function describeNode(node: PhysicalNode): string {
       return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}]${materialize}, ${mode})`;
     }
   }
+}
+
+/** A rank range as Flink prints it. */
+function rankRange(range: RankRange): string {
+  return `rankStart=${range.start}, rankEnd=${range.end}`;
 }
 
 /** The key equalities of a join, then the rest of its match condition (`true` for a cross join, as Flink prints it). */

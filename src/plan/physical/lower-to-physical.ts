@@ -64,12 +64,13 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { ...node, left: exchange(left, node.leftKeys), right: exchange(right, node.rightKeys), mode };
     }
     case 'rank': {
-      if (node.limit === undefined) {
-        throw new WeirError('UNSUPPORTED', `${node.rankType}() OVER (...) runs only as Top-N: filter its result, e.g. WHERE rn <= 10`, {
-          hint: 'Flink has the same rule: an unbounded row number would change every row of a partition on each insert',
+      const range = node.range;
+      if (range === undefined) {
+        throw new WeirError('UNSUPPORTED', `${node.rankType}() OVER (...) runs only as Top-N: filter its result by an upper bound on the number, e.g. WHERE rn <= 10`, {
+          hint: 'compare the number with integer constants (rn <= 10, rn < 11, rn = 3, rn BETWEEN 2 AND 5, rn > 1 AND rn <= 3) in a WHERE on the query that computes it; Flink has the same rule: an unbounded row number would change every row of a partition on each insert',
         });
       }
-      const windowed = lowerWindowRank(node, lowerToPhysical);
+      const windowed = lowerWindowRank(node, range, lowerToPhysical);
       if (windowed !== undefined) return windowed;
       const input = lowerToPhysical(node.input);
       const keys = node.partitionKeys.length === 0 ? null : node.partitionKeys;
@@ -79,7 +80,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
         input: { kind: 'exchange', input, keys, schema: input.schema, mode },
         partitionKeys: node.partitionKeys,
         orderKeys: node.orderKeys,
-        limit: node.limit,
+        range,
+        outputNumber: node.outputNumber,
         schema: node.schema,
         mode,
       };

@@ -1,19 +1,20 @@
 /**
- * Plans Flink's WindowRank: a Top-N (`ROW_NUMBER() ... <= N`) whose partition keys include
- * window_start and window_end of a windowed input (see window-properties) runs per window and
- * emits each window's final top rows once, when the window closes, instead of an updating Top-N.
+ * Plans Flink's WindowRank: a Top-N (`ROW_NUMBER() ... <= N`, or a range of numbers) whose
+ * partition keys include window_start and window_end of a windowed input (see window-properties)
+ * runs per window and emits each window's final top rows once, when the window closes, instead
+ * of an updating Top-N.
  */
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
-import type { LogicalNode, LogicalRank } from '../logical/logical-node.js';
+import type { LogicalNode, LogicalRank, RankRange } from '../logical/logical-node.js';
 import { windowRankOf } from '../logical/window-properties.js';
 import type { PhysicalNode } from './physical-node.js';
 
-/** The window rank for `node`, or undefined when it is not a windowed Top-N; `lower` lowers its input. */
-export function lowerWindowRank(node: LogicalRank, lower: (node: LogicalNode) => PhysicalNode): PhysicalNode | undefined {
+/** The window rank for `node` (its rank range `range`), or undefined when it is not a windowed Top-N; `lower` lowers its input. */
+export function lowerWindowRank(node: LogicalRank, range: RankRange, lower: (node: LogicalNode) => PhysicalNode): PhysicalNode | undefined {
   const columns = windowRankOf(node);
-  if (columns === undefined || node.limit === undefined) return undefined;
+  if (columns === undefined) return undefined;
   const input = lower(node.input);
-  const { partitionKeys, orderKeys, limit, schema } = node;
+  const { partitionKeys, orderKeys, outputNumber, schema } = node;
   return {
     kind: 'window-rank',
     input: { kind: 'exchange', input, keys: partitionKeys, schema: input.schema, mode: INSERT_ONLY },
@@ -22,7 +23,8 @@ export function lowerWindowRank(node: LogicalRank, lower: (node: LogicalNode) =>
     windowEnd: columns.end,
     partitionKeys,
     orderKeys,
-    limit,
+    range,
+    outputNumber,
     schema,
     mode: INSERT_ONLY,
   };

@@ -10,7 +10,7 @@ import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, DynamicFilterComparison, LookupTable, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -112,7 +112,8 @@ export type PhysicalNode =
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
       readonly orderKeys: readonly OrderKey[];
-      readonly limit: number;
+      readonly range: RankRange;
+      readonly outputNumber: boolean;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
@@ -121,6 +122,7 @@ export type PhysicalNode =
       readonly input: PhysicalNode;
       readonly partitionKeys: readonly number[];
       readonly timeIndex: number;
+      readonly nullsLast: boolean;
       readonly frame: OverFrame;
       readonly calls: readonly AggregateCall[];
       readonly schema: Schema;
@@ -137,7 +139,8 @@ export type PhysicalNode =
       readonly windowEnd: number;
       readonly partitionKeys: readonly number[];
       readonly orderKeys: readonly OrderKey[];
-      readonly limit: number;
+      readonly range: RankRange;
+      readonly outputNumber: boolean;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

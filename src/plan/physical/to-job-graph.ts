@@ -298,7 +298,9 @@ function specOf(node: PhysicalNode): OperatorSpec {
         kind: 'rank',
         partitionKeys: node.partitionKeys,
         orderKeys: node.orderKeys,
-        limit: node.limit,
+        limit: node.range.end,
+        ...(node.range.start === 1 ? {} : { rankStart: node.range.start }),
+        ...(node.outputNumber ? {} : { outputRankNumber: false }),
         ...(node.rankType === 'ROW_NUMBER' ? {} : { rankType: node.rankType }),
         ...(retracts(node.input.mode) ? { inputRetracts: true } : {}),
       };
@@ -310,6 +312,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         frame: node.frame,
         aggregates: aggregateSpecs(node.calls),
         mode: retracts(node.input.mode) ? 'updating' : timeAttributeOf(node.input.schema[node.timeIndex]!.type) === 'proctime' ? 'proctime' : 'rowtime',
+        ...(node.nullsLast ? { nullsLast: true } : {}),
       };
     case 'join':
       return {
@@ -331,7 +334,15 @@ function specOf(node: PhysicalNode): OperatorSpec {
     case 'window-table':
       return { kind: 'window-table', window: node.window, timeIndex: node.timeIndex };
     case 'window-rank':
-      return { kind: 'window-rank', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, limit: node.limit, windowEnd: node.windowEnd };
+      return {
+        kind: 'window-rank',
+        partitionKeys: node.partitionKeys,
+        orderKeys: node.orderKeys,
+        limit: node.range.end,
+        ...(node.range.start === 1 ? {} : { rankStart: node.range.start }),
+        ...(node.outputNumber ? {} : { outputRankNumber: false }),
+        windowEnd: node.windowEnd,
+      };
     case 'window-join':
       return {
         kind: 'window-join',

@@ -2,11 +2,13 @@
  * Top-N per partition numbered by ROW_NUMBER, RANK or DENSE_RANK, over any input (Flink's
  * RetractableTopNFunction, and its append-only RANK variants). Each partition's rows are kept
  * sorted in keyed state (ties of the order keys in arrival order). A change inserts or removes
- * one row; the partition's numbered rows within the limit before and after it are compared, and
- * every row whose number or presence changed is emitted (-U/+U pairs, then -D or +I for the
- * rest). A retraction can pull a row from beyond the limit into it, so an input that retracts
- * keeps every row of the partition; an insert-only input only pushes rows further down, so the
- * rows numbered beyond the limit are dropped. Output rows are the input row followed by its number.
+ * one row; the partition's rows numbered within the range (`rankStart` to `limit`) before and
+ * after it are compared, and every row whose number or presence changed is emitted (-U/+U pairs,
+ * then -D or +I for the rest); without the number (`outputRankNumber` false) a row is emitted
+ * only when it enters (+I) or leaves (-D) the range, removals first. A retraction can pull a row
+ * from beyond the limit into it, so an input that retracts keeps every row of the partition; an
+ * insert-only input only pushes rows further down, so the rows numbered beyond the limit are
+ * dropped. Output rows are the input row followed by its number, unless it is not output.
  */
 import { keySelector, rowsEqual, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
@@ -28,9 +30,16 @@ export class RetractableRankOperator implements StreamOperator {
   private sorted!: ValueState<Row[]>;
   private warnedMissing = false;
 
+  /** The lowest number emitted. */
+  private readonly start: number;
+  /** Whether output rows end with their number. */
+  private readonly numbered: boolean;
+
   constructor(readonly spec: RankSpec) {
     this.partitionOf = keySelector(spec.partitionKeys);
     this.before = rowOrder(spec.orderKeys);
+    this.start = spec.rankStart ?? 1;
+    this.numbered = spec.outputRankNumber !== false;
   }
 
   open(context: OperatorContext): void {
@@ -59,12 +68,36 @@ export class RetractableRankOperator implements StreamOperator {
         rows.splice(index, 1);
       }
       const after = this.top(rows);
-      this.diff(before, after, out);
+      if (this.numbered) this.diff(this.inRange(before), this.inRange(after), out);
+      else this.diffRows(this.inRange(before), this.inRange(after), out);
       if (this.spec.inputRetracts !== true) rows.length = Math.min(rows.length, after.length);
       if (rows.length === 0) this.sorted.clear();
       else this.sorted.update(rows);
     }
     if (out.size > 0) this.context.output.collect(out);
+  }
+
+  /** The rows numbered from the range's start on (of those {@link top} returns). */
+  private inRange(top: readonly Numbered[]): readonly Numbered[] {
+    if (this.start === 1) return top;
+    let first = 0;
+    while (first < top.length && top[first]![1] < this.start) first++;
+    return top.slice(first);
+  }
+
+  /** Emits the rows of `before` not in `after` as -D, then those of `after` not in `before` as +I (rows without their numbers). */
+  private diffRows(before: readonly Numbered[], after: readonly Numbered[], out: ChangeBatch): void {
+    const previous = new Map<Row, number>();
+    for (const [row] of before) previous.set(row, (previous.get(row) ?? 0) + 1);
+    const added: Row[] = [];
+    for (const [row] of after) {
+      const count = previous.get(row);
+      if (count === undefined) added.push(row);
+      else if (count === 1) previous.delete(row);
+      else previous.set(row, count - 1);
+    }
+    for (const [row, count] of previous) for (let c = 0; c < count; c++) out.push(RowKind.DELETE, row);
+    for (const row of added) out.push(RowKind.INSERT, row);
   }
 
   /** The rows numbered within the limit, in order, with their numbers. */

@@ -2,8 +2,9 @@
  * OVER aggregates over an input that retracts (weir's extension; Flink's OverAggregate needs an
  * insert-only input). The result is a dynamic table with one row per input row: the row followed
  * by the aggregates over its frame within its partition, where a partition's rows are ordered by
- * the time column, ties in arrival order. Each partition keeps its rows, in that order, with the
- * results last emitted for them, in one keyed value.
+ * the time column (NULL times first, or last with `nullsLast`), ties in arrival order. Each
+ * partition keeps its rows, in that order, with the results last emitted for them, in one keyed
+ * value.
  *
  * An insert (+I/+U) or a retraction (-U/-D) adds or removes one row. The row is emitted (+I) or
  * retracted (-D); then the rows whose frame it entered or left (the rows after it within the
@@ -33,11 +34,14 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
   private context!: OperatorContext;
   private entries!: ValueState<OverEntry[]>;
   private warnedMissing = false;
+  /** Where rows with a NULL time sort: before every time, or after with `nullsLast`; a RANGE frame of such a row holds its NULL peers only. */
+  private readonly nullTime: number;
 
   /** Generates the aggregates' code; throws a WeirError when an aggregate call is not supported. */
   constructor(readonly spec: OverAggregateSpec) {
     this.partitionOf = keySelector(spec.partitionKeys);
     this.program = generateSlidingAggregate(spec.aggregates);
+    this.nullTime = spec.nullsLast === true ? Infinity : -Infinity;
   }
 
   open(context: OperatorContext): void {
@@ -158,10 +162,10 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
     return -1;
   }
 
-  /** The row's time; a NULL time orders first. */
+  /** The row's time; a NULL time orders first (-Infinity), or last (+Infinity) with `nullsLast`. */
   private timeOf(row: Row): number {
     const time = row[this.spec.timeIndex];
-    return typeof time === 'number' ? time : -Infinity;
+    return typeof time === 'number' ? time : this.nullTime;
   }
 
   private missing(): void {

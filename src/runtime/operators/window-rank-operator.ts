@@ -2,8 +2,8 @@
  * Window Top-N (Flink's WindowRankOperator with ROW_NUMBER) over an insert-only windowed input:
  * the partition keys include the window's columns, so each keyed-state entry is one partition of
  * one window, holding its first `limit` rows in order (ties keep arrival order). When the
- * watermark passes the window's end, the rows are emitted once, as +I followed by their row
- * number, and the entry is cleared. Rows arriving for a window that has fired are late: dropped
+ * watermark passes the window's end, the rows numbered from `rankStart` on are emitted once, as
+ * +I followed by their row number (unless `outputRankNumber` is false), and the entry is cleared. Rows arriving for a window that has fired are late: dropped
  * and counted. Timers are registered again from keyed state on open, so a restore resumes them.
  */
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -73,9 +73,12 @@ export class WindowRankOperator implements StreamOperator {
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
+    const start = Math.max(1, this.spec.rankStart ?? 1);
+    const numbered = this.spec.outputRankNumber !== false;
     this.timers.advance(watermark, (key) => {
       state.setCurrentKey(key);
-      (this.top.value() ?? []).forEach((row, i) => out.push(RowKind.INSERT, [...row, i + 1]));
+      const rows = this.top.value() ?? [];
+      for (let i = start - 1; i < rows.length; i++) out.push(RowKind.INSERT, numbered ? [...rows[i]!, i + 1] : rows[i]!);
       this.top.clear();
     });
     if (out.size > 0) this.context.output.collect(out);

@@ -1,16 +1,28 @@
 /**
- * ORDER BY / LIMIT of a streaming query, as Flink plans them: `ORDER BY ... LIMIT n` keeps the
- * first n rows in that order up to date (a Top-N over the whole result, updated with retractions
- * as better rows arrive), and `LIMIT n` alone keeps the first n rows to arrive. ORDER BY without
- * LIMIT and OFFSET are refused: a sorted stream would never be final.
+ * ORDER BY / LIMIT / OFFSET / FETCH of a streaming query, as Flink plans them (its SortLimit and
+ * Limit): `ORDER BY ... LIMIT n OFFSET m` (or `OFFSET m ROWS FETCH FIRST n ROWS ONLY`) keeps rows
+ * m+1 .. m+n in that order up to date — a Top-N over the whole result, a rank whose range is
+ * m+1 .. m+n and whose number is not output, updated with retractions as better rows arrive or
+ * kept ones leave — and `LIMIT n [OFFSET m]` alone keeps rows m+1 .. m+n in arrival order.
+ *
+ * Refused, as in Flink, because a stream's order is never final: ORDER BY without LIMIT, and
+ * OFFSET without LIMIT, with or without ORDER BY (Flink plans both and then refuses them: its
+ * StreamExecLimit and StreamExecSortLimit throw "FETCH is missed, which on streaming table is not
+ * supported currently." when there is no fetch).
+ *
+ * An ORDER BY item is a 1-based position, an output column (by name or alias), an expression over
+ * output columns, or — in a SELECT without GROUP BY or DISTINCT — an expression over the FROM
+ * columns; expressions are computed in a projection below the Top-N and dropped above it. NULLS
+ * FIRST / LAST are kept; without them NULLs come first ascending and last descending (Flink's
+ * default, see order-key.ts).
  */
 import { WeirError } from '../../common/errors.js';
-import type { OrderKey } from '../../common/order-key.js';
-import { SqlTypes } from '../../common/sql-type.js';
-import { Exprs } from '../../expr/scalar-expr.js';
+import { orderKey, type OrderKey } from '../../common/order-key.js';
+import type { Field } from '../../common/schema.js';
+import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, OrderItem } from '../parse/ast.js';
-import { bindExpr } from './bind-expr.js';
+import { bindExpr, visitExpr, type ExprBindContext } from './bind-expr.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -21,58 +33,98 @@ export interface OrderLimitClauses {
   readonly offset?: Expr;
 }
 
+/**
+ * How a SELECT without GROUP BY or DISTINCT computed its result: `exprs` over `input`, whose
+ * columns `from` names. ORDER BY may then also read columns of `input` the result does not keep.
+ */
+export interface SelectProjection {
+  readonly input: LogicalNode;
+  readonly exprs: readonly ScalarExpr[];
+  readonly from: ExprBindContext;
+}
+
 /** `result` ordered and limited by `clauses`; `result` itself when it has none. */
-export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses, ctx: BinderContext): BoundRelation {
+export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses, ctx: BinderContext, projection?: SelectProjection): BoundRelation {
   const { orderBy, limit, offset } = clauses;
-  if (offset !== undefined) {
-    throw new WeirError('UNSUPPORTED', 'OFFSET is not supported in streaming queries', { span: offset.span, hint: 'filter a ROW_NUMBER() instead: WHERE rn > m AND rn <= m + n' });
-  }
   if (limit === undefined) {
+    if (offset !== undefined) {
+      throw new WeirError('UNSUPPORTED', 'OFFSET without LIMIT is not supported in streaming queries', {
+        span: offset.span,
+        hint: 'add LIMIT n (or FETCH FIRST n ROWS ONLY): rows m+1 to m+n are then kept up to date; Flink refuses it too (FETCH is missed)',
+      });
+    }
     if (orderBy.length === 0) return result;
     throw new WeirError('UNSUPPORTED', 'ORDER BY in a streaming query needs a LIMIT', {
       span: orderBy[0]!.span,
       hint: 'add LIMIT n: the first n rows in that order are then kept up to date',
     });
   }
-  const count = limitCount(limit);
-  const orderKeys = orderBy.map((item) => orderKey(item, result, ctx));
+  const count = rowCount(limit, 'LIMIT');
+  const skip = offset === undefined ? 0 : rowCount(offset, 'OFFSET');
+  const width = result.schema.length;
+  const output: ExprBindContext = { scope: Scope.of(result.schema, undefined), functions: ctx.functions, clause: 'ORDER BY' };
+  // Columns computed for ORDER BY besides the result's: over the result's columns, or over
+  // `projection.input`, named after the FROM column they read when that name is free.
+  const hidden: ScalarExpr[] = [];
+  const hiddenNames: string[] = [];
+  const readsFrom = projection !== undefined && orderBy.some((item) => !readsOutput(item.expr, result.schema));
+  const orderKeys: OrderKey[] = orderBy.map((item) => {
+    const position = positionOf(item.expr, width);
+    if (position !== undefined) return orderKey(position, item.descending, item.nullsFirst);
+    const fromInput = projection !== undefined && !readsOutput(item.expr, result.schema);
+    let bound = bindExpr(item.expr, fromInput ? projection.from : output);
+    if (!fromInput && bound.kind === 'input-ref') return orderKey(bound.index, item.descending, item.nullsFirst);
+    if (readsFrom && !fromInput) bound = remapInputs(bound, (ref) => projection!.exprs[ref.index]!);
+    const name = fromInput && bound.kind === 'input-ref' ? projection.input.schema[bound.index]!.name : undefined;
+    const free = name !== undefined && ![...result.schema.map((f) => f.name), ...hiddenNames].some((n) => n.toLowerCase() === name.toLowerCase());
+    hiddenNames.push(free ? name : `$order${hidden.length}`);
+    hidden.push(bound);
+    return orderKey(width + hidden.length - 1, item.descending, item.nullsFirst);
+  });
+  let input = result.plan;
+  if (hidden.length > 0) {
+    const exprs = readsFrom ? [...projection!.exprs, ...hidden] : [...result.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...hidden];
+    const schema: Field[] = [...result.schema, ...hidden.map((e, i) => ({ name: hiddenNames[i]!, type: e.type }))];
+    input = { kind: 'project', input: readsFrom ? projection!.input : result.plan, exprs, schema };
+  }
   const rank: LogicalNode = {
     kind: 'rank',
     rankType: 'ROW_NUMBER',
-    input: result.plan,
+    input,
     partitionKeys: [],
     orderKeys,
-    limit: count,
-    schema: [...result.schema, { name: '$row_number', type: SqlTypes.bigint(false) }],
+    range: { start: skip + 1, end: skip + count },
+    outputNumber: false,
+    schema: input.schema,
   };
-  const exprs = result.schema.map((field, i) => Exprs.inputRef(i, field.type));
+  if (hidden.length === 0) return { plan: rank, schema: result.schema };
+  const exprs = result.schema.map((f, i) => Exprs.inputRef(i, f.type));
   return { plan: { kind: 'project', input: rank, exprs, schema: result.schema }, schema: result.schema };
 }
 
-function limitCount(limit: Expr): number {
-  if (limit.kind === 'literal' && limit.type === 'number' && /^\d+$/.test(limit.text)) return Number(limit.text);
-  throw new WeirError('INVALID_ARGUMENT', 'LIMIT takes a non-negative integer', { span: limit.span });
+/** The count of LIMIT, FETCH or OFFSET: a non-negative integer literal. */
+function rowCount(expr: Expr, clause: 'LIMIT' | 'OFFSET'): number {
+  if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text) && Number.isSafeInteger(Number(expr.text))) return Number(expr.text);
+  throw new WeirError('INVALID_ARGUMENT', `${clause} takes a non-negative integer`, { span: expr.span });
 }
 
-/** An ORDER BY item as a column of the result: a 1-based position, an output column name, or an expression equal to one. */
-function orderKey(item: OrderItem, result: BoundRelation, ctx: BinderContext): OrderKey {
-  if (item.nullsFirst !== undefined) {
-    throw new WeirError('UNSUPPORTED', 'NULLS FIRST / NULLS LAST are not supported in ORDER BY', { span: item.span, hint: 'NULL sorts before every value' });
+/** The column a 1-based position names (`ORDER BY 2`), or undefined when the item is not a number. */
+function positionOf(expr: Expr, width: number): number | undefined {
+  if (expr.kind !== 'literal' || expr.type !== 'number' || !/^\d+$/.test(expr.text)) return undefined;
+  const position = Number(expr.text);
+  if (position < 1 || position > width) {
+    throw new WeirError('INVALID_ARGUMENT', `ORDER BY position ${position} is not in the select list (1 to ${width})`, { span: expr.span });
   }
-  const expr = item.expr;
-  if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text)) {
-    const position = Number(expr.text);
-    if (position < 1 || position > result.schema.length) {
-      throw new WeirError('INVALID_ARGUMENT', `ORDER BY position ${position} is not in the select list (1 to ${result.schema.length})`, { span: expr.span });
-    }
-    return { index: position - 1, descending: item.descending };
-  }
-  const bound = bindExpr(expr, { scope: Scope.of(result.schema, undefined), functions: ctx.functions, clause: 'ORDER BY' });
-  if (bound.kind !== 'input-ref') {
-    throw new WeirError('UNSUPPORTED', 'ORDER BY in a streaming query takes columns of the select list', {
-      span: expr.span,
-      hint: 'add the expression to the select list with an alias and order by the alias',
-    });
-  }
-  return { index: bound.index, descending: item.descending };
+  return position - 1;
+}
+
+/** Whether every column `expr` names is an output column (by unqualified name), so that it is bound over the result. */
+function readsOutput(expr: Expr, schema: readonly Field[]): boolean {
+  let all = true;
+  visitExpr(expr, (e) => {
+    if (e.kind !== 'column-ref') return;
+    const name = e.parts[0]!.name;
+    if (e.parts.length !== 1 || !schema.some((f) => f.name === name || f.name.toLowerCase() === name.toLowerCase())) all = false;
+  });
+  return all;
 }

@@ -1,20 +1,23 @@
 /**
  * Binds the calls with an OVER clause in a select list. Ranking functions (ROW_NUMBER, RANK,
- * DENSE_RANK) become a rank node (Top-N, see bind-rank.ts); aggregate functions become one OVER
- * aggregate node over the FROM relation: its input's columns followed by one column per call. As
- * in Flink, all OVER aggregates of a query share one window, ordered ascending by one time column,
- * with a frame that ends at the current row. Named windows (`OVER w`, `WINDOW w AS (...)`) are
- * resolved here.
+ * DENSE_RANK) become a rank node (Top-N, see bind-rank.ts); aggregate functions become OVER
+ * aggregate nodes over the FROM relation: one per distinct window (PARTITION BY, ORDER BY and
+ * frame), chained so that each reads the one before and appends one column per call over its
+ * window — the way Flink's batch planner splits window groups; Flink's streaming planner refuses
+ * different windows in one query. Each window follows Flink's rules: ordered ascending by one time
+ * attribute, a frame that ends at the current row. Named windows (`OVER w`, `WINDOW w AS (...)`)
+ * are resolved here.
  */
 import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
-import type { Expr, FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
+import type { FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
 import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindExpr, callName, type ExprBindContext } from './bind-expr.js';
 import { bindRank, RANK_FUNCTIONS } from './bind-rank.js';
+import { sameExpr } from './bind-select.js';
 import type { BinderContext } from './binder-context.js';
 
 /** The plan with the windowed calls computed, and each call's value as an expression over it. */
@@ -37,35 +40,41 @@ export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall
 }
 
 function bindOverAggregate(input: LogicalNode, resolved: readonly { call: FunctionCall; window: WindowSpec }[], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
-  const first = resolved[0]!;
-  const window = bindWindow(first.window, ctx);
-  const fingerprint = JSON.stringify(window);
-  for (const { window: spec } of resolved.slice(1)) {
-    if (JSON.stringify(bindWindow(spec, ctx)) !== fingerprint) {
-      throw new WeirError('UNSUPPORTED', 'all OVER windows of a query must be the same (same PARTITION BY, ORDER BY and frame)', {
-        span: spec.span,
-        hint: 'Flink has the same restriction: compute differently windowed aggregates in separate subqueries',
-      });
-    }
-  }
   const preExprs: ScalarExpr[] = input.schema.map((f, i) => Exprs.inputRef(i, f.type));
   const indexOfPre = (expr: ScalarExpr): number => {
     if (expr.kind === 'input-ref') return expr.index;
+    const existing = preExprs.findIndex((e, i) => i >= input.schema.length && sameExpr(e, expr));
+    if (existing >= 0) return existing;
     preExprs.push(expr);
     return preExprs.length - 1;
   };
-  const calls: AggregateCall[] = resolved.map(({ call }, i) => {
+  // The distinct windows in order of first use, and the calls over each.
+  const windows: { window: BoundWindow; fingerprint: string; calls: number[] }[] = [];
+  resolved.forEach(({ window: spec }, i) => {
+    const window = bindWindow(spec, ctx, indexOfPre);
+    const fingerprint = JSON.stringify(window);
+    const same = windows.find((w) => w.fingerprint === fingerprint);
+    if (same === undefined) windows.push({ window, fingerprint, calls: [i] });
+    else same.calls.push(i);
+  });
+  const bound = resolved.map(({ call }) => {
     const definition = binder.functions.lookup(callName(call));
     if (definition === undefined || definition.kind !== 'aggregate') {
       throw new WeirError('UNSUPPORTED', `${callName(call)}(...) OVER is not supported; aggregate functions and ROW_NUMBER, RANK, DENSE_RANK are`, { span: call.span });
     }
-    return { ...bindAggregateCall(call, ctx.scope, binder, indexOfPre), name: `w0$o${i}` };
+    return bindAggregateCall(call, ctx.scope, binder, indexOfPre);
   });
   const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < input.schema.length ? input.schema[i]!.name : `$f${i}`, type: e.type }));
-  const pre: LogicalNode = preExprs.length === input.schema.length ? input : { kind: 'project', input, exprs: preExprs, schema: preSchema };
-  const schema: Field[] = [...preSchema, ...calls.map((c) => ({ name: c.name, type: c.type }))];
-  const plan: LogicalNode = { kind: 'over-aggregate', input: pre, ...window, calls, schema };
-  const values = new Map(resolved.map(({ call }, i) => [call, Exprs.inputRef(preSchema.length + i, calls[i]!.type)]));
+  let plan: LogicalNode = preExprs.length === input.schema.length ? input : { kind: 'project', input, exprs: preExprs, schema: preSchema };
+  // One OVER aggregate per window, each reading the one before (whose columns keep their places).
+  const column = new Map<number, number>();
+  windows.forEach(({ window, calls: callIndexes }, w) => {
+    const calls: AggregateCall[] = callIndexes.map((c, j) => ({ ...bound[c]!, name: `w${w}$o${j}` }));
+    callIndexes.forEach((c, j) => column.set(c, plan.schema.length + j));
+    const schema: Field[] = [...plan.schema, ...calls.map((c) => ({ name: c.name, type: c.type }))];
+    plan = { kind: 'over-aggregate', input: plan, ...window, calls, schema };
+  });
+  const values = new Map(resolved.map(({ call }, i) => [call, Exprs.inputRef(column.get(i)!, bound[i]!.type)]));
   return { plan, values };
 }
 
@@ -80,24 +89,36 @@ export function windowOf(call: FunctionCall, windows: SelectQuery['windows']): W
   return named.spec;
 }
 
-/** The partition keys, time column and frame of an OVER aggregate's window. */
-function bindWindow(spec: WindowSpec, ctx: ExprBindContext): { partitionKeys: number[]; timeIndex: number; frame: OverFrame } {
-  const column = (expr: Expr, what: string): number => {
-    const bound = bindExpr(expr, ctx);
-    if (bound.kind !== 'input-ref') throw new WeirError('UNSUPPORTED', `${what} of an OVER window must name a column`, { span: expr.span });
-    return bound.index;
-  };
-  const partitionKeys = spec.partitionBy.map((e) => column(e, 'PARTITION BY'));
+/** What an OVER aggregate's window binds to; two calls share an OVER aggregate when these are equal. */
+interface BoundWindow {
+  readonly partitionKeys: number[];
+  readonly timeIndex: number;
+  readonly nullsLast: boolean;
+  readonly frame: OverFrame;
+}
+
+/**
+ * The partition keys, time column, null order and frame of an OVER aggregate's window. Partition
+ * keys may be expressions, computed through `indexOfPre` in the projection below. As in Flink,
+ * the window is ordered ascending by exactly one time attribute (which EXPLAIN and the changelog
+ * inference check), and its frame ends at the current row.
+ */
+function bindWindow(spec: WindowSpec, ctx: ExprBindContext, indexOfPre: (expr: ScalarExpr) => number): BoundWindow {
+  const partitionKeys = spec.partitionBy.map((e) => indexOfPre(bindExpr(e, ctx)));
   const [order, extra] = spec.orderBy;
   if (order === undefined) throw new WeirError('INVALID_ARGUMENT', 'an OVER aggregate needs ORDER BY a time attribute in its window', { span: spec.span, hint: "e.g. OVER (PARTITION BY k ORDER BY ts ROWS BETWEEN 10 PRECEDING AND CURRENT ROW)" });
-  if (extra !== undefined) throw new WeirError('UNSUPPORTED', 'an OVER window must be ordered by exactly one time attribute', { span: extra.span });
-  if (order.descending) throw new WeirError('UNSUPPORTED', 'an OVER window must be ordered ascending by its time attribute', { span: order.span });
-  const timeIndex = column(order.expr, 'ORDER BY');
+  if (extra !== undefined) throw new WeirError('UNSUPPORTED', 'an OVER window must be ordered by exactly one time attribute', { span: extra.span, hint: 'Flink has the same restriction; to rank by other columns, use ROW_NUMBER() with a Top-N filter' });
+  if (order.descending) throw new WeirError('UNSUPPORTED', 'an OVER window must be ordered ascending by its time attribute', { span: order.span, hint: 'Flink has the same restriction: rows arrive in time order' });
+  const time = bindExpr(order.expr, ctx);
+  if (time.kind !== 'input-ref') throw new WeirError('UNSUPPORTED', 'ORDER BY of an OVER window must name a column', { span: order.expr.span, hint: 'order by a time attribute: a rowtime column (one with a WATERMARK) or a PROCTIME() column' });
+  const timeIndex = time.index;
   const type = ctx.scope.columns[timeIndex]!.type;
   if (type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') {
     throw new WeirError('UNSUPPORTED', `an OVER window must be ordered by a time attribute, not a ${type.kind} column`, { span: order.expr.span, hint: 'order by a rowtime column (one with a WATERMARK) or a PROCTIME() column' });
   }
-  return { partitionKeys, timeIndex, frame: spec.frame === undefined ? { unit: 'RANGE', preceding: null } : bindFrame(spec.frame, ctx) };
+  // NULLS LAST matters only where NULL times can be: a NOT NULL time gets the default.
+  const nullsLast = order.nullsFirst === false && type.nullable;
+  return { partitionKeys, timeIndex, nullsLast, frame: spec.frame === undefined ? { unit: 'RANGE', preceding: null } : bindFrame(spec.frame, ctx) };
 }
 
 function bindFrame(frame: WindowFrame, ctx: ExprBindContext): OverFrame {

@@ -2,7 +2,8 @@
  * Binds one SELECT block: FROM, WHERE, then either a projection or a grouped aggregation
  * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection; a group
  * window in the GROUP BY puts its window TVF over the FROM relation first), then DISTINCT, then
- * ORDER BY / LIMIT. Output columns are named by their alias, by the column they read, or `EXPR$n`.
+ * ORDER BY / LIMIT (which, without GROUP BY or DISTINCT, may read FROM columns the select list
+ * drops). Output columns are named by their alias, by the column they read, or `EXPR$n`.
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
@@ -14,7 +15,7 @@ import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './
 import { bindGroupWindow } from './bind-group-window.js';
 import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
-import { bindOrderLimit } from './bind-order-limit.js';
+import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -54,6 +55,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     items.some((item) => item.expr.kind !== 'scope-column' && containsAggregate(item.expr, ctx.functions));
 
   let result: BoundRelation;
+  let projection: SelectProjection | undefined;
   if (grouped) {
     result = bindGrouped(query, items, plan, scope, ctx);
   } else {
@@ -65,9 +67,11 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
       const onWindowCall = (call: FunctionCall): ScalarExpr => bound.values.get(call)!;
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...selectContext, onWindowCall })));
       result = project(plan, exprs, items.map((i) => i.name));
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY' } };
     } else {
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
       result = project(plan, exprs, items.map((i) => i.name));
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY' } };
     }
   }
   if (deferred) {
@@ -76,7 +80,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     result = { plan: { kind: 'filter', input: result.plan, condition, schema: result.schema }, schema: result.schema };
   }
   if (query.distinct) result = distinct(result);
-  return bindOrderLimit(result, query, ctx);
+  return bindOrderLimit(result, query, ctx, deferred || query.distinct ? undefined : projection);
 }
 
 /**

@@ -351,6 +351,7 @@ export interface SetOperation extends Node {
   readonly right: Query;
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Expr;
+  readonly offset?: Expr;
 }
 
 /** `VALUES (1, 'a'), (2, 'b')` as a query. */

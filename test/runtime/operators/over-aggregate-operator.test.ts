@@ -1,9 +1,10 @@
 /**
  * The OVER aggregate operators. Insert-only (rowtime): rows wait for the watermark and are then
  * emitted once in time order with their frame's aggregates (ROWS and RANGE, peers together), late
- * rows (not after their key's last emitted time) are dropped and counted, state survives a restore. Updating: (property) for random
- * insert/update/delete changelogs cut into random batches, the output applied as a changelog
- * equals, for every frame kind, a batch computation over the live rows written independently here.
+ * rows (not after their key's last emitted time) are dropped and counted, state survives a restore.
+ * Updating: (property) for random insert/update/delete changelogs with NULL times, cut into random
+ * batches, the output applied as a changelog equals, for every frame kind and NULL times first or
+ * last, a batch computation over the live rows written independently here.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -23,7 +24,15 @@ const AGGREGATES: AggregateCallSpec[] = [
   { function: 'MAX', args: [2], argTypes: [bigint], distinct: false, filter: null, type: bigint },
 ];
 
-const spec = (frame: OverFrame, mode: OverAggregateSpec['mode']): OverAggregateSpec => ({ kind: 'over-aggregate', partitionKeys: [0], timeIndex: 1, frame, aggregates: AGGREGATES, mode });
+const spec = (frame: OverFrame, mode: OverAggregateSpec['mode'], nullsLast = false): OverAggregateSpec => ({
+  kind: 'over-aggregate',
+  partitionKeys: [0],
+  timeIndex: 1,
+  frame,
+  aggregates: AGGREGATES,
+  mode,
+  ...(nullsLast ? { nullsLast } : {}),
+});
 
 const FRAMES: readonly OverFrame[] = [
   { unit: 'ROWS', preceding: 2 },
@@ -33,23 +42,38 @@ const FRAMES: readonly OverFrame[] = [
   { unit: 'RANGE', preceding: null },
 ];
 
-/** The rows of `frame` for the row at `j` of a partition sorted by time (ties in arrival order). */
-function frameRows(sorted: readonly Row[], j: number, frame: OverFrame): Row[] {
-  const time = sorted[j]![1] as number;
+/**
+ * The rows of `frame` for the row at `j` of a partition sorted by time (ties in arrival order,
+ * NULL times first or, with `nullsLast`, last). A RANGE frame holds the rows whose time is within
+ * reach of the current one and its peers; a NULL time is within reach only of NULL times, and
+ * UNBOUNDED PRECEDING also takes every row sorted before.
+ */
+function frameRows(sorted: readonly Row[], j: number, frame: OverFrame, nullsLast: boolean): Row[] {
+  const time = sorted[j]![1] as number | null;
   return sorted.filter((row, i) => {
     if (frame.unit === 'ROWS') return i <= j && (frame.preceding === null || i >= j - frame.preceding);
-    const t = row[1] as number;
+    const t = row[1] as number | null;
+    if (t === null || time === null) {
+      if (t === null && time === null) return true;
+      // One of them is NULL: only UNBOUNDED PRECEDING reaches back over the other kind, when it sorts first.
+      return frame.preceding === null && (t === null ? !nullsLast : nullsLast);
+    }
     return t <= time && (frame.preceding === null || t >= time - frame.preceding);
   });
 }
 
 /** Every live row (in arrival order) followed by SUM, COUNT(*) and MAX over its frame. */
-function batchOver(live: readonly Row[], frame: OverFrame): Row[] {
+function batchOver(live: readonly Row[], frame: OverFrame, nullsLast = false): Row[] {
+  const rank = (time: unknown): number => (time === null ? (nullsLast ? 1 : -1) : 0);
   const out: Row[] = [];
   for (const partition of new Set(live.map((r) => r[0]))) {
-    const sorted = live.filter((r) => r[0] === partition).map((row, arrival) => ({ row, arrival })).sort((a, b) => (a.row[1] as number) - (b.row[1] as number) || a.arrival - b.arrival).map((e) => e.row);
+    const sorted = live
+      .filter((r) => r[0] === partition)
+      .map((row, arrival) => ({ row, arrival }))
+      .sort((a, b) => rank(a.row[1]) - rank(b.row[1]) || ((a.row[1] as number) ?? 0) - ((b.row[1] as number) ?? 0) || a.arrival - b.arrival)
+      .map((e) => e.row);
     sorted.forEach((row, j) => {
-      const values = frameRows(sorted, j, frame).map((r) => r[2] as number);
+      const values = frameRows(sorted, j, frame, nullsLast).map((r) => r[2] as number);
       out.push([...row, values.reduce((a, b) => a + b, 0), values.length, Math.max(...values)]);
     });
   }
@@ -145,7 +169,7 @@ describe('over aggregate operator (updating)', () => {
 interface Step {
   readonly op: 'insert' | 'delete' | 'update';
   readonly partition: number;
-  readonly time: number;
+  readonly time: number | null;
   readonly value: number;
   readonly pick: number;
   readonly batchEnd: boolean;
@@ -154,18 +178,18 @@ interface Step {
 const step: fc.Arbitrary<Step> = fc.record({
   op: fc.constantFrom('insert', 'insert', 'delete', 'update'),
   partition: fc.integer({ min: 0, max: 1 }),
-  time: fc.integer({ min: 0, max: 8 }),
+  time: fc.option(fc.integer({ min: 0, max: 8 }), { freq: 6 }),
   value: fc.integer({ min: -5, max: 9 }),
   pick: fc.nat(),
   batchEnd: fc.boolean(),
 });
 
 describe('over aggregate operator (updating, property)', () => {
-  for (const frame of FRAMES) {
-    it(`${frame.unit} ${frame.preceding ?? 'UNBOUNDED'} PRECEDING: the output changelog materializes to the batch computation`, async () => {
+  for (const [frame, nullsLast] of FRAMES.flatMap((f) => [[f, false] as const, [f, true] as const])) {
+    it(`${frame.unit} ${frame.preceding ?? 'UNBOUNDED'} PRECEDING, NULL times ${nullsLast ? 'last' : 'first'}: the output changelog materializes to the batch computation`, async () => {
       await fc.assert(
         fc.asyncProperty(fc.array(step, { maxLength: 50 }), async (steps) => {
-          const h = await OperatorHarness.open(new UpdatingOverAggregateOperator(spec(frame, 'updating')));
+          const h = await OperatorHarness.open(new UpdatingOverAggregateOperator(spec(frame, 'updating', nullsLast)));
           const live: Row[] = [];
           let batch: Change[] = [];
           let id = 0;
@@ -187,7 +211,7 @@ describe('over aggregate operator (updating, property)', () => {
             }
           }
           h.push(batch);
-          expect(materialize(h.output)).toEqual(materialize(batchOver(live, frame).map((row) => ['+I', row] as Change)));
+          expect(materialize(h.output)).toEqual(materialize(batchOver(live, frame, nullsLast).map((row) => ['+I', row] as Change)));
           expect(h.warnings).toEqual([]);
         }),
         { numRuns: 150 },

@@ -68,6 +68,79 @@ describe('retractable rank operator', () => {
     expect(restored.push([['-D', ['a', 9, 1]]])).toEqual([['-U', ['a', 9, 1, 1]], ['+U', ['a', 8, 2, 1]]]);
   });
 
+  it('orders NULL scores last descending (the default) and pulls a NULL into the top when a better row goes', async () => {
+    const h = await OperatorHarness.open(new RetractableRankOperator(spec()));
+    h.push([['+I', ['a', null, 1]], ['+I', ['a', 9, 2]], ['+I', ['a', 8, 3]]]);
+    expect(materialize(h.output)).toEqual(materialize([['+I', ['a', 9, 2, 1]], ['+I', ['a', 8, 3, 2]]]));
+    expect(h.push([['-D', ['a', 9, 2]]])).toEqual([
+      ['-U', ['a', 9, 2, 1]],
+      ['+U', ['a', 8, 3, 1]],
+      ['-U', ['a', 8, 3, 2]],
+      ['+U', ['a', null, 1, 2]],
+    ]);
+    expect(h.push([['-U', ['a', null, 1]], ['+U', ['a', null, 4]]])).toEqual([
+      ['-D', ['a', null, 1, 2]],
+      ['+I', ['a', null, 4, 2]],
+    ]);
+  });
+
+  it('orders NULL scores first with NULLS FIRST, ascending or descending', async () => {
+    for (const descending of [false, true]) {
+      const h = await OperatorHarness.open(new RetractableRankOperator(spec({ orderKeys: [{ index: 1, descending, nullsFirst: true }], limit: 1 })));
+      h.push([['+I', ['a', 1, 1]], ['+I', ['a', null, 2]], ['+I', ['a', 5, 3]]]);
+      expect(materialize(h.output)).toEqual([['a', null, 2, 1]]);
+      h.push([['-D', ['a', null, 2]]]);
+      expect(materialize(h.output)).toEqual([['a', descending ? 5 : 1, descending ? 3 : 1, 1]]);
+    }
+  });
+
+  it('a range (rn > 1 AND rn <= 3) emits only rows 2 and 3; a retraction pulls row 4 in', async () => {
+    const h = await OperatorHarness.open(new RetractableRankOperator(spec({ rankStart: 2, limit: 3 })));
+    h.push([['+I', ['a', 9, 1]], ['+I', ['a', 8, 2]], ['+I', ['a', 7, 3]], ['+I', ['a', 6, 4]]]);
+    expect(materialize(h.output)).toEqual(materialize([['+I', ['a', 8, 2, 2]], ['+I', ['a', 7, 3, 3]]]));
+    expect(h.push([['-D', ['a', 8, 2]]])).toEqual([
+      ['-U', ['a', 8, 2, 2]],
+      ['+U', ['a', 7, 3, 2]],
+      ['-U', ['a', 7, 3, 3]],
+      ['+U', ['a', 6, 4, 3]],
+    ]);
+    expect(h.push([['-D', ['a', 9, 1]]])).toEqual([
+      ['-U', ['a', 7, 3, 2]],
+      ['+U', ['a', 6, 4, 2]],
+      ['-D', ['a', 6, 4, 3]],
+    ]);
+  });
+
+  it('RANK and DENSE_RANK ranges count ties as SQL does: rank = 3 is the rows after two better ones', async () => {
+    const ties: Change[] = [['+I', ['a', 9, 1]], ['+I', ['a', 9, 2]], ['+I', ['a', 8, 3]], ['+I', ['a', 8, 4]], ['+I', ['a', 7, 5]]];
+    const rank = await OperatorHarness.open(new RetractableRankOperator(spec({ rankType: 'RANK', rankStart: 3, limit: 3 })));
+    rank.push(ties);
+    expect(materialize(rank.output)).toEqual(materialize([['+I', ['a', 8, 3, 3]], ['+I', ['a', 8, 4, 3]]]));
+    const dense = await OperatorHarness.open(new RetractableRankOperator(spec({ rankType: 'DENSE_RANK', rankStart: 2, limit: 3 })));
+    dense.push(ties);
+    expect(materialize(dense.output)).toEqual(materialize([['+I', ['a', 8, 3, 2]], ['+I', ['a', 8, 4, 2]], ['+I', ['a', 7, 5, 3]]]));
+    // One of the best goes: RANK renumbers the 8s to 2, out of the range; DENSE_RANK keeps them at 2.
+    rank.push([['-D', ['a', 9, 1]]]);
+    expect(materialize(rank.output)).toEqual([]);
+    dense.push([['-D', ['a', 9, 2]]]);
+    expect(materialize(dense.output)).toEqual(materialize([['+I', ['a', 8, 3, 2]], ['+I', ['a', 8, 4, 2]], ['+I', ['a', 7, 5, 3]]]));
+  });
+
+  it('without the number, a row that moves within the range emits nothing; rows entering and leaving emit +I and -D', async () => {
+    const h = await OperatorHarness.open(new RetractableRankOperator(spec({ limit: 2, outputRankNumber: false })));
+    h.push([['+I', ['a', 5, 1]], ['+I', ['a', 4, 2]]]);
+    expect(h.push([['-U', ['a', 4, 2]], ['+U', ['a', 6, 2]]])).toEqual([
+      ['-D', ['a', 4, 2]],
+      ['+I', ['a', 6, 2]],
+    ]);
+    expect(h.push([['+I', ['a', 1, 3]]])).toEqual([]);
+    expect(h.push([['-D', ['a', 5, 1]]])).toEqual([
+      ['-D', ['a', 5, 1]],
+      ['+I', ['a', 1, 3]],
+    ]);
+    expect(materialize(h.output)).toEqual(materialize([['+I', ['a', 6, 2]], ['+I', ['a', 1, 3]]]));
+  });
+
   it('ignores, with one warning, a retraction of a row it does not hold', async () => {
     const h = await OperatorHarness.open(new RetractableRankOperator(spec()));
     expect(h.push([['-D', ['a', 1, 1]], ['-U', ['b', 1, 1]]])).toEqual([]);

@@ -1,7 +1,8 @@
 /**
  * The window rank operator: each partition's top N of a window comes out once, as +I with row
  * numbers, when the watermark passes the window's end; rows of a fired window are late (dropped
- * and counted); the state of fired windows is purged; a restore from a snapshot resumes the timers.
+ * and counted); the state of fired windows is purged; a restore from a snapshot resumes the timers;
+ * a rank range emits only its rows, with or without numbers, NULLs ordered as the key says.
  */
 import { describe, expect, it } from 'vitest';
 import { WindowRankOperator } from '../../../src/runtime/operators/window-rank-operator.js';
@@ -67,5 +68,30 @@ describe('window rank operator', () => {
     restored.watermark(19);
     expect(restored.output.slice(2)).toEqual([['+I', ['b', 3, 10, 20, 1]]]);
     expect(restored.state.keyCount()).toBe(0);
+  });
+
+  it('emits only the rows of its range, with or without their numbers, NULL prices last descending', async () => {
+    const spec = { kind: 'window-rank' as const, partitionKeys: [2, 3], orderKeys: [{ index: 1, descending: true }], limit: 3, windowEnd: 3 };
+    const input = [...rows(['a', 5, 0], ['b', 9, 0], ['e', 1, 0]), ['+I', ['n', null, 0, 10]] as Change, ...rows(['c', 7, 0], ['d', 8, 0])];
+    const numbered = await OperatorHarness.open(new WindowRankOperator({ ...spec, rankStart: 2 }));
+    numbered.push(input);
+    numbered.watermark(9);
+    expect(numbered.output).toEqual([
+      ['+I', ['d', 8, 0, 10, 2]],
+      ['+I', ['c', 7, 0, 10, 3]],
+    ]);
+    const bare = await OperatorHarness.open(new WindowRankOperator({ ...spec, rankStart: 3, limit: 6, outputRankNumber: false }));
+    bare.push(input);
+    bare.watermark(9);
+    expect(bare.output).toEqual([
+      ['+I', ['c', 7, 0, 10]],
+      ['+I', ['a', 5, 0, 10]],
+      ['+I', ['e', 1, 0, 10]],
+      ['+I', ['n', null, 0, 10]],
+    ]);
+    const nullsFirst = await OperatorHarness.open(new WindowRankOperator({ ...spec, orderKeys: [{ index: 1, descending: true, nullsFirst: true }], limit: 1 }));
+    nullsFirst.push(input);
+    nullsFirst.watermark(9);
+    expect(nullsFirst.output).toEqual([['+I', ['n', null, 0, 10, 1]]]);
   });
 });

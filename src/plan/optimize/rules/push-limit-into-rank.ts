@@ -1,10 +1,13 @@
 /**
- * Flink's Top-N pattern: a filter `rn <= N` (or `rn < N`, `rn = 1`) on the row number of a
- * ROW_NUMBER() rank (directly, or through the projection of the query that computed it) becomes
- * the rank's limit, so that only the first N rows of each partition are kept.
+ * Flink's Top-N pattern: a filter comparing the number of a rank (directly, or through the
+ * projection of the query that computed it) with integer constants becomes the rank's range, as
+ * Flink's `RankUtil.extractRankRange` does: `rn <= 3`, `rn < 4`, `rn = 3`, `rn > 1 AND rn <= 3`,
+ * `rn BETWEEN 2 AND 5` (bound as `rn >= 2 AND rn <= 5`), either side of the comparison. The
+ * comparisons become the range and leave the filter; the other conjuncts stay. Without an upper
+ * bound nothing changes, and the rank, unbounded, is refused when it is planned.
  */
 import type { ScalarExpr } from '../../../expr/scalar-expr.js';
-import type { LogicalNode, LogicalRank } from '../../logical/logical-node.js';
+import type { LogicalNode, LogicalRank, RankRange } from '../../logical/logical-node.js';
 import type { RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
 
@@ -15,38 +18,62 @@ export const pushLimitIntoRank: RewriteRule = {
     if (node.kind !== 'filter') return node;
     const input = node.input;
     const rank = input.kind === 'rank' ? input : input.kind === 'project' && input.input.kind === 'rank' ? input.input : undefined;
-    if (rank === undefined || rank.limit !== undefined) return node;
+    if (rank === undefined || !rank.outputNumber) return node;
     const rankColumn = rank.schema.length - 1;
     const filterColumn = input.kind === 'project' ? input.exprs.findIndex((e) => e.kind === 'input-ref' && e.index === rankColumn) : rankColumn;
     if (filterColumn < 0) return node;
-    const conjuncts = conjunctsOf(node.condition);
-    for (let i = 0; i < conjuncts.length; i++) {
-      const bound = limitOf(conjuncts[i]!, filterColumn);
-      if (bound === undefined) continue;
-      const rest = bound.keep ? conjuncts : conjuncts.filter((_, j) => j !== i);
-      const limited: LogicalRank = { ...rank, limit: bound.limit };
-      const below: LogicalNode = input.kind === 'project' ? { ...input, input: limited } : limited;
-      if (rest.length === 0) return below;
-      return { ...node, input: below, condition: conjunction(rest) };
+    let start = rank.range?.start ?? 1;
+    let end = rank.range?.end;
+    const rest: ScalarExpr[] = [];
+    for (const conjunct of conjunctsOf(node.condition)) {
+      const bound = boundOf(conjunct, filterColumn);
+      if (bound === undefined) {
+        rest.push(conjunct);
+        continue;
+      }
+      if (bound.lower !== undefined) start = Math.max(start, bound.lower);
+      if (bound.upper !== undefined) end = end === undefined ? bound.upper : Math.min(end, bound.upper);
     }
-    return node;
+    if (end === undefined || rest.length === conjunctsOf(node.condition).length) return node;
+    const range: RankRange = { start, end };
+    const ranged: LogicalRank = { ...rank, range };
+    const below: LogicalNode = input.kind === 'project' ? { ...input, input: ranged } : ranged;
+    if (rest.length === 0) return below;
+    return { ...node, input: below, condition: conjunction(rest) };
   },
 };
 
-/** The limit a comparison of the row number with a constant implies, and whether the comparison must stay. */
-function limitOf(expr: ScalarExpr, column: number): { limit: number; keep: boolean } | undefined {
+/** The bounds a comparison of column `column` (the number) with an integer constant puts on the number; undefined for any other expression. */
+function boundOf(expr: ScalarExpr, column: number): { lower?: number; upper?: number } | undefined {
   if (expr.kind !== 'call' || expr.args.length !== 2) return undefined;
-  const [ref, value] = expr.args as [ScalarExpr, ScalarExpr];
-  if (ref.kind !== 'input-ref' || ref.index !== column || value.kind !== 'literal' || typeof value.value !== 'number' || !Number.isInteger(value.value)) return undefined;
-  const n = value.value;
-  switch (expr.name) {
+  const [left, right] = expr.args as [ScalarExpr, ScalarExpr];
+  const flipped = right.kind === 'input-ref';
+  const ref = flipped ? right : left;
+  const n = integerOf(flipped ? left : right);
+  if (ref.kind !== 'input-ref' || ref.index !== column || n === undefined) return undefined;
+  const op = flipped ? FLIPPED[expr.name] : expr.name;
+  switch (op) {
     case '<=':
-      return n >= 1 ? { limit: n, keep: false } : undefined;
+      return { upper: n };
     case '<':
-      return n >= 2 ? { limit: n - 1, keep: false } : undefined;
+      return { upper: n - 1 };
     case '=':
-      return n >= 1 ? { limit: n, keep: n !== 1 } : undefined;
+      return { lower: n, upper: n };
+    case '>=':
+      return { lower: n };
+    case '>':
+      return { lower: n + 1 };
     default:
       return undefined;
   }
+}
+
+/** The comparison with its operands swapped: `3 >= rn` is `rn <= 3`. */
+const FLIPPED: Readonly<Record<string, string>> = { '<=': '>=', '<': '>', '=': '=', '>=': '<=', '>': '<' };
+
+/** The value of an integer literal (a BIGINT may be a bigint), or undefined. */
+function integerOf(expr: ScalarExpr): number | undefined {
+  if (expr.kind !== 'literal') return undefined;
+  const value = typeof expr.value === 'bigint' && expr.type.kind !== 'DECIMAL' ? Number(expr.value) : expr.value;
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : undefined;
 }

@@ -1,0 +1,7 @@
+CREATE TABLE bids (auction BIGINT, bidder BIGINT, price BIGINT, ts TIMESTAMP(3), WATERMARK FOR ts AS ts - INTERVAL '4' SECOND)
+WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+SELECT auction, bidder, price,
+  SUM(price) OVER (PARTITION BY auction ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS recent,
+  COUNT(*) OVER (PARTITION BY bidder ORDER BY ts RANGE BETWEEN INTERVAL '1' MINUTE PRECEDING AND CURRENT ROW) AS per_bidder,
+  MAX(price) OVER (PARTITION BY auction ORDER BY ts ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS top
+FROM bids;
