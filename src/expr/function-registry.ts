@@ -69,6 +69,15 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
   return map;
 }
 
+/**
+ * The built-in aggregate function called `name` (case-insensitive), if any: the runtime's
+ * aggregate operators take their accumulators from it (aggregates cannot be user-defined).
+ */
+export function builtinAggregate(name: string): AggregateFunctionDefinition | undefined {
+  const definition = builtinMap().get(name.toUpperCase());
+  return definition?.kind === 'aggregate' ? definition : undefined;
+}
+
 /** The function catalog. Built-ins are shared and immutable; user functions belong to one registry. */
 export class FunctionRegistry {
   private readonly functions = new Map<string, FunctionDefinition>();
