@@ -10,6 +10,7 @@ import { arithmeticFunctions } from './functions/arithmetic-functions.js';
 import { collectionFunctions } from './functions/collection-functions.js';
 import { comparisonFunctions } from './functions/comparison-functions.js';
 import { conditionalFunctions } from './functions/conditional-functions.js';
+import { conversionFunctions } from './functions/conversion-functions.js';
 import { noMatchingSignature } from './functions/define.js';
 import { logicalFunctions } from './functions/logical-functions.js';
 import { mathFunctions } from './functions/math-functions.js';
@@ -56,6 +57,7 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
     ...mathFunctions,
     ...stringFunctions,
     ...conditionalFunctions,
+    ...conversionFunctions,
     ...temporalFunctions,
     ...collectionFunctions,
     ...aggregateFunctions,

@@ -6,7 +6,7 @@
  */
 import { MAX_VARCHAR_LENGTH, SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
-import { javaRegex, likeRegExp } from '../runtime/string-lib.js';
+import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { Arg, booleanType, defineScalar, stringLiteral, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
@@ -45,6 +45,15 @@ function generateLike(ctx: CodegenContext, args: readonly ArgCode[]): string {
     return constantLike(ctx, s.code, pattern.constant.value as string, escapeConstant.value as string | null);
   }
   return `${ctx.lib('like')}(${s.code}, ${pattern.code}, ${escape?.code ?? 'null'})`;
+}
+
+function generateSimilar(ctx: CodegenContext, args: readonly ArgCode[]): string {
+  const [s, pattern, escape] = args as [ArgCode, ArgCode, ArgCode | undefined];
+  const escapeConstant = escape === undefined ? { value: null } : escape.constant;
+  if (pattern.constant !== undefined && escapeConstant !== undefined) {
+    return `${ctx.constant(similarRegExp(pattern.constant.value as string, escapeConstant.value as string | null), 'similar')}.test(${s.code})`;
+  }
+  return `${ctx.lib('similar')}(${s.code}, ${pattern.code}, ${escape?.code ?? 'null'})`;
 }
 
 /** The regex argument: a precompiled RegExp constant (null when invalid) or a run-time lookup. */
@@ -157,6 +166,11 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     name: 'LIKE',
     description: "s LIKE pattern [ESCAPE e]: '%' matches any sequence, '_' one character",
     signatures: [{ args: [Arg.STRING, Arg.STRING, Arg.STRING], optional: 1, returns: booleanType(false), generate: generateLike }],
+  }),
+  defineScalar({
+    name: 'SIMILAR TO',
+    description: "s SIMILAR TO pattern [ESCAPE e]: TRUE when the SQL regular expression matches all of s ('%', '_', '|', '*', '+', '?', '{m,n}', '( )', '[ ]')",
+    signatures: [{ args: [Arg.STRING, Arg.STRING, Arg.STRING], optional: 1, returns: booleanType(false), generate: generateSimilar }],
   }),
   ...(['LPAD', 'RPAD'] as const).map((name) =>
     defineScalar({

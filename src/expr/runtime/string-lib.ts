@@ -6,7 +6,11 @@
 import { createHash } from 'node:crypto';
 import { WeirError } from '../../common/errors.js';
 
-/** The RegExp a LIKE pattern means: `%` any sequence, `_` one character, `escape` (one character, or null for none) quoting the next. */
+/**
+ * The RegExp a LIKE pattern means, as Calcite translates it: `%` any sequence (line breaks
+ * included), `_` one character other than a line break, `escape` (one character, or null for
+ * none) quoting the next.
+ */
 export function likeRegExp(pattern: string, escape: string | null): RegExp {
   if (escape !== null && escape.length !== 1) {
     throw new WeirError('EXECUTION_ERROR', `invalid escape character '${escape}' in LIKE: it must be a single character`);
@@ -22,14 +26,119 @@ export function likeRegExp(pattern: string, escape: string | null): RegExp {
       source += escapeRegExp(next);
       i++;
     } else if (c === '%') {
-      source += '.*';
+      source += '[\\s\\S]*';
     } else if (c === '_') {
       source += '.';
     } else {
       source += escapeRegExp(c);
     }
   }
-  return new RegExp(`${source}$`, 's');
+  return new RegExp(`${source}$`);
+}
+
+const SIMILAR_SPECIALS = '[]()|^-+*_%?{}';
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  '[:ALPHA:]': 'a-zA-Z',
+  '[:alpha:]': 'a-zA-Z',
+  '[:UPPER:]': 'A-Z',
+  '[:upper:]': 'A-Z',
+  '[:LOWER:]': 'a-z',
+  '[:lower:]': 'a-z',
+  '[:DIGIT:]': '0-9',
+  '[:digit:]': '0-9',
+  '[:SPACE:]': ' ',
+  '[:space:]': ' ',
+  '[:WHITESPACE:]': '\\s',
+  '[:whitespace:]': '\\s',
+  '[:ALNUM:]': 'a-zA-Z0-9',
+  '[:alnum:]': 'a-zA-Z0-9',
+};
+
+function invalidSimilar(pattern: string, i: number): WeirError {
+  return new WeirError('EXECUTION_ERROR', `invalid SIMILAR TO pattern '${pattern}' at index ${i}`);
+}
+
+/**
+ * The RegExp a SIMILAR TO pattern (a SQL regular expression) means, as Calcite translates it: `%`
+ * and `_` as in LIKE, `|`, `*`, `+`, `?`, `{m,n}`, `( )` and `[ ]` (with `[:ALPHA:]`-style classes)
+ * as in regular expressions, the whole text matched; `escape` quotes the special character after it.
+ */
+export function similarRegExp(pattern: string, escape: string | null): RegExp {
+  if (escape !== null && escape.length !== 1) {
+    throw new WeirError('EXECUTION_ERROR', `invalid escape character '${escape}' in SIMILAR TO: it must be a single character`);
+  }
+  let source = '^(?:';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === escape) {
+      const next = pattern[i + 1];
+      if (next === undefined || (!SIMILAR_SPECIALS.includes(next) && next !== escape)) throw invalidSimilar(pattern, i);
+      source += escapeRegExp(next);
+      i++;
+      continue;
+    }
+    if (inClass) {
+      const posix = Object.keys(POSIX_CLASSES).find((name) => pattern.startsWith(name, i));
+      if (posix !== undefined) {
+        source += POSIX_CLASSES[posix];
+        i += posix.length - 1;
+      } else if (c === ']') {
+        source += ']';
+        inClass = false;
+      } else if (c === '-' || c === '^') {
+        source += c;
+      } else if (SIMILAR_SPECIALS.includes(c)) {
+        throw invalidSimilar(pattern, i);
+      } else {
+        source += escapeRegExp(c);
+      }
+      continue;
+    }
+    switch (c) {
+      case '_':
+        source += '.';
+        break;
+      case '%':
+        source += '[\\s\\S]*';
+        break;
+      case '[':
+        source += '[';
+        inClass = true;
+        break;
+      case ']':
+        throw invalidSimilar(pattern, i);
+      case '\\':
+        source += '\\\\';
+        break;
+      case '$':
+      case '/':
+        source += `\\${c}`;
+        break;
+      default:
+        source += c;
+    }
+  }
+  if (inClass) throw invalidSimilar(pattern, pattern.length);
+  try {
+    return new RegExp(`${source})$`);
+  } catch {
+    throw invalidSimilar(pattern, 0);
+  }
+}
+
+const similarCache = new Map<string, RegExp>();
+
+/** `s SIMILAR TO pattern [ESCAPE escape]` for a pattern known only at run time (the RegExp is cached). */
+export function similar(s: string, pattern: string, escape: string | null): boolean {
+  const key = escape === null ? pattern : `${escape}\u0000${pattern}`;
+  let regex = similarCache.get(key);
+  if (regex === undefined) {
+    regex = similarRegExp(pattern, escape);
+    if (similarCache.size >= 256) similarCache.clear();
+    similarCache.set(key, regex);
+  }
+  return regex.test(s);
 }
 
 function escapeRegExp(text: string): string {

@@ -92,10 +92,9 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
     }
     case 'like': {
-      if (expr.op !== 'LIKE') throw new WeirError('UNSUPPORTED', 'SIMILAR TO is not supported', { span: expr.span });
       const args = [bindExpr(expr.expr, ctx), bindExpr(expr.pattern, ctx)];
       if (expr.escape !== undefined) args.push(bindExpr(expr.escape, ctx));
-      const test = makeCall('LIKE', args, expr.span, ctx);
+      const test = makeCall(expr.op, args, expr.span, ctx);
       return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
     }
     case 'is': {
