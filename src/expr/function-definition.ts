@@ -59,6 +59,11 @@ export interface ScalarFunctionDefinition {
    * known (optional: without it, types that depend on a constant fall back to a general rule).
    */
   resolve(argTypes: readonly SqlType[], literals?: readonly (LiteralArg | undefined)[]): ResolvedSignature;
+  /**
+   * True when the result can be NULL although its type says NOT NULL, as Flink's DECIMAL arithmetic
+   * gives NULL on overflow under a NOT NULL type: generated code then checks it. Absent means never.
+   */
+  yieldsNull?(argTypes: readonly SqlType[]): boolean;
   /** A JS expression computing the result from the arguments. May throw a WeirError at run time (overflow, bad input). */
   generate(ctx: CodegenContext, args: readonly ArgCode[], call: CallExpr): string;
   /**

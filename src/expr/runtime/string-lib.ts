@@ -3,7 +3,7 @@
  * Positions and lengths count UTF-16 code units (Flink counts code points; they differ only
  * outside the Basic Multilingual Plane).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { WeirError } from '../../common/errors.js';
 
 /**
@@ -387,4 +387,14 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 export function fromBase64(s: string): string {
   if (!BASE64.test(s)) throw new WeirError('EXECUTION_ERROR', `FROM_BASE64: '${s.length > 40 ? s.slice(0, 40) + '...' : s}' is not base64 text`);
   return Buffer.from(s, 'base64').toString('utf8');
+}
+
+/** A random (version 4) UUID. */
+export function uuid(): string {
+  return randomUUID();
+}
+
+/** The upper-case hex of the UTF-8 bytes of `s` (HEX of a string). */
+export function hexOfString(s: string): string {
+  return Buffer.from(s, 'utf8').toString('hex').toUpperCase();
 }

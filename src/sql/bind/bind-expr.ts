@@ -57,6 +57,10 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'unary': {
       const operand = bindExpr(expr.operand, ctx);
       if (expr.op === '+') return operand;
+      // A negative number is a literal, as in Calcite, so that functions reading constants (ROUND's digits) see it.
+      if (expr.op === '-' && operand.kind === 'literal' && (typeof operand.value === 'number' || typeof operand.value === 'bigint')) {
+        return Exprs.literal(-operand.value, operand.type);
+      }
       return makeCall(expr.op === 'NOT' ? 'NOT' : 'NEGATE', [operand], expr.span, ctx);
     }
     case 'binary': {
