@@ -48,6 +48,7 @@ export const Arg = {
   INTERVAL_DT: family('INTERVAL DAY TO SECOND', (t) => t.kind === 'INTERVAL_DAY_TIME', SqlTypes.intervalDayTime()),
   INTERVAL_YM: family('INTERVAL YEAR TO MONTH', (t) => t.kind === 'INTERVAL_YEAR_MONTH', SqlTypes.intervalYearMonth()),
   ARRAY: family('ARRAY', (t) => t.kind === 'ARRAY', SqlTypes.array(SqlTypes.null())),
+  ROW: family('ROW', (t) => t.kind === 'ROW', SqlTypes.row([])),
   MAP: family('MAP', (t) => t.kind === 'MAP', SqlTypes.map(SqlTypes.null(), SqlTypes.null())),
 } as const;
 

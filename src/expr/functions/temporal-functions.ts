@@ -9,7 +9,7 @@ import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { compileDateFormatter, compileDateParser } from '../runtime/date-format.js';
 import { dateExtractor, timeExtractor, timestampAddFunction, timestampDiffFunction, timestampExtractor, DATE_UNITS, TIME_UNITS } from '../runtime/temporal-lib.js';
-import { allTo, Arg, constantArg, defineScalar, type Literals, type Signature } from './define.js';
+import { allTo, Arg, booleanType, constantArg, defineScalar, type Literals, type Signature } from './define.js';
 
 const BIGINT = SqlTypes.bigint(false);
 const STRING = SqlTypes.string(false);
@@ -102,6 +102,36 @@ const proctime: ScalarFunctionDefinition = {
 };
 
 const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
+
+type RowType = Extract<SqlType, { kind: 'ROW' }>;
+
+const isInstant = (t: SqlType): boolean => t.kind === 'DATE' || t.kind === 'TIME' || t.kind === 'TIMESTAMP' || t.kind === 'TIMESTAMP_LTZ';
+
+/** A period `(start, end or interval)` of OVERLAPS: two fields, an instant then an instant of the same kind or an interval. */
+function isPeriod(type: SqlType): boolean {
+  if (type.kind !== 'ROW' || type.fields.length !== 2) return false;
+  const [start, end] = [type.fields[0]!.type, type.fields[1]!.type];
+  if (!isInstant(start)) return false;
+  return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || (isInstant(end) && (end.kind === start.kind || (end.kind !== 'TIME' && start.kind !== 'TIME')));
+}
+
+/** JS expressions for a period's start and end as comparable numbers (milliseconds when `millis`, else the instant's own unit); NULL fields stay NULL. */
+function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [string, string] {
+  const [startType, endType] = (row.type as RowType).fields.map((f) => f.type) as [SqlType, SqlType];
+  const start = `${row.code}[0]`;
+  const end = `${row.code}[1]`;
+  const asMillis = (code: string, type: SqlType) => (millis && type.kind === 'DATE' ? `(${code} === null ? null : ${code} * ${MILLIS_PER_DAY})` : code);
+  let endCode: string;
+  if (endType.kind === 'INTERVAL_DAY_TIME') {
+    const sum =
+      startType.kind === 'TIME' ? `${ctx.lib('floorMod')}(${start} + ${end}, ${MILLIS_PER_DAY})` : startType.kind === 'DATE' ? `${start} + ${ctx.lib('floorDiv')}(${end}, ${MILLIS_PER_DAY})` : `${start} + ${end}`;
+    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
+  } else if (endType.kind === 'INTERVAL_YEAR_MONTH') {
+    const sum = startType.kind === 'DATE' ? `${ctx.lib('addMonthsToDate')}(${start}, ${end})` : startType.kind === 'TIME' ? start : `${ctx.lib('addMonthsToTimestamp')}(${start}, ${end})`;
+    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
+  } else endCode = asMillis(end, endType);
+  return [asMillis(start, startType), endCode];
+}
 
 /** The date and time functions. */
 export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
@@ -212,6 +242,26 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   currentTime('CURRENT_DATE', SqlTypes.date(false), 'CURRENT_DATE: the current date (UTC)'),
   currentTime('CURRENT_TIME', SqlTypes.time(0, false), 'CURRENT_TIME: the current time of day (UTC)'),
   proctime,
+  defineScalar({
+    name: 'OVERLAPS',
+    description: '(start1, end1) OVERLAPS (start2, end2): TRUE when the two periods share an instant; an end may be an interval from the start',
+    signatures: [
+      {
+        args: [Arg.ROW, Arg.ROW],
+        coerce: (types) => {
+          if (!types.every(isPeriod)) return undefined;
+          const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
+          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types : undefined;
+        },
+        nullable: true,
+        returns: booleanType(false),
+        generate: (ctx, [a, b]) => {
+          const millis = (a!.type as RowType).fields[0]!.type.kind !== (b!.type as RowType).fields[0]!.type.kind;
+          return `${ctx.lib('overlaps')}(${[...periodCodes(ctx, a!, millis), ...periodCodes(ctx, b!, millis)].join(', ')})`;
+        },
+      },
+    ],
+  }),
 ];
 
 /** Aliases of temporal functions: alias → canonical name. */

@@ -157,3 +157,16 @@ export function unixTimestamp(text: string, pattern?: string): number | null {
 export function fromUnixtime(seconds: number, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
   return cachedDateFormatter(pattern)(seconds * 1000);
 }
+
+/**
+ * `(s0, e0) OVERLAPS (s1, e1)` of comparable instants (NULL for an unknown one): each period's ends
+ * put in order, then `e0 >= s1 AND e1 >= s0` with SQL's three-valued AND, as Calcite rewrites it.
+ */
+export function overlaps(s0: number | null, e0: number | null, s1: number | null, e1: number | null): boolean | null {
+  const [a0, b0] = s0 !== null && e0 !== null && e0 < s0 ? [e0, s0] : [s0, e0];
+  const [a1, b1] = s1 !== null && e1 !== null && e1 < s1 ? [e1, s1] : [s1, e1];
+  const first = b0 === null || a1 === null ? null : b0 >= a1;
+  const second = b1 === null || a0 === null ? null : b1 >= a0;
+  if (first === false || second === false) return false;
+  return first === null || second === null ? null : true;
+}

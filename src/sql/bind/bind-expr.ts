@@ -150,7 +150,7 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
       children.push(expr.filter);
       break;
     case 'case':
-      children.push(expr.operand, ...expr.whens.flatMap((w) => [w.when, w.then]), expr.else);
+      children.push(expr.operand, ...expr.whens.flatMap((w) => [w.when, ...(w.alternatives ?? []), w.then]), expr.else);
       break;
     case 'cast':
     case 'field-access':
@@ -215,9 +215,14 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
 
 function bindCase(expr: Extract<Expr, { kind: 'case' }>, ctx: ExprBindContext): ScalarExpr {
   const operand = expr.operand === undefined ? undefined : bindExpr(expr.operand, ctx);
-  const whens = expr.whens.map(({ when, then }) => {
+  const whens = expr.whens.map(({ when, alternatives = [], then }) => {
+    if (operand === undefined && alternatives.length > 0) {
+      throw new WeirError('INVALID_ARGUMENT', 'a list of values after WHEN needs CASE with an operand (CASE x WHEN 1, 2 THEN ...)', { span: alternatives[0]!.span });
+    }
     const value = bindExpr(when, ctx);
-    return { when: operand === undefined ? value : makeCall('=', [operand, value], when.span, ctx), then: bindExpr(then, ctx) };
+    if (operand === undefined) return { when: value, then: bindExpr(then, ctx) };
+    const tests = [when, ...alternatives].map((v, i) => makeCall('=', [operand, i === 0 ? value : bindExpr(v, ctx)], v.span, ctx));
+    return { when: tests.length === 1 ? tests[0]! : makeCall('OR', tests, when.span, ctx), then: bindExpr(then, ctx) };
   });
   for (const { when } of whens) {
     if (when.type.kind !== 'BOOLEAN' && when.type.kind !== 'NULL') {
