@@ -26,7 +26,7 @@ const TYPE_STARTERS = new Set([
 /** Tokens that would only continue what is already complete: operators and postfixes. */
 const CONTINUATIONS = new Set([
   '(', '.', '[', '*', '/', '%', '+', '-', '||', '=', '<>', '!=', '<', '<=', '>', '>=', 'AND', 'OR',
-  'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'SIMILAR',
+  'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'SIMILAR', 'OVERLAPS',
 ]);
 
 /** Optional modifiers of what is already complete. */
