@@ -111,6 +111,7 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'star':
       throw new WeirError('INVALID_ARGUMENT', '* is only allowed in a select list or in COUNT(*)', { span: expr.span });
     case 'item-access':
+      return makeCall('ITEM', [bindExpr(expr.expr, ctx), bindExpr(expr.index, ctx)], expr.span, ctx);
     case 'in-subquery':
     case 'exists':
     case 'scalar-subquery':
