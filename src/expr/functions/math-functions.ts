@@ -9,6 +9,7 @@ import { pow10 } from '../../common/decimal.js';
 import { MAX_DECIMAL_PRECISION, SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { JavaRandom } from '../runtime/numeric-lib.js';
+import { temporalRounder } from '../runtime/temporal-lib.js';
 import { decimalRoundType } from '../type-coercion.js';
 import { allTo, Arg, constantArg, defineScalar, integerResult, numberLiteral, type Literals, type Signature } from './define.js';
 
@@ -90,7 +91,7 @@ function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
   const math = name === 'FLOOR' ? 'Math.floor' : 'Math.ceil';
   return defineScalar({
     name,
-    description: `${name}(x): the ${name === 'FLOOR' ? 'largest integer not greater' : 'smallest integer not less'} than x`,
+    description: `${name}(x): the ${name === 'FLOOR' ? 'largest integer not greater' : 'smallest integer not less'} than x; ${name}(t TO unit): the date, time or timestamp rounded ${name === 'FLOOR' ? 'down' : 'up'} to the unit`,
     signatures: [
       { args: [Arg.INTEGER], returns: sameType, generate: (_ctx, [a]) => a!.code },
       {
@@ -102,8 +103,24 @@ function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
         generate: (ctx, [a]) => `${ctx.lib(helper)}(${a!.code}, ${(a!.type as DecimalType).scale})`,
       },
       { args: [Arg.APPROX], returns: sameType, generate: (_ctx, [a]) => `${math}(${a!.code})` },
+      temporalRounding(name, Arg.TIMESTAMP, 'TIMESTAMP'),
+      temporalRounding(name, Arg.DATE, 'DATE'),
+      temporalRounding(name, Arg.TIME, 'TIME'),
     ],
   });
+}
+
+/** FLOOR/CEIL(x TO unit) of a temporal value (the grammar passes the unit as a literal string). */
+function temporalRounding(name: 'FLOOR' | 'CEIL', family: (typeof Arg)[keyof typeof Arg], kind: 'DATE' | 'TIME' | 'TIMESTAMP'): Signature {
+  return {
+    args: [family, Arg.STRING],
+    returns: (types, literals) => {
+      const unit = literals[1]?.value;
+      if (typeof unit === 'string') temporalRounder(unit, kind, name === 'CEIL');
+      return types[0]!;
+    },
+    generate: (ctx, [value, unit]) => `${ctx.constant(temporalRounder(String(constantArg(name, unit, 'time unit')), kind, name === 'CEIL'), name.toLowerCase())}(${value!.code})`,
+  };
 }
 
 function absGenerate(ctx: CodegenContext, a: ArgCode): string {

@@ -13,7 +13,7 @@ const EXPRESSION_STARTERS = new Set([
   'identifier', 'number', 'string', '(', '-', '+', 'NOT', 'TRUE', 'FALSE', 'NULL', 'DATE', 'TIME',
   'TIMESTAMP', 'INTERVAL', 'CASE', 'CAST', 'TRY_CAST', 'EXISTS', 'EXTRACT', 'TRIM', 'SUBSTRING',
   'POSITION', 'FLOOR', 'CEIL', 'CEILING', 'CURRENT_TIMESTAMP', 'CURRENT_DATE', 'CURRENT_TIME',
-  'LOCALTIMESTAMP', 'LOCALTIME', 'ARRAY', 'MAP', 'ROW', 'LEFT', 'RIGHT', 'OVERLAY',
+  'LOCALTIMESTAMP', 'LOCALTIME', 'ARRAY', 'MAP', 'ROW', 'LEFT', 'RIGHT', 'OVERLAY', 'TIMESTAMPADD', 'TIMESTAMPDIFF',
 ]);
 
 /** Keywords that begin a data type; listed together as "type". */
