@@ -12,6 +12,7 @@ import { comparisonFunctions } from './functions/comparison-functions.js';
 import { conditionalFunctions } from './functions/conditional-functions.js';
 import { conversionFunctions } from './functions/conversion-functions.js';
 import { noMatchingSignature } from './functions/define.js';
+import { jsonFunctions } from './functions/json-functions.js';
 import { logicalFunctions } from './functions/logical-functions.js';
 import { mathFunctions } from './functions/math-functions.js';
 import { STRING_ALIASES, stringFunctions } from './functions/string-functions.js';
@@ -60,6 +61,7 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
     ...conversionFunctions,
     ...temporalFunctions,
     ...collectionFunctions,
+    ...jsonFunctions,
     ...aggregateFunctions,
   ];
   for (const definition of all) {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
-import { FACTS, type Fact } from './function-facts.js';
+import { AGGREGATE_FACTS, AGGREGATE_ROWS, FACTS, type Fact } from './function-facts.js';
 import { describeOutcome, evaluateExpressions, type Outcome } from './sql-expressions.js';
 
 function expectedText(fact: Fact): string {
@@ -29,10 +29,11 @@ function actualText(fact: Fact, outcome: Outcome): string {
 
 describe('Flink function facts', () => {
   const engine = createEngine();
-  for (const [category, facts] of Object.entries(FACTS)) {
+  const categories: [string, readonly Fact[], string][] = [...Object.entries(FACTS).map(([c, f]): [string, readonly Fact[], string] => [c, f, '']), ['aggregate', AGGREGATE_FACTS, AGGREGATE_ROWS]];
+  for (const [category, facts, from] of categories) {
     it(`${category} (${facts.length} facts)`, async () => {
       expect(facts.length).toBeGreaterThan(0);
-      const outcomes = await evaluateExpressions(engine, facts.map(([sql]) => sql));
+      const outcomes = await evaluateExpressions(engine, facts.map(([sql]) => sql), from);
       const actual = facts.map((fact, i) => `${fact[0]} → ${actualText(fact, outcomes[i]!)}`);
       const expected = facts.map((fact) => `${fact[0]} → ${expectedText(fact)}`);
       expect(actual).toEqual(expected);

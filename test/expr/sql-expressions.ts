@@ -12,17 +12,17 @@ export type Outcome = { readonly value: string | null; readonly type: string } |
 
 const BATCH = 40;
 
-/** The outcome of every expression, in order. */
-export async function evaluateExpressions(engine: Engine, expressions: readonly string[]): Promise<Outcome[]> {
+/** The outcome of every expression, in order; `from` (a FROM clause) gives aggregates rows to aggregate. */
+export async function evaluateExpressions(engine: Engine, expressions: readonly string[], from = ''): Promise<Outcome[]> {
   const outcomes: Outcome[] = [];
   for (let start = 0; start < expressions.length; start += BATCH) {
     const batch = expressions.slice(start, start + BATCH);
     try {
-      outcomes.push(...(await run(engine, batch)));
+      outcomes.push(...(await run(engine, batch, from)));
     } catch {
       for (const expression of batch) {
         try {
-          outcomes.push(...(await run(engine, [expression])));
+          outcomes.push(...(await run(engine, [expression], from)));
         } catch (error) {
           outcomes.push({ error: error instanceof Error ? error : new Error(String(error)) });
         }
@@ -32,9 +32,9 @@ export async function evaluateExpressions(engine: Engine, expressions: readonly 
   return outcomes;
 }
 
-async function run(engine: Engine, expressions: readonly string[]): Promise<Outcome[]> {
+async function run(engine: Engine, expressions: readonly string[], from: string): Promise<Outcome[]> {
   const select = expressions.map((e, i) => `CAST((${e}) AS STRING) AS v${i}, TYPEOF((${e})) AS t${i}`).join(', ');
-  const rows = await engine.query(`SELECT ${select}`);
+  const rows = await engine.query(`SELECT ${select} ${from}`);
   if (rows.length !== 1) throw new WeirError('INTERNAL_ERROR', `expected one row, got ${rows.length}`);
   const row = rows[0]!;
   return expressions.map((_, i) => ({ value: row[`v${i}`] as string | null, type: row[`t${i}`] as string }));

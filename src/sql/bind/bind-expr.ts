@@ -207,11 +207,34 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
   }
   if (call.distinct) throw new WeirError('INVALID_ARGUMENT', `DISTINCT is only allowed in aggregate functions, not in ${name}`, { span: call.span });
   if (call.filter !== undefined) throw new WeirError('INVALID_ARGUMENT', `FILTER is only allowed on aggregate functions, not on ${name}`, { span: call.span });
-  const args = call.args.map((arg) => {
+  if (name === 'JSON' && !JSON_VALUE_POSITIONS.has(call)) {
+    throw new WeirError('INVALID_ARGUMENT', 'The JSON() function is currently only supported inside JSON_ARRAY() or as the VALUE param of JSON_OBJECT()', { span: call.span });
+  }
+  const jsonConstructor = name === 'JSON_OBJECT' || name === 'JSON_ARRAY';
+  const isValue = (i: number): boolean => jsonConstructor && i > 0 && (name === 'JSON_ARRAY' || i % 2 === 0);
+  const args = call.args.map((arg, i) => {
     if (arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `TABLE arguments are only allowed in table functions`, { span: arg.span });
+    if (isValue(i)) JSON_VALUE_POSITIONS.add(arg);
     return bindExpr(arg, ctx);
   });
-  return makeCall(name, args, call.span, ctx);
+  return makeCall(name, jsonConstructor ? withJsonMask(name, args) : args, call.span, ctx);
+}
+
+/** The arguments of a call in the VALUE place of JSON_OBJECT or JSON_ARRAY, where JSON(...) is allowed. */
+const JSON_VALUE_POSITIONS = new WeakSet<object>();
+
+/**
+ * JSON_OBJECT/JSON_ARRAY arguments with their first (the ON NULL mode literal) extended by a letter
+ * per value, `R` for a value a JSON constructor writes, which is nested as JSON rather than quoted
+ * as a string (see src/expr/functions/json-functions.ts).
+ */
+function withJsonMask(name: string, args: readonly ScalarExpr[]): ScalarExpr[] {
+  const [mode, ...rest] = args;
+  if (mode?.kind !== 'literal' || typeof mode.value !== 'string') return [...args];
+  const values = name === 'JSON_OBJECT' ? rest.filter((_, i) => i % 2 === 1) : rest;
+  const mask = values.map((v) => (v.kind === 'call' && ['JSON_OBJECT', 'JSON_ARRAY', 'JSON'].includes(v.name) ? 'R' : '-')).join('');
+  const text = `${mode.value}:${mask}`;
+  return [Exprs.literal(text, SqlTypes.char(text.length, false)), ...rest];
 }
 
 function bindCase(expr: Extract<Expr, { kind: 'case' }>, ctx: ExprBindContext): ScalarExpr {
