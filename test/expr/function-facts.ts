@@ -805,4 +805,6 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['JSON_OBJECTAGG(KEY CAST(d AS STRING) VALUE i) FILTER (WHERE d IS NOT NULL)', '{"1.0":1,"2.5":1,"4.5":3}', 'STRING NOT NULL'],
   ['JSON_OBJECTAGG(KEY s VALUE i ABSENT ON NULL) FILTER (WHERE i > 1)', '{"b":2}'],
   ['JSON_OBJECTAGG(s VALUE d)', { error: 'appears more than once' }],
+  ["JSON_ARRAYAGG(JSON_OBJECT('i' VALUE i))", '[{"i":1},{"i":2},{"i":3},{"i":1}]'],
+  ["JSON_OBJECTAGG(KEY CAST(n AS STRING) VALUE JSON_ARRAY(i, s))", '{"0.5":[1,"a"],"1.5":[1,"a"],"2.5":[2,"b"],"3.5":[3]}'],
 ];

@@ -11,10 +11,10 @@ import { jsonObjectOf, jsonQuote, jsonSerializer } from '../runtime/json-lib.js'
 import { refuseRetraction, type AggregateFactory } from './aggregate-codegen.js';
 import { listAggregate } from './value-aggregates.js';
 
-/** JSON_ARRAYAGG, keeping NULLs as `null` when `nullOnNull`. */
-export function jsonArrayAggAggregate(nullOnNull: boolean): AggregateFactory {
+/** JSON_ARRAYAGG, keeping NULLs as `null` when `nullOnNull`; `nested` when the values are JSON already (a JSON_OBJECT or JSON_ARRAY argument). */
+export function jsonArrayAggAggregate(nullOnNull: boolean, nested = false): AggregateFactory {
   return (context) => {
-    const serialize = context.scope.bind(jsonSerializer(context.argTypes[0]!), 'toJson');
+    const serialize = context.scope.bind(nested ? (json: string) => json : jsonSerializer(context.argTypes[0]!), 'toJson');
     return listAggregate(context, {
       acceptsNulls: nullOnNull,
       convert: (v) => `(${v} == null ? 'null' : ${serialize}(${v}))`,
@@ -35,10 +35,10 @@ export function jsonObjectText(entries: Map<string, string>): string {
   return jsonObjectOf([...entries]);
 }
 
-/** JSON_OBJECTAGG, keeping NULL values as `null` when `nullOnNull` (a NULL key skips the row). */
-export function jsonObjectAggAggregate(nullOnNull: boolean): AggregateFactory {
+/** JSON_OBJECTAGG, keeping NULL values as `null` when `nullOnNull` (a NULL key skips the row); `nested` when the values are JSON already. */
+export function jsonObjectAggAggregate(nullOnNull: boolean, nested = false): AggregateFactory {
   return ({ scope, argTypes, retractable }) => {
-    const serialize = scope.bind(jsonSerializer(argTypes[1]!), 'toJson');
+    const serialize = scope.bind(nested ? (json: string) => json : jsonSerializer(argTypes[1]!), 'toJson');
     const put = scope.bind(jsonObjectPut, 'jsonObjectPut');
     const text = scope.bind(jsonObjectText, 'jsonObjectText');
     const value = (v: string) => `(${v} == null ? 'null' : ${serialize}(${v}))`;

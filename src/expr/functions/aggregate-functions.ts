@@ -130,28 +130,25 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
     [{ args: [Arg.ANY], coerce: anyTyped, returns: (types) => SqlTypes.map(withNullable(withoutTimeAttribute(types[0]!), false), SqlTypes.int(false), false) }],
     collectAggregate,
   ),
-  defineAggregate(
-    'JSON_ARRAYAGG_ABSENT_ON_NULL',
-    'JSON_ARRAYAGG(x [ABSENT ON NULL]): a JSON array of the non-NULL values in arrival order',
-    [{ args: [Arg.ANY], returns: () => SqlTypes.string(false) }],
-    jsonArrayAggAggregate(false),
-  ),
-  defineAggregate(
-    'JSON_ARRAYAGG_NULL_ON_NULL',
-    'JSON_ARRAYAGG(x NULL ON NULL): a JSON array of the values in arrival order, NULL as null',
-    [{ args: [Arg.ANY], returns: () => SqlTypes.string(false) }],
-    jsonArrayAggAggregate(true),
-  ),
-  defineAggregate(
-    'JSON_OBJECTAGG_NULL_ON_NULL',
-    'JSON_OBJECTAGG([KEY] k VALUE v [NULL ON NULL]): a JSON object of the key/value pairs (keys sorted; a repeated key is an error), NULL values as null',
-    [{ args: [Arg.STRING, Arg.ANY], returns: () => SqlTypes.string(false) }],
-    jsonObjectAggAggregate(true),
-  ),
-  defineAggregate(
-    'JSON_OBJECTAGG_ABSENT_ON_NULL',
-    'JSON_OBJECTAGG([KEY] k VALUE v ABSENT ON NULL): a JSON object of the key/value pairs whose value is not NULL',
-    [{ args: [Arg.STRING, Arg.ANY], returns: () => SqlTypes.string(false) }],
-    jsonObjectAggAggregate(false),
-  ),
+  ...[false, true].flatMap((nested) => {
+    const suffix = nested ? '_NESTED' : '';
+    const of = nested ? ' (the values written by JSON_OBJECT or JSON_ARRAY, nested as JSON)' : '';
+    const args = nested ? [Arg.STRING] : [Arg.ANY];
+    return [
+      defineAggregate(`JSON_ARRAYAGG_ABSENT_ON_NULL${suffix}`, `JSON_ARRAYAGG(x [ABSENT ON NULL]): a JSON array of the non-NULL values in arrival order${of}`, [{ args, returns: () => SqlTypes.string(false) }], jsonArrayAggAggregate(false, nested)),
+      defineAggregate(`JSON_ARRAYAGG_NULL_ON_NULL${suffix}`, `JSON_ARRAYAGG(x NULL ON NULL): a JSON array of the values in arrival order, NULL as null${of}`, [{ args, returns: () => SqlTypes.string(false) }], jsonArrayAggAggregate(true, nested)),
+      defineAggregate(
+        `JSON_OBJECTAGG_NULL_ON_NULL${suffix}`,
+        `JSON_OBJECTAGG([KEY] k VALUE v [NULL ON NULL]): a JSON object of the key/value pairs (keys sorted; a repeated key is an error), NULL values as null${of}`,
+        [{ args: [Arg.STRING, ...args], returns: () => SqlTypes.string(false) }],
+        jsonObjectAggAggregate(true, nested),
+      ),
+      defineAggregate(
+        `JSON_OBJECTAGG_ABSENT_ON_NULL${suffix}`,
+        `JSON_OBJECTAGG([KEY] k VALUE v ABSENT ON NULL): a JSON object of the key/value pairs whose value is not NULL${of}`,
+        [{ args: [Arg.STRING, ...args], returns: () => SqlTypes.string(false) }],
+        jsonObjectAggAggregate(false, nested),
+      ),
+    ];
+  }),
 ];
