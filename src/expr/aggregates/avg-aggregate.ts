@@ -35,7 +35,7 @@ function divisionSource(arg: NumericClass, result: NumericClass, scope: SourceSc
     const divide = scope.bind(truncatingDivide, 'truncatingDivide');
     return (s, n) => `${divide}(${s}, ${n})`;
   }
-  if (arg.kind !== 'decimal' && result.kind === 'float') return (s, n) => `${s} / ${n}`;
+  if (arg.kind !== 'decimal' && result.kind === 'float') return result.single === true ? (s, n) => `Math.fround(${s} / ${n})` : (s, n) => `${s} / ${n}`;
   if (arg.kind === 'decimal' && result.kind === 'float') {
     const toNumber = scope.bind(decimalToNumber, 'decimalToNumber');
     return (s, n) => `${toNumber}(${s}, ${arg.scale}) / ${n}`;

@@ -5,8 +5,9 @@
  * commutes with retraction, so the result is the same in any order); BIGINT sums are checked
  * against the safe integers after every change (so a checked sum is always exact, and a sum beyond
  * them is an error rather than a rounded number); DECIMAL sums are exact bigints checked against
- * the result precision; FLOAT/DOUBLE sums are plain numbers, reset to 0 when their last value is
- * retracted so that rounding residue does not outlive the values.
+ * the result precision; FLOAT/DOUBLE sums are plain numbers (a FLOAT one rounded to 32 bits after
+ * every step), reset to 0 when their last value is retracted so that rounding residue does not
+ * outlive the values.
  */
 import { pow10 } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
@@ -17,7 +18,7 @@ import { unsupportedAggregate } from './aggregate-codegen.js';
 /** How a numeric type is added up. */
 export type NumericClass =
   | { readonly kind: 'integer'; readonly min: number; readonly max: number; readonly bits?: 8 | 16 | 32 }
-  | { readonly kind: 'float' }
+  | { readonly kind: 'float'; readonly single?: boolean }
   | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number };
 
 const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
@@ -42,7 +43,8 @@ export function numericClass(type: SqlType): NumericClass | null {
   const range = INTEGER_RANGES[type.kind];
   const bits = WRAPPING_BITS[type.kind];
   if (range !== undefined) return bits === undefined ? { kind: 'integer', min: range[0], max: range[1] } : { kind: 'integer', min: range[0], max: range[1], bits };
-  if (type.kind === 'FLOAT' || type.kind === 'DOUBLE') return { kind: 'float' };
+  if (type.kind === 'FLOAT') return { kind: 'float', single: true };
+  if (type.kind === 'DOUBLE') return { kind: 'float' };
   if (type.kind === 'DECIMAL') return { kind: 'decimal', precision: type.precision, scale: type.scale };
   return null;
 }
@@ -78,12 +80,14 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
     };
   }
   if (sum.kind === 'float' && arg.kind !== 'decimal') {
+    // A FLOAT sum is a float, rounded after every step as Java's float arithmetic.
+    const round = (e: string) => (sum.single === true ? `Math.fround(${e})` : e);
     return {
       slots: 2,
       init: ([s, n]) => `${s} = 0; ${n} = 0;`,
-      accumulate: ([s, n], [v]) => `${s} += ${v}; ${n}++;`,
-      retract: ([s, n], [v]) => `if (--${n} === 0) ${s} = 0; else ${s} -= ${v};`,
-      merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m};`,
+      accumulate: ([s, n], [v]) => `${s} = ${round(`${s} + ${v}`)}; ${n}++;`,
+      retract: ([s, n], [v]) => `if (--${n} === 0) ${s} = 0; else ${s} = ${round(`${s} - ${v}`)};`,
+      merge: ([s, n], [t, m]) => `${s} = ${round(`${s} + ${t}`)}; ${n} += ${m};`,
     };
   }
   if (sum.kind === 'decimal' && arg.kind === 'decimal' && sum.scale >= arg.scale) {
