@@ -63,6 +63,18 @@ describe('every registered function runs', () => {
     expect(withoutArguments).toEqual(['CURRENT_DATE', 'CURRENT_ROW_TIMESTAMP', 'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'E', 'LOCALTIMESTAMP', 'PI', 'PROCTIME', 'UUID']);
   });
 
+  it('SHOW FUNCTIONS lists exactly the registered names (aliases included), each of a function called here', async () => {
+    const [result] = await engine.execute('SHOW FUNCTIONS');
+    if (result?.kind !== 'rows') throw new Error('SHOW FUNCTIONS gave no rows');
+    const shown = result.rows.map(([name]) => name as string);
+    expect(shown).toEqual(registry.names());
+    for (const name of shown) {
+      const canonical = registry.lookup(name)!.name;
+      expect(SCALAR_CALLS[canonical] ?? AGGREGATE_CALLS[canonical], `calls of ${name}`).toBeDefined();
+    }
+    expect(shown).toEqual(expect.arrayContaining(['FIRST_VALUE', 'LAST_VALUE', 'LISTAGG', 'JSON_VALUE', 'CEILING', 'SUBSTR']));
+  });
+
   for (const definition of registry.scalars()) {
     it(`scalar ${definition.name}`, async () => {
       const calls = SCALAR_CALLS[definition.name];
