@@ -1,9 +1,12 @@
 /**
  * CAST and TRY_CAST: a converter of non-NULL values per (from, to) pair, built once at compile
- * time, following Flink's cast rules (numbers truncate toward zero into integers, DECIMAL rounds
- * HALF_UP, strings are trimmed before parsing, CHAR(n) pads and VARCHAR(n) cuts). Values that
- * do not convert are errors: EXECUTION_ERROR `cannot cast 'abc' to INT`, or ARITHMETIC_OVERFLOW
- * `INT overflow in CAST(3000000000 AS INT)`.
+ * time, following Flink's cast rules: numbers narrow into smaller integer types as Java's casts do
+ * (integers and DECIMALs wrap around, FLOAT/DOUBLE saturate and NaN becomes 0), DECIMAL rounds
+ * HALF_UP and a value that does not fit the DECIMAL's precision becomes NULL, strings are trimmed
+ * before parsing, CHAR(n) pads and VARCHAR(n) cuts. Text that does not convert is an error
+ * (EXECUTION_ERROR `cannot cast 'abc' to INT`, ARITHMETIC_OVERFLOW `INT overflow in
+ * CAST('3000000000' AS INT)`), which TRY_CAST turns into NULL. weir's BIGINT holds ±2^53: a value
+ * beyond is an error rather than a wrapped or saturated one.
  */
 import {
   decimalFromNumber,
@@ -134,30 +137,47 @@ function toBooleanConverter(from: SqlType, to: SqlType): Converter | undefined {
 
 const INTEGER_TEXT = /^[+-]?\d+(?:\.\d*)?$/;
 
+const WRAP_BITS: Readonly<Record<string, number>> = { TINYINT: 8, SMALLINT: 16, INT: 32 };
+
+/** Java's narrowing of an integer (exact in a double) to a TINYINT, SMALLINT or INT: the low bits, two's complement. */
+function wrapTo(bits: number, n: number): number {
+  if (bits === 32) return n | 0;
+  const shift = 32 - bits;
+  return ((n | 0) << shift) >> shift;
+}
+
 function toIntegerConverter(from: SqlType, to: SqlType): Converter | undefined {
   const [min, max] = INTEGER_RANGE[to.kind]!;
+  const bits = WRAP_BITS[to.kind];
   const checked = (value: unknown, n: number): number => {
     if (n >= min && n <= max) return n + 0;
     throw castOverflow(value, from, to);
   };
+  /** A Java narrowing of an exact integer: wrapped to TINYINT/SMALLINT/INT, checked for BIGINT. */
+  const narrow = (value: unknown, n: number): number => (bits === undefined ? checked(value, n) : wrapTo(bits, n));
   if (isIntegerType(from)) {
     const [fromMin, fromMax] = INTEGER_RANGE[from.kind]!;
     if (fromMin >= min && fromMax <= max) return undefined;
-    return (value: number) => checked(value, value);
+    return (value: number) => narrow(value, value);
   }
   switch (from.kind) {
     case 'BOOLEAN':
       return (value: boolean) => (value ? 1 : 0);
     case 'FLOAT':
     case 'DOUBLE':
+      // Java: double → long/int saturates (NaN → 0); a TINYINT/SMALLINT goes through int, then wraps.
       return (value: number) => {
-        if (Number.isNaN(value)) throw cannotCast(value, from, to);
-        return checked(value, Math.trunc(value));
+        if (Number.isNaN(value)) return 0;
+        const truncated = Math.trunc(value) + 0;
+        if (bits === undefined) return checked(value, truncated);
+        const saturated = Math.min(2147483647, Math.max(-2147483648, truncated));
+        return wrapTo(bits, saturated);
       };
     case 'DECIMAL': {
       const scale = from.scale;
       return (value: bigint) => {
         const truncated = truncateDecimal(value, scale);
+        if (bits !== undefined) return Number(BigInt.asIntN(bits, truncated));
         if (truncated < BigInt(min) || truncated > BigInt(max)) throw castOverflow(value, from, to);
         return Number(truncated);
       };
@@ -203,10 +223,7 @@ function toApproximateConverter(from: SqlType, to: SqlType): Converter | undefin
 
 function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL' }>): Converter | undefined {
   const { precision, scale } = to;
-  const fit = (value: unknown, unscaled: bigint): bigint => {
-    if (fitsPrecision(unscaled, precision)) return unscaled;
-    throw castOverflow(value, from, to);
-  };
+  const fit = (_value: unknown, unscaled: bigint): bigint | null => (fitsPrecision(unscaled, precision) ? unscaled : null);
   switch (from.kind) {
     case 'DECIMAL':
       if (from.scale === scale && from.precision <= precision) return undefined;
@@ -222,8 +239,7 @@ function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL
     case 'DOUBLE':
       return (value: number) => {
         const unscaled = decimalFromNumber(value, scale);
-        if (unscaled === undefined) throw cannotCast(value, from, to);
-        return fit(value, unscaled);
+        return unscaled === undefined ? null : fit(value, unscaled);
       };
     case 'BOOLEAN': {
       const one = pow10(scale);
@@ -274,6 +290,26 @@ function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMES
         return truncateMillis(millis, precision);
       };
   }
+}
+
+/**
+ * True when CAST from `from` to `to` can give NULL for a non-NULL value: a DECIMAL target that the
+ * value may not fit (Flink's DECIMAL overflow is NULL), or a DOUBLE/FLOAT NaN or infinity into a
+ * DECIMAL. As in Flink the cast keeps its type (NOT NULL for a NOT NULL operand); generated code
+ * checks its result for NULL all the same.
+ */
+export function castMayYieldNull(from: SqlType, to: SqlType): boolean {
+  if (to.kind === 'DECIMAL') {
+    if (from.kind === 'DECIMAL') {
+      const integerDigits = from.precision - from.scale;
+      const target = to.precision - to.scale;
+      return integerDigits > target || (integerDigits === target && to.scale < from.scale);
+    }
+    if (isIntegerType(from)) return INTEGER_DIGITS[from.kind]! > to.precision - to.scale;
+    return from.kind !== 'BOOLEAN' && from.kind !== 'NULL';
+  }
+  if (to.kind === 'ROW') return from.kind === 'ROW' && from.fields.some((f, i) => castMayYieldNull(f.type, to.fields[i]!.type));
+  return false;
 }
 
 /**

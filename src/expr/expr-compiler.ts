@@ -13,7 +13,7 @@
 import { WeirError } from '../common/errors.js';
 import type { ChangeBatch, Row } from '../common/row.js';
 import { formatType, sameType, withNullable, type SqlType } from '../common/sql-type.js';
-import { castConverter, generateCast } from './cast.js';
+import { castConverter, castMayYieldNull, generateCast } from './cast.js';
 import type { ArgCode, LazyArg, ResolvedSignature, ScalarFunctionDefinition, StatementContext } from './function-definition.js';
 import type { FunctionRegistry } from './function-registry.js';
 import { runtimeLib } from './runtime-lib.js';
@@ -201,7 +201,7 @@ class ExprCodegen {
     if (converted === value.code) return { ...value, type: to };
     const local = this.out.local();
     this.out.emit(`const ${local} = ${value.nonNull ? '' : `${value.code} === null ? null : `}${converted};`);
-    return { code: local, type: to, nonNull: value.nonNull && !tryCast };
+    return { code: local, type: to, nonNull: value.nonNull && !tryCast && !castMayYieldNull(value.type, to) };
   }
 
   /** The value converted to `target` (keeping its nullability) when a signature asks for another type. */
@@ -259,7 +259,8 @@ class ExprCodegen {
       const guards = strict ? args.filter((a) => !a.nonNull).map((a) => `${a.code} === null`) : [];
       const local = this.out.local();
       this.out.emit(`const ${local} = ${guards.length > 0 ? `${guards.join(' || ')} ? null : ` : ''}${code};`);
-      result = { code: local, type: call.type, nonNull: !call.type.nullable };
+      const yieldsNull = definition.yieldsNull?.(args.map((a) => a.type)) === true;
+      result = { code: local, type: call.type, nonNull: !call.type.nullable && !yieldsNull };
     }
     return call === expr ? result : this.cast(result, expr.type, false);
   }

@@ -4,6 +4,7 @@
  * functions implement the same contracts.
  */
 import type { SqlType } from '../common/sql-type.js';
+import type { AggregateCodegen, AggregateContext } from './aggregates/aggregate-codegen.js';
 import type { CallExpr } from './scalar-expr.js';
 
 /** The outcome of resolving a call: the types to cast the arguments to, and the result type. */
@@ -58,6 +59,11 @@ export interface ScalarFunctionDefinition {
    * known (optional: without it, types that depend on a constant fall back to a general rule).
    */
   resolve(argTypes: readonly SqlType[], literals?: readonly (LiteralArg | undefined)[]): ResolvedSignature;
+  /**
+   * True when the result can be NULL although its type says NOT NULL, as Flink's DECIMAL arithmetic
+   * gives NULL on overflow under a NOT NULL type: generated code then checks it. Absent means never.
+   */
+  yieldsNull?(argTypes: readonly SqlType[]): boolean;
   /** A JS expression computing the result from the arguments. May throw a WeirError at run time (overflow, bad input). */
   generate(ctx: CodegenContext, args: readonly ArgCode[], call: CallExpr): string;
   /**
@@ -92,13 +98,19 @@ export interface LazyArg {
   evaluate(): string;
 }
 
-/** An aggregate function; its accumulators live in the runtime, looked up by the same name. */
+/**
+ * An aggregate function: how the binder types a call, and the generator of its accumulator, which
+ * the runtime's aggregate operators splice into their code. One definition serves both, so every
+ * aggregate that binds also runs.
+ */
 export interface AggregateFunctionDefinition {
   readonly kind: 'aggregate';
   readonly name: string;
   readonly description: string;
   /** Resolves argument and result types (COUNT(*) has no arguments). */
   resolve(argTypes: readonly SqlType[]): ResolvedSignature;
+  /** The accumulator for a call with the types `resolve` gave; throws a WeirError for types it cannot handle. */
+  accumulator(context: AggregateContext): AggregateCodegen;
 }
 
 /** Any function the registry knows. */

@@ -10,7 +10,9 @@ import { arithmeticFunctions } from './functions/arithmetic-functions.js';
 import { collectionFunctions } from './functions/collection-functions.js';
 import { comparisonFunctions } from './functions/comparison-functions.js';
 import { conditionalFunctions } from './functions/conditional-functions.js';
+import { conversionFunctions } from './functions/conversion-functions.js';
 import { noMatchingSignature } from './functions/define.js';
+import { jsonFunctions } from './functions/json-functions.js';
 import { logicalFunctions } from './functions/logical-functions.js';
 import { mathFunctions } from './functions/math-functions.js';
 import { STRING_ALIASES, stringFunctions } from './functions/string-functions.js';
@@ -56,8 +58,10 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
     ...mathFunctions,
     ...stringFunctions,
     ...conditionalFunctions,
+    ...conversionFunctions,
     ...temporalFunctions,
     ...collectionFunctions,
+    ...jsonFunctions,
     ...aggregateFunctions,
   ];
   for (const definition of all) {
@@ -67,6 +71,15 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
   for (const [alias, name] of Object.entries(BUILTIN_ALIASES)) map.set(alias, map.get(name)!);
   builtins = map;
   return map;
+}
+
+/**
+ * The built-in aggregate function called `name` (case-insensitive), if any: the runtime's
+ * aggregate operators take their accumulators from it (aggregates cannot be user-defined).
+ */
+export function builtinAggregate(name: string): AggregateFunctionDefinition | undefined {
+  const definition = builtinMap().get(name.toUpperCase());
+  return definition?.kind === 'aggregate' ? definition : undefined;
 }
 
 /** The function catalog. Built-ins are shared and immutable; user functions belong to one registry. */

@@ -6,7 +6,10 @@
 import { floorDiv, floorMod } from '../common/datetime.js';
 import { compareDecimals } from '../common/decimal.js';
 import { tryCast } from './cast.js';
+import * as collections from './runtime/collection-lib.js';
+import * as json from './runtime/json-lib.js';
 import * as numeric from './runtime/numeric-lib.js';
+import * as printf from './runtime/printf.js';
 import * as strings from './runtime/string-lib.js';
 import * as temporal from './runtime/temporal-lib.js';
 
@@ -79,7 +82,7 @@ function merge(...modules: readonly Readonly<Record<string, unknown>>[]): Readon
 }
 
 /** Every helper by name (only functions; names are unique across the helper modules). */
-export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, {
+export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, printf, collections, json, {
   tryCast,
   valueEquals,
   and3,

@@ -22,7 +22,8 @@ describe('CAST from strings', () => {
     expect(cast('-Infinity', T.string(), T.double())).toBe(Number.NEGATIVE_INFINITY);
     expect(cast('1.005', T.string(), T.decimal(3, 2))).toBe(101n);
     expect(cast('-0.125', T.string(), T.decimal(5, 2))).toBe(-13n);
-    expect(() => cast('123.45', T.string(), T.decimal(4, 2))).toThrowError(new WeirError('ARITHMETIC_OVERFLOW', "DECIMAL(4, 2) overflow in CAST('123.45' AS DECIMAL(4, 2))"));
+    expect(cast('123.45', T.string(), T.decimal(4, 2))).toBeNull();
+    expect(() => cast('12a', T.string(), T.decimal(4, 2))).toThrowError(new WeirError('EXECUTION_ERROR', "cannot cast '12a' to DECIMAL(4, 2)"));
     expect(cast(' YES ', T.string(), T.boolean())).toBe(true);
     expect(cast('0', T.string(), T.boolean())).toBe(false);
     expect(() => cast('maybe', T.string(), T.boolean())).toThrow("cannot cast 'maybe' to BOOLEAN");
@@ -38,22 +39,29 @@ describe('CAST from strings', () => {
 });
 
 describe('CAST between numbers', () => {
-  it('truncates toward zero into integers and checks the range', () => {
+  it('truncates toward zero into integers, narrowing as Java casts do', () => {
     expect(cast(2.9, T.double(), T.int())).toBe(2);
     expect(cast(-2.9, T.double(), T.int())).toBe(-2);
     expect(cast(-199n, T.decimal(5, 2), T.int())).toBe(-1);
-    expect(() => cast(3e9, T.double(), T.int())).toThrowError(new WeirError('ARITHMETIC_OVERFLOW', 'INT overflow in CAST(3.0E9 AS INT)'));
-    expect(() => cast(Number.NaN, T.double(), T.bigint())).toThrow('cannot cast NaN to BIGINT');
-    expect(() => cast(300, T.int(), T.tinyint())).toThrow('TINYINT overflow in CAST(300 AS TINYINT)');
+    expect(cast(3e9, T.double(), T.int())).toBe(2147483647);
+    expect(cast(-3e9, T.double(), T.smallint())).toBe(0);
+    expect(cast(40000.5, T.double(), T.smallint())).toBe(-25536);
+    expect(cast(Number.NaN, T.double(), T.bigint())).toBe(0);
+    expect(() => cast(1e300, T.double(), T.bigint())).toThrowError(new WeirError('ARITHMETIC_OVERFLOW', 'BIGINT overflow in CAST(1.0E300 AS BIGINT)'));
+    expect(cast(300, T.int(), T.tinyint())).toBe(44);
+    expect(cast(3000000000, T.bigint(), T.int())).toBe(-1294967296);
+    expect(cast(3000000012n, T.decimal(12, 2), T.tinyint())).toBe(-128);
     expect(cast(5, T.int(), T.bigint())).toBe(5);
   });
 
-  it('rounds into DECIMAL HALF_UP and checks precision', () => {
+  it('rounds into DECIMAL HALF_UP, NULL when the precision is exceeded', () => {
     expect(cast(0.125, T.double(), T.decimal(5, 2))).toBe(13n);
     expect(cast(12345n, T.decimal(10, 3), T.decimal(10, 1))).toBe(123n);
     expect(cast(12355n, T.decimal(10, 3), T.decimal(10, 2))).toBe(1236n);
     expect(cast(7, T.int(), T.decimal(5, 2))).toBe(700n);
-    expect(() => cast(1000, T.int(), T.decimal(5, 2))).toThrow('DECIMAL(5, 2) overflow in CAST(1000 AS DECIMAL(5, 2))');
+    expect(cast(1000, T.int(), T.decimal(5, 2))).toBeNull();
+    expect(cast(99995n, T.decimal(5, 3), T.decimal(4, 2))).toBeNull();
+    expect(cast(Number.NaN, T.double(), T.decimal(4, 2))).toBeNull();
     expect(cast(true, T.boolean(), T.decimal(3, 1))).toBe(10n);
   });
 
@@ -102,7 +110,8 @@ describe('TRY_CAST and constants', () => {
   it('gives NULL where CAST fails', () => {
     expect(cast('abc', T.string(), T.int(), true)).toBe(null);
     expect(cast('12', T.string(), T.int(), true)).toBe(12);
-    expect(cast(3e9, T.double(), T.int(), true)).toBe(null);
+    expect(cast('3000000000', T.string(), T.int(), true)).toBe(null);
+    expect(cast(3e9, T.double(), T.int(), true)).toBe(2147483647);
     expect(cast(null, T.string(), T.int(), true)).toBe(null);
   });
 

@@ -164,7 +164,7 @@ describe('scalar, predicate, projection', () => {
     expect(source).toBe(
       [
         '"use strict";',
-        'const k0_like = $constants[0]; // /^a..*$/s',
+        'const k0_like = $constants[0]; // /^a.[\\s\\S]*$/',
         'return function predicate(row) {',
         '  const c0 = row[0];',
         '  const t0 = c0 === null ? null : k0_like.test(c0);',

@@ -1,38 +1,28 @@
 /**
- * `+ - * /`, MOD (`%`) and NEGATE. Integer operands share their widest type and overflow is an
- * error (never wrapped, never rounded); `/` on integers truncates like Java and a zero divisor
- * is an error. An exact operand with a DECIMAL makes the operation DECIMAL with Flink's result
- * precision and scale; a FLOAT/DOUBLE operand makes it approximate. Timestamps and dates move by
- * intervals (milliseconds, or calendar months for YEAR TO MONTH).
+ * `+ - * /`, MOD (`%`) and NEGATE. Integer operands share their widest type; TINYINT, SMALLINT and
+ * INT results wrap around as Java's do (Flink's generated code), BIGINT results are checked (weir's
+ * BIGINT holds ±2^53: beyond is an error, never a rounded number); `/` on integers truncates like
+ * Java and a zero integer divisor is an error, as Java's ArithmeticException. An exact operand with
+ * a DECIMAL makes the operation DECIMAL with Flink's result precision and scale, NULL when the
+ * result does not fit it (Flink's DECIMAL overflow); a FLOAT/DOUBLE operand makes it approximate.
+ * Timestamps and dates move by intervals (milliseconds, or calendar months for YEAR TO MONTH).
  */
 import { MILLIS_PER_DAY } from '../../common/datetime.js';
 import { isIntegerType, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { asDecimalType, decimalDivideType, decimalModType, decimalPlusType, decimalTimesType, leastRestrictive } from '../type-coercion.js';
-import { allTo, Arg, defineScalar, type Signature } from './define.js';
+import { allTo, Arg, defineScalar, integerResult, type Signature } from './define.js';
 
 type DecimalType = Extract<SqlType, { kind: 'DECIMAL' }>;
 
-const INTEGER_CHECK: Readonly<Record<string, string>> = {
-  TINYINT: 'tinyintResult',
-  SMALLINT: 'smallintResult',
-  INT: 'intResult',
-  BIGINT: 'bigintResult',
-};
-
-/** `check(result, a, 'op', b)`: the integer result range-checked for the operands' type. */
-function checkedInteger(ctx: CodegenContext, type: SqlType, result: string, op: string, a: string, b?: string): string {
-  return `${ctx.lib(INTEGER_CHECK[type.kind]!)}(${result}, ${a}, '${op}'${b === undefined ? '' : `, ${b}`})`;
-}
-
 const sameType = (types: readonly SqlType[]): SqlType => types[0]!;
 
-function integerSignature(op: string, compute: (ctx: CodegenContext, a: string, b: string) => string): Signature {
+function integerSignature(op: string, compute: (ctx: CodegenContext, a: string, b: string, type: SqlType) => string): Signature {
   return {
     args: [Arg.INTEGER, Arg.INTEGER],
     coerce: (types) => allTo(types, leastRestrictive(types)!),
     returns: sameType,
-    generate: (ctx, [a, b]) => checkedInteger(ctx, a!.type, compute(ctx, a!.code, b!.code), op, a!.code, b!.code),
+    generate: (ctx, [a, b]) => integerResult(ctx, a!.type, compute(ctx, a!.code, b!.code, a!.type), op, a!.code, b!.code),
   };
 }
 
@@ -41,6 +31,7 @@ type DecimalRule = (a: DecimalType, b: DecimalType, nullable: boolean) => SqlTyp
 function decimalSignature(helper: string, rule: DecimalRule): Signature {
   return {
     args: [Arg.EXACT, Arg.EXACT],
+    yieldsNull: true,
     coerce: (types) => (types.some((t) => t.kind === 'DECIMAL') ? types.map((t) => asDecimalType(t)!) : undefined),
     returns: (types) => rule(types[0] as DecimalType, types[1] as DecimalType, false),
     generate: (ctx, [a, b], call) => decimalCall(ctx, helper, a!, b!, call.type as DecimalType),
@@ -139,7 +130,7 @@ const modSignatures: readonly Signature[] = [
 const negateForms = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
   args: [family],
   returns: sameType,
-  generate: (ctx, [a]) => (isIntegerType(a!.type) ? checkedInteger(ctx, a!.type, `-${a!.code}`, '-', a!.code) : `-${a!.code}`),
+  generate: (ctx, [a]) => (isIntegerType(a!.type) ? integerResult(ctx, a!.type, `-${a!.code}`, '-', a!.code) : `-${a!.code}`),
 });
 
 /** The arithmetic operators. */
@@ -168,7 +159,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
     name: '*',
     description: 'a * b: numeric multiplication; an interval times an integer',
     signatures: [
-      integerSignature('*', (_ctx, a, b) => `${a} * ${b}`),
+      integerSignature('*', (_ctx, a, b, type) => (type.kind === 'INT' ? `Math.imul(${a}, ${b})` : `${a} * ${b}`)),
       decimalTimesSignature(),
       approximateSignature('*'),
       ...timesInterval,
@@ -176,7 +167,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: '/',
-    description: 'a / b: division; integers truncate toward zero; a zero integer or DECIMAL divisor is an error',
+    description: 'a / b: division; integers truncate toward zero; a zero integer or DECIMAL divisor is an error (a DOUBLE one gives ±Infinity or NaN)',
     signatures: [
       integerSignature('/', (ctx, a, b) => `${ctx.lib('integerDivide')}(${a}, ${b})`),
       decimalSignature('decimalDivide', decimalDivideType),

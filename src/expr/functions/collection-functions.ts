@@ -1,14 +1,57 @@
 /**
  * Constructors and accessors of structured values: ROW(...), ARRAY[...], MAP[...], ITEM (the
- * `a[i]` / `m[k]` subscript; arrays are 1-based, NULL out of range) and CARDINALITY.
+ * `a[i]` / `m[k]` subscript; arrays are 1-based, NULL out of range), CARDINALITY, ELEMENT, and
+ * Flink's ARRAY_* and MAP_* functions and SPLIT (see runtime/collection-lib.ts). Elements are
+ * compared as SQL values, NULL equal to NULL; element types meet at their common type.
  */
-import { SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
-import type { ScalarFunctionDefinition } from '../function-definition.js';
+import { isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { leastRestrictive } from '../type-coercion.js';
-import { allTo, Arg, defineScalar } from './define.js';
+import { allTo, Arg, booleanType, defineScalar, type Signature } from './define.js';
 
 type ArrayType = Extract<SqlType, { kind: 'ARRAY' }>;
 type MapType = Extract<SqlType, { kind: 'MAP' }>;
+
+const elementOf = (type: SqlType): SqlType => (type as ArrayType).element;
+
+/** The arrays converted to arrays of their common element type (each keeping its nullability); undefined when there is none. */
+function commonArrays(types: readonly SqlType[]): SqlType[] | undefined {
+  const element = leastRestrictive(types.map(elementOf));
+  return element === undefined ? undefined : types.map((t) => SqlTypes.array(element, t.nullable));
+}
+
+const isOrderable = (type: SqlType): boolean => type.kind !== 'ROW' && type.kind !== 'ARRAY' && type.kind !== 'MAP';
+
+/** A strict function of arrays computed by the runtime helper `helper` (extra literal arguments appended). */
+function arrayHelper(ctx: CodegenContext, helper: string, args: readonly ArgCode[], extra = ''): string {
+  return `${ctx.lib(helper)}(${args.map((a) => a.code).join(', ')}${extra})`;
+}
+
+/** `[array, needle]` with the needle converted to the array's element type (or both to their common type). */
+function arrayAndElement(types: readonly SqlType[]): SqlType[] | undefined {
+  const element = leastRestrictive([elementOf(types[0]!), types[1]!]);
+  if (element === undefined) return undefined;
+  return [SqlTypes.array(element, types[0]!.nullable), withNullable(element, types[1]!.nullable)];
+}
+
+/** A function of two or more arrays of a common element type, returning such an array: ARRAY_UNION, ARRAY_CONCAT, ... */
+function setFunction(name: string, description: string, helper: string, variadic = false): ScalarFunctionDefinition {
+  return defineScalar({
+    name,
+    description,
+    signatures: [
+      {
+        args: [Arg.ARRAY, Arg.ARRAY],
+        variadic,
+        coerce: commonArrays,
+        returns: (types) => SqlTypes.array(elementOf(types[0]!), false),
+        generate: (ctx, args) => arrayHelper(ctx, helper, args),
+      },
+    ],
+  });
+}
+
+const ARRAY_SIGNATURE = (returns: Signature['returns'], generate: Signature['generate']): Signature => ({ args: [Arg.ARRAY], returns, generate });
 
 /** The collection functions. */
 export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
@@ -79,7 +122,8 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.MAP, Arg.ANY],
         nullable: true,
-        coerce: (types) => [types[0]!, withNullable((types[0] as MapType).key, types[1]!.nullable)],
+        // A string key is looked up as it is (a cast to the key's CHAR(n) would cut or pad it).
+        coerce: (types) => [types[0]!, isStringType(types[1]!) && isStringType((types[0] as MapType).key) ? types[1]! : withNullable((types[0] as MapType).key, types[1]!.nullable)],
         returns: (types) => withNullable((types[0] as MapType).value, true),
         generate: (_ctx, [map, key]) => `${map!.code}.get(${key!.code}) ?? null`,
       },
@@ -91,6 +135,204 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
     signatures: [
       { args: [Arg.ARRAY], returns: SqlTypes.int(false), generate: (_ctx, [a]) => `${a!.code}.length` },
       { args: [Arg.MAP], returns: SqlTypes.int(false), generate: (_ctx, [m]) => `${m!.code}.size` },
+    ],
+  }),
+  defineScalar({
+    name: 'ELEMENT',
+    description: 'ELEMENT(array): the sole element of the array; NULL when it is empty; an error when it has more than one',
+    signatures: [{ args: [Arg.ARRAY], nullable: true, returns: (types) => elementOf(types[0]!), generate: (ctx, args) => arrayHelper(ctx, 'arrayElement', args) }],
+  }),
+  ...(['ARRAY_APPEND', 'ARRAY_PREPEND'] as const).map((name) =>
+    defineScalar({
+      name,
+      description: `${name}(array, e): the array with e added at its ${name === 'ARRAY_APPEND' ? 'end' : 'beginning'} (NULL included); NULL when the array is`,
+      nulls: 'custom',
+      signatures: [
+        {
+          args: [Arg.ARRAY, Arg.ANY],
+          coerce: arrayAndElement,
+          returns: (types) => SqlTypes.array(withNullable(elementOf(types[0]!), elementOf(types[0]!).nullable || types[1]!.nullable), types[0]!.nullable),
+          generate: (_ctx, [a, e]) => `${a!.code} === null ? null : ${name === 'ARRAY_APPEND' ? `[...${a!.code}, ${e!.code}]` : `[${e!.code}, ...${a!.code}]`}`,
+        },
+      ],
+    }),
+  ),
+  defineScalar({
+    name: 'ARRAY_CONTAINS',
+    description: 'ARRAY_CONTAINS(array, e): whether an element equals e (a NULL e finds a NULL element); NULL when the array is',
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.ARRAY, Arg.ANY],
+        coerce: arrayAndElement,
+        returns: (types) => booleanType(types[0]!.nullable),
+        generate: (ctx, [a, e]) => `${a!.code} === null ? null : ${ctx.lib('arrayContains')}(${a!.code}, ${e!.code})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'ARRAY_POSITION',
+    description: 'ARRAY_POSITION(array, e): the 1-based position of the first element equal to e, 0 when none is',
+    signatures: [{ args: [Arg.ARRAY, Arg.ANY], coerce: arrayAndElement, returns: SqlTypes.int(false), generate: (ctx, args) => arrayHelper(ctx, 'arrayPosition', args) }],
+  }),
+  defineScalar({
+    name: 'ARRAY_REMOVE',
+    description: 'ARRAY_REMOVE(array, e): the array without the elements equal to e (a NULL e removes NULLs); NULL when the array is',
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.ARRAY, Arg.ANY],
+        coerce: arrayAndElement,
+        returns: (types) => types[0]!,
+        generate: (ctx, [a, e]) => `${a!.code} === null ? null : ${ctx.lib('arrayRemove')}(${a!.code}, ${e!.code})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'ARRAY_DISTINCT',
+    description: 'ARRAY_DISTINCT(array): the first occurrence of each element, in order',
+    signatures: [ARRAY_SIGNATURE((types) => types[0]!, (ctx, args) => arrayHelper(ctx, 'arrayDistinct', args))],
+  }),
+  defineScalar({
+    name: 'ARRAY_REVERSE',
+    description: 'ARRAY_REVERSE(array): the elements in reverse order',
+    signatures: [ARRAY_SIGNATURE((types) => types[0]!, (_ctx, [a]) => `${a!.code}.slice().reverse()`)],
+  }),
+  defineScalar({
+    name: 'ARRAY_SLICE',
+    description: 'ARRAY_SLICE(array, start[, end]): the elements from start to end inclusive (1-based; negative offsets count from the end, 0 is the start; end defaults to the length)',
+    signatures: [{ args: [Arg.ARRAY, Arg.INTEGER, Arg.INTEGER], optional: 1, returns: (types) => types[0]!, generate: (ctx, args) => arrayHelper(ctx, 'arraySlice', args) }],
+  }),
+  defineScalar({
+    name: 'ARRAY_SORT',
+    description: 'ARRAY_SORT(array[, ascending[, nullsFirst]]): the elements sorted, ascending with NULLs first by default, descending with NULLs last',
+    signatures: [
+      {
+        args: [Arg.ARRAY, Arg.BOOLEAN, Arg.BOOLEAN],
+        optional: 2,
+        coerce: (types) => (isOrderable(elementOf(types[0]!)) ? types : undefined),
+        returns: (types) => types[0]!,
+        generate: (ctx, args) => arrayHelper(ctx, 'arraySort', args),
+      },
+    ],
+  }),
+  setFunction('ARRAY_UNION', 'ARRAY_UNION(a, b): the distinct elements of both arrays, in order', 'arrayUnion'),
+  defineScalar({
+    name: 'ARRAY_CONCAT',
+    description: 'ARRAY_CONCAT(a, ...): the elements of every array, in order; NULL when any array is',
+    signatures: [
+      {
+        args: [Arg.ARRAY],
+        variadic: true,
+        coerce: commonArrays,
+        returns: (types) => SqlTypes.array(elementOf(types[0]!), false),
+        generate: (_ctx, args) => (args.length === 1 ? `${args[0]!.code}.slice()` : `${args[0]!.code}.concat(${args.slice(1).map((a) => a.code).join(', ')})`),
+      },
+    ],
+  }),
+  setFunction('ARRAY_EXCEPT', 'ARRAY_EXCEPT(a, b): the distinct elements of a that b has not, in order', 'arrayExcept'),
+  setFunction('ARRAY_INTERSECT', 'ARRAY_INTERSECT(a, b): the distinct elements of a that b has too, in order', 'arrayIntersect'),
+  ...(['ARRAY_MAX', 'ARRAY_MIN'] as const).map((name) =>
+    defineScalar({
+      name,
+      description: `${name}(array): the ${name === 'ARRAY_MAX' ? 'largest' : 'smallest'} non-NULL element; NULL when there is none`,
+      signatures: [
+        {
+          args: [Arg.ARRAY],
+          nullable: true,
+          coerce: (types) => (isOrderable(elementOf(types[0]!)) ? types : undefined),
+          returns: (types) => withNullable(elementOf(types[0]!), true),
+          generate: (ctx, args) => arrayHelper(ctx, 'arrayExtreme', args, `, ${name === 'ARRAY_MAX'}`),
+        },
+      ],
+    }),
+  ),
+  defineScalar({
+    name: 'ARRAY_JOIN',
+    description: 'ARRAY_JOIN(array, delimiter[, nullReplacement]): the string elements joined by delimiter, NULL elements left out or replaced',
+    signatures: [
+      {
+        args: [Arg.ARRAY, Arg.STRING, Arg.STRING],
+        optional: 1,
+        coerce: (types) => (isStringType(elementOf(types[0]!)) ? types : undefined),
+        returns: SqlTypes.string(false),
+        generate: (ctx, args) => arrayHelper(ctx, 'arrayJoin', args),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'SPLIT',
+    description: 'SPLIT(s, delimiter): the pieces of s between delimiters (empty ones kept), each character for an empty delimiter',
+    signatures: [{ args: [Arg.STRING, Arg.STRING], returns: SqlTypes.array(SqlTypes.string(false), false), generate: (ctx, args) => arrayHelper(ctx, 'split', args) }],
+  }),
+  defineScalar({
+    name: 'MAP_KEYS',
+    description: 'MAP_KEYS(map): the keys as an array',
+    signatures: [{ args: [Arg.MAP], returns: (types) => SqlTypes.array((types[0] as MapType).key, false), generate: (_ctx, [m]) => `[...${m!.code}.keys()]` }],
+  }),
+  defineScalar({
+    name: 'MAP_VALUES',
+    description: 'MAP_VALUES(map): the values as an array',
+    signatures: [{ args: [Arg.MAP], returns: (types) => SqlTypes.array((types[0] as MapType).value, false), generate: (_ctx, [m]) => `[...${m!.code}.values()]` }],
+  }),
+  defineScalar({
+    name: 'MAP_ENTRIES',
+    description: 'MAP_ENTRIES(map): the entries as an array of ROW(key, value)',
+    signatures: [
+      {
+        args: [Arg.MAP],
+        returns: (types) => {
+          const map = types[0] as MapType;
+          return SqlTypes.array(SqlTypes.row([{ name: 'key', type: map.key }, { name: 'value', type: map.value }], false), false);
+        },
+        generate: (ctx, args) => arrayHelper(ctx, 'mapEntries', args),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'MAP_FROM_ARRAYS',
+    description: 'MAP_FROM_ARRAYS(keys, values): a map of keys[i] to values[i]; arrays of different lengths are an error',
+    signatures: [
+      {
+        args: [Arg.ARRAY, Arg.ARRAY],
+        returns: (types) => SqlTypes.map(elementOf(types[0]!), elementOf(types[1]!), false),
+        generate: (ctx, args) => arrayHelper(ctx, 'mapFromArrays', args),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'MAP_FROM_ENTRIES',
+    description: 'MAP_FROM_ENTRIES(array of ROW(key, value)): a map of the entries, the last value of a repeated key winning; NULL when an entry is',
+    signatures: [
+      {
+        args: [Arg.ARRAY],
+        nullable: true,
+        coerce: (types) => {
+          const entry = elementOf(types[0]!);
+          return entry.kind === 'ROW' && entry.fields.length === 2 ? types : undefined;
+        },
+        returns: (types) => {
+          const [key, value] = (elementOf(types[0]!) as Extract<SqlType, { kind: 'ROW' }>).fields;
+          return SqlTypes.map(key!.type, value!.type, false);
+        },
+        generate: (ctx, args) => arrayHelper(ctx, 'mapFromEntries', args),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'MAP_UNION',
+    description: "MAP_UNION(m1, ...): the entries of every map, a later map's value winning for a repeated key; NULL when any map is",
+    signatures: [
+      {
+        args: [Arg.MAP],
+        variadic: true,
+        coerce: (types) => {
+          const common = leastRestrictive(types);
+          return common === undefined ? undefined : allTo(types, common);
+        },
+        returns: (types) => withNullable(types[0]!, false),
+        generate: (ctx, args) => arrayHelper(ctx, 'mapUnion', args),
+      },
     ],
   }),
 ];

@@ -48,6 +48,7 @@ export const Arg = {
   INTERVAL_DT: family('INTERVAL DAY TO SECOND', (t) => t.kind === 'INTERVAL_DAY_TIME', SqlTypes.intervalDayTime()),
   INTERVAL_YM: family('INTERVAL YEAR TO MONTH', (t) => t.kind === 'INTERVAL_YEAR_MONTH', SqlTypes.intervalYearMonth()),
   ARRAY: family('ARRAY', (t) => t.kind === 'ARRAY', SqlTypes.array(SqlTypes.null())),
+  ROW: family('ROW', (t) => t.kind === 'ROW', SqlTypes.row([])),
   MAP: family('MAP', (t) => t.kind === 'MAP', SqlTypes.map(SqlTypes.null(), SqlTypes.null())),
 } as const;
 
@@ -72,6 +73,8 @@ export interface ArgumentForm {
 export interface Signature extends ArgumentForm {
   /** The result may be NULL even when no argument is (SUBSTRING with a negative length). */
   readonly nullable?: boolean;
+  /** The result may be NULL (a DECIMAL overflow) while its type stays as Flink types it; see ScalarFunctionDefinition.yieldsNull. */
+  readonly yieldsNull?: boolean;
   /** The result type for the (coerced) argument types; strict functions add nullability themselves. */
   readonly returns: SqlType | ((types: readonly SqlType[], literals: Literals) => SqlType);
   /** A JS expression for the result (see ScalarFunctionDefinition.generate). */
@@ -154,6 +157,9 @@ export function defineScalar(spec: ScalarSpec): ScalarFunctionDefinition {
       if (found === undefined) throw noMatchingSignature(spec.name, args.map((a) => a.type), forms);
       return found.signature.generate(ctx, args, call);
     },
+    yieldsNull(argTypes) {
+      return matchForm(spec.signatures, argTypes)?.signature.yieldsNull === true;
+    },
   };
   return spec.generateStatements === undefined ? definition : { ...definition, generateStatements: spec.generateStatements };
 }
@@ -178,6 +184,22 @@ export function stringLiteral(value: string): string {
 /** Each of `types` replaced by `target`, keeping its own nullability (a coercion to a common type). */
 export function allTo(types: readonly SqlType[], target: SqlType): SqlType[] {
   return types.map((t) => withNullable(target, t.nullable));
+}
+
+const WRAP_SHIFT: Readonly<Record<string, number>> = { TINYINT: 24, SMALLINT: 16 };
+
+/**
+ * A JS expression narrowing the integer result `result` to `type` as Java does: TINYINT, SMALLINT
+ * and INT wrap around (two's complement), as Flink's generated Java does; BIGINT is checked to stay
+ * a safe integer (a larger result is an ARITHMETIC_OVERFLOW naming `a op b`, never a rounded
+ * number, as weir's BIGINT holds ±2^53). `result` must be exact (below 2^53 in magnitude) for the
+ * wrap to be exact: INT products go through Math.imul.
+ */
+export function integerResult(ctx: CodegenContext, type: SqlType, result: string, op: string, a: string, b?: string): string {
+  if (type.kind === 'INT') return `(${result}) | 0`;
+  const shift = WRAP_SHIFT[type.kind];
+  if (shift !== undefined) return `((${result}) << ${shift}) >> ${shift}`;
+  return `${ctx.lib('bigintResult')}(${result}, ${a}, '${op}'${b === undefined ? '' : `, ${b}`})`;
 }
 
 /** BOOLEAN, nullable as told. */

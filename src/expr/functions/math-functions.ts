@@ -1,17 +1,20 @@
 /**
- * Numeric functions: ABS, SIGN, ROUND, FLOOR, CEIL, POWER, SQRT, logarithms, trigonometry and
- * constants. Functions of doubles convert exact arguments to DOUBLE; ABS, SIGN, ROUND, FLOOR and
- * CEIL keep exact types exact (DECIMAL results as Flink types them).
+ * Numeric functions: ABS, SIGN, ROUND, TRUNCATE, FLOOR, CEIL, POWER, SQRT, logarithms,
+ * trigonometry, constants, random numbers, UUID, BIN and HEX. Functions of doubles convert exact
+ * arguments to DOUBLE and follow Java's Math (invalid arguments give NaN or ±Infinity, never an
+ * error); ABS, SIGN, ROUND, TRUNCATE, FLOOR and CEIL keep exact types exact (DECIMAL results as
+ * Flink types them, integer results wrapping as Java's do).
  */
 import { pow10 } from '../../common/decimal.js';
 import { MAX_DECIMAL_PRECISION, SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
+import { JavaRandom } from '../runtime/numeric-lib.js';
+import { temporalRounder } from '../runtime/temporal-lib.js';
 import { decimalRoundType } from '../type-coercion.js';
-import { allTo, Arg, defineScalar, numberLiteral, type Literals, type Signature } from './define.js';
+import { allTo, Arg, constantArg, defineScalar, integerResult, numberLiteral, type Literals, type Signature } from './define.js';
 
 type DecimalType = Extract<SqlType, { kind: 'DECIMAL' }>;
 
-const INTEGER_CHECK: Readonly<Record<string, string>> = { TINYINT: 'tinyintResult', SMALLINT: 'smallintResult', INT: 'intResult', BIGINT: 'bigintResult' };
 const sameType = (types: readonly SqlType[]): SqlType => types[0]!;
 const toDouble = (types: readonly SqlType[]): SqlType[] => allTo(types, SqlTypes.double());
 
@@ -43,41 +46,44 @@ function literalDigits(literals: Literals): number | undefined {
 
 const digitsCode = (args: readonly ArgCode[]): string => args[1]?.code ?? '0';
 
-const roundSignatures: readonly Signature[] = [
-  {
-    args: [Arg.INTEGER, Arg.INTEGER],
-    optional: 1,
-    returns: sameType,
-    generate: (ctx, args) => {
-      const value = args[0]!;
-      if (args.length === 1) return value.code;
-      return `${ctx.lib(INTEGER_CHECK[value.type.kind]!)}(${ctx.lib('integerRound')}(${value.code}, ${digitsCode(args)}), ${value.code}, 'ROUND')`;
+/** ROUND or TRUNCATE (`helpers` name the integer, DECIMAL and double helpers), typed as Flink types ROUND. */
+function roundLike(helpers: { readonly integer: string; readonly decimal: string; readonly double: string }): readonly Signature[] {
+  return [
+    {
+      args: [Arg.INTEGER, Arg.INTEGER],
+      optional: 1,
+      returns: sameType,
+      generate: (ctx, args) => {
+        const value = args[0]!;
+        if (args.length === 1) return value.code;
+        return integerResult(ctx, value.type, `${ctx.lib(helpers.integer)}(${value.code}, ${digitsCode(args)})`, helpers.integer, value.code);
+      },
     },
-  },
-  {
-    args: [Arg.DECIMAL, Arg.INTEGER],
-    optional: 1,
-    returns: (types, literals) => {
-      const decimal = types[0] as DecimalType;
-      const digits = types.length === 1 ? 0 : literalDigits(literals);
-      if (digits === undefined) return SqlTypes.decimal(Math.min(MAX_DECIMAL_PRECISION, decimal.precision + 1), decimal.scale, false);
-      return decimalRoundType(decimal, digits, false);
+    {
+      args: [Arg.DECIMAL, Arg.INTEGER],
+      optional: 1,
+      returns: (types, literals) => {
+        const decimal = types[0] as DecimalType;
+        const digits = types.length === 1 ? 0 : literalDigits(literals);
+        if (digits === undefined) return SqlTypes.decimal(Math.min(MAX_DECIMAL_PRECISION, decimal.precision + 1), decimal.scale, false);
+        return decimalRoundType(decimal, digits, false);
+      },
+      generate: (ctx, args, call) => {
+        const scale = (args[0]!.type as DecimalType).scale;
+        return `${ctx.lib(helpers.decimal)}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${(call.type as DecimalType).scale})`;
+      },
     },
-    generate: (ctx, args, call) => {
-      const scale = (args[0]!.type as DecimalType).scale;
-      return `${ctx.lib('decimalRound')}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${(call.type as DecimalType).scale})`;
+    {
+      args: [Arg.APPROX, Arg.INTEGER],
+      optional: 1,
+      returns: sameType,
+      generate: (ctx, args) => {
+        const rounded = `${ctx.lib(helpers.double)}(${args[0]!.code}, ${digitsCode(args)})`;
+        return args[0]!.type.kind === 'FLOAT' ? `Math.fround(${rounded})` : rounded;
+      },
     },
-  },
-  {
-    args: [Arg.APPROX, Arg.INTEGER],
-    optional: 1,
-    returns: sameType,
-    generate: (ctx, args) => {
-      const rounded = `${ctx.lib('doubleRound')}(${args[0]!.code}, ${digitsCode(args)})`;
-      return args[0]!.type.kind === 'FLOAT' ? `Math.fround(${rounded})` : rounded;
-    },
-  },
-];
+  ];
+}
 
 /** FLOOR or CEIL: integers unchanged, DECIMAL(p, s) to DECIMAL(p - s + 1, 0), doubles by Math. */
 function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
@@ -85,7 +91,7 @@ function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
   const math = name === 'FLOOR' ? 'Math.floor' : 'Math.ceil';
   return defineScalar({
     name,
-    description: `${name}(x): the ${name === 'FLOOR' ? 'largest integer not greater' : 'smallest integer not less'} than x`,
+    description: `${name}(x): the ${name === 'FLOOR' ? 'largest integer not greater' : 'smallest integer not less'} than x; ${name}(t TO unit): the date, time or timestamp rounded ${name === 'FLOOR' ? 'down' : 'up'} to the unit`,
     signatures: [
       { args: [Arg.INTEGER], returns: sameType, generate: (_ctx, [a]) => a!.code },
       {
@@ -97,8 +103,24 @@ function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
         generate: (ctx, [a]) => `${ctx.lib(helper)}(${a!.code}, ${(a!.type as DecimalType).scale})`,
       },
       { args: [Arg.APPROX], returns: sameType, generate: (_ctx, [a]) => `${math}(${a!.code})` },
+      temporalRounding(name, Arg.TIMESTAMP, 'TIMESTAMP'),
+      temporalRounding(name, Arg.DATE, 'DATE'),
+      temporalRounding(name, Arg.TIME, 'TIME'),
     ],
   });
+}
+
+/** FLOOR/CEIL(x TO unit) of a temporal value (the grammar passes the unit as a literal string). */
+function temporalRounding(name: 'FLOOR' | 'CEIL', family: (typeof Arg)[keyof typeof Arg], kind: 'DATE' | 'TIME' | 'TIMESTAMP'): Signature {
+  return {
+    args: [family, Arg.STRING],
+    returns: (types, literals) => {
+      const unit = literals[1]?.value;
+      if (typeof unit === 'string') temporalRounder(unit, kind, name === 'CEIL');
+      return types[0]!;
+    },
+    generate: (ctx, [value, unit]) => `${ctx.constant(temporalRounder(String(constantArg(name, unit, 'time unit')), kind, name === 'CEIL'), name.toLowerCase())}(${value!.code})`,
+  };
 }
 
 function absGenerate(ctx: CodegenContext, a: ArgCode): string {
@@ -111,11 +133,12 @@ function absGenerate(ctx: CodegenContext, a: ArgCode): string {
     case 'INTERVAL_YEAR_MONTH':
       return `Math.abs(${a.code})`;
     default:
-      return `${ctx.lib(INTEGER_CHECK[a.type.kind]!)}(Math.abs(${a.code}), ${a.code}, 'ABS')`;
+      return integerResult(ctx, a.type, `Math.abs(${a.code})`, 'ABS', a.code);
   }
 }
 
 function signGenerate(a: ArgCode): string {
+  if (a.type.kind === 'FLOAT' || a.type.kind === 'DOUBLE') return `Math.sign(${a.code})`;
   if (a.type.kind !== 'DECIMAL') return `Math.sign(${a.code}) + 0`;
   const one = `${pow10(a.type.scale)}n`;
   return `${a.code} > 0n ? ${one} : ${a.code} < 0n ? -${one} : 0n`;
@@ -151,7 +174,16 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
     ],
   }),
   defineScalar({ name: 'SIGN', description: 'SIGN(x): -1, 0 or 1, of the type of x', signatures: [unaryNumeric((_ctx, a) => signGenerate(a))] }),
-  defineScalar({ name: 'ROUND', description: 'ROUND(x[, d]): x rounded HALF_UP to d fraction digits (default 0; negative rounds to tens)', signatures: roundSignatures }),
+  defineScalar({
+    name: 'ROUND',
+    description: 'ROUND(x[, d]): x rounded HALF_UP to d fraction digits (default 0; negative rounds to tens)',
+    signatures: roundLike({ integer: 'integerRound', decimal: 'decimalRound', double: 'doubleRound' }),
+  }),
+  defineScalar({
+    name: 'TRUNCATE',
+    description: 'TRUNCATE(x[, d]): x truncated toward zero to d fraction digits (default 0; negative zeroes tens)',
+    signatures: roundLike({ integer: 'integerTruncate', decimal: 'decimalTruncate', double: 'doubleTruncate' }),
+  }),
   floorOrCeil('FLOOR'),
   floorOrCeil('CEIL'),
   doubleFunction('POWER', 'POWER(x, y): x raised to y, as DOUBLE', 2, (x, y) => `Math.pow(${x}, ${y})`),
@@ -159,7 +191,7 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
   doubleFunction('EXP', 'EXP(x): e raised to x', 1, (x) => `Math.exp(${x})`),
   doubleFunction('LN', 'LN(x): the natural logarithm', 1, (x) => `Math.log(${x})`),
   doubleFunction('LOG10', 'LOG10(x): the base-10 logarithm', 1, (x) => `Math.log10(${x})`),
-  doubleFunction('LOG2', 'LOG2(x): the base-2 logarithm', 1, (x) => `Math.log2(${x})`),
+  doubleFunction('LOG2', 'LOG2(x): the base-2 logarithm (ln(x) / ln(2), as Flink computes it)', 1, (x) => `Math.log(${x}) / ${numberLiteral(Math.log(2))}`),
   defineScalar({
     name: 'LOG',
     description: 'LOG(x): the natural logarithm; LOG(b, x): the base-b logarithm',
@@ -169,16 +201,57 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
     ],
   }),
   ...TRIGONOMETRY.map(([name, fn]) => doubleFunction(name, `${name}(x): the ${name.toLowerCase()} of x (radians)`, 1, (x) => `${fn}(${x})`)),
+  doubleFunction('COT', 'COT(x): the cotangent of x (radians), 1 / TAN(x)', 1, (x) => `1 / Math.tan(${x})`),
   doubleFunction('ATAN2', 'ATAN2(y, x): the angle of the point (x, y)', 2, (y, x) => `Math.atan2(${y}, ${x})`),
   doubleFunction('DEGREES', 'DEGREES(x): radians to degrees', 1, (x) => `${x} * ${numberLiteral(180 / Math.PI)}`),
   doubleFunction('RADIANS', 'RADIANS(x): degrees to radians', 1, (x) => `${x} * ${numberLiteral(Math.PI / 180)}`),
   constantFunction('PI', 'PI(): π', 'Math.PI'),
   constantFunction('E', 'E(): e', 'Math.E'),
-  constantFunction('RAND', 'RAND(): a random DOUBLE in [0, 1)', 'Math.random()', false),
+  defineScalar({
+    name: 'RAND',
+    description: "RAND([seed]): a random DOUBLE in [0, 1); with a literal seed, java.util.Random's sequence for it (as Flink's)",
+    deterministic: false,
+    signatures: [
+      { args: [], returns: SqlTypes.double(false), generate: () => 'Math.random()' },
+      {
+        args: [Arg.INTEGER],
+        coerce: (types) => allTo(types, SqlTypes.int()),
+        returns: SqlTypes.double(false),
+        generate: (ctx, [seed]) => `${ctx.constant(new JavaRandom(Number(constantArg('RAND', seed, 'seed'))), 'random')}.nextDouble()`,
+      },
+    ],
+  }),
   defineScalar({
     name: 'RAND_INTEGER',
-    description: 'RAND_INTEGER(n): a random INT in [0, n)',
+    description: "RAND_INTEGER([seed, ]n): a random INT in [0, n) (n must be positive); with a literal seed, java.util.Random's sequence for it",
     deterministic: false,
-    signatures: [{ args: [Arg.INTEGER], coerce: (types) => allTo(types, SqlTypes.int()), returns: SqlTypes.int(false), generate: (_ctx, [n]) => `Math.floor(Math.random() * ${n!.code})` }],
+    signatures: [
+      { args: [Arg.INTEGER], coerce: (types) => allTo(types, SqlTypes.int()), returns: SqlTypes.int(false), generate: (ctx, [n]) => `${ctx.lib('randomInteger')}(${n!.code})` },
+      {
+        args: [Arg.INTEGER, Arg.INTEGER],
+        coerce: (types) => allTo(types, SqlTypes.int()),
+        returns: SqlTypes.int(false),
+        generate: (ctx, [seed, n]) => `${ctx.constant(new JavaRandom(Number(constantArg('RAND_INTEGER', seed, 'seed'))), 'random')}.nextInt(${n!.code})`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'UUID',
+    description: 'UUID(): a random (version 4) UUID string',
+    deterministic: false,
+    signatures: [{ args: [], returns: SqlTypes.char(36, false), generate: (ctx) => `${ctx.lib('uuid')}()` }],
+  }),
+  defineScalar({
+    name: 'BIN',
+    description: 'BIN(n): n in binary (negative numbers as 64-bit two’s complement)',
+    signatures: [{ args: [Arg.INTEGER], returns: SqlTypes.string(false), generate: (ctx, [n]) => `${ctx.lib('binaryString')}(${n!.code})` }],
+  }),
+  defineScalar({
+    name: 'HEX',
+    description: 'HEX(n) or HEX(s): an integer in upper-case hex (negative as 64-bit two’s complement), or the UTF-8 bytes of a string',
+    signatures: [
+      { args: [Arg.INTEGER], returns: SqlTypes.string(false), generate: (ctx, [n]) => `${ctx.lib('hexOfInteger')}(${n!.code})` },
+      { args: [Arg.STRING], returns: SqlTypes.string(false), generate: (ctx, [s]) => `${ctx.lib('hexOfString')}(${s!.code})` },
+    ],
   }),
 ];

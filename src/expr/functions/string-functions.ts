@@ -1,13 +1,21 @@
 /**
  * String functions with Flink's semantics: `||`/CONCAT (NULL if any argument is NULL),
- * CONCAT_WS (skips NULLs), UPPER, LOWER, CHAR_LENGTH, SUBSTRING, TRIM/LTRIM/RTRIM, POSITION,
- * REPLACE, LIKE, LPAD/RPAD, INITCAP, REPEAT, REVERSE, the REGEXP family, SPLIT_INDEX and hashes.
- * Constant patterns (LIKE, regular expressions) are compiled once, into the closure.
+ * CONCAT_WS (skips NULLs), UPPER, LOWER, CHAR_LENGTH, SUBSTRING, OVERLAY, TRIM/LTRIM/RTRIM/BTRIM,
+ * POSITION, LOCATE, INSTR, REPLACE, TRANSLATE, LIKE, SIMILAR TO, LPAD/RPAD, INITCAP, REPEAT,
+ * REVERSE, the REGEXP family, SPLIT_INDEX, STR_TO_MAP, PARSE_URL, URL_ENCODE/URL_DECODE, ELT,
+ * PRINTF, STARTSWITH/ENDSWITH, base64 and the hashes. Constant patterns (LIKE, regular
+ * expressions) are compiled once, into the closure; a literal regular expression that does not
+ * compile is an error when the query is planned, one computed at run time makes the function
+ * NULL (REGEXP: FALSE), as Flink's.
  */
-import { MAX_VARCHAR_LENGTH, SqlTypes, type SqlType } from '../../common/sql-type.js';
+import { WeirError } from '../../common/errors.js';
+import { formatValue } from '../../common/value-format.js';
+import { MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
-import { javaRegex, likeRegExp } from '../runtime/string-lib.js';
-import { Arg, booleanType, defineScalar, stringLiteral, type Signature } from './define.js';
+import type { PrintfArg } from '../runtime/printf.js';
+import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
+import { leastRestrictive } from '../type-coercion.js';
+import { Arg, booleanType, defineScalar, stringLiteral, type Literals, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
 
@@ -47,10 +55,54 @@ function generateLike(ctx: CodegenContext, args: readonly ArgCode[]): string {
   return `${ctx.lib('like')}(${s.code}, ${pattern.code}, ${escape?.code ?? 'null'})`;
 }
 
-/** The regex argument: a precompiled RegExp constant (null when invalid) or a run-time lookup. */
+function generateSimilar(ctx: CodegenContext, args: readonly ArgCode[]): string {
+  const [s, pattern, escape] = args as [ArgCode, ArgCode, ArgCode | undefined];
+  const escapeConstant = escape === undefined ? { value: null } : escape.constant;
+  if (pattern.constant !== undefined && escapeConstant !== undefined) {
+    return `${ctx.constant(similarRegExp(pattern.constant.value as string, escapeConstant.value as string | null), 'similar')}.test(${s.code})`;
+  }
+  return `${ctx.lib('similar')}(${s.code}, ${pattern.code}, ${escape?.code ?? 'null'})`;
+}
+
+/** The regex argument: a precompiled RegExp constant or a run-time lookup (null when invalid). */
 function regexArg(ctx: CodegenContext, arg: ArgCode, global: boolean): string {
   if (arg.constant !== undefined) return ctx.constant(javaRegex(arg.constant.value as string, global), 'regex');
   return `${ctx.lib('javaRegex')}(${arg.code}${global ? ', true' : ''})`;
+}
+
+/**
+ * A result type that first checks a literal regular expression at argument `index`: one that does
+ * not compile is an error when the query is planned, as in Flink.
+ */
+function checkingRegex(fn: string, index: number, returns: SqlType): (types: readonly SqlType[], literals: Literals) => SqlType {
+  return (_types, literals) => {
+    const pattern = literals[index]?.value;
+    if (typeof pattern === 'string' && javaRegex(pattern) === null) {
+      throw new WeirError('INVALID_ARGUMENT', `${fn}: invalid regular expression '${pattern}'`);
+    }
+    return returns;
+  };
+}
+
+/** A regular-expression function of (s, regex[, extra]) calling the run-time helper `helper`. */
+function regexFunction(name: string, description: string, returns: SqlType, helperName: string, options: { readonly global?: boolean; readonly extra?: Signature['args']; readonly defaultExtra?: string } = {}): ScalarFunctionDefinition {
+  const extra = options.extra ?? [];
+  return defineScalar({
+    name,
+    description,
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING, ...extra],
+        optional: extra.length,
+        nullable: true,
+        returns: checkingRegex(name, 1, returns),
+        generate: (ctx, [s, regex, ...rest]) => {
+          const more = rest.length > 0 ? rest.map((a) => `, ${a.code}`).join('') : options.defaultExtra === undefined ? '' : `, ${options.defaultExtra}`;
+          return `${ctx.lib(helperName)}(${s!.code}, ${regexArg(ctx, regex!, options.global === true)}${more})`;
+        },
+      },
+    ],
+  });
 }
 
 function generateTrim(ctx: CodegenContext, args: readonly ArgCode[]): string {
@@ -81,8 +133,42 @@ const concatenation = (types: readonly SqlType[]): SqlType => varchar(types.redu
 const HASHES: readonly (readonly [string, string, number])[] = [
   ['MD5', 'md5', 32],
   ['SHA1', 'sha1', 40],
+  ['SHA224', 'sha224', 56],
   ['SHA256', 'sha256', 64],
+  ['SHA384', 'sha384', 96],
+  ['SHA512', 'sha512', 128],
 ];
+
+const INTEGER_BITS: Readonly<Record<string, 8 | 16 | 32 | 64>> = { TINYINT: 8, SMALLINT: 16, INT: 32, BIGINT: 64 };
+
+/** How PRINTF's Java formatter sees a value of `type` (see runtime/printf.ts). */
+function printfArg(type: SqlType): PrintfArg {
+  switch (type.kind) {
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT':
+      return { kind: 'integer', bits: INTEGER_BITS[type.kind]! };
+    case 'FLOAT':
+      return { kind: 'float' };
+    case 'DOUBLE':
+      return { kind: 'double' };
+    case 'DECIMAL':
+      return { kind: 'decimal', scale: type.scale };
+    case 'BOOLEAN':
+      return { kind: 'boolean' };
+    case 'CHAR':
+    case 'VARCHAR':
+      return { kind: 'string' };
+    default:
+      return { kind: 'other', text: (value) => formatValue(value, type) };
+  }
+}
+
+function generatePrintf(ctx: CodegenContext, [format, ...values]: readonly ArgCode[]): string {
+  const args = ctx.constant(values.map((v) => printfArg(v.type)), 'printf_args');
+  return `${format!.code} === null ? null : ${ctx.lib('printf')}(${format!.code}, ${args}${values.map((v) => `, ${v.code}`).join('')})`;
+}
 
 /** The string functions. */
 export const stringFunctions: readonly ScalarFunctionDefinition[] = [
@@ -137,6 +223,30 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   sideTrim('LTRIM'),
   sideTrim('RTRIM'),
+  defineScalar({
+    name: 'BTRIM',
+    description: 'BTRIM(s[, chars]): s without leading and trailing characters from chars (default a space)',
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING],
+        optional: 1,
+        returns: asVarchar(0),
+        generate: (ctx, [s, chars]) => `${ctx.lib('trimChars')}(${s!.code}, ${chars?.code ?? '" "'}, true, true)`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'OVERLAY',
+    description: "OVERLAY(s PLACING r FROM start [FOR length]): s with length characters (r's length by default) from position start replaced by r",
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING, Arg.INTEGER, Arg.INTEGER],
+        optional: 1,
+        returns: STRING,
+        generate: (ctx, args) => helper('overlay')(ctx, ...args.map((a) => a.code)),
+      },
+    ],
+  }),
   stringFunction('POSITION', 'POSITION(a, b): the 1-based position of a in b, 0 when absent', {
     args: [Arg.STRING, Arg.STRING],
     returns: INT,
@@ -146,7 +256,19 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     args: [Arg.STRING, Arg.STRING, Arg.INTEGER],
     optional: 1,
     returns: INT,
-    generate: (_ctx, a, b, start) => (start === undefined ? `${b}.indexOf(${a}) + 1` : `${b}.indexOf(${a}, ${start} - 1) + 1`),
+    generate: (ctx, a, b, start) => (start === undefined ? `${b}.indexOf(${a}) + 1` : `${ctx.lib('locate')}(${a}, ${b}, ${start})`),
+  }),
+  defineScalar({
+    name: 'TRANSLATE',
+    description: "TRANSLATE(s, from, to): each character of from in s replaced by the one at its place in to (removed when to is shorter); s itself when from is NULL",
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING, Arg.STRING],
+        returns: (types) => SqlTypes.string(types[0]!.nullable),
+        generate: (ctx, [s, from, to]) => `${s!.code} === null || ${from!.code} === null ? ${s!.code} : ${ctx.lib('translate')}(${s!.code}, ${from!.code}, ${to!.code} ?? "")`,
+      },
+    ],
   }),
   stringFunction('REPLACE', 'REPLACE(s, search, replacement): every occurrence of search replaced', {
     args: [Arg.STRING, Arg.STRING, Arg.STRING],
@@ -157,6 +279,11 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     name: 'LIKE',
     description: "s LIKE pattern [ESCAPE e]: '%' matches any sequence, '_' one character",
     signatures: [{ args: [Arg.STRING, Arg.STRING, Arg.STRING], optional: 1, returns: booleanType(false), generate: generateLike }],
+  }),
+  defineScalar({
+    name: 'SIMILAR TO',
+    description: "s SIMILAR TO pattern [ESCAPE e]: TRUE when the SQL regular expression matches all of s ('%', '_', '|', '*', '+', '?', '{m,n}', '( )', '[ ]')",
+    signatures: [{ args: [Arg.STRING, Arg.STRING, Arg.STRING], optional: 1, returns: booleanType(false), generate: generateSimilar }],
   }),
   ...(['LPAD', 'RPAD'] as const).map((name) =>
     defineScalar({
@@ -176,51 +303,42 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     returns: INT,
     generate: (_ctx, s) => `${s}.length === 0 ? 0 : ${s}.charCodeAt(0)`,
   }),
-  stringFunction('CHR', 'CHR(n): the character with code n', {
+  stringFunction('CHR', 'CHR(n): the character whose code is the low byte of n (CHR(353) = a); empty for a negative n', {
     args: [Arg.INTEGER],
-    returns: SqlTypes.char(1, false),
-    generate: (_ctx, n) => `String.fromCharCode(${n})`,
+    returns: SqlTypes.string(false),
+    generate: helper('chr'),
   }),
-  defineScalar({
-    name: 'REGEXP_EXTRACT',
-    description: 'REGEXP_EXTRACT(s, regex[, group]): group (default 0, the whole match) of the first match; NULL without one',
-    signatures: [
-      {
-        args: [Arg.STRING, Arg.STRING, Arg.INTEGER],
-        optional: 1,
-        nullable: true,
-        returns: STRING,
-        generate: (ctx, [s, regex, group]) => `${ctx.lib('regexpExtract')}(${s!.code}, ${regexArg(ctx, regex!, false)}, ${group?.code ?? '0'})`,
-      },
-    ],
-  }),
+  regexFunction('REGEXP_EXTRACT', 'REGEXP_EXTRACT(s, regex[, group]): group (default 0, the whole match) of the first match; NULL without one', STRING, 'regexpExtract', { extra: [Arg.INTEGER], defaultExtra: '0' }),
+  regexFunction('REGEXP_EXTRACT_ALL', 'REGEXP_EXTRACT_ALL(s, regex[, group]): group (default 1) of every match, as an array', SqlTypes.array(SqlTypes.string(true), false), 'regexpExtractAll', { global: true, extra: [Arg.INTEGER], defaultExtra: '1' }),
+  regexFunction('REGEXP_COUNT', 'REGEXP_COUNT(s, regex): how many times regex matches s', INT, 'regexpCount', { global: true }),
+  regexFunction('REGEXP_INSTR', 'REGEXP_INSTR(s, regex): the 1-based position of the first match, 0 without one', INT, 'regexpInstr'),
+  regexFunction('REGEXP_SUBSTR', 'REGEXP_SUBSTR(s, regex): the first match; NULL without one', STRING, 'regexpSubstr'),
   defineScalar({
     name: 'REGEXP_REPLACE',
-    description: 'REGEXP_REPLACE(s, regex, replacement): every match replaced ($1 refers to a group)',
+    description: 'REGEXP_REPLACE(s, regex, replacement): every match replaced by replacement, taken literally',
     signatures: [
       {
         args: [Arg.STRING, Arg.STRING, Arg.STRING],
         nullable: true,
-        returns: STRING,
+        returns: checkingRegex('REGEXP_REPLACE', 1, STRING),
         generate: (ctx, [s, regex, replacement]) => `${ctx.lib('regexpReplace')}(${s!.code}, ${regexArg(ctx, regex!, true)}, ${replacement!.code})`,
       },
     ],
   }),
   defineScalar({
     name: 'REGEXP',
-    description: 'REGEXP(s, regex): TRUE when regex matches part of s',
+    description: 'REGEXP(s, regex): TRUE when regex matches part of s (FALSE for an empty regex)',
     signatures: [
       {
         args: [Arg.STRING, Arg.STRING],
-        nullable: true,
-        returns: booleanType(false),
+        returns: checkingRegex('REGEXP', 1, booleanType(false)),
         generate: (ctx, [s, regex]) => `${ctx.lib('regexpMatches')}(${s!.code}, ${regexArg(ctx, regex!, false)})`,
       },
     ],
   }),
   defineScalar({
     name: 'SPLIT_INDEX',
-    description: 'SPLIT_INDEX(s, separator, index): the index-th (0-based) piece of s split at separator; NULL when out of range',
+    description: 'SPLIT_INDEX(s, separator, index): the index-th (0-based) piece of s split at separator (a string, or a character code 1-255); NULL when out of range',
     signatures: [
       {
         args: [Arg.STRING, Arg.STRING, Arg.INTEGER],
@@ -228,7 +346,114 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
         returns: STRING,
         generate: (ctx, args) => helper('splitIndex')(ctx, ...args.map((a) => a.code)),
       },
+      {
+        args: [Arg.STRING, Arg.INTEGER, Arg.INTEGER],
+        nullable: true,
+        returns: STRING,
+        generate: (ctx, args) => helper('splitIndexByCode')(ctx, ...args.map((a) => a.code)),
+      },
     ],
+  }),
+  defineScalar({
+    name: 'STR_TO_MAP',
+    description: "STR_TO_MAP(s[, pairDelimiter, keyValueDelimiter]): s split into key/value pairs (delimiters are regular expressions, default ',' and '=')",
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING, Arg.STRING],
+        optional: 2,
+        returns: SqlTypes.map(SqlTypes.string(true), SqlTypes.string(true), false),
+        coerce: (types) => (types.length === 2 ? undefined : types),
+        generate: (ctx, args) => helper('strToMap')(ctx, ...args.map((a) => a.code)),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'PARSE_URL',
+    description: "PARSE_URL(url, part[, key]): the HOST, PATH, QUERY, REF, PROTOCOL, AUTHORITY, FILE or USERINFO of url, or the value of key in its QUERY; NULL when absent",
+    signatures: [
+      { args: [Arg.STRING, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, args) => helper('parseUrl')(ctx, ...args.map((a) => a.code)) },
+      { args: [Arg.STRING, Arg.STRING, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, args) => helper('parseUrlQuery')(ctx, ...args.map((a) => a.code)) },
+    ],
+  }),
+  stringFunction('URL_ENCODE', "URL_ENCODE(s): s in application/x-www-form-urlencoded form (UTF-8)", { args: [Arg.STRING], returns: STRING, generate: helper('urlEncode') }),
+  defineScalar({
+    name: 'URL_DECODE',
+    description: 'URL_DECODE(s): application/x-www-form-urlencoded text decoded (UTF-8); NULL for an illegal escape',
+    signatures: [{ args: [Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [s]) => `${ctx.lib('urlDecode')}(${s!.code})` }],
+  }),
+  stringFunction('STARTSWITH', 'STARTSWITH(s, prefix): TRUE when s starts with prefix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.startsWith(${b})` }),
+  stringFunction('ENDSWITH', 'ENDSWITH(s, suffix): TRUE when s ends with suffix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.endsWith(${b})` }),
+  defineScalar({
+    name: 'ELT',
+    description: 'ELT(index, e1, e2, ...): the index-th expression (1-based); NULL when index is NULL or out of range',
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.INTEGER, Arg.STRING],
+        variadic: true,
+        coerce: (types) => {
+          const common = leastRestrictive(types.slice(1));
+          return common === undefined ? undefined : [types[0]!, ...types.slice(1).map((t) => withNullable(common, t.nullable))];
+        },
+        returns: (types) => withNullable(types[1]!, true),
+        generate: (_ctx, [index, ...values]) => `(${index!.code} === null || ${index!.code} < 1 || ${index!.code} > ${values.length} ? null : [${values.map((v) => v.code).join(', ')}][${index!.code} - 1])`,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'PRINTF',
+    description: 'PRINTF(format, args...): the arguments formatted by a Java format string (%s, %d, %f, %x, ...; NULL arguments print as null); NULL for an invalid format',
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.ANY],
+        optional: 1,
+        returns: () => SqlTypes.string(true),
+        generate: generatePrintf,
+      },
+      {
+        args: [Arg.STRING, Arg.ANY],
+        variadic: true,
+        returns: () => SqlTypes.string(true),
+        generate: generatePrintf,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'IS_ALPHA',
+    description: 'IS_ALPHA(s): TRUE when s is not empty and every character is a letter; FALSE for NULL',
+    nulls: 'custom',
+    signatures: [{ args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${s!.code} !== null && ${ctx.lib('isAlpha')}(${s!.code})` }],
+  }),
+  defineScalar({
+    name: 'IS_DIGIT',
+    description: 'IS_DIGIT(s): TRUE when s is not empty and every character is a digit; FALSE for NULL',
+    nulls: 'custom',
+    signatures: [
+      { args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${s!.code} !== null && ${ctx.lib('isDigit')}(${s!.code})` },
+      { args: [Arg.INTEGER], returns: booleanType(false), generate: (_ctx, [n]) => `${n!.code} !== null` },
+    ],
+  }),
+  defineScalar({
+    name: 'IS_DECIMAL',
+    description: 'IS_DECIMAL(s): TRUE when s parses as a number (Java Integer, Long or Double); FALSE for NULL',
+    nulls: 'custom',
+    signatures: [
+      { args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${s!.code} !== null && ${ctx.lib('isDecimal')}(${s!.code})` },
+      { args: [Arg.NUMERIC], returns: booleanType(false), generate: (_ctx, [n]) => `${n!.code} !== null` },
+    ],
+  }),
+  stringFunction('INET_ATON', 'INET_ATON(s): an IPv4 address as a BIGINT (short forms a.b, a.b.c as MySQL); NULL when invalid', {
+    args: [Arg.STRING],
+    nullable: true,
+    returns: SqlTypes.bigint(false),
+    generate: helper('inetAton'),
+  }),
+  stringFunction('INET_NTOA', 'INET_NTOA(n): a number in [0, 4294967295] as an IPv4 address; NULL otherwise', {
+    args: [Arg.INTEGER],
+    nullable: true,
+    returns: STRING,
+    generate: helper('inetNtoa'),
   }),
   stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('left') }),
   stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('right') }),
@@ -239,6 +464,11 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   stringFunction('TO_BASE64', 'TO_BASE64(s): the base64 encoding of the UTF-8 bytes of s', { args: [Arg.STRING], returns: STRING, generate: helper('toBase64') }),
   stringFunction('FROM_BASE64', 'FROM_BASE64(s): the UTF-8 text of base64 s (an error when s is not base64)', { args: [Arg.STRING], returns: STRING, generate: helper('fromBase64') }),
+  defineScalar({
+    name: 'SHA2',
+    description: 'SHA2(s, bits): the SHA-224, SHA-256, SHA-384 or SHA-512 digest of the UTF-8 bytes of s, in hex; NULL for another bit length',
+    signatures: [{ args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: STRING, generate: (ctx, [s, bits]) => `${ctx.lib('sha2')}(${s!.code}, ${bits!.code})` }],
+  }),
   ...HASHES.map(([name, algorithm, length]) =>
     stringFunction(name, `${name}(s): the ${name} digest of the UTF-8 bytes of s, in hex`, {
       args: [Arg.STRING],

@@ -8,27 +8,38 @@ import { MILLIS_PER_DAY } from '../../common/datetime.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { compileDateFormatter, compileDateParser } from '../runtime/date-format.js';
-import { dateExtractor, timeExtractor, timestampAddFunction, timestampDiffFunction, timestampExtractor, DATE_UNITS, TIME_UNITS } from '../runtime/temporal-lib.js';
-import { allTo, Arg, constantArg, defineScalar, type Literals, type Signature } from './define.js';
+import { dateExtractor, intervalExtractor, timeExtractor, timestampAddFunction, timestampDiffFunction, timestampExtractor, DATE_UNITS, TIME_UNITS } from '../runtime/temporal-lib.js';
+import { Arg, booleanType, constantArg, defineScalar, type Literals, type Signature } from './define.js';
 
 const BIGINT = SqlTypes.bigint(false);
+const DAY_OR_MORE = new Set(['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR']);
 const STRING = SqlTypes.string(false);
+
+/** The EXTRACT function of `unit` for values of `type`. */
+function extractorOf(unit: string, type: SqlType): (value: number) => number {
+  switch (type.kind) {
+    case 'DATE':
+      return dateExtractor(unit);
+    case 'TIME':
+      return timeExtractor(unit);
+    case 'INTERVAL_DAY_TIME':
+      return intervalExtractor(unit, false);
+    case 'INTERVAL_YEAR_MONTH':
+      return intervalExtractor(unit, true);
+    default:
+      return timestampExtractor(unit);
+  }
+}
 
 /** The extractor of `unit` for values of `type`, as a closure constant. */
 function extractorCode(ctx: CodegenContext, unit: string, value: ArgCode): string {
-  const extractor = value.type.kind === 'DATE' ? dateExtractor(unit) : value.type.kind === 'TIME' ? timeExtractor(unit) : timestampExtractor(unit);
-  return `${ctx.constant(extractor, unit.toLowerCase())}(${value.code})`;
+  return `${ctx.constant(extractorOf(unit, value.type), unit.toLowerCase())}(${value.code})`;
 }
 
 /** Validates a literal unit against the value type at resolution, so a bad unit fails when the query is bound. */
 function checkedUnit(types: readonly SqlType[], literals: Literals): SqlType {
   const unit = literals[0]?.value;
-  if (typeof unit === 'string') {
-    const kind = types[1]!.kind;
-    if (kind === 'DATE') dateExtractor(unit);
-    else if (kind === 'TIME') timeExtractor(unit);
-    else timestampExtractor(unit);
-  }
+  if (typeof unit === 'string') extractorOf(unit, types[1]!);
   return BIGINT;
 }
 
@@ -103,12 +114,42 @@ const proctime: ScalarFunctionDefinition = {
 
 const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
 
+type RowType = Extract<SqlType, { kind: 'ROW' }>;
+
+const isInstant = (t: SqlType): boolean => t.kind === 'DATE' || t.kind === 'TIME' || t.kind === 'TIMESTAMP' || t.kind === 'TIMESTAMP_LTZ';
+
+/** A period `(start, end or interval)` of OVERLAPS: two fields, an instant then an instant of the same kind or an interval. */
+function isPeriod(type: SqlType): boolean {
+  if (type.kind !== 'ROW' || type.fields.length !== 2) return false;
+  const [start, end] = [type.fields[0]!.type, type.fields[1]!.type];
+  if (!isInstant(start)) return false;
+  return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || (isInstant(end) && (end.kind === start.kind || (end.kind !== 'TIME' && start.kind !== 'TIME')));
+}
+
+/** JS expressions for a period's start and end as comparable numbers (milliseconds when `millis`, else the instant's own unit); NULL fields stay NULL. */
+function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [string, string] {
+  const [startType, endType] = (row.type as RowType).fields.map((f) => f.type) as [SqlType, SqlType];
+  const start = `${row.code}[0]`;
+  const end = `${row.code}[1]`;
+  const asMillis = (code: string, type: SqlType) => (millis && type.kind === 'DATE' ? `(${code} === null ? null : ${code} * ${MILLIS_PER_DAY})` : code);
+  let endCode: string;
+  if (endType.kind === 'INTERVAL_DAY_TIME') {
+    const sum =
+      startType.kind === 'TIME' ? `${ctx.lib('floorMod')}(${start} + ${end}, ${MILLIS_PER_DAY})` : startType.kind === 'DATE' ? `${start} + ${ctx.lib('floorDiv')}(${end}, ${MILLIS_PER_DAY})` : `${start} + ${end}`;
+    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
+  } else if (endType.kind === 'INTERVAL_YEAR_MONTH') {
+    const sum = startType.kind === 'DATE' ? `${ctx.lib('addMonthsToDate')}(${start}, ${end})` : startType.kind === 'TIME' ? start : `${ctx.lib('addMonthsToTimestamp')}(${start}, ${end})`;
+    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
+  } else endCode = asMillis(end, endType);
+  return [asMillis(start, startType), endCode];
+}
+
 /** The date and time functions. */
 export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   defineScalar({
     name: 'EXTRACT',
-    description: "EXTRACT('unit', x): a field of a date, time or timestamp (YEAR, QUARTER, MONTH, WEEK, DAY, DOY, DOW, HOUR, MINUTE, SECOND, MILLISECOND, EPOCH, ...)",
-    signatures: [extractSignature(Arg.TIMESTAMP), extractSignature(Arg.DATE), extractSignature(Arg.TIME)],
+    description: 'EXTRACT(unit FROM x): a field of a date, time, timestamp or interval (MILLENNIUM, CENTURY, DECADE, YEAR, ISOYEAR, QUARTER, MONTH, WEEK, DAY, DOY, DOW, ISODOW, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND, NANOSECOND, EPOCH)',
+    signatures: [extractSignature(Arg.TIMESTAMP), extractSignature(Arg.DATE), extractSignature(Arg.TIME), extractSignature(Arg.INTERVAL_DT), extractSignature(Arg.INTERVAL_YM)],
   }),
   ...SHORTHANDS.map(([name, unit]) => extractShorthand(name, unit)),
   defineScalar({
@@ -145,21 +186,27 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'TO_TIMESTAMP_LTZ',
-    description: 'TO_TIMESTAMP_LTZ(epoch, precision): epoch seconds (precision 0) or milliseconds (precision 3) as TIMESTAMP_LTZ(3)',
+    description:
+      "TO_TIMESTAMP_LTZ(epoch[, precision]): epoch in units of 10^-precision seconds (default 3, milliseconds) as TIMESTAMP_LTZ(3); TO_TIMESTAMP_LTZ(s[, pattern[, zone]]): the text read in the pattern (default yyyy-MM-dd HH:mm:ss) in the zone (default UTC), NULL when it does not match",
     signatures: [
       {
-        args: [Arg.INTEGER, Arg.INTEGER],
-        coerce: (types) => allTo(types, SqlTypes.bigint()),
+        args: [Arg.NUMERIC, Arg.INTEGER],
+        optional: 1,
+        coerce: (types) => [types[0]!.kind === 'DECIMAL' || types[0]!.kind === 'FLOAT' ? SqlTypes.double(types[0]!.nullable) : types[0]!, ...types.slice(1)],
         returns: SqlTypes.timestampLtz(3, false),
-        generate: (ctx, [epoch, precision]) =>
-          Number(constantArg('TO_TIMESTAMP_LTZ', precision, 'precision')) === 0 ? `${ctx.lib('bigintResult')}(${epoch!.code} * 1000, ${epoch!.code}, '*', 1000)` : epoch!.code,
+        generate: (ctx, [epoch, precision]) => {
+          const constant = precision === undefined ? 3 : precision.constant?.value;
+          if (constant === 3 && epoch!.type.kind !== 'DOUBLE') return epoch!.code;
+          if (constant === 0 && epoch!.type.kind !== 'DOUBLE') return `${ctx.lib('bigintResult')}(${epoch!.code} * 1000, ${epoch!.code}, '*', 1000)`;
+          return `${ctx.lib('epochToMillis')}(${epoch!.code}, ${precision?.code ?? '3'})`;
+        },
       },
       {
-        args: [Arg.NUMERIC, Arg.INTEGER],
-        coerce: (types) => [SqlTypes.double(types[0]!.nullable), types[1]!],
+        args: [Arg.STRING, Arg.STRING, Arg.STRING],
+        optional: 2,
+        nullable: true,
         returns: SqlTypes.timestampLtz(3, false),
-        generate: (_ctx, [epoch, precision]) =>
-          Number(constantArg('TO_TIMESTAMP_LTZ', precision, 'precision')) === 0 ? `Math.floor(${epoch!.code} * 1000)` : `Math.floor(${epoch!.code})`,
+        generate: (ctx, args) => `${ctx.lib('textToTimestampLtz')}(${args.map((a) => a.code).join(', ')})`,
       },
     ],
   }),
@@ -186,12 +233,26 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'TIMESTAMPADD',
-    description: "TIMESTAMPADD('unit', n, ts): ts plus n units (SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR)",
+    description: 'TIMESTAMPADD(unit, n, t): t plus n units (SECOND, MINUTE, HOUR, DAY, WEEK, MONTH, QUARTER, YEAR); a DATE stays a DATE for units of a day or more',
     signatures: [
       {
         args: [Arg.STRING, Arg.INTEGER, Arg.TIMESTAMP],
         returns: (types) => types[2]!,
         generate: (ctx, [unit, amount, ts]) => `${ctx.constant(timestampAddFunction(String(constantArg('TIMESTAMPADD', unit, 'unit'))), 'add')}(${amount!.code}, ${ts!.code})`,
+      },
+      {
+        args: [Arg.STRING, Arg.INTEGER, Arg.DATE],
+        returns: (_types, literals) => (typeof literals[0]?.value === 'string' && DAY_OR_MORE.has(literals[0].value.toUpperCase()) ? SqlTypes.date(false) : SqlTypes.timestamp(0, false)),
+        generate: (ctx, [unit, amount, date], call) => {
+          const add = `${ctx.constant(timestampAddFunction(String(constantArg('TIMESTAMPADD', unit, 'unit'))), 'add')}(${amount!.code}, ${date!.code} * ${MILLIS_PER_DAY})`;
+          return call.type.kind === 'DATE' ? `${ctx.lib('floorDiv')}(${add}, ${MILLIS_PER_DAY})` : add;
+        },
+      },
+      {
+        args: [Arg.STRING, Arg.INTEGER, Arg.TIME],
+        returns: (types) => types[2]!,
+        generate: (ctx, [unit, amount, time]) =>
+          `${ctx.lib('floorMod')}(${ctx.constant(timestampAddFunction(String(constantArg('TIMESTAMPADD', unit, 'unit'))), 'add')}(${amount!.code}, ${time!.code}), ${MILLIS_PER_DAY})`,
       },
     ],
   }),
@@ -206,12 +267,58 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
       },
     ],
   }),
+  defineScalar({
+    name: 'CONVERT_TZ',
+    description: "CONVERT_TZ(s, fromZone, toZone): the timestamp text (yyyy-MM-dd HH:mm:ss) read in one time zone and written in the other ('UTC', 'America/Los_Angeles', 'PST', 'GMT-08:00')",
+    signatures: [{ args: [Arg.STRING, Arg.STRING, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, args) => `${ctx.lib('convertTz')}(${args.map((a) => a.code).join(', ')})` }],
+  }),
+  ...(['DATE_ADD', 'DATE_SUB'] as const).map((name) =>
+    defineScalar({
+      name,
+      description: `${name}(d, n): the date d (a DATE, TIMESTAMP or yyyy-MM-dd text) ${name === 'DATE_ADD' ? 'plus' : 'minus'} n days, as yyyy-MM-dd text`,
+      signatures: [
+        {
+          args: [Arg.STRING, Arg.INTEGER],
+          returns: STRING,
+          generate: (ctx, [d, n]) => `${ctx.lib('dateAddText')}(${d!.code}, ${name === 'DATE_ADD' ? n!.code : `-${n!.code}`})`,
+        },
+        {
+          args: [Arg.DATETIME, Arg.INTEGER],
+          returns: STRING,
+          generate: (ctx, [d, n]) => {
+            const days = d!.type.kind === 'DATE' ? d!.code : `${ctx.lib('floorDiv')}(${d!.code}, ${MILLIS_PER_DAY})`;
+            return `${ctx.constant(compileDateFormatter('yyyy-MM-dd'), 'format')}((${days} ${name === 'DATE_ADD' ? '+' : '-'} ${n!.code}) * ${MILLIS_PER_DAY})`;
+          },
+        },
+      ],
+    }),
+  ),
   currentTime('CURRENT_TIMESTAMP', SqlTypes.timestampLtz(3, false), 'CURRENT_TIMESTAMP: the current time as TIMESTAMP_LTZ(3), evaluated per record'),
   currentTime('LOCALTIMESTAMP', SqlTypes.timestamp(3, false), 'LOCALTIMESTAMP: the current time as TIMESTAMP(3) (UTC), evaluated per record'),
   currentTime('CURRENT_ROW_TIMESTAMP', SqlTypes.timestampLtz(3, false), 'CURRENT_ROW_TIMESTAMP(): the current time as TIMESTAMP_LTZ(3)'),
   currentTime('CURRENT_DATE', SqlTypes.date(false), 'CURRENT_DATE: the current date (UTC)'),
   currentTime('CURRENT_TIME', SqlTypes.time(0, false), 'CURRENT_TIME: the current time of day (UTC)'),
   proctime,
+  defineScalar({
+    name: 'OVERLAPS',
+    description: '(start1, end1) OVERLAPS (start2, end2): TRUE when the two periods share an instant; an end may be an interval from the start',
+    signatures: [
+      {
+        args: [Arg.ROW, Arg.ROW],
+        coerce: (types) => {
+          if (!types.every(isPeriod)) return undefined;
+          const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
+          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types : undefined;
+        },
+        nullable: true,
+        returns: booleanType(false),
+        generate: (ctx, [a, b]) => {
+          const millis = (a!.type as RowType).fields[0]!.type.kind !== (b!.type as RowType).fields[0]!.type.kind;
+          return `${ctx.lib('overlaps')}(${[...periodCodes(ctx, a!, millis), ...periodCodes(ctx, b!, millis)].join(', ')})`;
+        },
+      },
+    ],
+  }),
 ];
 
 /** Aliases of temporal functions: alias → canonical name. */

@@ -3,7 +3,7 @@
  * results (which the generated code computes inline), integer division and remainder, and exact
  * DECIMAL arithmetic on unscaled bigints. Errors name the operation and its operands.
  */
-import { decimalOverflow, divideHalfUp, fitsPrecision, formatDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
+import { divideHalfUp, fitsPrecision, formatDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
 
 function describeOperation(a: unknown, op: string, b: unknown): string {
@@ -16,27 +16,9 @@ function overflow(typeName: string, a: unknown, op: string, b: unknown): WeirErr
 }
 
 /**
- * `r` when it is a TINYINT; otherwise ARITHMETIC_OVERFLOW naming `a op b` (or `op(a)` when `b` is
- * undefined). The three integer checks below work the same way; all normalise -0 to 0.
+ * `r` when it is a BIGINT (a safe integer: results beyond 2^53 - 1 are errors, never rounded);
+ * otherwise ARITHMETIC_OVERFLOW naming `a op b` (or `op(a)` when `b` is undefined). Normalises -0 to 0.
  */
-export function tinyintResult(r: number, a: number, op: string, b?: number): number {
-  if (r >= -128 && r <= 127) return r + 0;
-  throw overflow('TINYINT', a, op, b);
-}
-
-/** `r` when it is a SMALLINT; see {@link tinyintResult}. */
-export function smallintResult(r: number, a: number, op: string, b?: number): number {
-  if (r >= -32768 && r <= 32767) return r + 0;
-  throw overflow('SMALLINT', a, op, b);
-}
-
-/** `r` when it is an INT (32-bit); see {@link tinyintResult}. */
-export function intResult(r: number, a: number, op: string, b?: number): number {
-  if ((r | 0) === r) return r | 0;
-  throw overflow('INT', a, op, b);
-}
-
-/** `r` when it is a BIGINT (a safe integer: results beyond 2^53 - 1 are errors, never rounded); see {@link tinyintResult}. */
 export function bigintResult(r: number, a: number, op: string, b?: number): number {
   if (Number.isSafeInteger(r)) return r + 0;
   throw overflow('BIGINT', a, op, b);
@@ -64,50 +46,46 @@ export function integerMod(a: number, b: number): number {
   return (a % b) + 0;
 }
 
-/** The result of a DECIMAL(p, s) operation: rounded HALF_UP from `exactScale` to `s`, then checked to fit `p`. */
-function decimalResult(exact: bigint, exactScale: number, p: number, s: number, describe: () => string): bigint {
+/** The result of a DECIMAL(p, s) operation: rounded HALF_UP from `exactScale` to `s`; NULL when it does not fit `p` (Flink's DECIMAL overflow). */
+function decimalResult(exact: bigint, exactScale: number, p: number, s: number): bigint | null {
   const value = exactScale === s ? exact : rescaleDecimal(exact, exactScale, s);
-  if (fitsPrecision(value, p)) return value;
-  throw decimalOverflow(p, s, describe());
+  return fitsPrecision(value, p) ? value : null;
 }
 
 const operand = (value: bigint, scale: number): string => formatDecimal(value, scale);
 
-/** `a + b` for unscaled `a` (scale `sa`) and `b` (scale `sb`), as DECIMAL(p, s). */
-export function decimalAdd(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint {
+/** `a + b` for unscaled `a` (scale `sa`) and `b` (scale `sb`), as DECIMAL(p, s); NULL when it does not fit. */
+export function decimalAdd(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint | null {
   const scale = Math.max(sa, sb);
   const exact = a * pow10(scale - sa) + b * pow10(scale - sb);
-  return decimalResult(exact, scale, p, s, () => `${operand(a, sa)} + ${operand(b, sb)}`);
+  return decimalResult(exact, scale, p, s);
 }
 
 /** `a - b` as DECIMAL(p, s); see {@link decimalAdd}. */
-export function decimalSubtract(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint {
+export function decimalSubtract(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint | null {
   const scale = Math.max(sa, sb);
   const exact = a * pow10(scale - sa) - b * pow10(scale - sb);
-  return decimalResult(exact, scale, p, s, () => `${operand(a, sa)} - ${operand(b, sb)}`);
+  return decimalResult(exact, scale, p, s);
 }
 
 /** `a * b` as DECIMAL(p, s); see {@link decimalAdd}. */
-export function decimalMultiply(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint {
-  return decimalResult(a * b, sa + sb, p, s, () => `${operand(a, sa)} * ${operand(b, sb)}`);
+export function decimalMultiply(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint | null {
+  return decimalResult(a * b, sa + sb, p, s);
 }
 
-/** `a / b` as DECIMAL(p, s), rounded HALF_UP at scale `s`; a zero divisor is an error. */
-export function decimalDivide(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint {
-  const describe = (): string => `${operand(a, sa)} / ${operand(b, sb)}`;
-  if (b === 0n) throw divisionByZero(describe());
+/** `a / b` as DECIMAL(p, s), rounded HALF_UP at scale `s` (NULL when it does not fit); a zero divisor is an error, as Java's BigDecimal. */
+export function decimalDivide(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint | null {
+  if (b === 0n) throw divisionByZero(`${operand(a, sa)} / ${operand(b, sb)}`);
   const shift = sb + s - sa;
   const quotient = shift >= 0 ? divideHalfUp(a * pow10(shift), b) : divideHalfUp(a, b * pow10(-shift));
-  if (fitsPrecision(quotient, p)) return quotient;
-  throw decimalOverflow(p, s, describe());
+  return fitsPrecision(quotient, p) ? quotient : null;
 }
 
 /** `MOD(a, b)` (sign of the dividend) as DECIMAL(p, s); a zero divisor is an error. */
-export function decimalMod(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint {
-  const describe = (): string => `MOD(${operand(a, sa)}, ${operand(b, sb)})`;
-  if (b === 0n) throw divisionByZero(describe());
+export function decimalMod(a: bigint, sa: number, b: bigint, sb: number, p: number, s: number): bigint | null {
+  if (b === 0n) throw divisionByZero(`MOD(${operand(a, sa)}, ${operand(b, sb)})`);
   const scale = Math.max(sa, sb);
-  return decimalResult((a * pow10(scale - sa)) % (b * pow10(scale - sb)), scale, p, s, describe);
+  return decimalResult((a * pow10(scale - sa)) % (b * pow10(scale - sb)), scale, p, s);
 }
 
 /** Rounds a DECIMAL of scale `s` HALF_UP to `digits` fraction digits (negative: tens, hundreds, …) and returns it at scale `resultScale`. */
@@ -157,4 +135,85 @@ export function doubleRound(value: number, digits: number): number {
   const unscaled = BigInt(mantissa.replace(/[-.]/g, ''));
   const rounded = divideHalfUp(negative ? -unscaled : unscaled, pow10(scale - digits));
   return digits >= 0 ? Number(formatDecimal(rounded, digits)) : Number(rounded) * 10 ** -digits;
+}
+
+/** Truncates an integer toward zero to `-digits` tens (TRUNCATE(129, -1) = 120); non-negative `digits` leave it unchanged. */
+export function integerTruncate(value: number, digits: number): number {
+  if (digits >= 0) return value;
+  const unit = 10 ** -digits;
+  return value - (value % unit) + 0;
+}
+
+/** Truncates a DECIMAL of scale `s` toward zero to `digits` fraction digits and returns it at scale `resultScale`. */
+export function decimalTruncate(value: bigint, s: number, digits: number, resultScale: number): bigint {
+  if (digits >= s) return rescaleDecimal(value, s, resultScale);
+  const truncated = value / pow10(s - digits);
+  return digits >= 0 ? rescaleDecimal(truncated, digits, resultScale) : truncated * pow10(-digits) * pow10(resultScale);
+}
+
+/** Truncates a double toward zero at `digits` fraction digits of its shortest decimal form, as Flink does (through BigDecimal). */
+export function doubleTruncate(value: number, digits: number): number {
+  if (!Number.isFinite(value)) return value;
+  const text = String(value);
+  const exponentAt = text.search(/e/i);
+  const mantissa = exponentAt < 0 ? text : text.slice(0, exponentAt);
+  const exponent = exponentAt < 0 ? 0 : Number(text.slice(exponentAt + 1));
+  const point = mantissa.indexOf('.');
+  const scale = (point < 0 ? 0 : mantissa.length - point - 1) - exponent;
+  if (scale <= digits) return value;
+  const negative = mantissa.startsWith('-');
+  const unscaled = BigInt(mantissa.replace(/[-.]/g, ''));
+  const truncated = (negative ? -unscaled : unscaled) / pow10(scale - digits);
+  return digits >= 0 ? Number(formatDecimal(truncated, digits)) : Number(truncated) * 10 ** -digits;
+}
+
+const MULTIPLIER = 0x5deece66dn;
+const MASK = (1n << 48n) - 1n;
+
+/**
+ * java.util.Random, bit for bit: Flink's RAND(seed) and RAND_INTEGER(seed, bound) draw from one,
+ * so a seeded call gives the same sequence as in Flink.
+ */
+export class JavaRandom {
+  private seed: bigint;
+
+  constructor(seed: number) {
+    this.seed = (BigInt(seed) ^ MULTIPLIER) & MASK;
+  }
+
+  private next(bits: number): number {
+    this.seed = (this.seed * MULTIPLIER + 0xbn) & MASK;
+    return Number(BigInt.asIntN(32, this.seed >> BigInt(48 - bits)));
+  }
+
+  /** A double in [0, 1), as Random.nextDouble. */
+  nextDouble(): number {
+    return (this.next(26) * 134217728 + this.next(27)) / 9007199254740992;
+  }
+
+  /** An int in [0, bound), as Random.nextInt(bound); a bound that is not positive is an error. */
+  nextInt(bound: number): number {
+    if (bound <= 0) throw new WeirError('EXECUTION_ERROR', `RAND_INTEGER: the bound must be positive, got ${bound}`);
+    let r = this.next(31);
+    const m = bound - 1;
+    if ((bound & m) === 0) return Number((BigInt(bound) * BigInt(r)) >> 31n);
+    for (let u = r; ((u - (r = u % bound) + m) | 0) < 0; u = this.next(31));
+    return r;
+  }
+}
+
+/** RAND_INTEGER(bound) without a seed: an int in [0, bound); a bound that is not positive is an error. */
+export function randomInteger(bound: number): number {
+  if (bound <= 0) throw new WeirError('EXECUTION_ERROR', `RAND_INTEGER: the bound must be positive, got ${bound}`);
+  return Math.floor(Math.random() * bound);
+}
+
+/** Java's Long.toBinaryString of a safe integer (negative numbers as 64-bit two's complement). */
+export function binaryString(value: number): string {
+  return value >= 0 ? value.toString(2) : BigInt.asUintN(64, BigInt(value)).toString(2);
+}
+
+/** Java's Long.toHexString of a safe integer, upper case (negative numbers as 64-bit two's complement). */
+export function hexOfInteger(value: number): string {
+  return (value >= 0 ? value.toString(16) : BigInt.asUintN(64, BigInt(value)).toString(16)).toUpperCase();
 }

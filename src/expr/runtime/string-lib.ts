@@ -3,10 +3,14 @@
  * Positions and lengths count UTF-16 code units (Flink counts code points; they differ only
  * outside the Basic Multilingual Plane).
  */
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { WeirError } from '../../common/errors.js';
 
-/** The RegExp a LIKE pattern means: `%` any sequence, `_` one character, `escape` (one character, or null for none) quoting the next. */
+/**
+ * The RegExp a LIKE pattern means, as Calcite translates it: `%` any sequence (line breaks
+ * included), `_` one character other than a line break, `escape` (one character, or null for
+ * none) quoting the next.
+ */
 export function likeRegExp(pattern: string, escape: string | null): RegExp {
   if (escape !== null && escape.length !== 1) {
     throw new WeirError('EXECUTION_ERROR', `invalid escape character '${escape}' in LIKE: it must be a single character`);
@@ -22,14 +26,119 @@ export function likeRegExp(pattern: string, escape: string | null): RegExp {
       source += escapeRegExp(next);
       i++;
     } else if (c === '%') {
-      source += '.*';
+      source += '[\\s\\S]*';
     } else if (c === '_') {
       source += '.';
     } else {
       source += escapeRegExp(c);
     }
   }
-  return new RegExp(`${source}$`, 's');
+  return new RegExp(`${source}$`);
+}
+
+const SIMILAR_SPECIALS = '[]()|^-+*_%?{}';
+const POSIX_CLASSES: Readonly<Record<string, string>> = {
+  '[:ALPHA:]': 'a-zA-Z',
+  '[:alpha:]': 'a-zA-Z',
+  '[:UPPER:]': 'A-Z',
+  '[:upper:]': 'A-Z',
+  '[:LOWER:]': 'a-z',
+  '[:lower:]': 'a-z',
+  '[:DIGIT:]': '0-9',
+  '[:digit:]': '0-9',
+  '[:SPACE:]': ' ',
+  '[:space:]': ' ',
+  '[:WHITESPACE:]': '\\s',
+  '[:whitespace:]': '\\s',
+  '[:ALNUM:]': 'a-zA-Z0-9',
+  '[:alnum:]': 'a-zA-Z0-9',
+};
+
+function invalidSimilar(pattern: string, i: number): WeirError {
+  return new WeirError('EXECUTION_ERROR', `invalid SIMILAR TO pattern '${pattern}' at index ${i}`);
+}
+
+/**
+ * The RegExp a SIMILAR TO pattern (a SQL regular expression) means, as Calcite translates it: `%`
+ * and `_` as in LIKE, `|`, `*`, `+`, `?`, `{m,n}`, `( )` and `[ ]` (with `[:ALPHA:]`-style classes)
+ * as in regular expressions, the whole text matched; `escape` quotes the special character after it.
+ */
+export function similarRegExp(pattern: string, escape: string | null): RegExp {
+  if (escape !== null && escape.length !== 1) {
+    throw new WeirError('EXECUTION_ERROR', `invalid escape character '${escape}' in SIMILAR TO: it must be a single character`);
+  }
+  let source = '^(?:';
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    if (c === escape) {
+      const next = pattern[i + 1];
+      if (next === undefined || (!SIMILAR_SPECIALS.includes(next) && next !== escape)) throw invalidSimilar(pattern, i);
+      source += escapeRegExp(next);
+      i++;
+      continue;
+    }
+    if (inClass) {
+      const posix = Object.keys(POSIX_CLASSES).find((name) => pattern.startsWith(name, i));
+      if (posix !== undefined) {
+        source += POSIX_CLASSES[posix];
+        i += posix.length - 1;
+      } else if (c === ']') {
+        source += ']';
+        inClass = false;
+      } else if (c === '-' || c === '^') {
+        source += c;
+      } else if (SIMILAR_SPECIALS.includes(c)) {
+        throw invalidSimilar(pattern, i);
+      } else {
+        source += escapeRegExp(c);
+      }
+      continue;
+    }
+    switch (c) {
+      case '_':
+        source += '.';
+        break;
+      case '%':
+        source += '[\\s\\S]*';
+        break;
+      case '[':
+        source += '[';
+        inClass = true;
+        break;
+      case ']':
+        throw invalidSimilar(pattern, i);
+      case '\\':
+        source += '\\\\';
+        break;
+      case '$':
+      case '/':
+        source += `\\${c}`;
+        break;
+      default:
+        source += c;
+    }
+  }
+  if (inClass) throw invalidSimilar(pattern, pattern.length);
+  try {
+    return new RegExp(`${source})$`);
+  } catch {
+    throw invalidSimilar(pattern, 0);
+  }
+}
+
+const similarCache = new Map<string, RegExp>();
+
+/** `s SIMILAR TO pattern [ESCAPE escape]` for a pattern known only at run time (the RegExp is cached). */
+export function similar(s: string, pattern: string, escape: string | null): boolean {
+  const key = escape === null ? pattern : `${escape}\u0000${pattern}`;
+  let regex = similarCache.get(key);
+  if (regex === undefined) {
+    regex = similarRegExp(pattern, escape);
+    if (similarCache.size >= 256) similarCache.clear();
+    similarCache.set(key, regex);
+  }
+  return regex.test(s);
 }
 
 function escapeRegExp(text: string): string {
@@ -201,7 +310,12 @@ function compileJavaRegex(pattern: string, global: boolean): RegExp | null {
   }
 }
 
-/** REGEXP_EXTRACT: group `group` (0 = the whole match) of the first match of `regex` in `s`; NULL without a match or such a group. */
+/** How many capturing groups `regex` has. */
+function groupCount(regex: RegExp): number {
+  return new RegExp(`${regex.source}|`, regex.flags.replace(/[gy]/g, '')).exec('')!.length - 1;
+}
+
+/** REGEXP_EXTRACT: group `group` (0 = the whole match) of the first match of `regex` in `s`; NULL without a match, for a group `regex` has not, or for an invalid regex. */
 export function regexpExtract(s: string, regex: RegExp | null, group: number): string | null {
   if (regex === null || group < 0) return null;
   const match = regex.exec(s);
@@ -209,50 +323,52 @@ export function regexpExtract(s: string, regex: RegExp | null, group: number): s
   return match[group] ?? null;
 }
 
-/** REGEXP: true when `regex` matches somewhere in `s`; NULL for an invalid regex. */
-export function regexpMatches(s: string, regex: RegExp | null): boolean | null {
-  return regex === null ? null : regex.test(s);
+/** REGEXP_EXTRACT_ALL: group `group` of every match (NULL for a match where it took no part); NULL for a group `regex` has not or an invalid regex. */
+export function regexpExtractAll(s: string, regex: RegExp | null, group: number): (string | null)[] | null {
+  if (regex === null || group < 0 || group > groupCount(regex)) return null;
+  const result: (string | null)[] = [];
+  for (const match of s.matchAll(regex)) result.push(match[group] ?? null);
+  return result;
+}
+
+/** REGEXP_COUNT: how many times `regex` (global) matches `s`; NULL for an invalid regex. */
+export function regexpCount(s: string, regex: RegExp | null): number | null {
+  if (regex === null) return null;
+  let count = 0;
+  for (const _ of s.matchAll(regex)) count++;
+  return count;
+}
+
+/** REGEXP_INSTR: the 1-based position of the first match, 0 without one; NULL for an invalid regex. */
+export function regexpInstr(s: string, regex: RegExp | null): number | null {
+  if (regex === null) return null;
+  const match = regex.exec(s);
+  return match === null ? 0 : match.index + 1;
+}
+
+/** REGEXP_SUBSTR: the first match; NULL without one or for an invalid regex. */
+export function regexpSubstr(s: string, regex: RegExp | null): string | null {
+  if (regex === null) return null;
+  const match = regex.exec(s);
+  return match === null ? null : match[0];
+}
+
+/** REGEXP: true when `regex` matches somewhere in `s`; FALSE for an invalid or empty regex, as Flink's. */
+export function regexpMatches(s: string, regex: RegExp | null): boolean {
+  return regex !== null && regex.source !== '(?:)' && regex.test(s);
 }
 
 /**
- * REGEXP_REPLACE: every match of `regex` (a global RegExp) replaced by `replacement`, written as
- * in Java (`$1` a group, `\$` a dollar); NULL for an invalid regex.
+ * REGEXP_REPLACE: every match of `regex` (a global RegExp) replaced by `replacement`, taken
+ * literally (Flink quotes it: `$1` is not a group reference); NULL for an invalid regex.
  */
 export function regexpReplace(s: string, regex: RegExp | null, replacement: string): string | null {
   if (regex === null) return null;
   regex.lastIndex = 0;
-  return s.replace(regex, javaReplacement(replacement));
+  return s.replace(regex, () => replacement);
 }
 
-const replacementCache = new Map<string, string>();
-
-function javaReplacement(replacement: string): string {
-  let converted = replacementCache.get(replacement);
-  if (converted !== undefined) return converted;
-  converted = '';
-  for (let i = 0; i < replacement.length; i++) {
-    const c = replacement[i]!;
-    if (c === '\\' && i + 1 < replacement.length) {
-      const next = replacement[++i]!;
-      converted += next === '$' ? '$$' : next;
-    } else if (c === '$') {
-      const named = /^\$\{(\w+)\}/.exec(replacement.slice(i));
-      if (named !== null) {
-        converted += `$<${named[1]}>`;
-        i += named[0].length - 1;
-      } else {
-        converted += '$';
-      }
-    } else {
-      converted += c;
-    }
-  }
-  if (replacementCache.size >= 256) replacementCache.clear();
-  replacementCache.set(replacement, converted);
-  return converted;
-}
-
-/** The hex digest of the UTF-8 bytes of `s` (MD5, SHA1, SHA256). */
+/** The hex digest of the UTF-8 bytes of `s` (MD5, SHA1, SHA-2). */
 export function hashHex(algorithm: string, s: string): string {
   return createHash(algorithm).update(s, 'utf8').digest('hex');
 }
@@ -272,10 +388,221 @@ export function toBase64(s: string): string {
   return Buffer.from(s, 'utf8').toString('base64');
 }
 
-const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}(?:==)?|[A-Za-z0-9+/]{3}=?)?$/;
 
-/** The UTF-8 text of base64 `s`; text that is not base64 is an error (Node would skip what it cannot read). */
+/** The UTF-8 text of base64 `s` (padding optional, as Java's decoder); text that is not base64 is an error (Node would skip what it cannot read). */
 export function fromBase64(s: string): string {
   if (!BASE64.test(s)) throw new WeirError('EXECUTION_ERROR', `FROM_BASE64: '${s.length > 40 ? s.slice(0, 40) + '...' : s}' is not base64 text`);
   return Buffer.from(s, 'base64').toString('utf8');
+}
+
+/** A random (version 4) UUID. */
+export function uuid(): string {
+  return randomUUID();
+}
+
+/** The upper-case hex of the UTF-8 bytes of `s` (HEX of a string). */
+export function hexOfString(s: string): string {
+  return Buffer.from(s, 'utf8').toString('hex').toUpperCase();
+}
+
+/** Flink's CHR: the character of the low byte of `n` (CHR(353) = 'a'); empty for a negative `n`. */
+export function chr(n: number): string {
+  return n < 0 ? '' : String.fromCharCode(n & 0xff);
+}
+
+/** Flink's LOCATE(a, b, from): the 1-based position of `a` in `b` at or after position `from`; 0 when absent; an empty `a` is found at 1. */
+export function locate(needle: string, haystack: string, from: number): number {
+  if (needle.length === 0) return 1;
+  return haystack.indexOf(needle, Math.max(0, from - 1)) + 1;
+}
+
+/** Flink's OVERLAY(s PLACING r FROM start [FOR length]): s when start is outside it, else s[..start) + r + the rest after `length` characters (nothing of it when it runs past the end). */
+export function overlay(s: string, r: string, start: number, length: number = r.length): string {
+  if (start <= 0 || start > s.length) return s;
+  const rest = start + length <= s.length && length > 0 ? s.slice(start - 1 + length) : '';
+  return s.slice(0, start - 1) + r + rest;
+}
+
+/** Flink's TRANSLATE: each code point of `from` replaced by the one at the same place in `to` (removed when `to` is shorter); the first mapping of a repeated code point wins. */
+export function translate(s: string, from: string, to: string): string {
+  if (s.length === 0 || from.length === 0) return s;
+  const target = Array.from(to);
+  const dict = new Map<string, string>();
+  Array.from(from).forEach((c, i) => {
+    if (!dict.has(c)) dict.set(c, target[i] ?? '');
+  });
+  let result = '';
+  for (const c of s) result += dict.get(c) ?? c;
+  return result;
+}
+
+/** SPLIT(s, delimiter): the pieces of `s` between delimiters (empty ones kept); each character for an empty delimiter. */
+export function split(s: string, delimiter: string): string[] {
+  return delimiter.length === 0 ? Array.from(s) : s.split(delimiter);
+}
+
+/** Flink's SPLIT_INDEX with a character code as separator (1 to 255); NULL otherwise. */
+export function splitIndexByCode(s: string, code: number, index: number): string | null {
+  if (code > 255 || code < 1 || index < 0) return null;
+  const pieces = s.split(String.fromCharCode(code));
+  return index < pieces.length && s.length > 0 ? pieces[index]! : null;
+}
+
+/** Java's String.split(regex): the pieces between matches, trailing empty pieces dropped. */
+function javaSplit(s: string, regex: RegExp, limit = 0): string[] {
+  const pieces: string[] = [];
+  let last = 0;
+  regex.lastIndex = 0;
+  for (const match of s.matchAll(regex)) {
+    if (limit > 0 && pieces.length === limit - 1) break;
+    if (match[0].length === 0 && match.index === 0) continue;
+    if (match[0].length === 0 && match.index >= s.length) break;
+    pieces.push(s.slice(last, match.index));
+    last = match.index + match[0].length;
+  }
+  pieces.push(s.slice(last));
+  if (limit === 0) while (pieces.length > 1 && pieces[pieces.length - 1] === '') pieces.pop();
+  return pieces;
+}
+
+/**
+ * Flink's STR_TO_MAP: `s` split at the (regular expression) pair delimiter, each pair at the first
+ * key-value delimiter; a pair without one maps to NULL. Empty text gives an empty map.
+ */
+export function strToMap(s: string, pairDelimiter = ',', keyValueDelimiter = '='): Map<string, string | null> {
+  const map = new Map<string, string | null>();
+  if (s.length === 0) return map;
+  const pairs = javaRegex(pairDelimiter, true);
+  const keyValue = javaRegex(keyValueDelimiter, true);
+  if (pairs === null || keyValue === null) throw new WeirError('EXECUTION_ERROR', `STR_TO_MAP: invalid delimiter '${pairs === null ? pairDelimiter : keyValueDelimiter}'`);
+  for (const pair of javaSplit(s, pairs)) {
+    const [key, value] = javaSplit(pair, keyValue, 2);
+    map.set(key!, value ?? null);
+  }
+  return map;
+}
+
+/** The characters Java's URLEncoder leaves as they are. */
+const URL_SAFE = /[A-Za-z0-9.*_-]/;
+
+/** Java's URLEncoder.encode(s, UTF-8): `application/x-www-form-urlencoded` (space as '+'). */
+export function urlEncode(s: string): string {
+  let result = '';
+  for (const c of s) {
+    if (c === ' ') result += '+';
+    else if (URL_SAFE.test(c)) result += c;
+    else for (const byte of Buffer.from(c, 'utf8')) result += `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return result;
+}
+
+/** Java's URLDecoder.decode(s, UTF-8) ('+' as a space); NULL for an illegal escape, as Flink's URL_DECODE. */
+export function urlDecode(s: string): string | null {
+  const bytes: number[] = [];
+  let result = '';
+  const flush = (): void => {
+    if (bytes.length > 0) result += Buffer.from(bytes).toString('utf8');
+    bytes.length = 0;
+  };
+  for (let i = 0; i < s.length; i++) {
+    const c = s[i]!;
+    if (c === '%') {
+      const hex = s.slice(i + 1, i + 3);
+      if (!/^[0-9A-Fa-f]{2}$/.test(hex)) return null;
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      flush();
+      result += c === '+' ? ' ' : c;
+    }
+  }
+  flush();
+  return result;
+}
+
+const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/((?:([^@/?#]*)@)?([^/?#:]*)(?::(\d*))?))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
+const URL_PROTOCOLS = new Set(['http', 'https', 'ftp', 'file', 'jar', 'mailto']);
+
+/**
+ * Flink's PARSE_URL (java.net.URL): the HOST, PATH, QUERY, REF, PROTOCOL, AUTHORITY, FILE or
+ * USERINFO of `url`; NULL when the URL does not parse, the part is absent, or the part is unknown.
+ */
+export function parseUrl(url: string, part: string): string | null {
+  const m = URL_PARTS.exec(url);
+  if (m === null || !URL_PROTOCOLS.has(m[1]!.toLowerCase())) return null;
+  const [, protocol, authority, userInfo, host, , path, query, ref] = m;
+  switch (part) {
+    case 'HOST':
+      return host ?? '';
+    case 'PATH':
+      return path ?? '';
+    case 'QUERY':
+      return query ?? null;
+    case 'REF':
+      return ref ?? null;
+    case 'PROTOCOL':
+      return protocol!;
+    case 'FILE':
+      return (path ?? '') + (query === undefined ? '' : `?${query}`);
+    case 'AUTHORITY':
+      return authority ?? null;
+    case 'USERINFO':
+      return userInfo ?? null;
+    default:
+      return null;
+  }
+}
+
+/** PARSE_URL(url, 'QUERY', key): the value of `key` in the query; NULL when absent (or the part is not QUERY). */
+export function parseUrlQuery(url: string, part: string, key: string): string | null {
+  if (part !== 'QUERY') return null;
+  const query = parseUrl(url, 'QUERY');
+  if (query === null) return null;
+  const match = new RegExp(`(?:&|^)${key.replace(/[\\^$.*+?()[\]{}|/-]/g, '\\$&')}=([^&]*)`).exec(query);
+  return match === null ? null : match[1]!;
+}
+
+/** IS_ALPHA: every character a letter (and at least one). */
+export function isAlpha(s: string): boolean {
+  return /^\p{L}+$/u.test(s);
+}
+
+/** IS_DIGIT: every character a digit (and at least one), as Apache Commons' isNumeric. */
+export function isDigit(s: string): boolean {
+  return /^\p{Nd}+$/u.test(s);
+}
+
+const JAVA_INTEGER = /^[+-]?\d+$/;
+const JAVA_DOUBLE = /^[+-]?(?:NaN|Infinity|(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?[fFdD]?|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?\d+[fFdD]?)$/;
+
+/** IS_DECIMAL: the text is a number Java's Integer/Long/Double parsers accept (Double.parseDouble trims spaces). */
+export function isDecimal(s: string): boolean {
+  if (s.length === 0) return false;
+  return JAVA_INTEGER.test(s) || JAVA_DOUBLE.test(s.trim());
+}
+
+/** INET_ATON: an IPv4 address as a number (MySQL's short forms a.b and a.b.c accepted); NULL when it is not one. */
+export function inetAton(s: string): number | null {
+  if (!/^\d{1,10}(?:\.\d{1,10}){0,3}$/.test(s)) return null;
+  const parts = s.split('.').map(Number);
+  if (parts.length === 1) return null;
+  const last = parts.pop()!;
+  const lastBytes = 4 - parts.length;
+  if (parts.some((p) => p > 255) || last >= 256 ** lastBytes) return null;
+  return parts.reduce((acc, p) => acc * 256 + p, 0) * 256 ** lastBytes + last;
+}
+
+/** INET_NTOA: a number in [0, 4294967295] as an IPv4 address; NULL otherwise. */
+export function inetNtoa(n: number): string | null {
+  if (n < 0 || n > 4294967295) return null;
+  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+}
+
+const SHA2_ALGORITHMS: Readonly<Record<number, string>> = { 224: 'sha224', 256: 'sha256', 384: 'sha384', 512: 'sha512' };
+
+/** SHA2(s, bits): the hex SHA-2 digest of the given bit length; NULL for a length that is not 224, 256, 384 or 512. */
+export function sha2(s: string, bits: number): string | null {
+  const algorithm = SHA2_ALGORITHMS[bits];
+  return algorithm === undefined ? null : hashHex(algorithm, s);
 }

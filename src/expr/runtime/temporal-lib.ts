@@ -157,3 +157,216 @@ export function unixTimestamp(text: string, pattern?: string): number | null {
 export function fromUnixtime(seconds: number, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
   return cachedDateFormatter(pattern)(seconds * 1000);
 }
+
+/**
+ * `(s0, e0) OVERLAPS (s1, e1)` of comparable instants (NULL for an unknown one): each period's ends
+ * put in order, then `e0 >= s1 AND e1 >= s0` with SQL's three-valued AND, as Calcite rewrites it.
+ */
+export function overlaps(s0: number | null, e0: number | null, s1: number | null, e1: number | null): boolean | null {
+  const [a0, b0] = s0 !== null && e0 !== null && e0 < s0 ? [e0, s0] : [s0, e0];
+  const [a1, b1] = s1 !== null && e1 !== null && e1 < s1 ? [e1, s1] : [s1, e1];
+  const first = b0 === null || a1 === null ? null : b0 >= a1;
+  const second = b1 === null || a0 === null ? null : b1 >= a0;
+  if (first === false || second === false) return false;
+  return first === null || second === null ? null : true;
+}
+
+/** The units FLOOR/CEIL(x TO unit) accepts, with the instants' milliseconds per unit below a day. */
+const FLOOR_MILLIS: Readonly<Record<string, number>> = { MILLISECOND: 1, SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: MILLIS_PER_DAY };
+
+/** FLOOR(days TO unit) of a DATE (Calcite's: weeks start on Sunday). */
+function floorDays(days: number, unit: string): number {
+  switch (unit) {
+    case 'WEEK':
+      return days - floorMod(days + 4, 7);
+    case 'MONTH': {
+      const { year, month } = civilFromDays(days);
+      return daysFromCivil(year, month, 1);
+    }
+    case 'QUARTER': {
+      const { year, month } = civilFromDays(days);
+      return daysFromCivil(year, month - ((month - 1) % 3), 1);
+    }
+    case 'YEAR':
+      return daysFromCivil(civilFromDays(days).year, 1, 1);
+    case 'DECADE': {
+      const year = civilFromDays(days).year;
+      return daysFromCivil(year - floorMod(year, 10), 1, 1);
+    }
+    case 'CENTURY': {
+      const year = civilFromDays(days).year;
+      return daysFromCivil(year - floorMod(year - 1, 100), 1, 1);
+    }
+    case 'MILLENNIUM': {
+      const year = civilFromDays(days).year;
+      return daysFromCivil(year - floorMod(year - 1, 1000), 1, 1);
+    }
+    default:
+      return days;
+  }
+}
+
+/** The smallest unit boundary after a DATE floor (for CEIL). */
+function nextBoundary(floor: number, unit: string): number {
+  switch (unit) {
+    case 'WEEK':
+      return floor + 7;
+    case 'MONTH':
+      return addMonthsToDays(floor, 1);
+    case 'QUARTER':
+      return addMonthsToDays(floor, 3);
+    case 'YEAR':
+      return addMonthsToDays(floor, 12);
+    case 'DECADE':
+      return addMonthsToDays(floor, 120);
+    case 'CENTURY':
+      return addMonthsToDays(floor, 1200);
+    case 'MILLENNIUM':
+      return addMonthsToDays(floor, 12000);
+    default:
+      return floor + 1;
+  }
+}
+
+const DATE_FLOOR_UNITS = new Set(['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'DECADE', 'CENTURY', 'MILLENNIUM']);
+
+/**
+ * FLOOR or CEIL (`ceil`) of a temporal value to `unit`, as a function of the value's
+ * representation: `kind` DATE (days; units DAY and above), TIME (milliseconds of the day; units
+ * below DAY) or TIMESTAMP (epoch milliseconds). Throws INVALID_ARGUMENT for a unit the type has not.
+ */
+export function temporalRounder(unit: string, kind: 'DATE' | 'TIME' | 'TIMESTAMP', ceil: boolean): (value: number) => number {
+  const upper = unit.toUpperCase();
+  const name = ceil ? 'CEIL' : 'FLOOR';
+  const unknown = (): WeirError => new WeirError('INVALID_ARGUMENT', `${name}(${kind} TO ${unit}) is not supported`);
+  const millis = FLOOR_MILLIS[upper];
+  if (kind === 'TIME') {
+    if (millis === undefined || upper === 'DAY') throw unknown();
+    return (t) => {
+      const floor = t - floorMod(t, millis);
+      return ceil && floor !== t ? floorMod(floor + millis, MILLIS_PER_DAY) : floor;
+    };
+  }
+  if (kind === 'DATE') {
+    if (!DATE_FLOOR_UNITS.has(upper)) throw unknown();
+    return (days) => {
+      const floor = floorDays(days, upper);
+      return ceil && floor !== days ? nextBoundary(floor, upper) : floor;
+    };
+  }
+  if (millis !== undefined) {
+    return (ts) => {
+      const floor = ts - floorMod(ts, millis);
+      return ceil && floor !== ts ? floor + millis : floor;
+    };
+  }
+  if (!DATE_FLOOR_UNITS.has(upper)) throw unknown();
+  return (ts) => {
+    const days = floorDiv(ts, MILLIS_PER_DAY);
+    const floor = floorDays(days, upper) * MILLIS_PER_DAY;
+    return ceil && floor !== ts ? nextBoundary(floor / MILLIS_PER_DAY, upper) * MILLIS_PER_DAY : floor;
+  };
+}
+
+/** The EXTRACT function of `unit` for intervals: DAY TO SECOND (milliseconds) or YEAR TO MONTH (months), signed as the interval. */
+export function intervalExtractor(unit: string, yearMonth: boolean): (value: number) => number {
+  const upper = unit.toUpperCase();
+  const signed = (f: (abs: number) => number) => (v: number) => (v < 0 ? -f(-v) : f(v)) + 0;
+  if (yearMonth) {
+    if (upper === 'YEAR') return signed((m) => Math.floor(m / 12));
+    if (upper === 'MONTH') return signed((m) => m % 12);
+    if (upper === 'QUARTER') return signed((m) => Math.floor((m % 12) / 3) + 1);
+  } else {
+    switch (upper) {
+      case 'DAY':
+        return signed((ms) => Math.floor(ms / MILLIS_PER_DAY));
+      case 'HOUR':
+        return signed((ms) => Math.floor(ms / 3_600_000) % 24);
+      case 'MINUTE':
+        return signed((ms) => Math.floor(ms / 60_000) % 60);
+      case 'SECOND':
+        return signed((ms) => Math.floor(ms / 1000) % 60);
+      case 'MILLISECOND':
+        return signed((ms) => ms % 60_000);
+      case 'EPOCH':
+        return (ms) => Math.trunc(ms / 1000) + 0;
+    }
+  }
+  throw new WeirError('INVALID_ARGUMENT', `EXTRACT(${unit} FROM INTERVAL ${yearMonth ? 'YEAR TO MONTH' : 'DAY TO SECOND'}) is not supported`);
+}
+
+/** Java's short time-zone IDs (ZoneId.SHORT_IDS), which TimeZone.getTimeZone also accepts. */
+const SHORT_ZONE_IDS: Readonly<Record<string, string>> = {
+  ACT: 'Australia/Darwin', AET: 'Australia/Sydney', AGT: 'America/Argentina/Buenos_Aires', ART: 'Africa/Cairo', AST: 'America/Anchorage',
+  BET: 'America/Sao_Paulo', BST: 'Asia/Dhaka', CAT: 'Africa/Harare', CNT: 'America/St_Johns', CST: 'America/Chicago', CTT: 'Asia/Shanghai',
+  EAT: 'Africa/Addis_Ababa', ECT: 'Europe/Paris', IET: 'America/Indiana/Indianapolis', IST: 'Asia/Kolkata', JST: 'Asia/Tokyo',
+  MIT: 'Pacific/Apia', NET: 'Asia/Yerevan', NST: 'Pacific/Auckland', PLT: 'Asia/Karachi', PNT: 'America/Phoenix', PRT: 'America/Puerto_Rico',
+  PST: 'America/Los_Angeles', SST: 'Pacific/Guadalcanal', VST: 'Asia/Ho_Chi_Minh', EST: 'Etc/GMT+5', MST: 'Etc/GMT+7', HST: 'Etc/GMT+10',
+};
+
+const zoneFormats = new Map<string, Intl.DateTimeFormat | number>();
+
+/** A zone's formatter, or its fixed offset in milliseconds (`GMT+08:00`, `UTC-5`, `+08:00`); unknown zones are GMT, as Java's TimeZone.getTimeZone makes them. */
+function zoneOf(zone: string): Intl.DateTimeFormat | number {
+  let known = zoneFormats.get(zone);
+  if (known !== undefined) return known;
+  const fixed = /^(?:GMT|UTC|UT)?([+-])(\d{1,2})(?::?(\d{2}))?$/.exec(zone);
+  if (fixed !== null) known = (fixed[1] === '-' ? -1 : 1) * (Number(fixed[2]) * 3_600_000 + Number(fixed[3] ?? 0) * 60_000);
+  else {
+    try {
+      known = new Intl.DateTimeFormat('en-US', { timeZone: SHORT_ZONE_IDS[zone] ?? zone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' });
+    } catch {
+      known = 0;
+    }
+  }
+  if (zoneFormats.size >= 256) zoneFormats.clear();
+  zoneFormats.set(zone, known);
+  return known;
+}
+
+/** The offset from UTC of `zone` at the instant `millis`, in milliseconds. */
+export function zoneOffset(zone: string, millis: number): number {
+  const format = zoneOf(zone);
+  if (typeof format === 'number') return format;
+  const parts = Object.fromEntries(format.formatToParts(new Date(millis)).map((p) => [p.type, p.value]));
+  const wall = Date.UTC(Number(parts.year), Number(parts.month) - 1, Number(parts.day), Number(parts.hour), Number(parts.minute), Number(parts.second));
+  return wall - (millis - floorMod(millis, 1000));
+}
+
+/** The instant whose wall-clock time in `zone` is `wall` (epoch milliseconds of the local time); the earlier one in a gap or overlap. */
+export function instantOfWallTime(wall: number, zone: string): number {
+  const first = wall - zoneOffset(zone, wall);
+  const second = wall - zoneOffset(zone, first);
+  return Math.min(first, second);
+}
+
+/** CONVERT_TZ(text, from, to): the timestamp text (yyyy-MM-dd HH:mm:ss) read in zone `from` and written in zone `to`; NULL when it is not a timestamp. */
+export function convertTz(text: string, from: string, to: string): string | null {
+  const wall = parseTimestamp(text);
+  if (wall === undefined) return null;
+  const instant = instantOfWallTime(wall, from);
+  return cachedDateFormatter('yyyy-MM-dd HH:mm:ss')(instant + zoneOffset(to, instant));
+}
+
+/** TO_TIMESTAMP_LTZ(epoch, precision): the epoch value in units of 10^-precision seconds as milliseconds (sub-millisecond digits cut); a precision outside [0, 9] is an error. */
+export function epochToMillis(epoch: number, precision: number): number {
+  if (!Number.isInteger(precision) || precision < 0 || precision > 9) {
+    throw new WeirError('EXECUTION_ERROR', `TO_TIMESTAMP_LTZ: the precision must be between 0 and 9, got ${precision}`);
+  }
+  return Math.floor(precision <= 3 ? epoch * 10 ** (3 - precision) : epoch / 10 ** (precision - 3));
+}
+
+/** TO_TIMESTAMP_LTZ(text[, pattern[, zone]]): the text read in the pattern (default yyyy-MM-dd HH:mm:ss) as a wall time of `zone` (default UTC); NULL when it does not match. */
+export function textToTimestampLtz(text: string, pattern = 'yyyy-MM-dd HH:mm:ss', zone = 'UTC'): number | null {
+  const wall = cachedDateParser(pattern)(text);
+  return wall === undefined ? null : instantOfWallTime(wall, zone);
+}
+
+/** DATE_ADD(text, days) as Flink's (Hive's): the date text (yyyy-MM-dd, or a timestamp) moved by `days`, as yyyy-MM-dd; an error for other text. */
+export function dateAddText(text: string, days: number): string {
+  const match = /^\s*(\d{1,4})-(\d{1,2})-(\d{1,2})(?:$|[ T])/.exec(text);
+  if (match === null) throw new WeirError('EXECUTION_ERROR', `DATE_ADD: unsupported datetime format '${text}', use 'yyyy-MM-dd' or 'yyyy-MM-dd HH:mm:ss'`);
+  const start = daysFromCivil(Number(match[1]), Number(match[2]), 1) + Number(match[3]) - 1;
+  const { year, month, day } = civilFromDays(start + days);
+  return `${String(year).padStart(4, '0')}-${String(month).padStart(2, '0')}-${String(day).padStart(2, '0')}`;
+}

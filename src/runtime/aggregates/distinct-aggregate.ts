@@ -1,34 +1,48 @@
 /**
- * DISTINCT for any aggregate: a Map from value to how many rows of the group carry it, in front
- * of the underlying aggregate. The aggregate sees a value only when its count goes 0 → 1 and a
- * retraction only when it goes 1 → 0.
+ * DISTINCT for any aggregate: a Map from value (the argument itself, or the encoded combination
+ * of several arguments) to how many rows of the group carry it, in front of the underlying
+ * aggregate. The aggregate sees a value only when its count goes 0 → 1 and a retraction only when
+ * it goes 1 → 0. With several arguments an entry is `[count, ...arguments]`, so that a merge can
+ * replay the arguments into the underlying aggregate.
  */
-import type { AggregateCodegen, SourceScope } from './aggregate-codegen.js';
+import { encodeComponent } from '../../common/key-codec.js';
+import type { AggregateCodegen, SourceScope } from '../../expr/aggregates/aggregate-codegen.js';
 
-/** `inner` applied to distinct values; its slots follow the value-count map's slot. */
-export function distinctAggregate(inner: AggregateCodegen, scope: SourceScope): AggregateCodegen {
+/** `inner` applied to distinct values of `arity` arguments; its slots follow the value-count map's slot. */
+export function distinctAggregate(inner: AggregateCodegen, scope: SourceScope, arity: number): AggregateCodegen {
   const innerSlots = (slots: readonly string[]) => slots.slice(1);
+  const single = arity <= 1;
+  const encode = scope.bind(encodeComponent, 'encodeComponent');
+  const keyOf = (args: readonly string[]): string => (single ? (args[0] ?? 'null') : args.map((a) => `${encode}(${a})`).join(' + '));
   return {
     slots: 1 + inner.slots,
+    ...(inner.acceptsNulls === true ? { acceptsNulls: true } : {}),
     init: (slots) => `${slots[0]} = new Map(); ${inner.init(innerSlots(slots))}`,
-    accumulate: (slots, v) => {
-      const seen = scope.local('seen');
-      return `{ const ${seen} = ${slots[0]}.get(${v});
-        if (${seen} === undefined) { ${slots[0]}.set(${v}, 1); ${inner.accumulate(innerSlots(slots), v)} }
-        else ${slots[0]}.set(${v}, ${seen} + 1); }`;
+    accumulate: (slots, args) => {
+      const [seen, key] = [scope.local('seen'), scope.local('key')];
+      const first = single ? '1' : `[1, ${args.join(', ')}]`;
+      const increment = single ? `${slots[0]}.set(${key}, ${seen} + 1)` : `${seen}[0]++`;
+      return `{ const ${key} = ${keyOf(args)}; const ${seen} = ${slots[0]}.get(${key});
+        if (${seen} === undefined) { ${slots[0]}.set(${key}, ${first}); ${inner.accumulate(innerSlots(slots), args)} }
+        else ${increment}; }`;
     },
-    retract: (slots, v) => {
-      const seen = scope.local('seen');
-      return `{ const ${seen} = ${slots[0]}.get(${v});
-        if (${seen} === 1) { ${slots[0]}.delete(${v}); ${inner.retract(innerSlots(slots), v)} }
-        else if (${seen} !== undefined) ${slots[0]}.set(${v}, ${seen} - 1); }`;
+    retract: (slots, args) => {
+      const [seen, key] = [scope.local('seen'), scope.local('key')];
+      const count = single ? seen : `${seen}[0]`;
+      const decrement = single ? `${slots[0]}.set(${key}, ${seen} - 1)` : `${seen}[0]--`;
+      return `{ const ${key} = ${keyOf(args)}; const ${seen} = ${slots[0]}.get(${key});
+        if (${seen} !== undefined && ${count} === 1) { ${slots[0]}.delete(${key}); ${inner.retract(innerSlots(slots), args)} }
+        else if (${seen} !== undefined) ${decrement}; }`;
     },
     merge: (slots, from) => {
-      const [value, count, seen] = [scope.local('value'), scope.local('count'), scope.local('seen')];
-      return `for (const [${value}, ${count}] of ${from[0]}) {
-        const ${seen} = ${slots[0]}.get(${value});
-        if (${seen} === undefined) { ${slots[0]}.set(${value}, ${count}); ${inner.accumulate(innerSlots(slots), value)} }
-        else ${slots[0]}.set(${value}, ${seen} + ${count}); }`;
+      const [key, entry, seen] = [scope.local('key'), scope.local('entry'), scope.local('seen')];
+      const replayed = single ? [key] : Array.from({ length: arity }, (_, i) => `${entry}[${i + 1}]`);
+      const copy = single ? entry : `${entry}.slice()`;
+      const add = single ? `${slots[0]}.set(${key}, ${seen} + ${entry})` : `${seen}[0] += ${entry}[0]`;
+      return `for (const [${key}, ${entry}] of ${from[0]}) {
+        const ${seen} = ${slots[0]}.get(${key});
+        if (${seen} === undefined) { ${slots[0]}.set(${key}, ${copy}); ${inner.accumulate(innerSlots(slots), replayed)} }
+        else ${add}; }`;
     },
     result: (slots) => inner.result(innerSlots(slots)),
   };

@@ -11,17 +11,14 @@
  * second lookup.
  */
 import { WeirError } from '../../common/errors.js';
-import { encodeComponent, keySelector } from '../../common/key-codec.js';
+import { keySelector } from '../../common/key-codec.js';
 import type { ChangeBatch, Row } from '../../common/row.js';
 import { RowKind } from '../../common/row-kind.js';
 import type { AggregateCallSpec, GroupAggregateSpec } from '../../dataflow/job-graph.js';
 import type { KeyedStateBackend, ValueState } from '../state/keyed-state-backend.js';
-import { SourceScope, type AggregateCodegen, type AggregateFactory } from './aggregate-codegen.js';
-import { avgAggregate } from './avg-aggregate.js';
-import { countAggregate, rowCountAggregate } from './count-aggregate.js';
+import { SourceScope, type AggregateCodegen } from '../../expr/aggregates/aggregate-codegen.js';
+import { builtinAggregate } from '../../expr/function-registry.js';
 import { distinctAggregate } from './distinct-aggregate.js';
-import { maxAggregate, minAggregate } from './min-max-aggregate.js';
-import { sumAggregate } from './sum-aggregate.js';
 
 /**
  * A group's state: `[touch, rowCount, ...keyValues, ...aggregateSlots]`. `touch` is the group's
@@ -56,14 +53,6 @@ export interface GroupAggregateProgram {
    */
   emptyRow(): Row;
 }
-
-const FACTORIES: Readonly<Record<string, AggregateFactory>> = {
-  COUNT: countAggregate,
-  SUM: sumAggregate,
-  AVG: avgAggregate,
-  MIN: minAggregate,
-  MAX: maxAggregate,
-};
 
 const TOUCH = 0;
 const ROW_COUNT = 1;
@@ -123,9 +112,8 @@ export function generateGroupAggregate(spec: GroupAggregateSpec): (bindings: Gro
 
 function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, stride }: Layout, scope: SourceScope): string {
   const keyOf = scope.bind(keySelector(spec.keys), 'keyOf');
-  const encode = scope.bind(encodeComponent, 'encodeComponent');
   const update = (method: 'accumulate' | 'retract') =>
-    parts.map(({ call, codegen, slots }) => guarded(call, encode, scope, (value) => codegen[method](slots, value))).join('\n');
+    parts.map(({ call, codegen, slots }) => guarded(call, codegen, scope, (args) => codegen[method](slots, args))).join('\n');
   const newAccumulator = `[-1, 0${spec.keys.map((k) => `, row[${k}]`).join('')}${', null'.repeat(slotCount)}]`;
   return `
     function fold(kinds, rows) {
@@ -204,37 +192,37 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
 }
 
 /**
- * The codegen for one call: the family's, behind DISTINCT when asked; COUNT(*) reads the row
- * count held in `rowCount` (an lvalue of the generated code). Throws a WeirError for an
- * unsupported call.
+ * The codegen for one call: the generator its registered aggregate function carries, behind
+ * DISTINCT when asked; COUNT(*) reads the row count held in `rowCount` (an lvalue of the generated
+ * code). Throws a WeirError for an unsupported call.
  */
 export function aggregateCodegen(call: AggregateCallSpec, scope: SourceScope, retractable: boolean, rowCount: string): AggregateCodegen {
-  const name = call.function.toUpperCase();
-  if (name === 'COUNT' && call.args.length === 0 && call.filter === null) return rowCountAggregate(rowCount);
-  const factory = FACTORIES[name];
-  if (factory === undefined) throw new WeirError('UNSUPPORTED', `aggregate function ${call.function} is not supported`);
-  if (call.args.length !== call.argTypes.length) throw new WeirError('INTERNAL_ERROR', `${name} has ${call.args.length} arguments but ${call.argTypes.length} argument types`);
-  const codegen = factory({ call, scope, retractable });
-  return call.distinct ? distinctAggregate(codegen, scope) : codegen;
+  const definition = builtinAggregate(call.function);
+  if (definition === undefined) throw new WeirError('UNSUPPORTED', `aggregate function ${call.function} is not supported`);
+  if (definition.name === 'COUNT' && call.args.length === 0 && call.filter === null) return rowCountAggregate(rowCount);
+  if (call.args.length !== call.argTypes.length) throw new WeirError('INTERNAL_ERROR', `${definition.name} has ${call.args.length} arguments but ${call.argTypes.length} argument types`);
+  const codegen = definition.accumulator({ name: definition.name, argTypes: call.argTypes, type: call.type, scope, retractable });
+  return call.distinct ? distinctAggregate(codegen, scope, call.args.length) : codegen;
+}
+
+/** COUNT(*) answered by the group's row count held in `rowCount` (an lvalue of the generated code, merged by its owner). */
+function rowCountAggregate(rowCount: string): AggregateCodegen {
+  return { slots: 0, init: () => '', accumulate: () => '', retract: () => '', merge: () => '', result: () => rowCount };
 }
 
 /**
- * Source that runs `body` on the call's argument value, read from the generated code's `row`, for
- * rows that pass its FILTER and have no NULL argument. Several arguments (COUNT(a, b)) are only
- * counted, so their value is passed as null, except under DISTINCT, which compares their encoded
- * combination.
+ * Source that runs `body` on the call's argument values, read from the generated code's `row`
+ * into locals, for rows that pass its FILTER and — unless the aggregate accepts NULLs — have no
+ * NULL argument.
  */
-export function guarded(call: AggregateCallSpec, encode: string, scope: SourceScope, body: (value: string) => string): string {
+export function guarded(call: AggregateCallSpec, codegen: AggregateCodegen, scope: SourceScope, body: (args: readonly string[]) => string): string {
   let code: string;
-  if (call.args.length === 0) code = body('null');
-  else if (call.args.length === 1) {
-    const value = scope.local('value');
-    code = `const ${value} = row[${call.args[0]}]; if (${value} != null) { ${body(value)} }`;
-  } else {
-    const value = scope.local('value');
-    const nonNull = call.args.map((a) => `row[${a}] != null`).join(' && ');
-    const combined = call.distinct ? call.args.map((a) => `${encode}(row[${a}])`).join(' + ') : 'null';
-    code = `if (${nonNull}) { const ${value} = ${combined}; ${body(value)} }`;
+  if (call.args.length === 0) code = body([]);
+  else {
+    const locals = call.args.map(() => scope.local('value'));
+    const reads = call.args.map((a, i) => `const ${locals[i]} = row[${a}];`).join(' ');
+    const nonNull = locals.map((v) => `${v} != null`).join(' && ');
+    code = codegen.acceptsNulls === true ? `${reads} ${body(locals)}` : `${reads} if (${nonNull}) { ${body(locals)} }`;
   }
   return call.filter === null ? `{ ${code} }` : `if (row[${call.filter}] === true) { ${code} }`;
 }

@@ -12,9 +12,8 @@
  */
 import type { AggregateCallSpec } from '../../dataflow/job-graph.js';
 import type { Row } from '../../common/row.js';
-import { SourceScope } from './aggregate-codegen.js';
+import { SourceScope } from '../../expr/aggregates/aggregate-codegen.js';
 import { aggregateCodegen, guarded } from './group-aggregate-codegen.js';
-import { encodeComponent } from '../../common/key-codec.js';
 
 /** The generated functions over accumulators embedded in window records. */
 export interface MergingAggregateProgram {
@@ -51,14 +50,13 @@ export function generateMergingAggregate(aggregates: readonly AggregateCallSpec[
     next += codegen.slots;
     return { call, codegen, slots: offsets.map((o) => `acc[${o}]`), from: offsets.map((o) => `from[${o}]`) };
   });
-  const encode = scope.bind(encodeComponent, 'encodeComponent');
   const init = parts.map((p) => p.codegen.init(p.slots)).join(' ');
   const results = parts.map(({ codegen, slots }) => codegen.result(slots));
   const column = (c: OutputColumn): string => (c === 'window_start' ? 'start' : c === 'window_end' ? 'end' : `record[${c}]`);
   const source = `
     function accumulate(acc, row) {
       if (${rowCount}++ === 0) { ${init} }
-      ${parts.map(({ call, codegen, slots }) => guarded(call, encode, scope, (value) => codegen.accumulate(slots, value))).join('\n')}
+      ${parts.map(({ call, codegen, slots }) => guarded(call, codegen, scope, (args) => codegen.accumulate(slots, args))).join('\n')}
     }
     function merge(acc, from) {
       if (from[${base}] === 0) return;

@@ -7,10 +7,9 @@
  * An accumulator is a plain array `[rowCount, ...aggregateSlots]` (snapshot-safe data); it is
  * initialised by the first row added while empty, so it may be emptied and refilled.
  */
-import { encodeComponent } from '../../common/key-codec.js';
 import type { Row } from '../../common/row.js';
 import type { AggregateCallSpec } from '../../dataflow/job-graph.js';
-import { SourceScope } from './aggregate-codegen.js';
+import { SourceScope } from '../../expr/aggregates/aggregate-codegen.js';
 import { aggregateCodegen, guarded } from './group-aggregate-codegen.js';
 
 /** The generated functions over sliding accumulators. */
@@ -36,9 +35,8 @@ export function generateSlidingAggregate(aggregates: readonly AggregateCallSpec[
     next += codegen.slots;
     return { call, codegen, slots };
   });
-  const encode = scope.bind(encodeComponent, 'encodeComponent');
   const update = (method: 'accumulate' | 'retract') =>
-    parts.map(({ call, codegen, slots }) => guarded(call, encode, scope, (value) => codegen[method](slots, value))).join('\n');
+    parts.map(({ call, codegen, slots }) => guarded(call, codegen, scope, (args) => codegen[method](slots, args))).join('\n');
   const source = `
     function create() {
       return [0${', null'.repeat(next - 1)}];

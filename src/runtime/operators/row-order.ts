@@ -5,7 +5,7 @@
  */
 import { nullsFirstOf, type OrderKey } from '../../common/order-key.js';
 import type { Row } from '../../common/row.js';
-import { precedes } from '../aggregates/ordered-multiset.js';
+import { precedes } from '../../expr/aggregates/ordered-multiset.js';
 
 /**
  * A predicate that is true when row `a` orders strictly before row `b` under `orderKeys`. It is a

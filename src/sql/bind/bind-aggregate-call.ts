@@ -14,7 +14,7 @@ import type { Scope } from './scope.js';
  * column of an expression, adding it to the aggregation's pre-projection when needed).
  */
 export function bindAggregateCall(call: FunctionCall, scope: Scope, ctx: BinderContext, indexOfPre: (e: ScalarExpr) => number): Omit<AggregateCall, 'name'> {
-  const name = callName(call);
+  const name = nestedJsonAggregate(callName(call), call);
   const definition = ctx.functions.lookup(name);
   if (definition === undefined || definition.kind !== 'aggregate') throw new WeirError('INTERNAL_ERROR', `${name} is not an aggregate function`);
   const argContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'aggregate argument' };
@@ -49,6 +49,17 @@ export function bindAggregateCall(call: FunctionCall, scope: Scope, ctx: BinderC
     filter,
     type: name === 'COUNT' ? SqlTypes.bigint(false) : (signature.returns as SqlType),
   };
+}
+
+/**
+ * JSON_ARRAYAGG/JSON_OBJECTAGG of a value written by JSON_OBJECT or JSON_ARRAY is the
+ * function's `_NESTED` form, which nests the value as JSON rather than quoting it, as Flink does.
+ */
+function nestedJsonAggregate(name: string, call: FunctionCall): string {
+  if (!/^JSON_(ARRAY|OBJECT)AGG_(NULL|ABSENT)_ON_NULL$/.test(name)) return name;
+  const value = call.args[call.args.length - 1];
+  const nested = value?.kind === 'call' && ['JSON_OBJECT', 'JSON_ARRAY'].includes(callName(value));
+  return nested ? `${name}_NESTED` : name;
 }
 
 /** Throws unless `expr` is BOOLEAN (or NULL). */

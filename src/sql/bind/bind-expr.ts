@@ -57,6 +57,10 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'unary': {
       const operand = bindExpr(expr.operand, ctx);
       if (expr.op === '+') return operand;
+      // A negative number is a literal, as in Calcite, so that functions reading constants (ROUND's digits) see it.
+      if (expr.op === '-' && operand.kind === 'literal' && (typeof operand.value === 'number' || typeof operand.value === 'bigint')) {
+        return Exprs.literal(-operand.value, operand.type);
+      }
       return makeCall(expr.op === 'NOT' ? 'NOT' : 'NEGATE', [operand], expr.span, ctx);
     }
     case 'binary': {
@@ -92,10 +96,9 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
     }
     case 'like': {
-      if (expr.op !== 'LIKE') throw new WeirError('UNSUPPORTED', 'SIMILAR TO is not supported', { span: expr.span });
       const args = [bindExpr(expr.expr, ctx), bindExpr(expr.pattern, ctx)];
       if (expr.escape !== undefined) args.push(bindExpr(expr.escape, ctx));
-      const test = makeCall('LIKE', args, expr.span, ctx);
+      const test = makeCall(expr.op, args, expr.span, ctx);
       return expr.negated ? makeCall('NOT', [test], expr.span, ctx) : test;
     }
     case 'is': {
@@ -108,6 +111,7 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'star':
       throw new WeirError('INVALID_ARGUMENT', '* is only allowed in a select list or in COUNT(*)', { span: expr.span });
     case 'item-access':
+      return makeCall('ITEM', [bindExpr(expr.expr, ctx), bindExpr(expr.index, ctx)], expr.span, ctx);
     case 'in-subquery':
     case 'exists':
     case 'scalar-subquery':
@@ -147,7 +151,7 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
       children.push(expr.filter);
       break;
     case 'case':
-      children.push(expr.operand, ...expr.whens.flatMap((w) => [w.when, w.then]), expr.else);
+      children.push(expr.operand, ...expr.whens.flatMap((w) => [w.when, ...(w.alternatives ?? []), w.then]), expr.else);
       break;
     case 'cast':
     case 'field-access':
@@ -203,18 +207,46 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
   }
   if (call.distinct) throw new WeirError('INVALID_ARGUMENT', `DISTINCT is only allowed in aggregate functions, not in ${name}`, { span: call.span });
   if (call.filter !== undefined) throw new WeirError('INVALID_ARGUMENT', `FILTER is only allowed on aggregate functions, not on ${name}`, { span: call.span });
-  const args = call.args.map((arg) => {
+  if (name === 'JSON' && !JSON_VALUE_POSITIONS.has(call)) {
+    throw new WeirError('INVALID_ARGUMENT', 'The JSON() function is currently only supported inside JSON_ARRAY() or as the VALUE param of JSON_OBJECT()', { span: call.span });
+  }
+  const jsonConstructor = name === 'JSON_OBJECT' || name === 'JSON_ARRAY';
+  const isValue = (i: number): boolean => jsonConstructor && i > 0 && (name === 'JSON_ARRAY' || i % 2 === 0);
+  const args = call.args.map((arg, i) => {
     if (arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `TABLE arguments are only allowed in table functions`, { span: arg.span });
+    if (isValue(i)) JSON_VALUE_POSITIONS.add(arg);
     return bindExpr(arg, ctx);
   });
-  return makeCall(name, args, call.span, ctx);
+  return makeCall(name, jsonConstructor ? withJsonMask(name, args) : args, call.span, ctx);
+}
+
+/** The arguments of a call in the VALUE place of JSON_OBJECT or JSON_ARRAY, where JSON(...) is allowed. */
+const JSON_VALUE_POSITIONS = new WeakSet<object>();
+
+/**
+ * JSON_OBJECT/JSON_ARRAY arguments with their first (the ON NULL mode literal) extended by a letter
+ * per value, `R` for a value a JSON constructor writes, which is nested as JSON rather than quoted
+ * as a string (see src/expr/functions/json-functions.ts).
+ */
+function withJsonMask(name: string, args: readonly ScalarExpr[]): ScalarExpr[] {
+  const [mode, ...rest] = args;
+  if (mode?.kind !== 'literal' || typeof mode.value !== 'string') return [...args];
+  const values = name === 'JSON_OBJECT' ? rest.filter((_, i) => i % 2 === 1) : rest;
+  const mask = values.map((v) => (v.kind === 'call' && ['JSON_OBJECT', 'JSON_ARRAY', 'JSON'].includes(v.name) ? 'R' : '-')).join('');
+  const text = `${mode.value}:${mask}`;
+  return [Exprs.literal(text, SqlTypes.char(text.length, false)), ...rest];
 }
 
 function bindCase(expr: Extract<Expr, { kind: 'case' }>, ctx: ExprBindContext): ScalarExpr {
   const operand = expr.operand === undefined ? undefined : bindExpr(expr.operand, ctx);
-  const whens = expr.whens.map(({ when, then }) => {
+  const whens = expr.whens.map(({ when, alternatives = [], then }) => {
+    if (operand === undefined && alternatives.length > 0) {
+      throw new WeirError('INVALID_ARGUMENT', 'a list of values after WHEN needs CASE with an operand (CASE x WHEN 1, 2 THEN ...)', { span: alternatives[0]!.span });
+    }
     const value = bindExpr(when, ctx);
-    return { when: operand === undefined ? value : makeCall('=', [operand, value], when.span, ctx), then: bindExpr(then, ctx) };
+    if (operand === undefined) return { when: value, then: bindExpr(then, ctx) };
+    const tests = [when, ...alternatives].map((v, i) => makeCall('=', [operand, i === 0 ? value : bindExpr(v, ctx)], v.span, ctx));
+    return { when: tests.length === 1 ? tests[0]! : makeCall('OR', tests, when.span, ctx), then: bindExpr(then, ctx) };
   });
   for (const { when } of whens) {
     if (when.type.kind !== 'BOOLEAN' && when.type.kind !== 'NULL') {

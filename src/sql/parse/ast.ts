@@ -208,11 +208,11 @@ export type FrameBound =
   | { readonly kind: 'following'; readonly offset: Expr }
   | { readonly kind: 'unbounded-following' };
 
-/** `CASE [operand] WHEN ... THEN ... [ELSE ...] END`. */
+/** `CASE [operand] WHEN ... THEN ... [ELSE ...] END`; `CASE x WHEN 1, 2 THEN` lists 2 in `alternatives`. */
 export interface CaseExpr extends Node {
   readonly kind: 'case';
   readonly operand?: Expr;
-  readonly whens: readonly { readonly when: Expr; readonly then: Expr }[];
+  readonly whens: readonly { readonly when: Expr; readonly alternatives?: readonly Expr[]; readonly then: Expr }[];
   readonly else?: Expr;
 }
 

@@ -13,7 +13,8 @@ const EXPRESSION_STARTERS = new Set([
   'identifier', 'number', 'string', '(', '-', '+', 'NOT', 'TRUE', 'FALSE', 'NULL', 'DATE', 'TIME',
   'TIMESTAMP', 'INTERVAL', 'CASE', 'CAST', 'TRY_CAST', 'EXISTS', 'EXTRACT', 'TRIM', 'SUBSTRING',
   'POSITION', 'FLOOR', 'CEIL', 'CEILING', 'CURRENT_TIMESTAMP', 'CURRENT_DATE', 'CURRENT_TIME',
-  'LOCALTIMESTAMP', 'LOCALTIME', 'ARRAY', 'MAP', 'ROW', 'LEFT', 'RIGHT',
+  'LOCALTIMESTAMP', 'LOCALTIME', 'ARRAY', 'MAP', 'ROW', 'LEFT', 'RIGHT', 'OVERLAY', 'TIMESTAMPADD', 'TIMESTAMPDIFF',
+  'JSON_VALUE', 'JSON_QUERY', 'JSON_EXISTS', 'JSON_OBJECT', 'JSON_ARRAY', 'JSON_OBJECTAGG', 'JSON_ARRAYAGG', 'ARRAY_AGG',
 ]);
 
 /** Keywords that begin a data type; listed together as "type". */
@@ -26,7 +27,7 @@ const TYPE_STARTERS = new Set([
 /** Tokens that would only continue what is already complete: operators and postfixes. */
 const CONTINUATIONS = new Set([
   '(', '.', '[', '*', '/', '%', '+', '-', '||', '=', '<>', '!=', '<', '<=', '>', '>=', 'AND', 'OR',
-  'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'SIMILAR',
+  'IS', 'NOT', 'IN', 'BETWEEN', 'LIKE', 'SIMILAR', 'OVERLAPS', 'JSON',
 ]);
 
 /** Optional modifiers of what is already complete. */

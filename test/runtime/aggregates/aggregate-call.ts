@@ -1,14 +1,15 @@
 /**
- * Builders of group-aggregate specs for tests, typing results as Flink's binder does: COUNT is
- * BIGINT NOT NULL, SUM and AVG keep an integer or floating argument's type, SUM(DECIMAL(p, s)) is
- * DECIMAL(38, s), AVG(DECIMAL(p, s)) is DECIMAL(38, max(6, s)), MIN and MAX keep the argument's type.
+ * Builders of group-aggregate specs for tests, typing results as the binder does: by the
+ * registry's definition of the function (COUNT is BIGINT NOT NULL, SUM and AVG keep an integer or
+ * floating argument's type, SUM(DECIMAL(p, s)) is DECIMAL(38, s), ...).
  */
-import { SqlTypes, type SqlType } from '../../../src/common/sql-type.js';
+import type { SqlType } from '../../../src/common/sql-type.js';
 import type { AggregateCallSpec, GroupAggregateSpec } from '../../../src/dataflow/job-graph.js';
+import { builtinAggregate } from '../../../src/expr/function-registry.js';
 
 /** `fn(args)` over columns of the given types, optionally DISTINCT and/or FILTERed by a BOOLEAN column. */
 export function aggCall(
-  fn: 'COUNT' | 'SUM' | 'AVG' | 'MIN' | 'MAX',
+  fn: string,
   args: readonly (readonly [column: number, type: SqlType])[],
   options: { readonly distinct?: boolean; readonly filter?: number } = {},
 ): AggregateCallSpec {
@@ -18,7 +19,7 @@ export function aggCall(
     args: args.map(([column]) => column),
     distinct: options.distinct ?? false,
     filter: options.filter ?? null,
-    type: resultType(fn, argTypes[0]),
+    type: resultType(fn, argTypes),
     argTypes,
   };
 }
@@ -38,9 +39,8 @@ export function groupSpec(
   };
 }
 
-function resultType(fn: string, arg: SqlType | undefined): SqlType {
-  if (fn === 'COUNT' || arg === undefined) return SqlTypes.bigint(false);
-  if (arg.kind === 'DECIMAL' && fn === 'SUM') return SqlTypes.decimal(38, arg.scale);
-  if (arg.kind === 'DECIMAL' && fn === 'AVG') return SqlTypes.decimal(38, Math.max(6, arg.scale));
-  return { ...arg, nullable: true } as SqlType;
+function resultType(fn: string, argTypes: readonly SqlType[]): SqlType {
+  const definition = builtinAggregate(fn);
+  if (definition === undefined) throw new Error(`no aggregate function ${fn}`);
+  return definition.resolve(argTypes).returns;
 }

@@ -30,6 +30,23 @@ const CALLS = [
   aggCall('COUNT', [[3, string]], { distinct: true, filter: 4 }),
   aggCall('SUM', [[0, int]], { distinct: true }),
   aggCall('MAX', [[0, int]], { filter: 4 }),
+  aggCall('COLLECT', [[3, string]]),
+  aggCall('VAR_POP', [[1, double]]),
+  aggCall('STDDEV_SAMP', [[0, int]]),
+  aggCall('VAR_SAMP', [[2, decimal]], { filter: 4 }),
+  aggCall('COLLECT', [[0, int]], { distinct: true }),
+];
+
+/** Aggregates whose result depends on the order of the rows: merged from consecutive runs of rows. */
+const ORDERED_CALLS = [
+  aggCall('FIRST_VALUE', [[0, int]]),
+  aggCall('LAST_VALUE', [[3, string]]),
+  aggCall('LISTAGG', [[3, string]]),
+  aggCall('LISTAGG', [[3, string]], { distinct: true, filter: 4 }),
+  aggCall('ARRAY_AGG', [[1, double]]),
+  aggCall('ARRAY_AGG_IGNORE_NULLS', [[0, int]]),
+  aggCall('JSON_ARRAYAGG_NULL_ON_NULL', [[2, decimal]]),
+  aggCall('JSON_ARRAYAGG_ABSENT_ON_NULL', [[3, string]], { distinct: true }),
 ];
 
 const BASE = 3;
@@ -58,6 +75,25 @@ describe('merging aggregate codegen', () => {
         for (const other of others) program.merge(into!, other);
         if (rows.length > 0) expect(program.results(into!)).toEqual(program.results(whole));
         expect(into![BASE]).toBe(rows.length);
+      }),
+    );
+  });
+
+  it('merging the accumulators of consecutive runs of rows equals accumulating every row into one, for order-dependent aggregates', () => {
+    const program = generateMergingAggregate(ORDERED_CALLS, BASE);
+    const fresh = (): unknown[] => [...new Array<null>(BASE).fill(null), 0, ...new Array<null>(program.slots - 1).fill(null)];
+    fc.assert(
+      fc.property(fc.array(row, { maxLength: 40 }), fc.nat(40), fc.nat(40), (rows, a, b) => {
+        const cuts = [Math.min(a, b) % (rows.length + 1), Math.max(a, b) % (rows.length + 1)].sort((x, y) => x - y);
+        const whole = fresh();
+        const parts = [fresh(), fresh(), fresh()];
+        rows.forEach((r, i) => {
+          program.accumulate(whole, r as Row);
+          program.accumulate(parts[i < cuts[0]! ? 0 : i < cuts[1]! ? 1 : 2]!, r as Row);
+        });
+        const [into, ...others] = parts;
+        for (const other of others) program.merge(into!, other);
+        if (rows.length > 0) expect(program.results(into!)).toEqual(program.results(whole));
       }),
     );
   });

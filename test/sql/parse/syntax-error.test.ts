@@ -43,7 +43,7 @@ describe('syntax errors', () => {
 
   it('an unclosed parenthesis', () => {
     expect(syntaxError('SELECT (a + b FROM t')).toEqual({
-      message: 'syntax error at or near "FROM"', line: 1, column: 15, endColumn: 19, expected: [')'], hint: undefined,
+      message: 'syntax error at or near "FROM"', line: 1, column: 15, endColumn: 19, expected: [')', ','], hint: undefined,
     });
     expect(syntaxError('SELECT count(a')).toEqual({
       message: 'syntax error at end of input', line: 1, column: 15, endColumn: 15, expected: [')', ','], hint: undefined,

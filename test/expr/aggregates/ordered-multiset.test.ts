@@ -12,7 +12,7 @@ import {
   multisetRemove,
   precedes,
   type OrderedMultiset,
-} from '../../../src/runtime/aggregates/ordered-multiset.js';
+} from '../../../src/expr/aggregates/ordered-multiset.js';
 
 /** Checks the representation invariants stated in the module comment. */
 function checkInvariants(set: OrderedMultiset): void {

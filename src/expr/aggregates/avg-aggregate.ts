@@ -11,14 +11,15 @@ import { unsupportedAggregate } from './aggregate-codegen.js';
 import { numericClass, sumAccumulation, type NumericClass } from './sum-aggregate.js';
 
 /** AVG: NULL while no non-NULL value is present. */
-export const avgAggregate: AggregateFactory = ({ call, scope }) => {
-  const arg = call.argTypes.length === 1 ? numericClass(call.argTypes[0]!) : null;
-  const result = numericClass(call.type);
-  if (arg === null || result === null) throw unsupportedAggregate(call);
+export const avgAggregate: AggregateFactory = (context) => {
+  const { argTypes, type, scope } = context;
+  const arg = argTypes.length === 1 ? numericClass(argTypes[0]!) : null;
+  const result = numericClass(type);
+  if (arg === null || result === null) throw unsupportedAggregate(context);
   const sumType = sumTypeOf(arg);
   const sum = sumAccumulation('AVG', arg, numericClass(sumType)!, sumType, scope);
   const divide = divisionSource(arg, result, scope);
-  if (sum === null || divide === null) throw unsupportedAggregate(call);
+  if (sum === null || divide === null) throw unsupportedAggregate(context);
   return { ...sum, result: ([s, n]) => `(${n} === 0 ? null : ${divide(s!, n!)})` };
 };
 
@@ -34,7 +35,7 @@ function divisionSource(arg: NumericClass, result: NumericClass, scope: SourceSc
     const divide = scope.bind(truncatingDivide, 'truncatingDivide');
     return (s, n) => `${divide}(${s}, ${n})`;
   }
-  if (arg.kind !== 'decimal' && result.kind === 'float') return (s, n) => `${s} / ${n}`;
+  if (arg.kind !== 'decimal' && result.kind === 'float') return result.single === true ? (s, n) => `Math.fround(${s} / ${n})` : (s, n) => `${s} / ${n}`;
   if (arg.kind === 'decimal' && result.kind === 'float') {
     const toNumber = scope.bind(decimalToNumber, 'decimalToNumber');
     return (s, n) => `${toNumber}(${s}, ${arg.scale}) / ${n}`;

@@ -1,10 +1,13 @@
 /**
  * SUM, and the running sum that AVG shares with it. The accumulator is `[sum, count of non-NULL
- * values]`: the count says when the result goes back to NULL under retraction. Integer sums are
- * numbers checked against the result type's range after every change (BIGINT is bounded by the
- * safe integers, so a checked sum is always exact); DECIMAL sums are exact bigints checked against
- * the result precision; FLOAT/DOUBLE sums are plain numbers, reset to 0 when their last value is
- * retracted so that rounding residue does not outlive the values.
+ * values]`: the count says when the result goes back to NULL under retraction. TINYINT, SMALLINT
+ * and INT sums wrap around as Java's do (Flink's SUM(INT) is an INT computed with `+`; wrapping
+ * commutes with retraction, so the result is the same in any order); BIGINT sums are checked
+ * against the safe integers after every change (so a checked sum is always exact, and a sum beyond
+ * them is an error rather than a rounded number); DECIMAL sums are exact bigints checked against
+ * the result precision; FLOAT/DOUBLE sums are plain numbers (a FLOAT one rounded to 32 bits after
+ * every step), reset to 0 when their last value is retracted so that rounding residue does not
+ * outlive the values.
  */
 import { pow10 } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
@@ -14,8 +17,8 @@ import { unsupportedAggregate } from './aggregate-codegen.js';
 
 /** How a numeric type is added up. */
 export type NumericClass =
-  | { readonly kind: 'integer'; readonly min: number; readonly max: number }
-  | { readonly kind: 'float' }
+  | { readonly kind: 'integer'; readonly min: number; readonly max: number; readonly bits?: 8 | 16 | 32 }
+  | { readonly kind: 'float'; readonly single?: boolean }
   | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number };
 
 const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
@@ -27,11 +30,21 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   INTERVAL_YEAR_MONTH: [-2147483648, 2147483647],
 };
 
+/** Integer types whose sums wrap around (two's complement of this many bits), as Java's do. */
+const WRAPPING_BITS: Readonly<Record<string, 8 | 16 | 32>> = { TINYINT: 8, SMALLINT: 16, INT: 32 };
+
+/** A JS expression wrapping the integer `value` to `bits` bits, as a Java narrowing does. */
+export function wrapInteger(value: string, bits: 8 | 16 | 32): string {
+  return bits === 32 ? `(${value}) | 0` : `((${value}) << ${32 - bits}) >> ${32 - bits}`;
+}
+
 /** The numeric class of a type, or null when it is not numeric. */
 export function numericClass(type: SqlType): NumericClass | null {
   const range = INTEGER_RANGES[type.kind];
-  if (range !== undefined) return { kind: 'integer', min: range[0], max: range[1] };
-  if (type.kind === 'FLOAT' || type.kind === 'DOUBLE') return { kind: 'float' };
+  const bits = WRAPPING_BITS[type.kind];
+  if (range !== undefined) return bits === undefined ? { kind: 'integer', min: range[0], max: range[1] } : { kind: 'integer', min: range[0], max: range[1], bits };
+  if (type.kind === 'FLOAT') return { kind: 'float', single: true };
+  if (type.kind === 'DOUBLE') return { kind: 'float' };
   if (type.kind === 'DECIMAL') return { kind: 'decimal', precision: type.precision, scale: type.scale };
   return null;
 }
@@ -46,23 +59,35 @@ export type SumAccumulation = Omit<AggregateCodegen, 'result'>;
  */
 export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass, sumType: SqlType, scope: SourceScope): SumAccumulation | null {
   const overflow = scope.bind(() => overflowError(fn, sumType), 'overflow');
+  if (sum.kind === 'integer' && arg.kind === 'integer' && sum.bits !== undefined) {
+    const bits = sum.bits;
+    return {
+      slots: 2,
+      init: ([s, n]) => `${s} = 0; ${n} = 0;`,
+      accumulate: ([s, n], [v]) => `${s} = ${wrapInteger(`${s} + ${v}`, bits)}; ${n}++;`,
+      retract: ([s, n], [v]) => `${s} = ${wrapInteger(`${s} - ${v}`, bits)}; ${n}--;`,
+      merge: ([s, n], [t, m]) => `${s} = ${wrapInteger(`${s} + ${t}`, bits)}; ${n} += ${m};`,
+    };
+  }
   if (sum.kind === 'integer' && arg.kind === 'integer') {
     const check = (s: string) => `if (${s} > ${sum.max} || ${s} < ${sum.min}) throw ${overflow}();`;
     return {
       slots: 2,
       init: ([s, n]) => `${s} = 0; ${n} = 0;`,
-      accumulate: ([s, n], v) => `${s} += ${v}; ${n}++; ${check(s!)}`,
-      retract: ([s, n], v) => `${s} -= ${v}; ${n}--; ${check(s!)}`,
+      accumulate: ([s, n], [v]) => `${s} += ${v}; ${n}++; ${check(s!)}`,
+      retract: ([s, n], [v]) => `${s} -= ${v}; ${n}--; ${check(s!)}`,
       merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m}; ${check(s!)}`,
     };
   }
   if (sum.kind === 'float' && arg.kind !== 'decimal') {
+    // A FLOAT sum is a float, rounded after every step as Java's float arithmetic.
+    const round = (e: string) => (sum.single === true ? `Math.fround(${e})` : e);
     return {
       slots: 2,
       init: ([s, n]) => `${s} = 0; ${n} = 0;`,
-      accumulate: ([s, n], v) => `${s} += ${v}; ${n}++;`,
-      retract: ([s, n], v) => `if (--${n} === 0) ${s} = 0; else ${s} -= ${v};`,
-      merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m};`,
+      accumulate: ([s, n], [v]) => `${s} = ${round(`${s} + ${v}`)}; ${n}++;`,
+      retract: ([s, n], [v]) => `if (--${n} === 0) ${s} = 0; else ${s} = ${round(`${s} - ${v}`)};`,
+      merge: ([s, n], [t, m]) => `${s} = ${round(`${s} + ${t}`)}; ${n} += ${m};`,
     };
   }
   if (sum.kind === 'decimal' && arg.kind === 'decimal' && sum.scale >= arg.scale) {
@@ -72,8 +97,8 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
     return {
       slots: 2,
       init: ([s, n]) => `${s} = 0n; ${n} = 0;`,
-      accumulate: ([s, n], v) => `${s} += ${scaled(v)}; ${n}++; ${check(s!)}`,
-      retract: ([s, n], v) => `${s} -= ${scaled(v)}; ${n}--; ${check(s!)}`,
+      accumulate: ([s, n], [v]) => `${s} += ${scaled(v)}; ${n}++; ${check(s!)}`,
+      retract: ([s, n], [v]) => `${s} -= ${scaled(v)}; ${n}--; ${check(s!)}`,
       merge: ([s, n], [t, m]) => `${s} += ${t}; ${n} += ${m}; ${check(s!)}`,
     };
   }
@@ -81,11 +106,12 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
 }
 
 /** SUM: the running sum, NULL while no non-NULL value is present. */
-export const sumAggregate: AggregateFactory = ({ call, scope }) => {
-  const arg = call.argTypes.length === 1 ? numericClass(call.argTypes[0]!) : null;
-  const result = numericClass(call.type);
-  const sum = arg === null || result === null ? null : sumAccumulation('SUM', arg, result, call.type, scope);
-  if (sum === null) throw unsupportedAggregate(call);
+export const sumAggregate: AggregateFactory = (context) => {
+  const { argTypes, type, scope } = context;
+  const arg = argTypes.length === 1 ? numericClass(argTypes[0]!) : null;
+  const result = numericClass(type);
+  const sum = arg === null || result === null ? null : sumAccumulation('SUM', arg, result, type, scope);
+  if (sum === null) throw unsupportedAggregate(context);
   return { ...sum, result: ([s, n]) => `(${n} === 0 ? null : ${s})` };
 };
 

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { truncatingDivide } from '../../../src/runtime/aggregates/avg-aggregate.js';
+import { truncatingDivide } from '../../../src/expr/aggregates/avg-aggregate.js';
 
 describe('truncatingDivide', () => {
   it('truncates toward zero like Java integer division', () => {

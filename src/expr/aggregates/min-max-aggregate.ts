@@ -20,8 +20,9 @@ export const minAggregate: AggregateFactory = (context) => extremeAggregate(cont
 /** MAX. */
 export const maxAggregate: AggregateFactory = (context) => extremeAggregate(context, 'MAX');
 
-function extremeAggregate({ call, scope, retractable }: AggregateContext, direction: Direction): AggregateCodegen {
-  if (call.argTypes.length !== 1 || !isOrdered(call.argTypes[0]!)) throw unsupportedAggregate(call);
+function extremeAggregate(context: AggregateContext, direction: Direction): AggregateCodegen {
+  const { argTypes, scope, retractable } = context;
+  if (argTypes.length !== 1 || !isOrdered(argTypes[0]!)) throw unsupportedAggregate(context);
   if (retractable) {
     const add = scope.bind(multisetAdd, 'multisetAdd');
     const remove = scope.bind(multisetRemove, 'multisetRemove');
@@ -30,13 +31,13 @@ function extremeAggregate({ call, scope, retractable }: AggregateContext, direct
     return {
       slots: 1,
       init: ([set]) => `${set} = [];`,
-      accumulate: ([set], v) => `${add}(${set}, ${v});`,
-      retract: ([set], v) => `${remove}(${set}, ${v});`,
+      accumulate: ([set], [v]) => `${add}(${set}, ${v});`,
+      retract: ([set], [v]) => `${remove}(${set}, ${v});`,
       merge: ([set], [other]) => `${mergeInto}(${set}, ${other});`,
       result: ([set]) => `${extreme}(${set})`,
     };
   }
-  const floating = call.argTypes[0]!.kind === 'DOUBLE' || call.argTypes[0]!.kind === 'FLOAT';
+  const floating = argTypes[0]!.kind === 'DOUBLE' || argTypes[0]!.kind === 'FLOAT';
   const order = floating ? scope.bind(precedesInOrder, 'precedes') : null;
   const precedes = (a: string, b: string) => (order === null ? `${a} < ${b}` : `${order}(${a}, ${b})`);
   const better = (v: string, x: string) => (direction === 'MIN' ? precedes(v, x) : precedes(x, v));
@@ -44,7 +45,7 @@ function extremeAggregate({ call, scope, retractable }: AggregateContext, direct
   return {
     slots: 1,
     init: ([x]) => `${x} = null;`,
-    accumulate: ([x], v) => `if (${x} === null || ${better(v, x!)}) ${x} = ${v};`,
+    accumulate: ([x], [v]) => `if (${x} === null || ${better(v!, x!)}) ${x} = ${v};`,
     retract: () => `throw ${refuse}();`,
     merge: ([x], [y]) => `if (${y} !== null && (${x} === null || ${better(y!, x!)})) ${x} = ${y};`,
     result: ([x]) => x!,

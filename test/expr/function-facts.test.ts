@@ -1,0 +1,42 @@
+/**
+ * Runs the function facts (function-facts.ts, written from Flink's documentation) through the
+ * whole engine, category by category: every expression must give the printed value (and, where
+ * the fact says, the type) Flink gives, or fail with the error Flink raises. All mismatches of a
+ * category are reported together.
+ */
+import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/engine.js';
+import { AGGREGATE_FACTS, AGGREGATE_ROWS, FACTS, type Fact } from './function-facts.js';
+import { describeOutcome, evaluateExpressions, type Outcome } from './sql-expressions.js';
+
+function expectedText(fact: Fact): string {
+  const [, expected, type] = fact;
+  if (expected !== null && typeof expected === 'object') return `error containing ${JSON.stringify(expected.error)}`;
+  const value = expected === null ? 'NULL' : JSON.stringify(expected);
+  return type === undefined ? value : `${value} : ${type}`;
+}
+
+function actualText(fact: Fact, outcome: Outcome): string {
+  const [, expected, type] = fact;
+  if (expected !== null && typeof expected === 'object') {
+    if ('error' in outcome && outcome.error.message.includes(expected.error)) return expectedText(fact);
+    return describeOutcome(outcome);
+  }
+  if ('error' in outcome) return describeOutcome(outcome);
+  const value = outcome.value === null ? 'NULL' : JSON.stringify(outcome.value);
+  return type === undefined ? value : `${value} : ${outcome.type}`;
+}
+
+describe('Flink function facts', () => {
+  const engine = createEngine();
+  const categories: [string, readonly Fact[], string][] = [...Object.entries(FACTS).map(([c, f]): [string, readonly Fact[], string] => [c, f, '']), ['aggregate', AGGREGATE_FACTS, AGGREGATE_ROWS]];
+  for (const [category, facts, from] of categories) {
+    it(`${category} (${facts.length} facts)`, async () => {
+      expect(facts.length).toBeGreaterThan(0);
+      const outcomes = await evaluateExpressions(engine, facts.map(([sql]) => sql), from);
+      const actual = facts.map((fact, i) => `${fact[0]} → ${actualText(fact, outcomes[i]!)}`);
+      const expected = facts.map((fact) => `${fact[0]} → ${expectedText(fact)}`);
+      expect(actual).toEqual(expected);
+    });
+  }
+});
