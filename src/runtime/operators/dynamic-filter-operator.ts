@@ -22,7 +22,7 @@ import type { Key } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { DynamicFilterSpec } from '../../dataflow/job-graph.js';
-import { emptyMultiset, multisetAdd, multisetForEachBetween, multisetRemove, precedes, type OrderedMultiset } from '../aggregates/ordered-multiset.js';
+import { emptyMultiset, multisetAdd, multisetForEachBetween, multisetRemove, precedes, type OrderedMultiset } from '../../expr/aggregates/ordered-multiset.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import { CountedRecordView } from '../state/join-record-state-view.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';

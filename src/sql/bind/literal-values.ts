@@ -129,12 +129,20 @@ export function stringLiteralAs(value: string, span: SourceSpan, type: SqlType, 
     }
   }
   const convert = castConverter(SqlTypes.string(false), target);
+  let converted: unknown;
   try {
-    return Exprs.literal(convert === undefined ? value : convert(value), target);
+    converted = convert === undefined ? value : convert(value);
   } catch (error) {
     if (!(error instanceof WeirError)) throw error;
     if (error.code !== 'ARITHMETIC_OVERFLOW') throw invalid();
-    throw new WeirError('ARITHMETIC_OVERFLOW', `${column} has type ${name}, and '${value}' is outside its range`, {
+    throw outOfRange();
+  }
+  // Flink's CAST gives NULL for a DECIMAL that does not fit; an INSERT of such text is an error, as in PostgreSQL.
+  if (converted === null) throw outOfRange();
+  return Exprs.literal(converted, target);
+
+  function outOfRange(): WeirError {
+    return new WeirError('ARITHMETIC_OVERFLOW', `${column} has type ${name}, and '${value}' is outside its range`, {
       span,
       ...(target.kind === 'BIGINT' ? { hint: `weir's BIGINT holds integers from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (±(2^53 - 1)) exactly` } : {}),
     });
