@@ -6,7 +6,8 @@ import type { Field } from '../common/schema.js';
 import type { FunctionRegistry } from '../expr/function-registry.js';
 import { objectName, relationName } from '../sql/bind/bind-query.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
-import type { CatalogTable } from '../sql/catalog/catalog-objects.js';
+import type { CatalogMaterializedView, CatalogTable } from '../sql/catalog/catalog-objects.js';
+import { MULTISET_HASH_COLUMN } from '../connectors/postgres/postgres-ddl.js';
 import type { Statement } from '../sql/parse/ast.js';
 import type { JobHandle } from './job-handle.js';
 import { showMetrics } from './show-metrics.js';
@@ -30,7 +31,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
       return {
         kind: 'rows',
         schema: [stringField('materialized view name'), stringField('primary key'), stringField('job id')],
-        rows: session.catalog.materializedViews().map((v) => [v.name, v.primaryKey.join(', '), session.materializedJob?.id ?? '']),
+        rows: session.catalog.materializedViews().map((v) => [v.name, v.multiset ? '(none: a multiset)' : v.primaryKey.join(', '), session.materializedJob?.id ?? '']),
       };
     case 'VIEWS':
       return { kind: 'rows', schema: [stringField('view name')], rows: session.catalog.views().map((v) => [v.name]) };
@@ -85,12 +86,25 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
 
 /** Flink's DESCRIBE: name, type, null, key, extras (computed expression), watermark. */
 export function describe(catalog: Catalog, name: string, span: SourceSpan): StatementResult {
-  const relation = catalog.get(name, span);
   const schema = [stringField('name'), stringField('type'), stringField('null'), stringField('key'), stringField('extras'), stringField('watermark')];
+  const view = catalog.find(name) === undefined ? catalog.materializedView(name) : undefined;
+  if (view !== undefined) return { kind: 'rows', schema, rows: describeMaterializedView(view) };
+  const relation = catalog.get(name, span);
   if (relation.kind === 'view') {
     return { kind: 'rows', schema, rows: relation.schema.map((f) => [f.name, typeText(f.type), f.type.nullable ? 'TRUE' : 'FALSE', null, null, null]) };
   }
   return { kind: 'rows', schema, rows: describeTable(relation) };
+}
+
+/**
+ * A materialized view's columns, its key marked; a view without a key (a multiset) also lists the
+ * hidden column its Postgres table identifies rows by, which reads through weir leave out.
+ */
+function describeMaterializedView(view: CatalogMaterializedView): unknown[][] {
+  const key = view.primaryKey.length === 0 ? null : `PRI(${view.primaryKey.join(', ')})`;
+  const rows = view.schema.map((f) => [f.name, typeText(f.type), f.type.nullable ? 'TRUE' : 'FALSE', view.primaryKey.includes(f.name) ? key : null, null, null]);
+  if (!view.multiset) return rows;
+  return [...rows, [MULTISET_HASH_COLUMN, 'BIGINT', 'FALSE', null, 'HIDDEN: the query has no unique key, so its table is a multiset; this hash of each row finds the row a retraction removes (SELECT * leaves it out)', null]];
 }
 
 function describeTable(table: CatalogTable): unknown[][] {

@@ -65,6 +65,23 @@ export class JobHandle {
     return this.execution.checkpoint();
   }
 
+  /**
+   * Takes a checkpoint now (or a savepoint that stops the job, with `stop`), as FLUSH and the
+   * restart of materialized views do; resolves with the folder of what committed. A job whose
+   * bounded inputs ran out meanwhile finishes instead: its final checkpoint committed everything it
+   * wrote, and that is what this resolves with. A failed job throws its error.
+   */
+  async commitNow(stop: boolean): Promise<string> {
+    try {
+      return await (stop ? this.execution.stopWithSavepoint() : this.execution.checkpoint());
+    } catch (error) {
+      if (!this.execution.ending) throw error;
+      if ((await this.result()) !== 'FINISHED') throw this.error ?? error;
+      const last = this.lastCheckpoint;
+      return last === undefined ? 'the final checkpoint' : `chk-${last.id}`;
+    }
+  }
+
   /** The current status. */
   get status(): JobStatus {
     return this.execution.status;

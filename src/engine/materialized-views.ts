@@ -111,7 +111,7 @@ export class MaterializedViews {
   async restart(): Promise<StatementResult> {
     const previous = this.running;
     this.running = undefined;
-    if (previous?.status === 'RUNNING') await previous.stopWithSavepoint();
+    if (previous?.status === 'RUNNING') await previous.commitNow(true);
     if (this.views.size === 0) return ok('No materialized view is left to maintain.');
     const options = this.host.plannerOptions();
     const views = [...this.views.values()];
@@ -123,25 +123,27 @@ export class MaterializedViews {
   }
 
   /**
-   * DROP MATERIALIZED VIEW: stops the views' job with a final checkpoint (so nothing is left
-   * prepared), drops the view's table in Postgres (unless the view was created with
-   * `'keep-table-on-drop' = 'true'`), and starts the job again over the remaining views.
+   * DROP MATERIALIZED VIEW of the views `names` (existing ones; a dependent before what it reads):
+   * stops the views' job with a final checkpoint (so nothing is left prepared), drops each view's
+   * table in Postgres (unless the view was created with `'keep-table-on-drop' = 'true'`), and
+   * starts the job again over the remaining views. Returns what happened to each table.
    */
-  async drop(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
+  async drop(names: readonly string[]): Promise<string[]> {
     const { catalog } = this.host;
-    const name = objectName(statement.name.parts, statement.name.span);
-    const view = catalog.materializedView(name);
-    if (view === undefined) {
-      catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
-      return ok('Execute statement succeeded.');
-    }
+    const views = names.map((name) => catalog.materializedView(name)).filter((v) => v !== undefined);
+    if (views.length === 0) return [];
     const running = this.running?.status === 'RUNNING';
-    if (running) await this.running!.stopWithSavepoint();
-    this.views.delete(view.name);
-    catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
-    const table = view.options.get('table-name') ?? view.name;
-    if (!view.keepTableOnDrop) await this.host.tablesOf(view.options.get('connector') ?? '')?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
+    if (running) await this.running!.commitNow(true);
+    const messages: string[] = [];
+    for (const view of views) {
+      this.views.delete(view.name);
+      catalog.dropMaterializedView(view.name, { ifExists: true });
+      const table = view.options.get('table-name') ?? view.name;
+      if (!view.keepTableOnDrop) await this.host.tablesOf(view.options.get('connector') ?? '')?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
+      messages.push(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
+    }
     if (running) await this.restart();
-    return ok(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
+    return messages;
   }
 }
+

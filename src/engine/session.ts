@@ -33,8 +33,10 @@ import { describe, show, stringField } from './catalog-statements.js';
 import type { CatalogStore, StoredKind } from './catalog-store.js';
 import { loadFunction } from './function-library.js';
 import { MaterializedViews } from './materialized-views.js';
+import { dependentsOf, describeDependents } from './object-dependencies.js';
 import { JobHandle } from './job-handle.js';
 import { withFlinkNullOrder } from './postgres-null-order.js';
+import { viewReadStatement } from './view-read-statement.js';
 import { SessionConfig } from './session-config.js';
 import { querySystemTables } from './system-query.js';
 import { readsOnlySystemTables, registerSystemTables, SYSTEM_CONNECTOR, systemConnector } from './system-tables.js';
@@ -223,24 +225,8 @@ export class Session {
         this.catalog.add(bindCreateView(statement, text, binder), { ifNotExists: statement.ifNotExists, span: statement.name.span });
         return ok('Execute statement succeeded.');
       }
-      case 'drop': {
-        if (statement.object === 'MATERIALIZED VIEW') return this.materialized.drop(statement);
-        if (statement.object === 'FUNCTION') {
-          const name = objectName(statement.name.parts, statement.name.span);
-          if (!this.functions.unregister(name) && !statement.ifExists) {
-            throw new WeirError('UNKNOWN_FUNCTION', `user-defined function '${name}' does not exist`, { span: statement.name.span });
-          }
-          return ok('Execute statement succeeded.');
-        }
-        if (statement.object !== 'TABLE' && statement.object !== 'VIEW') {
-          throw new WeirError('UNSUPPORTED', `DROP ${statement.object} is not supported yet`, { span: statement.span });
-        }
-        const name = objectName(statement.name.parts, statement.name.span);
-        const dropped = statement.object === 'TABLE' ? this.catalog.find(name) : undefined;
-        this.catalog.drop(statement.object === 'TABLE' ? 'table' : 'view', name, { ifExists: statement.ifExists, span: statement.name.span });
-        if (dropped?.kind === 'table') dropWritableTable(dropped);
-        return ok('Execute statement succeeded.');
-      }
+      case 'drop':
+        return this.drop(statement);
       case 'insert': {
         const sink = bindInsert(statement, binder);
         const result = await this.startJob([sink], this.jobName([statement]), text);
@@ -303,27 +289,66 @@ export class Session {
   }
 
   /**
+   * DROP TABLE / VIEW / MATERIALIZED VIEW / FUNCTION. A relation that views or materialized views
+   * read is dropped only with CASCADE, which drops them first (and forgets them in the store);
+   * otherwise the DROP is refused naming them.
+   */
+  private async drop(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
+    const name = objectName(statement.name.parts, statement.name.span);
+    if (statement.object === 'FUNCTION') {
+      if (!this.functions.unregister(name) && !statement.ifExists) {
+        throw new WeirError('UNKNOWN_FUNCTION', `user-defined function '${name}' does not exist`, { span: statement.name.span });
+      }
+      return ok('Execute statement succeeded.');
+    }
+    const target = statement.object === 'MATERIALIZED VIEW' ? this.catalog.materializedView(name) : this.catalog.find(name);
+    const kind = statement.object === 'TABLE' ? 'table' : statement.object === 'VIEW' ? 'view' : 'materialized-view';
+    if (target === undefined || target.kind !== kind) {
+      if (statement.object === 'MATERIALIZED VIEW') this.catalog.dropMaterializedView(name, { ifExists: statement.ifExists, span: statement.name.span });
+      else this.catalog.drop(kind === 'table' ? 'table' : 'view', name, { ifExists: statement.ifExists, span: statement.name.span });
+      return ok('Execute statement succeeded.');
+    }
+    const dependents = dependentsOf(this.catalog, target.name);
+    if (dependents.length > 0 && !statement.cascade) {
+      throw new WeirError('INVALID_ARGUMENT', `cannot drop ${statement.object.toLowerCase()} '${target.name}': ${describeDependents(dependents)} ${dependents.length === 1 ? 'depends' : 'depend'} on it`, {
+        span: statement.name.span,
+        hint: `DROP ${statement.object} ${target.name} CASCADE drops ${dependents.length === 1 ? 'it' : 'them'} too`,
+      });
+    }
+    for (const dependent of dependents.filter((d) => d.kind === 'view')) {
+      this.catalog.drop('view', dependent.name, { ifExists: true });
+      this.store?.remove('view', dependent.name);
+    }
+    const views = [...dependents.filter((d) => d.kind === 'materialized-view').map((d) => d.name), ...(target.kind === 'materialized-view' ? [target.name] : [])];
+    const messages = await this.materialized.drop(views);
+    for (const view of views) this.store?.remove('materialized-view', view);
+    if (target.kind !== 'materialized-view') {
+      this.catalog.drop(target.kind, target.name, { ifExists: statement.ifExists, span: statement.name.span });
+      if (target.kind === 'table') dropWritableTable(target);
+    }
+    const cascaded = dependents.length === 0 ? '' : ` Dropped with it: ${describeDependents(dependents)}.`;
+    return ok(`${target.kind === 'materialized-view' ? messages[messages.length - 1]! : 'Execute statement succeeded.'}${cascaded}`);
+  }
+
+  /**
    * A SELECT that reads only materialized views runs in the Postgres database holding them, as
-   * written: their committed rows. Undefined when the SELECT reads none (weir runs it as a job).
+   * written (each view named after its table, see view-read-statement.ts): their committed rows.
+   * Undefined when the SELECT reads anything else (weir runs it as a job, over the views'
+   * definitions).
    */
   async readMaterializedViews(text: string, span?: SourceSpan): Promise<ExternalResult | undefined> {
     const references = postgresTablesRead(text);
     if (references === undefined || references.length === 0) return undefined;
     const views = references.map((r) => (r.schema === undefined || r.schema === 'public' ? this.catalog.materializedView(r.table) : undefined));
     const first = views.find((v) => v !== undefined);
-    if (first === undefined) return undefined;
-    const other = references.find((_, i) => views[i] === undefined);
-    if (other !== undefined) {
-      throw new WeirError('UNSUPPORTED', `materialized view '${first.name}' is read from Postgres, so this query may read only materialized views, not '${other.table}'`, {
-        span,
-        hint: 'read the view and the other tables in separate queries, or build a materialized view over the tables',
-      });
-    }
+    // A query that reads other relations too runs in weir, over the views' definitions.
+    if (first === undefined || views.some((v) => v === undefined)) return undefined;
     const databases = new Set(views.map((v) => v!.options.get('url') ?? ''));
     if (databases.size > 1) throw new WeirError('UNSUPPORTED', 'this query reads materialized views of different databases', { span });
     const tables = this.connectorsByName.get(first.options.get('connector') ?? '')?.tables;
     if (tables === undefined) throw new WeirError('INTERNAL_ERROR', `materialized view '${first.name}' has no readable connector`);
-    return tables.query(Object.fromEntries(first.options), withFlinkNullOrder(text));
+    const statement = viewReadStatement(withFlinkNullOrder(text), references.map((r, i) => ({ reference: r.table, view: views[i]! })));
+    return tables.query(Object.fromEntries(first.options), statement);
   }
 
   /**
@@ -413,12 +438,15 @@ export class Session {
    * Runs a job graph planned from `sinks` under `key` (its checkpoints, its sinks' transactions),
    * resuming from its latest checkpoint. A graph of parts (the materialized views) runs even when
    * its latest checkpoint is a final one: its new parts have not run yet. A job reading only
-   * system tables takes no checkpoints; one not `listed` stays out of SHOW JOBS and `weir.jobs`.
+   * system tables, or writing only to subscriptions (`engine.query`/`subscribe`: each call is a new
+   * query, which must never resume an earlier call's checkpoint), takes no checkpoints; one not
+   * `listed` stays out of SHOW JOBS and `weir.jobs`.
    */
   private async runGraph(planned: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval?: string, listed = true): Promise<StatementResult> {
     const name = planned.name;
     const graph = withJobIdentity(planned, key, this.config.get('execution.runtime-mode') === 'batch');
-    const checkpointing = readsOnlySystemTables(sinks) ? undefined : await this.checkpointing(key, defaultInterval);
+    const subscriptionsOnly = sinks.every((sink) => sink.kind === 'sink' && sink.target.connector === SUBSCRIPTION_CONNECTOR);
+    const checkpointing = readsOnlySystemTables(sinks) || subscriptionsOnly ? undefined : await this.checkpointing(key, defaultInterval);
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     const finished = checkpointing?.restoreFrom?.metadata.finished === true && !graph.nodes.some((n) => n.part !== undefined);
     if (finished && checkpointing!.restoreFrom!.metadata.graphFingerprint !== graphFingerprint(graph)) return alreadyFinished(name, checkpointing!.restoreFrom!);
@@ -482,7 +510,7 @@ export class Session {
   private async flush(): Promise<StatementResult> {
     const running = this.jobList.filter((j) => j.status === 'RUNNING' && j.takesCheckpoints);
     if (running.length > 0) await this.readersCaughtUp();
-    const paths = await Promise.all(running.map((j) => j.checkpoint()));
+    const paths = await Promise.all(running.map((j) => j.commitNow(false)));
     return ok(running.length === 0 ? 'No running job takes checkpoints; nothing to flush.' : `Flushed ${running.length} job(s): ${paths.map((p) => p.replace(/^.*\//, '')).join(', ')} committed.`);
   }
 

@@ -117,6 +117,15 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     return this.state === 'FAILED' || this.state === 'CANCELED';
   }
 
+  /**
+   * True once the job is ending by itself: every source has ended (its final checkpoint is under
+   * way) or it has finished. Checkpoints asked for then fail ("the job has stopped"); the final
+   * checkpoint covers what they would have.
+   */
+  get ending(): boolean {
+    return this.state === 'FINISHED' || (this.state === 'RUNNING' && this.finalCheckpoint !== undefined);
+  }
+
   /** True when the job has checkpoint storage. */
   get takesCheckpoints(): boolean {
     return this.coordinator !== undefined;

@@ -122,4 +122,29 @@ describe('materialized views over any query', () => {
       await other.close({ graceful: true });
     }
   });
+
+  it('views over constant input and bounded sources finish without breaking FLUSH, CREATE or DROP afterwards', async () => {
+    const fresh = await freshDatabase('weir_bounded_views');
+    const other = createEngine();
+    const dir = mkdtempSync(join(tmpdir(), 'weir-bounded-views-'));
+    try {
+      // Each statement right after the one before: the views' job may be finishing meanwhile.
+      await other.execute(`SET 'state.checkpoints.dir' = '${dir}';
+        CREATE TABLE ten (id BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10', 'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '10');
+        CREATE MATERIALIZED VIEW constants WITH ('url' = '${fresh}') AS SELECT * FROM (VALUES (1, 'a'), (2, 'b')) AS t(k, s) UNION ALL SELECT 3, 'c';
+        FLUSH;
+        CREATE MATERIALIZED VIEW counted WITH ('url' = '${fresh}') AS SELECT COUNT(*) AS n, SUM(id) AS total FROM ten;
+        CREATE MATERIALIZED VIEW ids WITH ('url' = '${fresh}') AS SELECT id FROM ten WHERE id > 7;
+        FLUSH;
+        DROP MATERIALIZED VIEW constants;
+        FLUSH;`);
+      expect(await pgQuery(fresh, 'SELECT n, total FROM counted')).toEqual([{ n: '10', total: '55' }]);
+      expect(await pgQuery(fresh, 'SELECT id FROM ids ORDER BY id')).toEqual([{ id: '8' }, { id: '9' }, { id: '10' }]);
+      expect(await pgQuery(fresh, "SELECT to_regclass('constants') IS NULL AS gone")).toEqual([{ gone: true }]);
+      const [read] = await other.execute('SELECT n FROM counted');
+      expect(read).toMatchObject({ kind: 'rows', rows: [[10]] });
+    } finally {
+      await other.close({ graceful: true });
+    }
+  });
 });

@@ -1,4 +1,7 @@
 /** The programmatic API: subscribe yields typed changes, query returns the final table, both can be cancelled. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 
@@ -59,5 +62,16 @@ describe('programmatic API', () => {
     const engine = createEngine();
     await expect(engine.query("SELECT v * v * v FROM (VALUES (CAST(9007199254740 AS BIGINT))) AS t(v)")).rejects.toThrow('BIGINT overflow');
     await expect(engine.query("CREATE TABLE t (a INT) WITH ('connector' = 'datagen')")).rejects.toThrow('subscribe takes exactly one SELECT statement');
+  });
+
+  it('runs the same query twice under checkpointing: a query never resumes an earlier one', async () => {
+    const engine = createEngine();
+    const dir = mkdtempSync(join(tmpdir(), 'weir-query-twice-'));
+    await engine.execute(`SET 'state.checkpoints.dir' = '${dir}'; SET 'execution.checkpointing.interval' = '50 ms'; ${ORDERS}`);
+    const query = 'SELECT customer, COUNT(*) AS n FROM orders GROUP BY customer';
+    const sorted = async (): Promise<unknown[]> => (await engine.query(query)).sort((a, b) => Number(a.customer) - Number(b.customer));
+    const first = await sorted();
+    expect(first.map((r) => (r as { n: number }).n).reduce((a, b) => a + b, 0)).toBe(40000);
+    expect(await sorted()).toEqual(first);
   });
 });

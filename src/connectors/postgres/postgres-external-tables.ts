@@ -4,8 +4,7 @@
  * results), and DROP MATERIALIZED VIEW drops the view's table and forgets its commits.
  *
  * Values come back in Postgres's text format and are typed by column: the types weir knows are
- * parsed into weir values (the same parsers the CDC source uses); anything else stays text. The
- * hidden column of a multiset view is left out.
+ * parsed into weir values (the same parsers the CDC source uses); anything else stays text.
  */
 import pg from 'pg';
 import { sql } from 'kysely';
@@ -14,7 +13,6 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ExternalResult, ExternalTables } from '../api/connector.js';
 import { textParser } from './postgres-text-parser.js';
-import { MULTISET_HASH_COLUMN } from './postgres-ddl.js';
 import { describeError, sqlState } from './driver-errors.js';
 import { openSinkDatabase } from './postgres-database.js';
 import { listPrepared, rollbackPrepared } from './prepared-transactions.js';
@@ -93,15 +91,12 @@ function columnType(oid: number, modifier: number): SqlType | undefined {
   }
 }
 
-/** The result typed for weir, without the hidden column of multiset views (MULTISET_HASH_COLUMN). */
 function typedResult(result: pg.QueryResult<unknown[]>): ExternalResult {
-  const all = result.fields ?? [];
-  const kept = all.map((_, i) => i).filter((i) => all[i]!.name !== MULTISET_HASH_COLUMN);
-  const fields = kept.map((i) => all[i]!);
+  const fields = result.fields ?? [];
   const types = fields.map((f) => columnType(f.dataTypeID, f.dataTypeModifier) ?? SqlTypes.string());
   const parsers = types.map((type) => textParser(type));
   const schema: Field[] = fields.map((f, i) => ({ name: f.name, type: types[i]! }));
-  const rows = (result.rows ?? []).map((row) => kept.map((column, i) => (row[column] === null ? null : parsers[i]!(row[column] as string))));
+  const rows = (result.rows ?? []).map((row) => row.map((value, i) => (value === null ? null : parsers[i]!(value as string))));
   return { schema, rows };
 }
 

@@ -8,8 +8,8 @@
 import { WeirError } from '../../common/errors.js';
 import type { LogicalNode, LogicalSink } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
-import type { CreateMaterializedView, Query } from '../parse/ast.js';
-import { bindQuery, renamed } from './bind-query.js';
+import type { CreateMaterializedView } from '../parse/ast.js';
+import { bindQuery, renamed, withoutOrder } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 
 /** The connector every materialized view writes through. */
@@ -68,18 +68,4 @@ export function bindMaterializedView(statement: CreateMaterializedView, name: st
     },
     schema: bound.schema,
   };
-}
-
-/** The query without its top-level ORDER BY when it has no LIMIT or OFFSET (a view's table has no order; EXPLAIN shows none). */
-function withoutOrder(query: Query): Query {
-  switch (query.kind) {
-    case 'select':
-      return query.orderBy.length > 0 && query.limit === undefined && query.offset === undefined ? { ...query, orderBy: [] } : query;
-    case 'set-operation':
-      return query.orderBy.length > 0 && query.limit === undefined ? { ...query, orderBy: [] } : query;
-    case 'with':
-      return { ...query, body: withoutOrder(query.body) };
-    case 'values':
-      return query;
-  }
 }

@@ -11,7 +11,8 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { leastRestrictive } from '../../expr/type-coercion.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE, SYSTEM_DATABASE } from '../catalog/catalog.js';
-import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
+import { physicalSchema, type CatalogMaterializedView, type CatalogTable } from '../catalog/catalog-objects.js';
+import { parseStatement } from '../parse/parser.js';
 import type { Expr, Identifier, Query, SetOperation, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import { bindJoin } from './bind-join.js';
@@ -78,11 +79,39 @@ function bindNamedRelation(parts: readonly Identifier[], ctx: BinderContext, spa
   const name = relationName(parts, span);
   const cte = parts.length === 1 ? ctx.cte(name) : undefined;
   if (cte !== undefined) return renamed(bindQuery(cte.query, cte.context), cte.columnNames, span);
+  const materialized = ctx.catalog.find(name) === undefined ? ctx.catalog.materializedView(name) : undefined;
+  if (materialized !== undefined) return bindMaterializedViewQuery(materialized, ctx, span);
   const relation = ctx.catalog.get(name, span);
   if (relation.kind === 'view') {
     return renamed(bindQuery(relation.query, ctx.enterView(relation.name, span)), relation.columnNames, span);
   }
   return bindTableScan(relation, ctx);
+}
+
+/**
+ * A materialized view read by a query: its definition, bound again (as Flink expands a view), so
+ * that the query follows the view's changelog inside weir — computed from the view's own inputs,
+ * never by polling its Postgres table — with the view's column names.
+ */
+function bindMaterializedViewQuery(view: CatalogMaterializedView, ctx: BinderContext, span: SourceSpan): BoundRelation {
+  const statement = parseStatement(view.queryText);
+  if (statement.kind !== 'query') throw new WeirError('INTERNAL_ERROR', `materialized view '${view.name}' holds no query: ${view.queryText}`);
+  const bound = bindQuery(withoutOrder(statement.query), ctx.enterView(view.name, span));
+  return renamed(bound, view.schema.map((f) => f.name), span);
+}
+
+/** The query without its top-level ORDER BY when it has no LIMIT or OFFSET (a view's table has no order). */
+export function withoutOrder(query: Query): Query {
+  switch (query.kind) {
+    case 'select':
+      return query.orderBy.length > 0 && query.limit === undefined && query.offset === undefined ? { ...query, orderBy: [] } : query;
+    case 'set-operation':
+      return query.orderBy.length > 0 && query.limit === undefined && query.offset === undefined ? { ...query, orderBy: [] } : query;
+    case 'with':
+      return { ...query, body: withoutOrder(query.body) };
+    case 'values':
+      return query;
+  }
 }
 
 /**

@@ -78,9 +78,9 @@ export class Catalog {
     if (relation !== undefined) return relation;
     const view = this.materializedView(name);
     if (view !== undefined) {
-      throw new WeirError('UNSUPPORTED', `materialized view '${view.name}' lives in Postgres; weir queries cannot read it yet`, {
+      throw new WeirError('INVALID_ARGUMENT', `'${view.name}' is a materialized view, not a table or a view`, {
         span,
-        hint: `query its table '${view.options.get('table-name') ?? view.name}' in Postgres, or build the query on the tables it reads`,
+        hint: 'queries read materialized views; DESCRIBE, SHOW CREATE MATERIALIZED VIEW and DROP MATERIALIZED VIEW manage them',
       });
     }
     const suggestion = closestName(name, name.startsWith(`${SYSTEM_DATABASE}.`) ? this.system.keys() : this.relations.keys());
