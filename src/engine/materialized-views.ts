@@ -135,14 +135,29 @@ export class MaterializedViews {
     const running = this.running?.status === 'RUNNING';
     if (running) await this.running!.commitNow(true);
     const messages: string[] = [];
-    for (const view of views) {
-      this.views.delete(view.name);
-      catalog.dropMaterializedView(view.name, { ifExists: true });
-      const table = view.options.get('table-name') ?? view.name;
-      if (!view.keepTableOnDrop) await this.host.tablesOf(view.options.get('connector') ?? '')?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
-      messages.push(view.keepTableOnDrop ? `Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.` : `Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
+    try {
+      for (const view of views) {
+        this.views.delete(view.name);
+        catalog.dropMaterializedView(view.name, { ifExists: true });
+        const table = view.options.get('table-name') ?? view.name;
+        if (view.keepTableOnDrop) {
+          messages.push(`Materialized view '${view.name}' dropped; its table '${table}' stays in Postgres.`);
+          continue;
+        }
+        try {
+          await this.host.tablesOf(view.options.get('connector') ?? '')?.drop(Object.fromEntries(view.options), view.name, view.jobKey);
+          messages.push(`Materialized view '${view.name}' dropped, and its table '${table}' with it.`);
+        } catch (error) {
+          // The view is gone either way; its table stays, and the user is told why.
+          const reason = error instanceof Error ? error.message : String(error);
+          this.host.warn(`materialized view '${view.name}' was dropped, but its table '${table}' could not be: ${reason}`);
+          messages.push(`Materialized view '${view.name}' dropped; its table '${table}' could not be dropped and stays in Postgres: ${reason}`);
+        }
+      }
+    } finally {
+      // The other views run again whatever happened to the dropped ones' tables.
+      if (running) await this.restart();
     }
-    if (running) await this.restart();
     return messages;
   }
 }

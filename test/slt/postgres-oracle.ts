@@ -3,9 +3,10 @@
  * tables of the file are mirrored into Postgres tables of the same names and equivalent types in
  * the schema `slt_mirror` of the file's database (before each check, the contents of every table
  * changed since the last copy are copied from weir, so the mirror holds exactly what weir holds); weir's plain views become Postgres views
- * there. After each FLUSH, each live view's query runs in Postgres as a batch query (search path
- * `slt_mirror, public`, so it reads the mirrors, and other materialized views as their tables),
- * and its result must equal the view's table as a multiset (EXCEPT ALL both ways).
+ * there. Each materialized view's query is a view of the mirror schema too, so that a view reading
+ * another is recomputed from the mirrored tables. After each FLUSH, each live view's query runs in
+ * Postgres as a batch query (search path `slt_mirror, public`), and its result must equal the
+ * view's table as a multiset (EXCEPT ALL both ways).
  *
  * A view's Flink SQL is translated by {@link toPostgresSql}, a small explicit mapping (backtick
  * identifiers, type names); a view it cannot carry over takes a `# postgres: <sql>` line in the
@@ -118,6 +119,8 @@ interface CheckedView {
   /** The query run in Postgres, and where it came from. */
   readonly query: string;
   readonly origin: 'translated' | '# postgres:';
+  /** Whether the query is also a view of the mirror schema (which the check then reads). */
+  readonly mirrored: boolean;
   columns?: readonly string[];
 }
 
@@ -225,19 +228,35 @@ export class PostgresOracle {
     if (!this.refusedViews.delete(name)) await this.client.query(`DROP VIEW IF EXISTS ${MIRROR_SCHEMA}.${ident(name)} CASCADE`);
   }
 
-  /** A materialized view was created (at `line`): from now on it is checked after every FLUSH. */
-  addMaterializedView(name: string, view: { line: number; table: string; queryText: string; postgres?: string }): void {
-    this.views.set(name, {
-      line: view.line,
-      table: view.table,
-      query: view.postgres ?? toPostgresSql(view.queryText),
-      origin: view.postgres === undefined ? 'translated' : '# postgres:',
-    });
+  /**
+   * A materialized view was created (at `line`): from now on it is checked after every FLUSH. Its
+   * query becomes a view of the mirror schema too (with the view's column names), so that views
+   * reading it are checked against a batch recomputation from the mirrored tables — never against
+   * weir's own tables — and nothing in Postgres depends on the tables weir drops.
+   */
+  async addMaterializedView(name: string, view: { line: number; table: string; queryText: string; postgres?: string; columns?: readonly string[] }): Promise<void> {
+    const query = view.postgres ?? toPostgresSql(view.queryText);
+    const columns = view.columns === undefined ? '' : ` (${view.columns.map(ident).join(', ')})`;
+    let mirrored = true;
+    try {
+      await this.client.query(`CREATE VIEW ${MIRROR_SCHEMA}.${ident(name)}${columns} AS ${query}`);
+    } catch {
+      // Reported when the view is checked: running its query there fails with PostgreSQL's reason.
+      mirrored = false;
+    }
+    this.views.set(name, { line: view.line, table: view.table, query, mirrored, origin: view.postgres === undefined ? 'translated' : '# postgres:' });
   }
 
-  /** A materialized view was dropped: it is no longer checked. */
-  dropMaterializedView(name: string): void {
+  /** A materialized view was dropped: it is no longer checked, and its mirror view goes (with what reads it). */
+  async dropMaterializedView(name: string): Promise<void> {
+    if (this.views.get(name)?.mirrored === true) await this.client.query(`DROP VIEW IF EXISTS ${MIRROR_SCHEMA}.${ident(name)} CASCADE`);
     this.views.delete(name);
+  }
+
+  /** Forgets the views weir no longer has (dropped by a DROP ... CASCADE of what they read). */
+  async forgetViewsExcept(materialized: ReadonlySet<string>, plain: ReadonlySet<string>): Promise<void> {
+    for (const name of this.viewNames()) if (!materialized.has(name)) await this.dropMaterializedView(name);
+    for (const name of [...this.plainViews]) if (!plain.has(name)) await this.dropView(name);
   }
 
   /**
@@ -301,7 +320,8 @@ export class PostgresOracle {
       return `${where} could not be checked: reading its columns through weir (SELECT * FROM ${name} WHERE 1 = 0) failed: ${messageOf(error)}`;
     }
     const actual = `SELECT ${view.columns.map(ident).join(', ')} FROM public.${ident(view.table)}`;
-    const sql = `WITH expected AS (${view.query}), actual AS (${actual})
+    const expected = view.mirrored ? `SELECT * FROM ${MIRROR_SCHEMA}.${ident(name)}` : view.query;
+    const sql = `WITH expected AS (${expected}), actual AS (${actual})
       SELECT 'missing from the view' AS side, e::text AS row FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) e
       UNION ALL
       SELECT 'not in the query result', a::text FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) a

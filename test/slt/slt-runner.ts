@@ -245,7 +245,13 @@ class FileRun {
         const name = lastName(statement.name);
         if (statement.ifNotExists && this.oracle.viewNames().includes(name)) return;
         const table = statement.options.find((o) => o.key === 'table-name')?.value ?? name;
-        this.oracle.addMaterializedView(name, { line: record.line, table, queryText: statement.queryText, ...(record.postgres === undefined ? {} : { postgres: record.postgres }) });
+        await this.oracle.addMaterializedView(name, {
+          line: record.line,
+          table,
+          queryText: statement.queryText,
+          ...(statement.columns === undefined ? {} : { columns: statement.columns.map((c) => c.name) }),
+          ...(record.postgres === undefined ? {} : { postgres: record.postgres }),
+        });
         this.views.push(name);
         return;
       }
@@ -253,7 +259,10 @@ class FileRun {
         const name = lastName(statement.name);
         if (statement.object === 'TABLE') await this.oracle.dropTable(name);
         else if (statement.object === 'VIEW') await this.oracle.dropView(name);
-        else if (statement.object === 'MATERIALIZED VIEW') this.oracle.dropMaterializedView(name);
+        else if (statement.object === 'MATERIALIZED VIEW') await this.oracle.dropMaterializedView(name);
+        // DROP ... CASCADE drops the views reading the object too.
+        const { catalog } = this.engine.session;
+        await this.oracle.forgetViewsExcept(new Set(catalog.materializedViews().map((v) => v.name)), new Set(catalog.views().map((v) => v.name)));
         return;
       }
       default:
