@@ -504,12 +504,13 @@ export class Session {
   /**
    * FLUSH: a checkpoint of every running job that takes checkpoints, returning once each is complete
    * and its sinks have committed it — so that whatever was written before is visible downstream.
-   * The checkpoints are triggered once the readers of writable tables have read what was written
-   * to them before, so that their barriers follow those changes however many polls they take.
+   * First the readers of writable tables, in every running job, read what was written to them
+   * before: a job without checkpoints has then written it into a writable table (its writes are
+   * visible at once), and the checkpoints' barriers follow those changes however many polls they take.
    */
   private async flush(): Promise<StatementResult> {
+    if (this.jobList.some((j) => j.status === 'RUNNING')) await this.readersCaughtUp();
     const running = this.jobList.filter((j) => j.status === 'RUNNING' && j.takesCheckpoints);
-    if (running.length > 0) await this.readersCaughtUp();
     const paths = await Promise.all(running.map((j) => j.commitNow(false)));
     return ok(running.length === 0 ? 'No running job takes checkpoints; nothing to flush.' : `Flushed ${running.length} job(s): ${paths.map((p) => p.replace(/^.*\//, '')).join(', ')} committed.`);
   }
