@@ -76,10 +76,15 @@ export async function runRepl(options: { verbose: boolean; format: OutputFormat;
   rl.on('SIGINT', () => {
     if (running !== undefined) running.abort();
     else {
+      // A fresh prompt: the statement's earlier lines and the half-typed line are dropped.
       buffer.clear();
       process.stdout.write('^C\n');
       rl.setPrompt(prompt);
-      rl.prompt();
+      if (rl.line === '') rl.prompt();
+      else {
+        rl.write(null, { ctrl: true, name: 'e' });
+        rl.write(null, { ctrl: true, name: 'u' });
+      }
     }
   });
   process.stdout.write('weir — Flink SQL over streams. Type .help for help.\n');

@@ -95,6 +95,12 @@ async function stopWithSavepoints(jobs: readonly JobHandle[], signal: NodeJS.Sig
   process.stderr.write(`[INFO] ${signal} received: stopping ${jobs.length} job(s)\n`);
   let code: number = EXIT.INTERRUPTED;
   for (const job of jobs) {
+    if (job.status === 'RESTARTING') {
+      // No savepoint can be taken between attempts: the next run resumes from the latest checkpoint.
+      await job.cancel();
+      process.stderr.write(`[INFO] Job ${job.id} cancelled while restarting: ${job.name}\n`);
+      continue;
+    }
     if (job.status !== 'RUNNING') continue;
     try {
       if (!job.takesCheckpoints) {

@@ -1,8 +1,10 @@
 /**
  * `weir serve`: runs every materialized view of the working directory's catalog headless, each
  * resuming from its latest checkpoint, until SIGINT or SIGTERM stops them gracefully (a final
- * checkpoint, committed into Postgres), or until every view's sources have ended. A view whose
- * job fails ends the process with an error, so that a supervisor restarts it and the views resume.
+ * checkpoint, committed into Postgres), or until every view's sources have ended. A view's job
+ * that fails is restarted in process under its restart strategy (exponential-delay by default);
+ * one that fails for good — out of restarts, or an error a restart cannot help — ends the process
+ * with an error, so that a supervisor can restart it and the views resume.
  */
 import { createEngine } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';

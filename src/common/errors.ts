@@ -44,6 +44,12 @@ export interface WeirErrorOptions {
   /** Expected tokens (syntax errors only). */
   readonly expected?: readonly string[];
   readonly cause?: unknown;
+  /**
+   * True when running the job again cannot help — the same input or the same stored state would
+   * meet the same error (a corrupt checkpoint, a record that does not fit its column): restart
+   * strategies fail the job at once instead of restarting it.
+   */
+  readonly permanent?: boolean;
 }
 
 /**
@@ -55,6 +61,8 @@ export class WeirError extends Error {
   readonly span: SourceSpan | undefined;
   readonly hint: string | undefined;
   readonly expected: readonly string[] | undefined;
+  /** See {@link WeirErrorOptions.permanent}. */
+  readonly permanent: boolean;
 
   constructor(code: ErrorCode, message: string, options: WeirErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
@@ -63,12 +71,13 @@ export class WeirError extends Error {
     this.span = options.span;
     this.hint = options.hint;
     this.expected = options.expected;
+    this.permanent = options.permanent ?? false;
   }
 
   /** The same error with a position, unless it already has one. */
   withSpan(span: SourceSpan | undefined): WeirError {
     if (this.span !== undefined || span === undefined) return this;
-    const copy = new WeirError(this.code, this.message, { span, hint: this.hint, expected: this.expected, cause: this.cause });
+    const copy = new WeirError(this.code, this.message, { span, hint: this.hint, expected: this.expected, cause: this.cause, permanent: this.permanent });
     copy.stack = this.stack;
     return copy;
   }

@@ -48,7 +48,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
     case 'JOBS':
       return {
         kind: 'rows',
-        schema: ['job id', 'job name', 'status', 'start time', 'uptime', 'last checkpoint', 'records in', 'records out', 'records rejected'].map(stringField),
+        schema: ['job id', 'job name', 'status', 'start time', 'uptime', 'last checkpoint', 'records in', 'records out', 'records rejected', 'restarts', 'last failure'].map(stringField),
         rows: session.jobs.map((j) => {
           const metrics = j.metrics();
           const sources = metrics.filter((m) => /-(source|values)$/.test(m.node));
@@ -58,11 +58,13 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
             j.name,
             j.status,
             j.startedAt.toISOString(),
-            `${((Date.now() - j.startedAt.getTime()) / 1000).toFixed(1)} s`,
+            `${(((j.endedAt ?? new Date()).getTime() - j.startedAt.getTime()) / 1000).toFixed(1)} s`,
             j.lastCheckpoint === undefined ? null : `${j.lastCheckpoint.kind} ${j.lastCheckpoint.id}`,
             String(sources.reduce((n, m) => n + m.recordsOut, 0)),
             String(sinks.reduce((n, m) => n + m.recordsIn, 0)),
             String(metrics.reduce((n, m) => n + m.recordsRejected, 0)),
+            String(j.restarts),
+            lastFailure(j),
           ];
         }),
       };
@@ -124,4 +126,11 @@ function typeText(type: SqlType): string {
 /** A nullable STRING column of a result. */
 export function stringField(name: string): Field {
   return { name, type: SqlTypes.string() };
+}
+
+/** The last failure of a job that failed or was restarted: when, and the error's message. */
+function lastFailure(job: JobHandle): string | null {
+  const last = job.failures().at(-1);
+  if (last === undefined) return null;
+  return `${new Date(last.at).toISOString()} ${last.error instanceof Error ? last.error.message : String(last.error)}`;
 }

@@ -35,6 +35,8 @@ export interface EngineOptions {
    * kept there, and {@link Engine.restore} creates them again in the next engine. None by default.
    */
   readonly catalogFile?: string;
+  /** The clock state TTL (`table.exec.state.ttl`) reads, in epoch ms; the wall clock by default. For tests that drive time. */
+  readonly stateClock?: () => number;
 }
 
 /** A statement of a script with what it gave. */

@@ -1,10 +1,11 @@
 /** The handle of a job started by a statement: its identity, status, metrics and control. */
 import type { CheckpointRecord, CompletedInfo } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
-import type { JobExecution, JobProgress, JobStatus, NodeMetrics } from '../runtime/job-execution.js';
+import type { JobProgress, JobStatus, NodeMetrics } from '../runtime/job-execution.js';
+import type { JobFailure, JobSupervisor } from '../runtime/job-supervisor.js';
 import { RateWindow, type NodeRates } from './metric-rates.js';
 
-export type { CheckpointRecord, JobProgress, JobStatus, NodeMetrics, NodeRates };
+export type { CheckpointRecord, JobFailure, JobProgress, JobStatus, NodeMetrics, NodeRates };
 
 /** An operator's metrics with its rates over the recent window. */
 export type OperatorMetrics = NodeMetrics & NodeRates;
@@ -15,21 +16,32 @@ const SAMPLE_INTERVAL_MS = 1000;
 /** A job as users see it. */
 export class JobHandle {
   readonly startedAt = new Date();
-  private readonly rates = new RateWindow();
+  private rates = new RateWindow();
+  /** The attempt the rate samples are of (a restart starts the counters again). */
+  private sampledAttempt: number;
 
   constructor(
     /** Short unique id within the process. */
     readonly id: string,
     /** `insert-into_default_catalog.default_database.t` or `pipeline.name`. */
     readonly name: string,
-    private readonly execution: JobExecution,
+    private readonly execution: JobSupervisor,
     /** The checkpoint or savepoint the job resumed from, if it did. */
     readonly resumedFrom?: CompletedCheckpoint,
   ) {
+    this.sampledAttempt = execution.attempt;
     this.rates.add(performance.now(), execution.metrics());
     const sampler = setInterval(() => {
-      if (execution.status === 'RUNNING' || execution.status === 'CREATED') this.rates.add(performance.now(), execution.metrics());
-      else clearInterval(sampler);
+      const status = execution.status;
+      if (status === 'FINISHED' || status === 'FAILED' || status === 'CANCELED') {
+        clearInterval(sampler);
+        return;
+      }
+      if (execution.attempt !== this.sampledAttempt) {
+        this.sampledAttempt = execution.attempt;
+        this.rates = new RateWindow();
+      }
+      this.rates.add(performance.now(), execution.metrics());
     }, SAMPLE_INTERVAL_MS);
     sampler.unref();
   }
@@ -82,9 +94,25 @@ export class JobHandle {
     }
   }
 
-  /** The current status. */
+  /** The current status (RESTARTING between a failure and the next attempt under the restart strategy). */
   get status(): JobStatus {
     return this.execution.status;
+  }
+
+  /** How many times the job was restarted after a failure (restart-strategy.type). */
+  get restarts(): number {
+    return this.execution.restartCount;
+  }
+
+  /** When the job was last restarted. */
+  get lastRestartAt(): Date | undefined {
+    const at = this.execution.lastRestartAt;
+    return at === undefined ? undefined : new Date(at);
+  }
+
+  /** The failures the job met, oldest first: those it was restarted after, and the one it failed with. */
+  failures(): readonly JobFailure[] {
+    return this.execution.failureHistory();
   }
 
   /** The error that failed the job, when it failed. */
@@ -110,7 +138,7 @@ export class JobHandle {
   /** Counters and gauges per operator with their rates over the last 10 s (zero once the job has ended). */
   operatorMetrics(): OperatorMetrics[] {
     const metrics = this.execution.metrics();
-    const rates = this.status === 'RUNNING' ? this.rates.rates(performance.now(), metrics) : new Map<string, NodeRates>();
+    const rates = this.status === 'RUNNING' && this.execution.attempt === this.sampledAttempt ? this.rates.rates(performance.now(), metrics) : new Map<string, NodeRates>();
     return metrics.map((m) => ({ ...m, ...(rates.get(m.node) ?? { recordsInPerSecond: 0, recordsOutPerSecond: 0, busyRatio: 0 }) }));
   }
 

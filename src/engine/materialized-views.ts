@@ -112,6 +112,7 @@ export class MaterializedViews {
     const previous = this.running;
     this.running = undefined;
     if (previous?.status === 'RUNNING') await previous.commitNow(true);
+    else if (previous?.status === 'RESTARTING') await previous.cancel(); // the new job starts from its latest checkpoint
     if (this.views.size === 0) return ok('No materialized view is left to maintain.');
     const options = this.host.plannerOptions();
     const views = [...this.views.values()];
@@ -132,8 +133,9 @@ export class MaterializedViews {
     const { catalog } = this.host;
     const views = names.map((name) => catalog.materializedView(name)).filter((v) => v !== undefined);
     if (views.length === 0) return [];
-    const running = this.running?.status === 'RUNNING';
-    if (running) await this.running!.commitNow(true);
+    const running = this.running?.status === 'RUNNING' || this.running?.status === 'RESTARTING';
+    if (this.running?.status === 'RUNNING') await this.running.commitNow(true);
+    else if (running) await this.running!.cancel(); // the job starts again from its latest checkpoint
     const messages: string[] = [];
     try {
       for (const view of views) {

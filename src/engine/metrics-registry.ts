@@ -38,9 +38,10 @@ export class MetricsRegistry {
       busy: counter('weir_operator_busy_seconds_total', 'Time the operator spent processing, excluding the operators downstream.', OPERATOR_LABELS),
       checkpointsCompleted: counter('weir_checkpoints_completed_total', 'Checkpoints and savepoints completed since the job started.', JOB_LABELS),
       checkpointsFailed: counter('weir_checkpoints_failed_total', 'Checkpoints aborted since the job started.', JOB_LABELS),
+      restarts: counter('weir_job_restarts_total', 'Times the job was restarted after a failure (restart-strategy.type).', JOB_LABELS),
     };
     this.gauges = {
-      up: gauge('weir_job_running', '1 while the job runs, 0 once it has finished, failed or been cancelled.', [...JOB_LABELS, 'status']),
+      up: gauge('weir_job_running', '1 while the job runs, 0 while it restarts and once it has finished, failed or been cancelled.', [...JOB_LABELS, 'status']),
       uptime: gauge('weir_job_uptime_seconds', 'Time since the job started (until it ended).', JOB_LABELS),
       inRate: gauge('weir_operator_records_in_per_second', 'Records received per second over the last 10 s.', OPERATOR_LABELS),
       outRate: gauge('weir_operator_records_out_per_second', 'Records emitted per second over the last 10 s.', OPERATOR_LABELS),
@@ -84,6 +85,7 @@ export class MetricsRegistry {
       const stats = job.checkpointStats();
       this.counters.checkpointsCompleted.inc(labels, stats.completed);
       this.counters.checkpointsFailed.inc(labels, stats.failed);
+      this.counters.restarts.inc(labels, job.restarts);
       const last = job.lastCheckpoint;
       if (last !== undefined) {
         this.gauges.lastSize.set(labels, last.sizeBytes);
@@ -115,7 +117,7 @@ export class MetricsRegistry {
     const seen = this.observedCheckpoints.get(job.id) ?? 0;
     let latest = seen;
     for (const record of job.checkpointHistory()) {
-      if (record.id <= seen || record.status !== 'COMPLETED' || record.durationMs === undefined) continue;
+      if (record.id === undefined || record.id <= seen || record.status !== 'COMPLETED' || record.durationMs === undefined) continue;
       this.checkpointDuration.observe(labels, record.durationMs / 1000);
       latest = Math.max(latest, record.id);
     }

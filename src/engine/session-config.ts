@@ -23,6 +23,16 @@ const nonNegativeInt = (value: string, key: string): void => {
   if (!/^\d+$/.test(value.trim())) throw new WeirError('INVALID_OPTION', `'${key}' must be a non-negative integer, got '${value}'`);
 };
 const anything = (): void => {};
+const numberIn = (low: number, high: number, lowOpen: boolean) => (value: string, key: string): void => {
+  const n = Number(value.trim());
+  const ok = value.trim() !== '' && Number.isFinite(n) && (lowOpen ? n > low : n >= low) && n <= high;
+  if (!ok) throw new WeirError('INVALID_OPTION', `'${key}' must be a number ${lowOpen ? 'above' : 'from'} ${low}${high === Infinity ? '' : ` to ${high}`}, got '${value}'`);
+};
+/** Flink's names of the restart strategies, with their aliases (restart-settings.ts maps them). */
+const RESTART_STRATEGY_NAMES = ['none', 'off', 'disable', 'fixed-delay', 'fixeddelay', 'failure-rate', 'failurerate', 'exponential-delay', 'exponentialdelay'];
+const restartStrategyName = (value: string, key: string): void => {
+  if (value.trim() !== '') oneOf(...RESTART_STRATEGY_NAMES)(value, key);
+};
 
 /** The settings weir reads, with their defaults. */
 export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
@@ -46,6 +56,23 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   'state.checkpoints.dir': { default: '.weir/checkpoints', description: 'where checkpoints and savepoints are written', validate: anything },
   'state.checkpoints.num-retained': { default: '2', description: 'completed checkpoints kept per job', validate: positiveInt },
   'execution.savepoint.path': { default: '', description: 'savepoint or checkpoint the next jobs start from', validate: anything },
+  'restart-strategy.type': {
+    default: '',
+    description: 'none, fixed-delay, failure-rate or exponential-delay (unset: exponential-delay with checkpointing, else none)',
+    validate: restartStrategyName,
+  },
+  'restart-strategy': { default: '', description: "the older name of 'restart-strategy.type'", validate: restartStrategyName },
+  'restart-strategy.fixed-delay.attempts': { default: '1', description: 'restarts before the job fails (fixed-delay)', validate: nonNegativeInt },
+  'restart-strategy.fixed-delay.delay': { default: '1 s', description: 'time between restarts (fixed-delay)', validate: duration },
+  'restart-strategy.failure-rate.max-failures-per-interval': { default: '1', description: 'failures within the interval before the job fails (failure-rate)', validate: positiveInt },
+  'restart-strategy.failure-rate.failure-rate-interval': { default: '1 min', description: 'the interval failures are counted in (failure-rate)', validate: duration },
+  'restart-strategy.failure-rate.delay': { default: '1 s', description: 'time between restarts (failure-rate)', validate: duration },
+  'restart-strategy.exponential-delay.initial-backoff': { default: '1 s', description: 'the first delay (exponential-delay)', validate: duration },
+  'restart-strategy.exponential-delay.max-backoff': { default: '1 min', description: 'the longest delay (exponential-delay)', validate: duration },
+  'restart-strategy.exponential-delay.backoff-multiplier': { default: '1.5', description: 'the delay grows by this factor per failure (exponential-delay)', validate: numberIn(1, Infinity, true) },
+  'restart-strategy.exponential-delay.reset-backoff-threshold': { default: '1 h', description: 'running this long without failure resets the delay (exponential-delay)', validate: duration },
+  'restart-strategy.exponential-delay.jitter-factor': { default: '0.1', description: 'the share of the delay added or taken at random (exponential-delay)', validate: numberIn(0, 1, false) },
+  'restart-strategy.exponential-delay.attempts-before-reset-backoff': { default: '2147483647', description: 'restarts before the job fails, until the delay resets (exponential-delay)', validate: positiveInt },
   'sql-client.execution.result-mode': { default: 'tableau', description: 'table, changelog or tableau', validate: oneOf('table', 'changelog', 'tableau') },
 };
 

@@ -18,7 +18,8 @@ import { buildJobGraph, explainPlanned, planPhysical, type PlannerOptions } from
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
 import { FileCheckpointStorage, loadCompletedCheckpoint } from '../runtime/checkpoint/file-checkpoint-storage.js';
-import { JobExecution, type JobCheckpointing } from '../runtime/job-execution.js';
+import type { JobCheckpointing, JobServices } from '../runtime/job-execution.js';
+import { JobSupervisor } from '../runtime/job-supervisor.js';
 import { translateLegacyOptions } from '../connectors/legacy-connector-options.js';
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
@@ -37,6 +38,7 @@ import { dependentsOf, describeDependents } from './object-dependencies.js';
 import { JobHandle } from './job-handle.js';
 import { withFlinkNullOrder } from './postgres-null-order.js';
 import { viewReadStatement } from './view-read-statement.js';
+import { restartStrategyOf } from './restart-settings.js';
 import { SessionConfig } from './session-config.js';
 import { querySystemTables } from './system-query.js';
 import { readsOnlySystemTables, registerSystemTables, SYSTEM_CONNECTOR, systemConnector } from './system-tables.js';
@@ -53,6 +55,8 @@ export interface SessionOptions {
   readonly fresh?: boolean;
   /** Where created objects are kept for the next session in the same directory; none by default. */
   readonly store?: CatalogStore;
+  /** The clock state TTL reads (epoch ms); the wall clock by default. For tests that drive time. */
+  readonly stateClock?: () => number;
 }
 
 /** What {@link Session.restore} brought back. */
@@ -74,6 +78,7 @@ export class Session {
   private readonly jobList: JobHandle[] = [];
   private readonly onWarning: (message: string) => void;
   private readonly fresh: boolean;
+  private readonly stateClock: (() => number) | undefined;
   private readonly subscriptionWriters = new Map<string, (spec: SinkSpec) => SinkWriter>();
   private readonly connectorsByName: ReadonlyMap<string, Connector>;
   private readonly store: CatalogStore | undefined;
@@ -81,6 +86,7 @@ export class Session {
 
   constructor(options: SessionOptions) {
     this.fresh = options.fresh ?? false;
+    this.stateClock = options.stateClock;
     this.store = options.store;
     this.catalog = new Catalog(
       options.connectors.map((c) => c.descriptor),
@@ -401,7 +407,8 @@ export class Session {
     this.subscriptionWriters.set(id, createWriter);
     try {
       const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
-      const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text, options.listed === false ? { listed: false } : {});
+      // Its changes reach the consumer as they come, so it is never restarted: a replay would repeat them.
+      const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text, { restartable: false, ...(options.listed === false ? { listed: false } : {}) });
       if (result.kind !== 'job') throw new WeirError('INTERNAL_ERROR', 'a subscription did not start a job');
       return result.job;
     } finally {
@@ -428,10 +435,15 @@ export class Session {
     return inserts.map((i) => `insert-into_${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${i.target.parts[i.target.parts.length - 1]!.name}`).join(',');
   }
 
-  private async startJob(sinks: readonly LogicalNode[], name: string, text: string, identity: { key?: string; defaultInterval?: string; listed?: boolean } = {}): Promise<StatementResult> {
+  private async startJob(
+    sinks: readonly LogicalNode[],
+    name: string,
+    text: string,
+    identity: { key?: string; defaultInterval?: string; listed?: boolean; restartable?: boolean } = {},
+  ): Promise<StatementResult> {
     const options = this.plannerOptions();
     const graph = buildJobGraph(planPhysical(sinks, options), name, options);
-    return this.runGraph(graph, sinks, identity.key ?? this.jobKey(name, text), identity.defaultInterval, identity.listed);
+    return this.runGraph(graph, sinks, identity.key ?? this.jobKey(name, text), identity.defaultInterval, identity.listed, identity.restartable);
   }
 
   /**
@@ -440,9 +452,10 @@ export class Session {
    * its latest checkpoint is a final one: its new parts have not run yet. A job reading only
    * system tables, or writing only to subscriptions (`engine.query`/`subscribe`: each call is a new
    * query, which must never resume an earlier call's checkpoint), takes no checkpoints; one not
-   * `listed` stays out of SHOW JOBS and `weir.jobs`.
+   * `listed` stays out of SHOW JOBS and `weir.jobs`. A failed job restarts under
+   * `restart-strategy.type`, unless it is not `restartable`.
    */
-  private async runGraph(planned: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval?: string, listed = true): Promise<StatementResult> {
+  private async runGraph(planned: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval?: string, listed = true, restartable = true): Promise<StatementResult> {
     const name = planned.name;
     const graph = withJobIdentity(planned, key, this.config.get('execution.runtime-mode') === 'batch');
     const subscriptionsOnly = sinks.every((sink) => sink.kind === 'sink' && sink.target.connector === SUBSCRIPTION_CONNECTOR);
@@ -450,13 +463,16 @@ export class Session {
     if (checkpointing?.config.mode === 'EXACTLY_ONCE') requireReplayableSources(sinks);
     const finished = checkpointing?.restoreFrom?.metadata.finished === true && !graph.nodes.some((n) => n.part !== undefined);
     if (finished && checkpointing!.restoreFrom!.metadata.graphFingerprint !== graphFingerprint(graph)) return alreadyFinished(name, checkpointing!.restoreFrom!);
-    const execution = new JobExecution(graph, {
+    const services: JobServices = {
       compiler: new ExprCompiler(this.functions),
       connectors: this.connectors,
       maxParallelism: this.config.getInt('pipeline.max-parallelism'),
       ...(checkpointing === undefined ? {} : { checkpointing }),
+      ...(this.stateClock === undefined ? {} : { stateClock: this.stateClock }),
       warn: this.onWarning,
-    });
+    };
+    const restart = restartable ? restartStrategyOf(this.config, checkpointing !== undefined) : ({ type: 'none' } as const);
+    const execution = new JobSupervisor(graph, services, restart);
     const job = new JobHandle(randomBytes(4).toString('hex'), name, execution, checkpointing?.restoreFrom);
     await execution.start();
     if (finished) {

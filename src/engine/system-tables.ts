@@ -34,7 +34,7 @@ const WATERMARK_COLUMNS: Schema = [
 /** The system tables: their columns and what each row is. */
 const TABLES = {
   jobs: {
-    comment: 'One row per job of the session: status, records, rates, checkpoints, state.',
+    comment: 'One row per job of the session: status, records, rates, checkpoints, state, restarts.',
     schema: [
       ...JOB_COLUMNS,
       string('status', false),
@@ -57,6 +57,9 @@ const TABLES = {
       bigint('last_checkpoint_size_bytes'),
       bigint('pending_transactions', false),
       string('error'),
+      bigint('restarts', false),
+      string('last_failure'),
+      { name: 'last_restart_time', type: SqlTypes.timestampLtz(3) },
     ],
   },
   operators: {
@@ -82,10 +85,10 @@ const TABLES = {
     ],
   },
   checkpoints: {
-    comment: 'The recent checkpoints and savepoints of every job (the last 100 per job).',
+    comment: 'The recent checkpoints and savepoints of every job (the last 100 per job); checkpoint_id is NULL when the trigger failed before an id was reserved.',
     schema: [
       ...JOB_COLUMNS,
-      bigint('checkpoint_id', false),
+      bigint('checkpoint_id'),
       string('kind', false),
       string('status', false),
       { name: 'trigger_time', type: SqlTypes.timestampLtz(3, false) },
@@ -110,7 +113,7 @@ export function systemTableRows(table: SystemTableName, jobs: readonly JobHandle
       return jobs.flatMap((job) => job.operatorMetrics().map((m) => [job.id, job.name, m.node, m.kind, m.parallelism, ...operatorValues(m, now, uptimeMs(job, now))]));
     case 'checkpoints':
       return jobs.flatMap((job) =>
-        job.checkpointHistory().map((c) => [job.id, job.name, c.id, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.syncMs ?? null, c.sizeBytes ?? null, c.failure ?? null]),
+        job.checkpointHistory().map((c) => [job.id, job.name, c.id ?? null, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.syncMs ?? null, c.sizeBytes ?? null, c.failure ?? null]),
       );
   }
 }
@@ -126,6 +129,7 @@ function jobRow(job: JobHandle, now: number): Row {
   const last = job.lastCheckpoint;
   const stats = job.checkpointStats();
   const error = job.status === 'FAILED' ? (job.error instanceof Error ? job.error.message : String(job.error)) : null;
+  const lastFailure = job.failures().at(-1);
   const uptime = uptimeMs(job, now);
   const recordsIn = sum(sources, (m) => m.recordsOut);
   const recordsOut = sum(sinks, (m) => m.recordsIn);
@@ -153,6 +157,9 @@ function jobRow(job: JobHandle, now: number): Row {
     last?.sizeBytes ?? null,
     sum(metrics, (m) => m.pendingTransactions),
     error,
+    job.restarts,
+    lastFailure === undefined ? null : lastFailure.error instanceof Error ? lastFailure.error.message : String(lastFailure.error),
+    job.lastRestartAt?.getTime() ?? null,
   ];
 }
 

@@ -23,8 +23,8 @@ import { wireSubtasks, type Subtask } from './task/subtask-wiring.js';
 
 export type { NodeMetrics };
 
-/** Where a job is in its life. */
-export type JobStatus = 'CREATED' | 'RUNNING' | 'FINISHED' | 'FAILED' | 'CANCELED';
+/** Where a job is in its life; RESTARTING only for a job under a restart strategy (job-supervisor.ts), between a failure and its next attempt. */
+export type JobStatus = 'CREATED' | 'RUNNING' | 'RESTARTING' | 'FINISHED' | 'FAILED' | 'CANCELED';
 
 /** Checkpointing of one job: settings, storage, and the checkpoint to resume from. */
 export interface JobCheckpointing {
@@ -42,6 +42,8 @@ export interface JobServices {
   /** Key groups per keyed operator (`pipeline.max-parallelism`). */
   readonly maxParallelism: number;
   readonly checkpointing?: JobCheckpointing;
+  /** Processing time (epoch ms) that state TTL reads; the wall clock by default (tests drive it). */
+  readonly stateClock?: () => number;
   /** Receives non-fatal problems (skipped records, retractions of unknown keys). */
   warn(message: string): void;
 }
@@ -54,6 +56,9 @@ export interface JobProgress {
 }
 
 
+/** How long a bounded job without a checkpoint interval waits before it takes a failed final checkpoint again. */
+const FINAL_CHECKPOINT_RETRY_MS = 100;
+
 /** One execution of a job graph. */
 export class JobExecution implements SourceTaskHost, BarrierHandler {
   private state: JobStatus = 'CREATED';
@@ -63,10 +68,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private readonly subtasks: Subtask[] = [];
   private readonly pending = new Set<Promise<void>>();
   private finished: Promise<void> = Promise.resolve();
-  private closed = false;
+  /** Closing every subtask, once started (by the end, a failure or a cancellation). */
+  private closing: Promise<void> | undefined;
   private readonly coordinator: CheckpointCoordinator | undefined;
   private readonly barrierFor = new Map<SourceTask, Barrier>();
-  private barrierWaiters: (() => void)[] = [];
+  private readonly barrierWaiters = new Set<() => void>();
   private sourcesEnded = 0;
   private finalCheckpoint: Promise<void> | undefined;
   private readonly timers = new WallClockTimerService((error) => void this.fail(error));
@@ -90,6 +96,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
           injectBarrier: (barrier) => this.injectBarrier(barrier),
           notifyComplete: (id) => this.notifyComplete(id),
           fail: (error) => void this.fail(error),
+          warn: (message) => this.services.warn(`job '${graph.name}': ${message}`),
         },
         checkpointing.storage,
         checkpointing.config,
@@ -161,7 +168,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /** Resolves when the job has reached a final status. */
   async result(): Promise<JobStatus> {
     await this.finished;
-    await this.settlePending().catch(() => undefined);
+    // Tracked work never rejects: a failure of it has failed the job (see track).
+    await this.settlePending();
+    await this.closing;
     return this.state;
   }
 
@@ -269,9 +278,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 
   private wakeSources(): void {
-    const waiters = this.barrierWaiters;
-    this.barrierWaiters = [];
-    for (const wake of waiters) wake();
+    for (const wake of [...this.barrierWaiters]) wake();
   }
 
   /** @internal SourceTaskHost */
@@ -300,22 +307,36 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     return true;
   }
 
-  /** The last checkpoint of a bounded job, retried while checkpoint failures are tolerated. */
+  /**
+   * The last checkpoint of a bounded job, retried (after the checkpoint interval) while checkpoint
+   * failures are tolerated: the coordinator records and counts every failure, and fails the job —
+   * which ends this loop — once more have failed in a row than tolerated.
+   */
   private async takeFinalCheckpoint(): Promise<void> {
+    const pause = this.services.checkpointing!.config.interval ?? FINAL_CHECKPOINT_RETRY_MS;
     while (!this.stopped) {
       try {
         await this.coordinator!.trigger('checkpoint', true);
         return;
-      } catch {
-        // An aborted final checkpoint is retried; the coordinator fails the job once failures exceed the tolerance.
+      } catch (error) {
+        if (this.stopped) return;
+        this.services.warn(`job '${this.graph.name}': its final checkpoint failed and is taken again in ${pause} ms: ${error instanceof Error ? error.message : String(error)}`);
+        await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
   }
 
   /** @internal SourceTaskHost */
-  barrierRequested(): Promise<void> {
+  barrierRequested(_task: SourceTask, until?: Promise<unknown>): Promise<void> {
     if (this.stopped) return Promise.resolve();
-    return new Promise((resolve) => this.barrierWaiters.push(resolve));
+    return new Promise((resolve) => {
+      const wake = (): void => {
+        this.barrierWaiters.delete(wake);
+        resolve();
+      };
+      this.barrierWaiters.add(wake);
+      until?.then(wake, wake);
+    });
   }
 
   /** @internal BarrierHandler: the synchronous snapshot of an operator subtask, then its asynchronous write and acknowledgement. */
@@ -342,7 +363,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       return {
         subtask: subtask.index,
         keyGroups: this.keyGroups(subtask),
-        ...(file === undefined ? {} : { keyedStateFile: file }),
+        ...(file === undefined ? {} : { keyedStateFile: file.name, keyedStateChecksum: file.checksum }),
         ...(resolved === undefined ? {} : { operatorState: resolved }),
       };
     };
@@ -415,9 +436,13 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     await this.closeAll();
   }
 
-  private async closeAll(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
+  /** Closes every subtask once; later calls wait for the same closing. */
+  private closeAll(): Promise<void> {
+    this.closing ??= this.closeSubtasks();
+    return this.closing;
+  }
+
+  private async closeSubtasks(): Promise<void> {
     this.timers.stop();
     for (const subtask of this.subtasks) {
       try {
@@ -427,6 +452,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         if (this.failure === undefined) {
           this.failure = error;
           this.state = 'FAILED';
+        } else {
+          this.warn(subtask.node, `could not close after the job failed: ${error instanceof Error ? error.message : String(error)}`);
         }
       }
     }

@@ -87,6 +87,21 @@ describe.skipIf(!existsSync('/usr/bin/script'))('interactive shell', () => {
     expect(screen).toMatch(/\| \+I \|\s+42 \|/);
   });
 
+  it('Ctrl-C on a half-typed line drops it, and the lines of the statement before it: the next line starts afresh', async () => {
+    const { code, screen } = await session([
+      'SELECT 7 AS seven,\r',
+      ['SELECT 1', /\.\.\.> $/],
+      ['\u0003', /SELECT 1$/],
+      'SELECT 2 AS two;\r',
+      '.quit\r',
+    ]);
+    expect(code).toBe(0);
+    expect(screen).toContain('^C');
+    expect(screen).not.toContain('ERROR');
+    expect(screen).toMatch(/\| op \|\s+two \|/);
+    expect(screen).toMatch(/\| \+I \|\s+2 \|/);
+  });
+
   it('shows a SELECT in each result mode, ends it at its LIMIT, and completes names with Tab', async () => {
     const { code, screen } = await session([
       "CREATE TABLE s (x BIGINT, k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '50', 'fields.k.min' = '1', 'fields.k.max' = '3');\r",

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { add, committedRecords, crashScriptPreamble, entries, netTable, runChild, runUntilDone, type Multiset } from '../support/crash-harness.js';
+import { add, committedRecords, crashScriptPreamble, entries, FaultPlan, netTable, runChild, runUntilDone, type Multiset } from '../support/crash-harness.js';
 
 const ROWS = 12_000;
 
@@ -51,7 +51,8 @@ function check(dir: string, mode: 'EXACTLY_ONCE' | 'AT_LEAST_ONCE'): void {
 describe('crash recovery (SIGKILL, restart, compare with the uninterrupted result)', () => {
   it('EXACTLY_ONCE: killed at random moments four times, the output is exact', async () => {
     const { dir, script } = setup('EXACTLY_ONCE');
-    const delays = [350, 700, 500, 900].map((d) => d + Math.floor(Math.random() * 300));
+    const plan = new FaultPlan('crash-recovery EXACTLY_ONCE');
+    const delays = [350, 700, 500, 900].map((d, i) => plan.delay(`kill ${i + 1}`, d, d + 300));
     const log = await runUntilDone(script, dir, delays.map((killAfterMs) => ({ killAfterMs })));
     expect(log).toMatch(/resumed from checkpoint \d+/);
     check(dir, 'EXACTLY_ONCE');

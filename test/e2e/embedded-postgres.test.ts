@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { pgQuery } from '../support/pg-query.js';
 import { acquireEmbeddedPostgres } from '../../src/connectors/postgres/embedded-postgres.js';
-import { crashScriptPreamble, runUntilDone } from '../support/crash-harness.js';
+import { crashScriptPreamble, FaultPlan, runUntilDone } from '../support/crash-harness.js';
 
 const ROWS = 6_000;
 
@@ -34,7 +34,8 @@ describe('the embedded PostgreSQL', () => {
          INSERT INTO agg_pg SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k;
        END;`,
     );
-    await runUntilDone(script, dir, [{ killAfterMs: 1_500 + Math.floor(Math.random() * 500) }, { failpoints: 'sink.after-complete-before-commit=crash@3' }], withoutServer());
+    const plan = new FaultPlan('embedded postgres crash');
+    await runUntilDone(script, dir, [{ killAfterMs: plan.delay('kill', 1_500, 2_000) }, { failpoints: 'sink.after-complete-before-commit=crash@3' }], withoutServer());
     const server = await acquireEmbeddedPostgres(join(dir, '.weir', 'postgres'));
     try {
       const [raw] = await pgQuery<{ n: string; ids: string }>(server.url, 'SELECT count(*) AS n, count(DISTINCT id) AS ids FROM raw');

@@ -138,8 +138,12 @@ describe('checkpointing', () => {
     const savepointId = /savepoint-(\d+)$/.exec((stopped as { message: string }).message)![1];
     expect(jobs).toMatchObject({
       kind: 'rows',
-      rows: [[job.id, 'totals', 'CANCELED', expect.any(String), expect.stringMatching(/^\d+\.\d s$/), `savepoint ${savepointId}`, expect.stringMatching(/^[1-9]\d*$/), expect.stringMatching(/^[1-9]\d*$/), '0']],
+      rows: [[job.id, 'totals', 'CANCELED', expect.any(String), expect.stringMatching(/^\d+\.\d s$/), `savepoint ${savepointId}`, expect.stringMatching(/^[1-9]\d*$/), expect.stringMatching(/^[1-9]\d*$/), '0', '0', null]],
     });
+    await new Promise((r) => setTimeout(r, 250));
+    const [later] = await e.execute('SHOW JOBS');
+    const uptime = (result: unknown): unknown => (result as { rows: unknown[][] }).rows[0]![4];
+    expect(uptime(later), 'the uptime of a stopped job stops at its end').toBe(uptime(jobs));
     await expect(e.execute("STOP JOB 'nope'")).rejects.toThrow("no job with id 'nope'");
   });
 

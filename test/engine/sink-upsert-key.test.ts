@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
-import { freshDatabase, pgQuery } from '../support/pg-query.js';
+import { freshDatabase, pgQuery, rollbackPreparedIn } from '../support/pg-query.js';
 
 /** 3000 rows over 50 values of k: many values share a count, at every moment of the run. */
 const SOURCE = `CREATE TABLE src (id BIGINT, k INT) WITH ('connector' = 'datagen', 'rows-per-second' = '1000000',
@@ -25,7 +25,12 @@ async function setUp(sinkKey: string, insert: string, settings = ''): Promise<{ 
       CREATE TABLE src_copy (id BIGINT, k INT) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'src_copy');
       CREATE TABLE s (n BIGINT NOT NULL, k INT NOT NULL, PRIMARY KEY (${sinkKey}) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 's');
       EXECUTE STATEMENT SET BEGIN INSERT INTO src_copy SELECT * FROM src; ${insert}; END;`);
-    for (const job of engine.session.jobs()) if ((await job.result()) === 'FAILED') return { url, error: job.error };
+    for (const job of engine.session.jobs()) {
+      if ((await job.result()) !== 'FAILED') continue;
+      // A failed job's transaction of its last checkpoint stays prepared for a recovery that will not come.
+      await rollbackPreparedIn(url);
+      return { url, error: job.error };
+    }
     return { url, error: undefined };
   } finally {
     await engine.close();

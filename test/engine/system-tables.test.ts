@@ -131,7 +131,7 @@ describe('system tables', () => {
     setFailpoints('sink.after-complete-before-commit=error');
     const job = await startJob(
       e,
-      `SET 'state.checkpoints.dir' = '${dir}'; SET 'execution.checkpointing.interval' = '1 h';
+      `SET 'state.checkpoints.dir' = '${dir}'; SET 'execution.checkpointing.interval' = '1 h'; SET 'restart-strategy.type' = 'none';
        ${SOURCE(3000)}
        CREATE TABLE pg_thirds (k INT, n BIGINT, PRIMARY KEY (k) NOT ENFORCED)
          WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 'thirds', 'sink.semantic' = 'exactly-once');

@@ -2,6 +2,9 @@
  * Fault-injection helpers for end-to-end tests: run `weir run` as a child process, kill it with
  * SIGKILL (after a delay, or by a failpoint), restart it, and read what the filesystem sink
  * committed. The check is always the same: the committed output equals an uninterrupted run's.
+ *
+ * Random delays come from {@link FaultPlan}: seeded, and logged with their seed, so that a failure
+ * replays with `WEIR_TEST_SEED=<seed>`.
  */
 import { spawn } from 'node:child_process';
 import { expect } from 'vitest';
@@ -23,7 +26,16 @@ export interface ChildRun {
  */
 export function runChild(
   script: string,
-  options: { killAfterMs?: number; signal?: NodeJS.Signals; failpoints?: string; cwd: string; timeoutMs?: number; env?: NodeJS.ProcessEnv },
+  options: {
+    killAfterMs?: number;
+    signal?: NodeJS.Signals;
+    failpoints?: string;
+    cwd: string;
+    timeoutMs?: number;
+    env?: NodeJS.ProcessEnv;
+    /** Sees all of stderr so far after each chunk, and may kill the child (a fault keyed to what it printed). */
+    watch?: (stderr: string, kill: (signal: NodeJS.Signals) => void) => void;
+  },
 ): Promise<ChildRun> {
   return new Promise((resolve, reject) => {
     const env = { ...(options.env ?? process.env), WEIR_FAILPOINTS: options.failpoints ?? '' };
@@ -35,6 +47,7 @@ export function runChild(
       if (options.killAfterMs !== undefined && killer === undefined && stderr.includes('Submitted job')) {
         killer = setTimeout(() => child.kill(options.signal ?? 'SIGKILL'), options.killAfterMs);
       }
+      options.watch?.(stderr, (signal) => child.kill(signal));
     });
     const timeout = setTimeout(() => {
       child.kill('SIGKILL');
@@ -47,6 +60,37 @@ export function runChild(
       resolve({ code, signal, stderr });
     });
   });
+}
+
+/**
+ * The random choices of one fault test: delays drawn from a seeded generator (mulberry32), the
+ * seed taken from `WEIR_TEST_SEED` when set, else random. Every draw is logged on stdout with the
+ * test's name and the seed, so a failing run can be replayed exactly.
+ */
+export class FaultPlan {
+  readonly seed: number;
+  private state: number;
+
+  constructor(private readonly name: string) {
+    const fixed = process.env.WEIR_TEST_SEED;
+    this.seed = fixed !== undefined && fixed !== '' ? Number(fixed) >>> 0 : Math.floor(Math.random() * 2 ** 32);
+    this.state = this.seed;
+  }
+
+  /** A whole number of milliseconds in [min, max], logged as `what`. */
+  delay(what: string, min: number, max: number): number {
+    const ms = min + Math.floor(this.next() * (max - min + 1));
+    console.info(`[fault plan] ${this.name}: ${what} = ${ms} ms (replay with WEIR_TEST_SEED=${this.seed})`);
+    return ms;
+  }
+
+  private next(): number {
+    this.state = (this.state + 0x6d2b79f5) >>> 0;
+    let t = this.state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  }
 }
 
 /** The JSON lines of every committed (visible) part file in a directory. */

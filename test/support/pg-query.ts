@@ -21,3 +21,15 @@ export async function freshDatabase(prefix: string, server: string = process.env
   url.pathname = `/${name}`;
   return url.toString();
 }
+
+/**
+ * Rolls back the prepared transactions a failed job left in the database of `url` and returns
+ * their gids. A prepared transaction holds back every replication slot created in the cluster, so
+ * a test whose job fails for good must not leave one to the suites that run after it.
+ */
+export async function rollbackPreparedIn(url: string): Promise<string[]> {
+  const database = decodeURIComponent(new URL(url).pathname.slice(1));
+  const rows = await pgQuery<{ gid: string }>(url, `SELECT gid FROM pg_prepared_xacts WHERE database = '${database.replace(/'/g, "''")}'`);
+  for (const { gid } of rows) await pgQuery(url, `ROLLBACK PREPARED '${gid.replace(/'/g, "''")}'`);
+  return rows.map((row) => row.gid);
+}

@@ -19,9 +19,14 @@
  *   committed   `part-<tag>-<run>-<s>-<n>.<ext>`
  * The run UUID means a name is never reused across restarts; the tag tells this table's files
  * from those of other tables written into the same directory.
+ *
+ * Each subtask also records the highest checkpoint it committed in `.weir-committed-<tag>-<s>`
+ * (replaced atomically at each commit): recovery from a checkpoint older than one of those refuses
+ * to run behind the sink's own output, which a replay would write again. A fresh start (no
+ * checkpoint restored) deletes them: the table's commit history begins again.
  */
 import { createHash, randomUUID } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm, type FileHandle } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, writeFile, type FileHandle } from 'node:fs/promises';
 import { invariant, WeirError } from '../../common/errors.js';
 import { ROW_KIND_SHORT, RowKind } from '../../common/row-kind.js';
 import type { ChangeBatch } from '../../common/row.js';
@@ -121,6 +126,10 @@ export class FileSinkWriter implements TransactionalSinkWriter {
   #rollTimer: NodeJS.Timeout | undefined;
   #queue: Promise<void> = Promise.resolve();
   #failure: unknown;
+  /** True when restored from a checkpoint (`recover` follows `open`). */
+  #restored = false;
+  /** The highest checkpoint this subtask has recorded as committed. */
+  #committedMark = 0;
 
   constructor(table: string, schema: Schema, options: FileSinkOptions) {
     this.#table = table;
@@ -135,8 +144,9 @@ export class FileSinkWriter implements TransactionalSinkWriter {
     if (options.partitionCommit !== undefined) this.#tracker = new PartitionCommitTracker();
   }
 
-  /** Restores the pending partitions of partition commit (called before `open`). */
+  /** Restores the pending partitions of partition commit (called before `open`, only after a restore). */
   initializeState(states: readonly unknown[]): void {
+    this.#restored = true;
     this.#tracker?.restore(this.#table, states);
   }
 
@@ -147,6 +157,9 @@ export class FileSinkWriter implements TransactionalSinkWriter {
   async open(context: SinkContext): Promise<void> {
     this.#context = context;
     await this.#io.run('create the directory', '', () => mkdir(this.#io.root, { recursive: true }));
+    if (!this.#restored && context.subtask === 0) {
+      for (const name of await this.#commitMarks()) await this.#io.run('delete', name, () => rm(this.#io.path(name), { force: true }));
+    }
     const commit = this.#options.partitionCommit;
     if (commit !== undefined) {
       const extract = partitionTimeExtractor(commit.timestampPattern, this.#layout.keys);
@@ -220,6 +233,7 @@ export class FileSinkWriter implements TransactionalSinkWriter {
       }
     }
     for (const directory of renamedIn) await this.#io.syncDirectory(directory);
+    await this.#markCommitted(transactions);
     if (this.#tracker === undefined || transactions.length === 0) return;
     this.#tracker.committed(Math.max(...transactions.map((t) => t.checkpointId)));
     await this.#committer!.commitDue();
@@ -233,6 +247,7 @@ export class FileSinkWriter implements TransactionalSinkWriter {
    * subtask may hold them); visible files are never touched. Must follow `open`.
    */
   async recover(pending: readonly PreparedTransaction[], restoredCheckpointId: number): Promise<void> {
+    await this.#checkNotAhead(restoredCheckpointId);
     await this.commit(pending);
     this.#tracker?.committed(restoredCheckpointId);
     const abandoned: string[] = [];
@@ -253,6 +268,47 @@ export class FileSinkWriter implements TransactionalSinkWriter {
   async flush(): Promise<void> {
     const transaction = await this.prepareCommit(END_OF_INPUT);
     await this.commit([transaction]);
+  }
+
+  /** The `.weir-committed-<tag>-<subtask>` files of this table. */
+  async #commitMarks(): Promise<string[]> {
+    const names = await this.#io.run('list', '', () => readdir(this.#io.root));
+    const mark = new RegExp(`^\\.weir-committed-${this.#tag}-\\d+$`);
+    return names.filter((name) => mark.test(name));
+  }
+
+  /**
+   * Records the highest checkpoint of `transactions` (not the end-of-input one) when it is above
+   * this subtask's mark: written to a temporary name and renamed, so the file is always whole. Not
+   * fsynced: a mark lost in a crash only weakens the check, it never makes it refuse wrongly.
+   */
+  async #markCommitted(transactions: readonly PreparedTransaction[]): Promise<void> {
+    const ids = transactions.map((t) => t.checkpointId).filter((id) => id !== END_OF_INPUT);
+    const highest = Math.max(0, ...ids);
+    if (highest <= this.#committedMark) return;
+    const name = `.weir-committed-${this.#tag}-${this.#context?.subtask ?? 0}`;
+    await this.#io.run('record the committed checkpoint in', name, async () => {
+      await writeFile(this.#io.path(`${name}.tmp`), `${highest}\n`);
+      await rename(this.#io.path(`${name}.tmp`), this.#io.path(name));
+    });
+    this.#committedMark = highest;
+  }
+
+  /** Throws CHECKPOINT_ERROR when a subtask of this table committed a checkpoint after the restored one. */
+  async #checkNotAhead(restoredCheckpointId: number): Promise<void> {
+    let last = 0;
+    for (const name of await this.#commitMarks()) {
+      const text = await this.#io.run('read', name, () => readFile(this.#io.path(name), 'utf8'));
+      const id = Number(text.trim());
+      if (!Number.isSafeInteger(id)) this.#context?.warn(`filesystem sink '${this.#table}': ${this.#io.path(name)} does not hold a checkpoint id ('${text.trim().slice(0, 40)}'); it is not checked`);
+      else if (id > last) last = id;
+    }
+    if (last <= restoredCheckpointId) return;
+    throw new WeirError(
+      'CHECKPOINT_ERROR',
+      `filesystem sink '${this.#table}' has committed checkpoint ${last} into ${this.#io.root} (its .weir-committed files), but the job is being restored from checkpoint ${restoredCheckpointId}: running from there would write the output of ${last === restoredCheckpointId + 1 ? `checkpoint ${last}` : `checkpoints ${restoredCheckpointId + 1} to ${last}`} again`,
+      { hint: `restore checkpoint ${last} or a later one; if it is lost, start afresh (weir run --fresh) into an empty directory`, permanent: true },
+    );
   }
 
   /** Waits for queued I/O and closes the files; commits nothing (uncommitted files stay hidden until `recover`). */
@@ -304,7 +360,8 @@ export class FileSinkWriter implements TransactionalSinkWriter {
       this.#seal(part);
       rolled = true;
     }
-    if (rolled) this.#enqueue(() => this.#drain()).catch(() => undefined);
+    // Not awaited here: a failure is kept by #enqueue and fails the next step (the pre-commit at the barrier).
+    if (rolled) this.#enqueue(() => this.#drain()).catch(keptForTheNextStep);
   }
 
   #updateRefused(kind: RowKind): WeirError {
@@ -493,3 +550,6 @@ function parentOf(directory: string): string | undefined {
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
+
+/** For a queued step nobody awaits: #enqueue has kept its failure, which the next queued step throws. */
+function keptForTheNextStep(): void {}

@@ -235,7 +235,7 @@ export class FileSourceReader implements SourceReader {
     return files.filter((file) => {
       const position = this.#positions.get(file.name);
       if (position !== undefined && file.size < position.byte) {
-        throw new WeirError('CONNECTOR_ERROR', `filesystem source '${this.#table}': ${file.path} has ${file.size} bytes, fewer than the ${position.byte} already read; files must only grow`);
+        throw new WeirError('CONNECTOR_ERROR', `filesystem source '${this.#table}': ${file.path} has ${file.size} bytes, fewer than the ${position.byte} already read; files must only grow`, { permanent: true });
       }
       return file.size > (this.#readSizes.get(file.name) ?? position?.byte ?? 0);
     });

@@ -86,6 +86,7 @@ export class PartitionCommitter {
         });
       }
     });
+    // The queue only orders the steps: the caller gets the failure from `run`.
     this.#queue = run.catch(() => undefined);
     return run;
   }

@@ -57,6 +57,7 @@ class FailPolicy implements SyncBadRecordPolicy {
     throw new WeirError('CONNECTOR_ERROR', describe(this.settings, origin, error), {
       hint: "set 'format.ignore-parse-errors' = 'true' to set bad records aside in a dead-letter file",
       cause: error,
+      permanent: true,
     });
   }
 }

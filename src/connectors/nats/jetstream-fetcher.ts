@@ -65,6 +65,8 @@ export class JetStreamFetcher {
   #caughtUp = true;
   #endTimer: NodeJS.Timeout | undefined;
   #checkingEnd = false;
+  /** True while periodic end checks fail in a row (only the first is reported). */
+  #endCheckFailing = false;
 
   constructor(link: NatsLink, manager: JetStreamManager, plan: FetchPlan, queue: MessageQueue) {
     this.#link = link;
@@ -92,7 +94,7 @@ export class JetStreamFetcher {
     if (this.#plan.end !== undefined && !this.#exhausted) {
       await this.#checkEnd();
       this.#endTimer = setInterval(() => {
-        if (this.#caughtUp && !this.#checkingEnd) void this.#checkEnd().catch(() => undefined);
+        if (this.#caughtUp && !this.#checkingEnd) void this.#checkEnd().then(() => (this.#endCheckFailing = false), (error: unknown) => this.#endCheckFailed(error));
       }, END_CHECK_MS);
       this.#endTimer.unref();
     }
@@ -178,7 +180,8 @@ export class JetStreamFetcher {
     } finally {
       this.#generation++;
       this.#messages = undefined;
-      void consumer.delete().catch(() => undefined);
+      // The server deletes an ephemeral consumer itself after its inactive threshold; a failed delete is only reported.
+      void consumer.delete().catch((error: unknown) => this.#plan.warn(`nats table '${this.#plan.table}' could not delete its consumer of stream '${this.#plan.stream}' (the server removes it when idle): ${this.#link.describe(error)}`));
     }
   }
 
@@ -204,6 +207,13 @@ export class JetStreamFetcher {
     this.#exhausted = true;
     clearInterval(this.#endTimer);
     this.#messages?.stop();
+  }
+
+  /** Reports the first failure of a periodic end check in a row (the next check runs anyway). */
+  #endCheckFailed(error: unknown): void {
+    if (this.#endCheckFailing) return;
+    this.#endCheckFailing = true;
+    this.#plan.warn(`nats table '${this.#plan.table}' could not check whether stream '${this.#plan.stream}' has reached the end of the bounded read (checked again every ${END_CHECK_MS} ms): ${this.#link.describe(error)}`);
   }
 
   /**

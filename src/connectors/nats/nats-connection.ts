@@ -20,6 +20,8 @@ export interface NatsLink {
   readonly display: string;
   /** An error's text for users, credentials removed. */
   describe(error: unknown): string;
+  /** Reports a problem that does not stop reading (the source's warning channel). */
+  warn(message: string): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function connectNats(servers: NatsServers, table: string, warn: (me
     connection,
     display: servers.display,
     describe,
+    warn,
     close: async () => {
       if (!connection.isClosed()) await connection.close();
     },

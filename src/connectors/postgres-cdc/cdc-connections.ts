@@ -25,10 +25,18 @@ export async function connectClient(target: ConnectionTarget, applicationName: s
   try {
     await client.connect();
   } catch (error) {
-    await client.end().catch(() => undefined);
+    await endClient(client, onError);
     throw error;
   }
   return client;
+}
+
+/**
+ * Closes a session that is no longer needed; a failure to close it (the connection is usually
+ * broken already) goes to `report`, never thrown over the error that is being handled.
+ */
+export async function endClient(client: pg.Client, report: (error: Error) => void): Promise<void> {
+  await client.end().catch((error: unknown) => report(error instanceof Error ? error : new Error(String(error))));
 }
 
 /** Query options that hand every column back as PostgreSQL's text, bypassing pg's type parsers. */

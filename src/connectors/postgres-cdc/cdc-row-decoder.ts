@@ -37,7 +37,7 @@ export class CdcRowDecoder {
       try {
         row[i] = this.#parsers[i]!(text);
       } catch (error) {
-        throw new WeirError('CONNECTOR_ERROR', `${this.where}: column '${this.#names[i]}' in ${at}: ${(error as Error).message}`);
+        throw new WeirError('CONNECTOR_ERROR', `${this.where}: column '${this.#names[i]}' in ${at}: ${(error as Error).message}`, { permanent: true });
       }
     }
     return row;

@@ -25,7 +25,7 @@ import type { PollStatus, SourceContext, SourceReader } from '../../runtime/sour
 import { describeError, sqlState } from '../postgres/driver-errors.js';
 import { displayTable } from '../postgres/postgres-ddl.js';
 import { resolveConnection, scrubPassword, type ConnectionTarget } from '../postgres/postgres-options.js';
-import { connectClient } from './cdc-connections.js';
+import { connectClient, endClient } from './cdc-connections.js';
 import { resumePosition, streamOffset, type CdcOffset } from './cdc-offset.js';
 import { CdcRowDecoder } from './cdc-row-decoder.js';
 import { formatLsn, type Lsn } from './lsn-format.js';
@@ -146,13 +146,27 @@ export class PostgresCdcReader implements SourceReader {
     await stream?.close();
     const snapshot = this.#snapshot;
     this.#snapshot = undefined;
-    await snapshot?.client.end().catch(() => undefined);
+    if (snapshot !== undefined) await endClient(snapshot.client, (error) => this.#closeFailed('snapshot', error));
+  }
+
+  /**
+   * A session's connection failed while no query of it was running (one running fails too, and
+   * that failure is what stops or retries the source): reported, since it carries the server's reason.
+   */
+  #sessionFailed(what: string, error: Error): void {
+    if (this.#closing) return;
+    this.#context?.warn(`${this.#label}: its ${what} session failed: ${this.#scrub(describeError(error))}`);
+  }
+
+  /** A session that could not be closed cleanly: reported (the connection is gone either way). */
+  #closeFailed(what: string, error: Error): void {
+    this.#context?.warn(`${this.#label}: could not close its ${what} session cleanly: ${this.#scrub(describeError(error))}`);
   }
 
   // ---- setup ---------------------------------------------------------------------------------
 
   async #setUp(target: ConnectionTarget): Promise<void> {
-    const client = await connectClient(target, this.#applicationName(), false, () => undefined);
+    const client = await connectClient(target, this.#applicationName(), false, (error) => this.#sessionFailed('setup', error));
     try {
       const table = await checkSourceTable(client, {
         label: this.#label,
@@ -180,13 +194,14 @@ export class PostgresCdcReader implements SourceReader {
         if (slot === undefined) {
           throw new WeirError('CONNECTOR_ERROR', `${this.#label}: replication slot '${slotName}' no longer exists at ${target.display}, so the changes after the checkpointed position ${formatLsn(from)} are gone`, {
             hint: 'start the job without its checkpoint, so that it takes a new snapshot',
+            permanent: true,
           });
         }
         if (slot.confirmedFlush > from) {
           throw new WeirError(
             'CONNECTOR_ERROR',
             `${this.#label}: replication slot '${slotName}' has confirmed ${formatLsn(slot.confirmedFlush)}, past the checkpointed position ${formatLsn(from)}, so the changes between are gone (was an older checkpoint restored?)`,
-            { hint: 'restore the latest checkpoint, or start the job without its checkpoint to take a new snapshot' },
+            { hint: 'restore the latest checkpoint, or start the job without its checkpoint to take a new snapshot', permanent: true },
           );
         }
         this.#emitted = from;
@@ -211,7 +226,7 @@ export class PostgresCdcReader implements SourceReader {
           `${this.#label}: creating replication slot '${slotName}' waits until the ${prepared.length} prepared transaction(s) of the cluster end: ${shown}${prepared.length > 3 ? ', ...' : ''}; COMMIT PREPARED or ROLLBACK PREPARED them if nothing will`,
         );
       }
-      const replication = await connectClient(target, this.#applicationName(), true, () => undefined);
+      const replication = await connectClient(target, this.#applicationName(), true, (error) => this.#sessionFailed('replication', error));
       try {
         const created = await createSlotWithSnapshot(replication, slotName);
         const cursor = await SnapshotCursor.open(client, created.snapshotName, table);
@@ -220,10 +235,10 @@ export class PostgresCdcReader implements SourceReader {
         this.#received = created.consistentPoint;
         this.#phase = 'snapshot';
       } finally {
-        await replication.end().catch(() => undefined);
+        await endClient(replication, (error) => this.#closeFailed('replication', error));
       }
     } catch (error) {
-      await client.end().catch(() => undefined);
+      await endClient(client, (closeError) => this.#closeFailed('setup', closeError));
       throw error;
     }
   }
@@ -245,7 +260,7 @@ export class PostgresCdcReader implements SourceReader {
       throw this.#connectorError(`read the snapshot of ${shown}`, error, lost);
     }
     this.#snapshot = undefined;
-    await snapshot.client.end().catch(() => undefined);
+    await endClient(snapshot.client, (error) => this.#closeFailed('snapshot', error));
     this.#phase = 'stream';
     this.#connectStream();
     return 'more';
@@ -283,10 +298,10 @@ export class PostgresCdcReader implements SourceReader {
   #connectStream(): void {
     if (this.#closing || this.#failure !== undefined) return;
     const target = this.#target!;
-    connectClient(target, this.#applicationName(), true, () => undefined).then(
+    connectClient(target, this.#applicationName(), true, recordedByTheStream).then(
       (client) => {
         if (this.#closing) {
-          void client.end().catch(() => undefined);
+          void endClient(client, (error) => this.#closeFailed('replication', error));
           return;
         }
         this.#assembler!.reset();
@@ -294,6 +309,7 @@ export class PostgresCdcReader implements SourceReader {
           started: () => (this.#attempts = 0),
           message: (message) => this.#accept(message),
           ended: (error) => this.#streamEnded(error),
+          closeFailed: (error) => this.#closeFailed('replication', error),
         });
         if (this.#paused) this.#stream.pause();
       },
@@ -384,3 +400,10 @@ export class PostgresCdcReader implements SourceReader {
     return `weir cdc ${this.#options.slotName}`.slice(0, 63);
   }
 }
+
+/**
+ * The error listener of a replication client before its stream starts: nothing can fail between
+ * the connection and the start (the same turn of the event loop), and from then on the stream's
+ * own listener ends the session with the error, which the reader records and retries.
+ */
+function recordedByTheStream(): void {}

@@ -6,7 +6,7 @@
  * confirms a position. The slot's confirmed position moves only through {@link confirm}.
  */
 import type pg from 'pg';
-import { quoteIdentifier, quoteLiteral } from './cdc-connections.js';
+import { endClient, quoteIdentifier, quoteLiteral } from './cdc-connections.js';
 import { formatLsn, type Lsn } from './lsn-format.js';
 import { decodeWalSenderMessage, standbyStatusUpdate, type WalSenderMessage } from './replication-messages.js';
 
@@ -31,6 +31,8 @@ export interface StreamListener {
   message(message: WalSenderMessage): void;
   /** The session ended: an error, or undefined when it was closed. Called once. */
   ended(error: Error | undefined): void;
+  /** The connection could not be closed cleanly after the session ended (reported, nothing is lost). */
+  closeFailed(error: Error): void;
 }
 
 /** Internals of node-postgres this relies on: the connection under a client. */
@@ -51,7 +53,7 @@ export class ReplicationStream {
   #ended = false;
   #lastReplyRequest = -Infinity;
 
-  private constructor(client: pg.Client, start: Lsn, confirmed: Lsn) {
+  private constructor(client: pg.Client, start: Lsn, confirmed: Lsn, private readonly listener: StreamListener) {
     this.#client = client;
     this.#connection = (client as unknown as { connection: CopyConnection }).connection;
     this.#received = start;
@@ -65,7 +67,7 @@ export class ReplicationStream {
    * from now on. `confirmed` is the position confirmed so far (0n: none in this process).
    */
   static start(client: pg.Client, slot: string, publication: string, start: Lsn, confirmed: Lsn, listener: StreamListener): ReplicationStream {
-    const stream = new ReplicationStream(client, start, confirmed);
+    const stream = new ReplicationStream(client, start, confirmed, listener);
     const end = (error: Error | undefined): void => {
       if (stream.#ended) return;
       stream.#ended = true;
@@ -88,7 +90,7 @@ export class ReplicationStream {
         listener.message(message);
       } catch (error) {
         end(error as Error);
-        void client.end().catch(() => undefined);
+        void endClient(client, (closeError) => listener.closeFailed(closeError));
       }
     });
     client.on('error', (error) => end(error));
@@ -122,7 +124,7 @@ export class ReplicationStream {
     this.#ended = true;
     clearInterval(this.#timer);
     this.resume();
-    await this.#client.end().catch(() => undefined);
+    await endClient(this.#client, (error) => this.listener.closeFailed(error));
   }
 
   /** True when the server asks for a reply again within {@link SHUTDOWN_REQUESTS_WITHIN_MS}. */

@@ -101,6 +101,7 @@ export class TransactionAssembler {
         if (message.relationIds.some((id) => this.#layout(id) !== undefined)) {
           throw new WeirError('CONNECTOR_ERROR', `${this.label}: ${displayTable(this.table.name)} was truncated (${this.#where()}); a TRUNCATE cannot be captured as row changes`, {
             hint: 'delete the rows with DELETE instead, or start the job afresh (without its checkpoints) to take a new snapshot',
+            permanent: true,
           });
         }
         return undefined;
@@ -116,12 +117,13 @@ export class TransactionAssembler {
     if (message.replicaIdentity !== 'f') {
       throw new WeirError('CONNECTOR_ERROR', `${this.label}: the replica identity of ${shown} was changed from FULL while the job ran, so old rows are no longer sent`, {
         hint: `ALTER TABLE ${shown} REPLICA IDENTITY FULL`,
+        permanent: true,
       });
     }
     const positions = this.table.columns.map((column) => {
       const position = message.columns.findIndex((c) => c.name === column.name);
       if (position < 0 || message.columns[position]!.typeOid !== column.typeOid) {
-        throw new WeirError('CONNECTOR_ERROR', `${this.label}: column '${column.name}' of ${shown} was ${position < 0 ? 'dropped or renamed' : 'changed to another type'} while the job ran`);
+        throw new WeirError('CONNECTOR_ERROR', `${this.label}: column '${column.name}' of ${shown} was ${position < 0 ? 'dropped or renamed' : 'changed to another type'} while the job ran`, { permanent: true });
       }
       return position;
     });
@@ -136,7 +138,7 @@ export class TransactionAssembler {
 
   #oldRow(old: { kind: 'full' | 'key'; row: readonly TupleValue[] } | undefined, what: string): readonly TupleValue[] {
     if (old?.kind !== 'full' || old.row.includes(UNCHANGED_TOAST)) {
-      throw new WeirError('CONNECTOR_ERROR', `${this.label}: ${what} of ${displayTable(this.table.name)} came without its whole old row (${this.#where()}); is REPLICA IDENTITY still FULL?`);
+      throw new WeirError('CONNECTOR_ERROR', `${this.label}: ${what} of ${displayTable(this.table.name)} came without its whole old row (${this.#where()}); is REPLICA IDENTITY still FULL?`, { permanent: true });
     }
     return old.row;
   }

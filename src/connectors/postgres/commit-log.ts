@@ -5,9 +5,12 @@
  * (42704) cannot tell "committed before" from "rolled back"; the marker can: present with this
  * gid means committed, absent means the rows were lost.
  *
- * A rerun of a job from scratch counts its checkpoints from 1 again, so a marker key can be
- * written a second time: the row then takes the new gid (upsert), which keeps the loss check
- * exact for the transaction that is being committed.
+ * The markers also say which checkpoints a sink has committed: a job restored from checkpoint n
+ * while its sink has markers above n would write their output again, so recovery refuses it
+ * ({@link lastCommittedCheckpoint}). A fresh start (no checkpoint restored) begins the sink's
+ * history anew and deletes its markers ({@link forgetMarkers}); should a marker key still be
+ * written a second time, the row takes the new gid (upsert), which keeps the loss check exact
+ * for the transaction that is being committed.
  */
 import { sql, type Compilable, type Kysely, type Transaction } from 'kysely';
 import type { WeirDatabase } from './postgres-database.js';
@@ -74,4 +77,22 @@ export async function markerExists(db: Kysely<WeirDatabase>, marker: Marker): Pr
 export async function markerWithGidExists(db: Kysely<WeirDatabase>, gid: string): Promise<boolean> {
   const row = await db.selectFrom('weir.sink_commits').select('gid').where('gid', '=', gid).executeTakeFirst();
   return row !== undefined;
+}
+
+/** The highest checkpoint any subtask of this sink has committed (its marker rows), if any. */
+export async function lastCommittedCheckpoint(db: Kysely<WeirDatabase>, job: string, sink: string): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('weir.sink_commits')
+    .select((eb) => eb.fn.max('checkpoint_id').as('last'))
+    .where('job', '=', job)
+    .where('sink', '=', sink)
+    .executeTakeFirst();
+  const last = row?.last;
+  return last === null || last === undefined ? undefined : Number(last);
+}
+
+/** Deletes the marker rows of this sink (every subtask): its commit history begins again with a fresh start. Returns how many there were. */
+export async function forgetMarkers(db: Kysely<WeirDatabase>, job: string, sink: string): Promise<number> {
+  const result = await db.deleteFrom('weir.sink_commits').where('job', '=', job).where('sink', '=', sink).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

@@ -10,9 +10,11 @@
  * uniform. Once c is complete, COMMIT PREPARED runs on a control connection. After a restore
  * from n, the pending transactions of n are committed, and subtask 0 commits every other
  * prepared transaction of this sink with a checkpoint ≤ n (a lost notification) and rolls back
- * those > n; the runtime runs recovery before any subtask writes. On a fresh start (no restore),
- * subtask 0 rolls back whatever an earlier run of the job left prepared: nothing can commit it any
- * more, and its locks would block this run.
+ * those > n; the runtime runs recovery before any subtask writes. Before any of that, recovery
+ * refuses a checkpoint n older than one the sink's marker rows say it committed (it would write
+ * their output again). On a fresh start (no restore), subtask 0 rolls back whatever an earlier run
+ * of the job left prepared — nothing can commit it any more, and its locks would block this run —
+ * and deletes the sink's marker rows: its commit history begins again.
  *
  * A prepared transaction keeps its row locks until COMMIT PREPARED, so writing a row of
  * checkpoint c−1 again waits for that commit. The runtime commits c−1 before it injects barrier
@@ -28,7 +30,7 @@ import type { ChangeBatch } from '../../common/row.js';
 import type { SinkSpec } from '../../dataflow/job-graph.js';
 import type { PreparedTransaction, SinkContext, TransactionalSinkWriter } from '../../runtime/sink-writer.js';
 import { AppendBuffer, MultisetBuffer, UpsertBuffer, type BufferedWrites, type ChangeBuffer } from './change-buffer.js';
-import { markerUpsert, markerWithGidExists, type Marker } from './commit-log.js';
+import { forgetMarkers, lastCommittedCheckpoint, markerUpsert, markerWithGidExists, type Marker } from './commit-log.js';
 import { currentSchema, displayTable, MULTISET_HASH_COLUMN, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
 import { describeError, sqlState } from './driver-errors.js';
@@ -112,7 +114,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     try {
       await this.#open(context);
     } catch (error) {
-      await this.close().catch(() => undefined);
+      await this.close().catch((closeError: unknown) => context.warn(`${this.#label}: could not close its connections after failing to open: ${this.#scrub(describeError(closeError))}`));
       throw error;
     }
   }
@@ -153,6 +155,10 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     }
     if (!this.#restored && context.subtask === 0) await this.#resolveLeftovers(undefined);
     if (!this.#restored) await this.#group?.resolveOnce(() => this.#resolveGroupLeftovers(undefined));
+    // A fresh start begins the sink's commit history anew (after the leftovers, whose locks a delete would wait for).
+    if (!this.#restored && context.subtask === 0 && this.#options.semantic === 'exactly-once') {
+      await this.#control('reset its commit history in weir.sink_commits', () => forgetMarkers(database.db, this.#job, this.#sink));
+    }
   }
 
   /**
@@ -278,14 +284,35 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   }
 
   /**
-   * Commits the restored `pending` transactions, then (on subtask 0 only) commits every other
-   * prepared transaction of this sink with a checkpoint ≤ `restoredCheckpointId` and rolls back the
-   * later ones, so that none is left.
+   * Refuses to run behind its own output (its marker rows name a checkpoint after the restored
+   * one), then commits the restored `pending` transactions, then (on subtask 0 only) commits every
+   * other prepared transaction of this sink with a checkpoint ≤ `restoredCheckpointId` and rolls
+   * back the later ones, so that none is left.
    */
   async recover(pending: readonly PreparedTransaction[], restoredCheckpointId: number): Promise<void> {
+    if (this.#options.semantic === 'exactly-once') await this.#checkNotAhead(restoredCheckpointId);
     await this.commit(pending);
     if (this.#opened().context.subtask === 0) await this.#resolveLeftovers(restoredCheckpointId);
     await this.#group?.resolveOnce(() => this.#resolveGroupLeftovers(restoredCheckpointId));
+  }
+
+  /**
+   * Throws CHECKPOINT_ERROR when this sink has committed a checkpoint after the one being restored
+   * (a newer checkpoint was lost, or an older savepoint was chosen): replaying from it would write
+   * the output of the checkpoints between again.
+   */
+  async #checkNotAhead(restoredCheckpointId: number): Promise<void> {
+    const { database } = this.#opened();
+    const last = await this.#control('read its commit history', () => lastCommittedCheckpoint(database.db, this.#job, this.#sink));
+    if (last === undefined || last <= restoredCheckpointId) return;
+    throw new WeirError(
+      'CHECKPOINT_ERROR',
+      `${this.#label} has committed checkpoint ${last} into ${this.#tableText()} at ${this.#connection!.display} (its rows in weir.sink_commits), but the job is being restored from checkpoint ${restoredCheckpointId}: running from there would write the output of ${last === restoredCheckpointId + 1 ? `checkpoint ${last}` : `checkpoints ${restoredCheckpointId + 1} to ${last}`} again`,
+      {
+        hint: `restore checkpoint ${last} or a later one; if it is lost, start afresh (weir run --fresh) into an empty table, since the table holds output the restored state does not know about`,
+        permanent: true,
+      },
+    );
   }
 
   /** End of input without checkpointing: writes and commits everything buffered in a plain transaction. */
@@ -310,8 +337,17 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       await this.#queue;
     } else if (state !== undefined) {
       await this.#queue;
-      if (state.session.inTransaction) await state.session.rollback().catch(() => undefined);
-      state.session.release();
+      if (!state.session.inTransaction) state.session.release();
+      else {
+        // The transaction was not prepared: its rows belong to a checkpoint that did not complete.
+        await state.session.rollback().then(
+          () => state.session.release(),
+          (error: unknown) => {
+            state.session.destroy();
+            state.context.warn(`${this.#label}: could not roll back its unprepared transaction on close (the server rolls it back as the connection closes): ${this.#scrub(describeError(error))}`);
+          },
+        );
+      }
     }
     const database = this.#database;
     this.#database = undefined;
@@ -406,6 +442,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     return new WeirError(
       'CONNECTOR_ERROR',
       `${this.#label} has no primary key, so it can only insert rows, but received ${what} (${ROW_KIND_SHORT[kind]}); declare PRIMARY KEY (...) NOT ENFORCED on '${this.#spec.table}' to write an updating query`,
+      { permanent: true },
     );
   }
 

@@ -3,8 +3,13 @@
  * a timer (or on request: savepoints, the final checkpoint of a bounded job) by asking every
  * source to inject barrier n, collects one acknowledgement per subtask, then makes the checkpoint
  * durable — `_metadata` written last — and only then notifies every operator, so that sinks
- * commit. One checkpoint is in flight at a time; a checkpoint that does not complete within the
- * timeout is aborted, and more aborted checkpoints in a row than tolerated fail the job.
+ * commit. One checkpoint is in flight at a time. Every failure of a checkpoint — its trigger (no id
+ * could be reserved), a subtask's snapshot, the timeout, its metadata — is recorded in the history
+ * (FAILED with the reason) and counted; more failed checkpoints in a row than tolerated
+ * (`execution.checkpointing.tolerable-failed-checkpoints`) fail the job. A failed savepoint is
+ * recorded and reported to whoever asked for it, but not counted (as in Flink). Once `_metadata`
+ * is durable the checkpoint is complete: deleting old checkpoints may then fail with a warning,
+ * and only a failed commit (notifyCheckpointComplete) fails the job.
  */
 import { WeirError } from '../../common/errors.js';
 import type { Barrier, CheckpointingMode } from './barrier.js';
@@ -37,6 +42,8 @@ export interface CoordinatorHost {
   notifyComplete(checkpointId: number): Promise<void>;
   /** Fails the job. */
   fail(error: unknown): void;
+  /** Reports a problem that does not fail the job (an old checkpoint that could not be deleted). */
+  warn(message: string): void;
 }
 
 /** A subtask's acknowledgement of a barrier. */
@@ -51,7 +58,8 @@ export interface Acknowledgement {
 
 /** One checkpoint or savepoint of the job as metrics see it (Flink's checkpoint history). */
 export interface CheckpointRecord {
-  readonly id: number;
+  /** Undefined for a checkpoint whose trigger failed before an id was reserved. */
+  readonly id: number | undefined;
   readonly kind: Barrier['kind'];
   status: 'IN_PROGRESS' | 'COMPLETED' | 'FAILED';
   /** Epoch milliseconds when it was triggered. */
@@ -123,19 +131,44 @@ export class CheckpointCoordinator {
     return undefined;
   }
 
+  private addRecord(record: CheckpointRecord): void {
+    this.records.push(record);
+    if (this.records.length > HISTORY_SIZE) this.records.shift();
+  }
+
   private markFailed(id: number, reason: unknown): void {
     const record = this.record(id);
     if (record === undefined || record.status !== 'IN_PROGRESS') return;
     record.status = 'FAILED';
     record.durationMs = performance.now() - (this.startedAt.get(id) ?? performance.now());
-    record.failure = reason instanceof Error ? reason.message : String(reason);
+    record.failure = messageOf(reason);
+  }
+
+  /**
+   * Counts a failed checkpoint or savepoint; a checkpoint also counts against the tolerance, and
+   * fails the job once more have failed in a row than tolerated.
+   */
+  private countFailure(kind: Barrier['kind'], reason: unknown): void {
+    this.failedCount++;
+    if (kind !== 'checkpoint') return;
+    this.consecutiveFailures++;
+    if (this.consecutiveFailures <= this.config.tolerableFailures) return;
+    this.host.fail(
+      new WeirError(
+        'CHECKPOINT_ERROR',
+        `${messageOf(reason)}; ${this.consecutiveFailures} checkpoints failed in a row, more than tolerated (execution.checkpointing.tolerable-failed-checkpoints = ${this.config.tolerableFailures})`,
+        { cause: reason },
+      ),
+    );
   }
 
   /** Starts periodic checkpoints (when an interval is configured). */
   start(): void {
     if (this.config.interval === undefined) return;
     this.periodic = setInterval(() => {
-      if (this.queued === 0) this.trigger('checkpoint').catch(() => undefined);
+      // Nothing is lost by not awaiting: every failure is recorded and counted before trigger()
+      // rejects (and fails the job beyond the tolerance); the other rejection is "the job has stopped".
+      if (this.queued === 0) this.trigger('checkpoint').catch(ignoreRecordedFailure);
     }, this.config.interval);
     this.periodic.unref();
   }
@@ -161,26 +194,41 @@ export class CheckpointCoordinator {
     this.queued++;
     const turn = this.queue.then(() => this.begin(kind, final));
     const done = turn.finally(() => this.queued--);
+    // The queue only orders triggers: the caller gets the failure from `done` (recorded and counted before it rejects).
     this.queue = done.catch(() => undefined);
     return done;
   }
 
   private async begin(kind: Barrier['kind'], final: boolean): Promise<string> {
     if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
-    const id = await this.storage.nextCheckpointId();
+    const id = await this.reserveId(kind);
     if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
     const barrier: Barrier = { id, kind, final };
     let completion!: PendingCheckpoint['completion'];
     const promise = new Promise<string>((resolve, reject) => (completion = { resolve, reject }));
+    // Returned to the trigger's caller, who gets the failure; this only keeps a rejection before it is awaited from being reported as unhandled.
     promise.catch(() => undefined);
     const timer = setTimeout(() => void this.abort(id, new WeirError('CHECKPOINT_ERROR', `${kind} ${id} expired after ${this.config.timeout} ms before all subtasks acknowledged it`)), this.config.timeout);
     timer.unref();
     this.pending = { barrier, acks: new Map(), timer, completion, promise };
     this.startedAt.set(id, performance.now());
-    this.records.push({ id, kind, status: 'IN_PROGRESS', triggeredAt: Date.now() });
-    if (this.records.length > HISTORY_SIZE) this.records.shift();
+    this.addRecord({ id, kind, status: 'IN_PROGRESS', triggeredAt: Date.now() });
     this.host.injectBarrier(barrier);
     return promise;
+  }
+
+  /** The next checkpoint id; a storage that cannot give one fails the checkpoint (recorded, counted) before it starts. */
+  private async reserveId(kind: Barrier['kind']): Promise<number> {
+    const triggeredAt = Date.now();
+    const started = performance.now();
+    try {
+      return await this.storage.nextCheckpointId();
+    } catch (error) {
+      const failure = new WeirError('CHECKPOINT_ERROR', `${kind} could not be triggered: ${messageOf(error)}`, { cause: error });
+      this.addRecord({ id: undefined, kind, status: 'FAILED', triggeredAt, durationMs: performance.now() - started, failure: failure.message });
+      this.countFailure(kind, failure);
+      throw failure;
+    }
   }
 
   /** Records a subtask's acknowledgement; the last one completes the checkpoint. */
@@ -193,9 +241,13 @@ export class CheckpointCoordinator {
     if (pending.acks.size === this.expectedAcks()) void this.complete(pending);
   }
 
-  /** A subtask could not take its snapshot: the checkpoint is aborted. */
+  /**
+   * A subtask could not take its snapshot: the checkpoint is aborted. A checkpoint already aborted
+   * for another reason gets a warning — unless the job has stopped, whose own failure says it.
+   */
   decline(checkpointId: number, reason: unknown): void {
     if (this.pending?.barrier.id === checkpointId) void this.abort(checkpointId, reason);
+    else if (!this.stopped) this.host.warn(`a snapshot for checkpoint ${checkpointId}, which had already failed, failed too: ${messageOf(reason)}`);
   }
 
   private expectedAcks(): number {
@@ -205,63 +257,87 @@ export class CheckpointCoordinator {
   private async complete(pending: PendingCheckpoint): Promise<void> {
     const { barrier } = pending;
     clearTimeout(pending.timer);
+    let path: string;
     try {
       failpoint('checkpoint.after-acks-before-metadata');
-      const operators: Record<string, { parallelism: number; subtasks: SubtaskState[] }> = {};
-      for (const [nodeId, parallelism] of Object.entries(this.host.parallelism)) operators[nodeId] = { parallelism, subtasks: [] };
-      for (const ack of pending.acks.values()) operators[ack.nodeId]!.subtasks.push(ack.state);
-      for (const entry of Object.values(operators)) entry.subtasks.sort((a, b) => a.subtask - b.subtask);
-      const metadata: CheckpointMetadata = {
-        version: CHECKPOINT_METADATA_VERSION,
-        jobName: this.host.jobName,
-        checkpointId: barrier.id,
-        kind: barrier.kind,
-        completedAt: Date.now(),
-        graphFingerprint: this.host.graphFingerprint,
-        ...(this.host.partFingerprints === undefined ? {} : { partFingerprints: this.host.partFingerprints }),
-        maxParallelism: this.host.maxParallelism,
-        finished: barrier.final,
-        operators,
-      };
-      const path = await this.storage.commitMetadata(metadata);
+      path = await this.storage.commitMetadata(this.metadataOf(pending));
+    } catch (error) {
+      // Not durable: the checkpoint failed, as one that timed out does.
+      await this.abort(barrier.id, error);
+      return;
+    }
+    // `_metadata` is durable: the checkpoint is complete, whatever happens below.
+    this.pending = undefined;
+    this.consecutiveFailures = 0;
+    this.completedCount++;
+    const durationMs = performance.now() - (this.startedAt.get(barrier.id) ?? 0);
+    let sizeBytes = 0;
+    for (const ack of pending.acks.values()) sizeBytes += ack.bytes ?? 0;
+    this.lastCompleted = { id: barrier.id, path, kind: barrier.kind, durationMs, sizeBytes };
+    const record = this.record(barrier.id);
+    if (record !== undefined) Object.assign(record, { status: 'COMPLETED', durationMs, sizeBytes });
+    this.startedAt.delete(barrier.id);
+    try {
       failpoint('checkpoint.after-metadata-before-notify');
       if (barrier.final) failpoint('checkpoint.final-after-metadata');
-      this.pending = undefined;
-      this.consecutiveFailures = 0;
-      this.completedCount++;
-      const durationMs = performance.now() - (this.startedAt.get(barrier.id) ?? 0);
-      let sizeBytes = 0;
-      for (const ack of pending.acks.values()) sizeBytes += ack.bytes ?? 0;
-      this.lastCompleted = { id: barrier.id, path, kind: barrier.kind, durationMs, sizeBytes };
-      const record = this.record(barrier.id);
-      if (record !== undefined) Object.assign(record, { status: 'COMPLETED', durationMs, sizeBytes });
-      this.startedAt.delete(barrier.id);
-      if (barrier.kind === 'checkpoint') await this.storage.retain(this.config.retained);
+      if (barrier.kind === 'checkpoint') await this.retainCheckpoints(barrier.id);
       await this.host.notifyComplete(barrier.id);
       pending.completion.resolve(path);
     } catch (error) {
-      this.pending = undefined;
-      this.markFailed(barrier.id, error);
       pending.completion.reject(error);
       this.host.fail(error);
+    }
+  }
+
+  private metadataOf(pending: PendingCheckpoint): CheckpointMetadata {
+    const { barrier } = pending;
+    const operators: Record<string, { parallelism: number; subtasks: SubtaskState[] }> = {};
+    for (const [nodeId, parallelism] of Object.entries(this.host.parallelism)) operators[nodeId] = { parallelism, subtasks: [] };
+    for (const ack of pending.acks.values()) operators[ack.nodeId]!.subtasks.push(ack.state);
+    for (const entry of Object.values(operators)) entry.subtasks.sort((a, b) => a.subtask - b.subtask);
+    return {
+      version: CHECKPOINT_METADATA_VERSION,
+      jobName: this.host.jobName,
+      checkpointId: barrier.id,
+      kind: barrier.kind,
+      completedAt: Date.now(),
+      graphFingerprint: this.host.graphFingerprint,
+      ...(this.host.partFingerprints === undefined ? {} : { partFingerprints: this.host.partFingerprints }),
+      maxParallelism: this.host.maxParallelism,
+      finished: barrier.final,
+      operators,
+    };
+  }
+
+  /** Deletes checkpoints beyond the retained ones; a failure only warns (the completed checkpoint is durable, and the next one tries again). */
+  private async retainCheckpoints(completedId: number): Promise<void> {
+    try {
+      await this.storage.retain(this.config.retained);
+    } catch (error) {
+      this.host.warn(`checkpoint ${completedId} is complete, but older checkpoints could not be deleted (the next checkpoint tries again): ${messageOf(error)}`);
     }
   }
 
   private async abort(checkpointId: number, reason: unknown): Promise<void> {
     const pending = this.pending;
     if (pending === undefined || pending.barrier.id !== checkpointId) return;
+    const { kind } = pending.barrier;
     clearTimeout(pending.timer);
     this.pending = undefined;
-    this.failedCount++;
-    this.consecutiveFailures++;
     this.markFailed(checkpointId, reason);
     this.startedAt.delete(checkpointId);
-    if (this.consecutiveFailures > this.config.tolerableFailures) {
-      const message = reason instanceof Error ? reason.message : String(reason);
-      this.host.fail(new WeirError('CHECKPOINT_ERROR', `${message}; ${this.consecutiveFailures} checkpoints failed in a row, more than tolerated (execution.checkpointing.tolerable-failed-checkpoints = ${this.config.tolerableFailures})`, { cause: reason }));
-    }
+    this.countFailure(kind, reason);
     pending.completion.reject(reason);
     // A folder that cannot be removed now is removed by retention after the next completed checkpoint.
-    await this.storage.discard(checkpointId, pending.barrier.kind).catch(() => undefined);
+    await this.storage.discard(checkpointId, kind).catch((error: unknown) => {
+      this.host.warn(`could not delete the folder of failed ${kind} ${checkpointId}: ${messageOf(error)}`);
+    });
   }
 }
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** For a trigger nobody awaits: its failure has been recorded and counted before the promise rejects. */
+function ignoreRecordedFailure(): void {}

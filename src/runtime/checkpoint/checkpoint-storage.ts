@@ -13,24 +13,35 @@ export interface CompletedCheckpoint {
   readonly path: string;
 }
 
+/** A state file written for a checkpoint: its name relative to the checkpoint folder and its checksum. */
+export interface StateFileRef {
+  readonly name: string;
+  /** `sha256:<hex>` of the file's bytes. */
+  readonly checksum: string;
+}
+
 /** Checkpoint storage for one job. */
 export interface CheckpointStorage {
   /** The job's folder. */
   readonly jobPath: string;
   /** Reserves the next checkpoint id: larger than every id ever reserved for this job, durably. */
   nextCheckpointId(): Promise<number>;
-  /** Writes a state file of checkpoint `checkpointId` (fsynced); returns its name relative to the checkpoint folder. */
-  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: Uint8Array): Promise<string>;
+  /** Writes a state file of checkpoint `checkpointId` (fsynced); returns its name relative to the checkpoint folder and its checksum. */
+  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: Uint8Array): Promise<StateFileRef>;
   /** Makes a checkpoint complete: `_metadata` written to a temporary name, fsynced, renamed, folder fsynced. Returns its folder. */
   commitMetadata(metadata: CheckpointMetadata): Promise<string>;
   /** Deletes the folder of a checkpoint that did not complete. */
   discard(checkpointId: number, kind: CheckpointMetadata['kind']): Promise<void>;
   /** Deletes completed checkpoints (never savepoints) beyond the newest `retained`. */
   retain(retained: number): Promise<void>;
-  /** The newest completed checkpoint or savepoint of this job, if any; folders without valid `_metadata` are skipped. */
+  /**
+   * The newest completed checkpoint or savepoint of this job, if any. Folders without `_metadata`
+   * (never completed) are skipped; a `_metadata` that cannot be read, is corrupt or of an unknown
+   * version throws CHECKPOINT_ERROR naming the file (never a fall-back to an older checkpoint).
+   */
   latest(): Promise<CompletedCheckpoint | undefined>;
-  /** Reads a state file of a completed checkpoint. */
-  readStateFile(checkpoint: CompletedCheckpoint, name: string): Promise<Uint8Array>;
+  /** Reads a state file of a completed checkpoint; with `checksum`, throws CHECKPOINT_ERROR when the bytes do not match it. */
+  readStateFile(checkpoint: CompletedCheckpoint, name: string, checksum?: string): Promise<Uint8Array>;
   /** Removes everything of this job (for `--fresh`). */
   clear(): Promise<void>;
 }

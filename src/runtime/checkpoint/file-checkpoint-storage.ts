@@ -7,14 +7,17 @@
  *
  * Every durable change is write-to-temporary, fsync, rename, fsync the folder, so a crash at any
  * moment leaves either the old or the new state. A folder is a completed checkpoint exactly when
- * it holds a valid `_metadata`; deleting one removes `_metadata` first to keep that true.
+ * it holds `_metadata`; deleting one removes `_metadata` first to keep that true. So a `_metadata`
+ * that is unreadable, fails its checksum, or is of a version this weir does not know can only be a
+ * fault of the storage (or a newer weir): it is reported, naming the file — recovery never falls
+ * back to an older checkpoint by itself, which could repeat output already committed.
  */
 import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WeirError } from '../../common/errors.js';
-import { CHECKPOINT_METADATA_VERSION, type CheckpointMetadata } from './checkpoint-metadata.js';
-import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint-storage.js';
+import { CHECKPOINT_METADATA_VERSION, READABLE_METADATA_VERSIONS, type CheckpointMetadata } from './checkpoint-metadata.js';
+import type { CheckpointStorage, CompletedCheckpoint, StateFileRef } from './checkpoint-storage.js';
 import { FAILPOINTS, failpoint } from './failpoints.js';
 
 /** The file that marks a checkpoint folder as complete. */
@@ -57,6 +60,7 @@ export class FileCheckpointStorage implements CheckpointStorage {
   /** Reserves max(counter, highest folder id) + 1 and makes it durable before returning it. */
   nextCheckpointId(): Promise<number> {
     const reserved = this.idLock.then(() => this.reserveId());
+    // The lock only orders reservations: each caller gets its own failure from `reserved`.
     this.idLock = reserved.catch(() => undefined);
     return reserved;
   }
@@ -79,7 +83,7 @@ export class FileCheckpointStorage implements CheckpointStorage {
   }
 
   /** Writes the file in two halves around the `checkpoint.during-state-write` failpoint; refuses to overwrite. */
-  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: Uint8Array): Promise<string> {
+  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: Uint8Array): Promise<StateFileRef> {
     const folder = this.folderPath(checkpointId, kind);
     const file = join(folder, checkStateFileName(name, folder));
     await makeDurableDir(folder);
@@ -95,7 +99,7 @@ export class FileCheckpointStorage implements CheckpointStorage {
     } finally {
       await handle.close();
     }
-    return name;
+    return { name, checksum: await checksumInSlices(data) };
   }
 
   /** Refuses metadata of another job or version, and a checkpoint that is already complete. */
@@ -126,7 +130,7 @@ export class FileCheckpointStorage implements CheckpointStorage {
     if (!Number.isInteger(retained) || retained < 1) throw new WeirError('CHECKPOINT_ERROR', `the number of retained checkpoints must be a whole number of at least 1, got ${retained}`);
     const checkpoints = (await this.listFolders()).filter((folder) => folder.kind === 'checkpoint');
     const complete: FolderEntry[] = [];
-    for (const folder of checkpoints) if ((await this.readOwnMetadata(folder)) !== undefined) complete.push(folder);
+    for (const folder of checkpoints) if (await exists(join(folder.path, METADATA_FILE))) complete.push(folder);
     const newestComplete = complete[0]?.id ?? 0;
     const kept = new Set(complete.slice(0, retained));
     for (const folder of checkpoints) {
@@ -134,21 +138,40 @@ export class FileCheckpointStorage implements CheckpointStorage {
     }
   }
 
+  /** The newest folder with `_metadata`, which must be readable, intact and this job's; see the interface. */
   async latest(): Promise<CompletedCheckpoint | undefined> {
     for (const folder of await this.listFolders()) {
-      const metadata = await this.readOwnMetadata(folder);
-      if (metadata !== undefined) return { metadata, path: folder.path };
+      const file = join(folder.path, METADATA_FILE);
+      let metadata: CheckpointMetadata;
+      try {
+        const text = await readIfExists(file);
+        if (text === undefined) continue;
+        metadata = parseMetadata(text, file);
+        const claims = `${metadata.kind} ${metadata.checkpointId} of job '${metadata.jobName}'`;
+        if (metadata.jobName !== this.jobName || metadata.checkpointId !== folder.id || metadata.kind !== folder.kind) throw invalidMetadata(file, `it says it is ${claims}`);
+      } catch (error) {
+        throw unrestorable(this.jobName, folder, error);
+      }
+      return { metadata, path: folder.path };
     }
     return undefined;
   }
 
-  /** Accepts only plain file names inside the checkpoint folder. */
-  async readStateFile(checkpoint: CompletedCheckpoint, name: string): Promise<Uint8Array> {
+  /** Accepts only plain file names inside the checkpoint folder; a checksum that does not match the bytes read is corruption. */
+  async readStateFile(checkpoint: CompletedCheckpoint, name: string, checksum?: string): Promise<Uint8Array> {
     const file = join(checkpoint.path, checkStateFileName(name, checkpoint.path));
     const data = await readFile(file).catch((error: unknown) => {
       throw ioError(error, `cannot read state file ${file}`);
     });
-    return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    const bytes = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    if (checksum !== undefined && (await checksumInSlices(bytes)) !== checksum) {
+      const { kind, checkpointId } = checkpoint.metadata;
+      throw new WeirError('CHECKPOINT_ERROR', `state file ${file} of ${kind} ${checkpointId} is corrupt: its ${bytes.byteLength} bytes do not match the checksum in ${METADATA_FILE}`, {
+        hint: `a storage fault damaged it, so ${kind} ${checkpointId} cannot be restored; restore an older checkpoint or savepoint by moving ${checkpoint.path} aside (transactional sinks refuse one older than what they committed), or start afresh (weir run --fresh)`,
+        permanent: true,
+      });
+    }
+    return bytes;
   }
 
   /**
@@ -180,17 +203,6 @@ export class FileCheckpointStorage implements CheckpointStorage {
     return folders.sort((a, b) => b.id - a.id || a.kind.localeCompare(b.kind));
   }
 
-  /** The folder's metadata if it is complete, valid and belongs to this folder of this job. */
-  private async readOwnMetadata(folder: FolderEntry): Promise<CheckpointMetadata | undefined> {
-    try {
-      const metadata = await readMetadata(folder.path);
-      const own = metadata.jobName === this.jobName && metadata.checkpointId === folder.id && metadata.kind === folder.kind;
-      return own ? metadata : undefined;
-    } catch (error) {
-      if (error instanceof WeirError) return undefined;
-      throw error;
-    }
-  }
 }
 
 interface FolderEntry {
@@ -222,20 +234,66 @@ async function readMetadata(folder: string): Promise<CheckpointMetadata> {
   return parseMetadata(text, file);
 }
 
-/** Validates the parts of the metadata that locating and restoring a checkpoint rely on. */
+/**
+ * The metadata in `text`: a known version, its checksum matching its content (version 2 on), and
+ * the parts that locating and restoring a checkpoint rely on present. Throws CHECKPOINT_ERROR
+ * naming `file` otherwise.
+ */
 function parseMetadata(text: string, file: string): CheckpointMetadata {
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch (error) {
-    throw new WeirError('CHECKPOINT_ERROR', `${file} is not valid JSON: ${(error as Error).message}`);
+    throw invalidMetadata(file, `not valid JSON (${(error as Error).message})`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalidMetadata(file, 'not a JSON object');
-  const record = value as Record<string, unknown>;
-  if (record['version'] !== CHECKPOINT_METADATA_VERSION) throw new WeirError('CHECKPOINT_ERROR', `${file} has metadata version ${JSON.stringify(record['version'])}; this weir reads version ${CHECKPOINT_METADATA_VERSION}`);
+  const { checksum, ...record } = value as Record<string, unknown>;
+  const version = record['version'];
+  if (typeof version !== 'number' || !READABLE_METADATA_VERSIONS.includes(version)) {
+    throw new WeirError('CHECKPOINT_ERROR', `${file} has metadata version ${JSON.stringify(version)}, which this weir cannot read (it reads versions ${READABLE_METADATA_VERSIONS.join(' and ')})`, {
+      hint: typeof version === 'number' && version > CHECKPOINT_METADATA_VERSION ? 'it was written by a newer weir: restore it with that version' : 'the file is damaged or was not written by weir',
+      permanent: true,
+    });
+  }
+  if (version >= 2) {
+    if (typeof checksum !== 'string') throw invalidMetadata(file, "its 'checksum' is missing");
+    if (checksum !== checksumOf(JSON.stringify(record))) throw invalidMetadata(file, 'its content does not match its checksum');
+  }
   const problem = metadataProblem(record);
   if (problem !== undefined) throw invalidMetadata(file, problem);
-  return value as CheckpointMetadata;
+  return record as unknown as CheckpointMetadata;
+}
+
+/** `sha256:<hex>` of bytes or of a string's UTF-8. */
+function checksumOf(data: Uint8Array | string): string {
+  return `sha256:${createHash('sha256').update(data).digest('hex')}`;
+}
+
+/** Bytes hashed between two turns of the event loop: hashing costs about 2–4 ms per MiB, which must not stall the job's processing. */
+const HASH_SLICE_BYTES = 1 << 20;
+
+/** {@link checksumOf} of a large state file, one slice per turn of the event loop. */
+async function checksumInSlices(data: Uint8Array): Promise<string> {
+  const hash = createHash('sha256');
+  for (let start = 0; start < data.byteLength; start += HASH_SLICE_BYTES) {
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    hash.update(data.subarray(start, start + HASH_SLICE_BYTES));
+  }
+  return `sha256:${hash.digest('hex')}`;
+}
+
+/**
+ * Why the newest completed checkpoint of a job cannot be restored, and what to do: recovery does
+ * not fall back to an older one by itself, since a transactional sink may have committed output
+ * of the newest one already.
+ */
+function unrestorable(jobName: string, folder: FolderEntry, error: unknown): WeirError {
+  const message = error instanceof Error ? error.message : String(error);
+  return new WeirError('CHECKPOINT_ERROR', `the latest ${folder.kind} of job '${jobName}' cannot be restored: ${message}`, {
+    hint: `a storage fault damaged it (or a newer weir wrote it). weir does not fall back to an older checkpoint by itself, as that could repeat output already committed: move ${folder.path} aside to restore the one before it (transactional sinks refuse it if they committed past it), or start afresh (weir run --fresh)`,
+    cause: error,
+    permanent: true,
+  });
 }
 
 function metadataProblem(record: Record<string, unknown>): string | undefined {
@@ -254,12 +312,13 @@ function metadataProblem(record: Record<string, unknown>): string | undefined {
 }
 
 function invalidMetadata(file: string, problem: string): WeirError {
-  return new WeirError('CHECKPOINT_ERROR', `${file} is not valid checkpoint metadata: ${problem}`);
+  return new WeirError('CHECKPOINT_ERROR', `${file} is corrupt: ${problem}`, { permanent: true });
 }
 
+/** The metadata as JSON with its checksum (of the JSON without it) as the last field. */
 function serializeMetadata(metadata: CheckpointMetadata, folder: string): string {
   try {
-    return `${JSON.stringify(metadata)}\n`;
+    return `${JSON.stringify({ ...metadata, checksum: checksumOf(JSON.stringify(metadata)) })}\n`;
   } catch (error) {
     throw new WeirError('CHECKPOINT_ERROR', `cannot serialize the metadata of ${folder}: ${(error as Error).message}`, { cause: error });
   }

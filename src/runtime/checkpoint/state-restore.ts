@@ -44,7 +44,7 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
     for (const oldSubtask of old.subtasks) {
       if (oldSubtask.keyedStateFile === undefined) continue;
       if (sameLayout && oldSubtask.subtask !== subtask.index) continue;
-      const data = await storage.readStateFile(checkpoint, oldSubtask.keyedStateFile);
+      const data = await storage.readStateFile(checkpoint, oldSubtask.keyedStateFile, oldSubtask.keyedStateChecksum);
       subtask.state.restore(data, sameLayout ? () => true : owns);
     }
   }

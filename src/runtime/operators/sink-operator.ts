@@ -4,6 +4,11 @@
  * transactions are this operator's state), commit once the checkpoint is complete, and on
  * restore commit what the restored checkpoint recorded and abort the rest. Otherwise the writer
  * is flushed when the input ends. Watermarks reach the writer in order with the batches.
+ *
+ * While a pre-commit is in flight the sink holds back its input: the pre-commit is work the job
+ * waits for, so the sources pause (barriers still pass them). What arrives meanwhile — input an
+ * alignment held back, rows a timer or an asynchronous operator emits — is kept in order for the
+ * next transaction.
  */
 import type { ChangeBatch } from '../../common/row.js';
 import { failpoint } from '../checkpoint/failpoints.js';
@@ -21,7 +26,7 @@ export class SinkOperator implements StreamOperator {
   private context!: OperatorContext;
   private pending: PreparedTransaction[] = [];
   private restored: { pending: PreparedTransaction[]; checkpointId: number } | undefined;
-  /** Batches and watermarks that arrived while a pre-commit was in flight; they belong to the next transaction. */
+  /** Batches and watermarks that arrived while a pre-commit was in flight (few: the sources wait); they belong to the next transaction. */
   private held: (ChangeBatch | number)[] | null = null;
 
   constructor(private readonly writer: SinkWriter) {}
@@ -66,7 +71,10 @@ export class SinkOperator implements StreamOperator {
     if (!isTransactional(writer)) return withWriter({ pending: [] });
     failpoint('sink.before-prepare');
     this.held = [];
-    return this.prepare(writer, checkpointId).then(withWriter);
+    const prepared = this.prepare(writer, checkpointId).then(withWriter);
+    // Backpressure: the job's sources wait for the pre-commit; its failure fails the job.
+    this.context.waitFor(prepared.then(() => undefined));
+    return prepared;
   }
 
   private async prepare(writer: TransactionalSinkWriter, checkpointId: number): Promise<SinkState> {

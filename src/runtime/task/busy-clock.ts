@@ -14,10 +14,16 @@ export class BusyMeter {
 
 const stack: BusyMeter[] = [];
 let since = 0;
+let readClock: () => number = () => performance.now();
+
+/** Replaces the clock the meters read (monotonic milliseconds; `performance.now` by default), for tests that drive time. */
+export function useBusyClock(clock: () => number = () => performance.now()): void {
+  readClock = clock;
+}
 
 /** `meter` starts working (nested inside whatever runs now); pair with {@link exitBusy} in a `finally`. */
 export function enterBusy(meter: BusyMeter): void {
-  const now = performance.now();
+  const now = readClock();
   const top = stack[stack.length - 1];
   if (top !== undefined) top.ms += now - since;
   stack.push(meter);
@@ -26,7 +32,7 @@ export function enterBusy(meter: BusyMeter): void {
 
 /** The subtask on top of the stack stops working; the time since the last switch is charged to it. */
 export function exitBusy(): void {
-  const now = performance.now();
+  const now = readClock();
   const top = stack.pop();
   if (top !== undefined) top.ms += now - since;
   since = now;

@@ -2,6 +2,8 @@
  * Runs one subtask of a source: polls its reader for batches and pushes each synchronously
  * through the operators downstream, pausing while the job has pending asynchronous work
  * (backpressure) and yielding to the event loop every few batches so that other jobs and I/O run.
+ * A barrier is injected even while the source pauses: the pending work may be a checkpoint's own
+ * (a sink's pre-commit waiting for the barrier to reach the other sinks of its transaction group).
  * Between two polls it injects the barrier of a triggered checkpoint, recording the reader's
  * offset at exactly that point — unless the reader says its position cannot be resumed from
  * (`checkpointable()` false), when the barrier waits for a later poll. A source whose input has
@@ -29,8 +31,8 @@ export interface SourceTaskHost {
   acknowledgeSource(task: SourceTask, barrier: Barrier, offset: unknown): void;
   /** The reader has ended. Resolves false when the task may end at once (no checkpointing). */
   sourceEnded(task: SourceTask): boolean;
-  /** Resolves when a barrier is waiting for this task, or the job stopped. */
-  barrierRequested(task: SourceTask): Promise<void>;
+  /** Resolves when a barrier is waiting for this task, the job stopped, or `until` settled (leaving nothing behind). */
+  barrierRequested(task: SourceTask, until?: Promise<unknown>): Promise<void>;
 }
 
 /** Records per poll: large enough to amortise per-batch costs, small enough to keep latency low. */
@@ -68,7 +70,7 @@ export class SourceTask {
     let pollsSinceYield = 0;
     while (!this.host.stopped) {
       const waiting = this.host.idle();
-      if (waiting !== undefined) await waiting;
+      if (waiting !== undefined) await this.waitOutBackpressure(waiting);
       if (this.host.stopped) return;
       batch.clear();
       let status = this.pollBusy(batch);
@@ -102,6 +104,17 @@ export class SourceTask {
     }
     if (this.host.stopped) return;
     await this.output.end();
+  }
+
+  /** Waits until `waiting` settles, injecting each barrier triggered meanwhile (at the position of the last poll). */
+  private async waitOutBackpressure(waiting: Promise<void>): Promise<void> {
+    let settled = false;
+    const done = waiting.then(() => void (settled = true));
+    for (;;) {
+      if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
+      if (settled || this.host.stopped) return;
+      await this.host.barrierRequested(this, done);
+    }
   }
 
   private markActive(): void {

@@ -29,6 +29,8 @@ export interface WiringServices {
   readonly compiler: ExprCompiler;
   readonly connectors: ConnectorResolver;
   readonly maxParallelism: number;
+  /** Processing time (epoch ms) for state TTL; the wall clock unless a test drives time. */
+  readonly stateClock?: () => number;
 }
 
 /** Every subtask of the graph, in the graph's (topological) order. */
@@ -58,7 +60,8 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
         return { partitioning: rebalance ? { kind: 'rebalance' } : edge.partitioning, channels };
       });
       const output = new OutputRouter(targets, index, services.maxParallelism);
-      const state = new MemoryStateBackend(node.stateTtlMillis === undefined ? undefined : { ttlMillis: node.stateTtlMillis });
+      const ttl = node.stateTtlMillis === undefined ? undefined : { ttlMillis: node.stateTtlMillis, ...(services.stateClock === undefined ? {} : { clock: services.stateClock }) };
+      const state = new MemoryStateBackend(ttl);
       if (isSourceNode(node)) {
         subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources, node.sourceIdleTimeoutMillis) });
       } else {

@@ -40,10 +40,13 @@ interface WriterSetup {
   readonly subtask?: number;
   readonly parallelism?: number;
   readonly options?: Partial<FileSinkOptions>;
+  /** Opens the writer as the runtime does after a restore (initializeState first; recover follows). */
+  readonly restored?: boolean;
 }
 
 async function openWriter(setup: WriterSetup = {}): Promise<FileSinkWriter> {
   const writer = new FileSinkWriter(setup.table ?? 'out', schema, { path: dir, format: 'json', fieldDelimiter: ',', ...setup.options });
+  if (setup.restored === true) writer.initializeState([]);
   await writer.open({ subtask: setup.subtask ?? 0, parallelism: setup.parallelism ?? 1, warn: () => {} });
   writers.push(writer);
   return writer;
@@ -67,8 +70,15 @@ async function visibleFiles(): Promise<string[]> {
   return (await readdir(dir)).filter((name) => !name.startsWith('.')).sort(byPartNumber);
 }
 
+/** Hidden part files (the marks of committed checkpoints aside). */
 async function hiddenFiles(): Promise<string[]> {
-  return (await readdir(dir)).filter((name) => name.startsWith('.')).sort();
+  return (await readdir(dir)).filter((name) => name.startsWith('.') && !name.startsWith('.weir-committed-')).sort();
+}
+
+/** The marks of the highest committed checkpoint per subtask: file name → checkpoint id. */
+async function commitMarks(): Promise<Record<string, string>> {
+  const names = (await readdir(dir)).filter((name) => name.startsWith('.weir-committed-')).sort();
+  return Object.fromEntries(await Promise.all(names.map(async (name) => [name, (await readFile(join(dir, name), 'utf8')).trim()] as const)));
 }
 
 /** Orders committed part files of one writer run by their counter. */
@@ -367,6 +377,38 @@ describe('filesystem sink writer: recovery', () => {
     expect(ours.map((name) => name.replace(/^.*\.json/, ''))).toEqual(['.cp-2.pending', '.inprogress']);
     return second;
   }
+
+  it('marks the highest checkpoint each subtask committed, and refuses a restore older than one of them, naming both', async () => {
+    const [first, second] = [await openWriter({ subtask: 0, parallelism: 2 }), await openWriter({ subtask: 1, parallelism: 2 })];
+    for (const id of [1, 2, 3]) {
+      await first.write(inserts(id));
+      await first.commit([await first.prepareCommit(id)]);
+    }
+    await second.commit([await second.prepareCommit(4)]);
+    const tag = tableTag('out');
+    expect(await commitMarks()).toEqual({ [`.weir-committed-${tag}-0`]: '3', [`.weir-committed-${tag}-1`]: '4' });
+    const restored = await openWriter({ restored: true });
+    const error = await restored.recover([], 2).then(
+      () => undefined,
+      (e: unknown) => e as WeirError,
+    );
+    expect(error?.permanent).toBe(true);
+    expect(error?.message).toBe(
+      `filesystem sink 'out' has committed checkpoint 4 into ${dir} (its .weir-committed files), but the job is being restored from checkpoint 2: running from there would write the output of checkpoints 3 to 4 again`,
+    );
+    await restored.recover([], 4);
+  });
+
+  it('a fresh start deletes the marks: its commit history begins again', async () => {
+    const earlier = await openWriter();
+    await earlier.commit([await earlier.prepareCommit(9)]);
+    await earlier.write(inserts(1));
+    await earlier.commit([await earlier.prepareCommit(10)]);
+    expect(Object.values(await commitMarks())).toEqual(['10']);
+    await openWriter();
+    expect(await commitMarks()).toEqual({});
+    expect(await visibleFiles()).toHaveLength(1);
+  });
 
   it('restoring the checkpoint that recorded a prepared transaction commits it and deletes the in-progress file', async () => {
     const second = await crashedRun();

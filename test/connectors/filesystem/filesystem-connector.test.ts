@@ -271,7 +271,8 @@ function committedRecords(dir: string): unknown[] {
     .map((text) => JSON.parse(text) as unknown);
 }
 
-const hiddenFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.startsWith('.'));
+/** Hidden part files left in `dir` (the sink's marks of committed checkpoints aside). */
+const hiddenFiles = (dir: string): string[] => readdirSync(dir).filter((name) => name.startsWith('.') && !name.startsWith('.weir-committed-'));
 
 function script(dir: string, rows: number, options: { checkpoints?: string; sink?: string; query?: string; rate?: number } = {}): string {
   return `SET 'state.checkpoints.dir' = '${join(dir, 'checkpoints')}';

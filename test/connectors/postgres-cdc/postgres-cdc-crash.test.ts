@@ -10,7 +10,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runChild } from '../../support/crash-harness.js';
+import { FaultPlan, runChild } from '../../support/crash-harness.js';
 import { WEIR } from '../../support/weir-cli.js';
 import type { TestDatabase } from '../postgres/pg-test-database.js';
 import { BATCH_TOTALS, cdcDatabase, churnOrders, createOrdersTable, dropDatabaseAndSlots, SINK_TOTALS, totalsScript, waitUntilEqual } from './cdc-test-support.js';
@@ -35,8 +35,9 @@ describe('postgres-cdc under SIGKILL', () => {
     const churn = churnOrders(db.url, 100_000, 3, () => stopChurn);
     let log = '';
     try {
+      const plan = new FaultPlan('postgres-cdc crash');
       for (const delay of [4000, 6000, 5000]) {
-        const run = await runChild(script, { cwd: dir, killAfterMs: delay + Math.floor(Math.random() * 500) });
+        const run = await runChild(script, { cwd: dir, killAfterMs: plan.delay(`kill after ~${delay}`, delay, delay + 500) });
         log += `\n--- run killed after ${delay}\n` + run.stderr;
         expect(run.signal, `the run must be killed, not end: ${run.stderr}`).toBe('SIGKILL');
       }

@@ -353,6 +353,7 @@ describe('append sink', () => {
       new WeirError(
         'CONNECTOR_ERROR',
         `postgres sink '${table}' has no primary key, so it can only insert rows, but received a delete (-D); declare PRIMARY KEY (...) NOT ENFORCED on '${table}' to write an updating query`,
+        { permanent: true },
       ),
     );
     expect(() => writer.write(batch(ub(1, 'a')))).toThrow(`postgres sink '${table}' has no primary key, so it can only insert rows, but received an update (-U)`);
@@ -582,6 +583,46 @@ describe('recovery', () => {
     expect(warnings).toEqual([`postgres sink '${table}': rolled back 1 prepared transaction(s) left by an earlier run: ${gidOf(leftover)}`]);
     await checkpoint(fresh, 1, ins(1, 'fresh'));
     expect(await tableRows(table)).toEqual([{ id: '1', name: 'fresh' }]);
+  });
+
+  it('refuses to run behind its own output: a restore older than the last checkpoint it committed names both', async () => {
+    const table = freshTable();
+    const first = await openWriter(spec(table));
+    for (const id of [1, 2, 3, 4]) await checkpoint(first, id, ins(id, `c${id}`));
+    await first.write(batch(ins(5, 'prepared')));
+    const leftover = await first.prepareCommit(5);
+    await first.close();
+    const restored = await openWriter(spec(table), { restored: true });
+    const error = await restored.recover([], 2).then(
+      () => undefined,
+      (e: unknown) => e as WeirError,
+    );
+    expect(error?.code).toBe('CHECKPOINT_ERROR');
+    expect(error?.permanent).toBe(true);
+    expect(error?.message).toMatch(`postgres sink '${table}' has committed checkpoint 4 into public.${table} at postgres://`);
+    expect(error?.message).toMatch(
+      /\(its rows in weir\.sink_commits\), but the job is being restored from checkpoint 2: running from there would write the output of checkpoints 3 to 4 again$/,
+    );
+    expect(error?.hint).toContain('restore checkpoint 4 or a later one');
+    expect(await preparedOf(table), 'nothing is resolved before the refusal').toEqual([gidOf(leftover)]);
+    await restored.recover([], 4);
+    expect(await preparedOf(table)).toEqual([]);
+    expect(await tableRows(table)).toHaveLength(4);
+  });
+
+  it('a fresh start begins the commit history anew, so a later restore of its own checkpoints is accepted', async () => {
+    const table = freshTable();
+    const earlier = await openWriter(spec(table));
+    for (const id of [1, 2, 3, 4, 5]) await checkpoint(earlier, id);
+    await earlier.close();
+    const fresh = await openWriter(spec(table));
+    expect(await markers(table)).toEqual([]);
+    await checkpoint(fresh, 1, ins(1, 'fresh'));
+    await checkpoint(fresh, 2, ins(2, 'fresh'));
+    await fresh.close();
+    const restored = await openWriter(spec(table), { restored: true });
+    await restored.recover([], 2);
+    expect((await markers(table)).map((m) => m.checkpoint_id)).toEqual(['1', '2']);
   });
 
   it('refuses a pending transaction that is not one of a postgres sink', async () => {

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readdir, readFile, rm, truncate, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -50,7 +51,7 @@ describe('FileCheckpointStorage', () => {
     const storage = new FileCheckpointStorage(dir, 'job');
     const id = await storage.nextCheckpointId();
     const data = new Uint8Array([1, 2, 3, 4, 5, 250]);
-    expect(await storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', data)).toBe('agg-0.bin');
+    expect(await storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', data)).toEqual({ name: 'agg-0.bin', checksum: `sha256:${createHash('sha256').update(data).digest('hex')}` });
     const folder = await storage.commitMetadata(metadata(id));
 
     expect(folder).toBe(join(dir, 'job', `chk-${id}`));
@@ -88,22 +89,72 @@ describe('FileCheckpointStorage', () => {
     expect((await storage.latest())?.metadata.checkpointId).toBe(done);
   });
 
-  it('skips corrupt, wrong-version and foreign metadata', async () => {
+  it('refuses a truncated _metadata of the latest checkpoint, naming the file, instead of falling back to the one before', async () => {
     const storage = new FileCheckpointStorage(dir, 'job');
-    const done = await complete(storage);
-    const bad: Record<string, string> = {
-      'chk-5': '{"version": 1, "jobName": ',
-      'chk-6': JSON.stringify({ ...metadata(6), version: 99 }),
-      'chk-7': JSON.stringify(metadata(7, 'checkpoint', 'other-job')),
-      'chk-8': JSON.stringify(metadata(3)),
-      'savepoint-9': JSON.stringify({ ...metadata(9, 'savepoint'), operators: undefined }),
-    };
-    for (const [folder, text] of Object.entries(bad)) {
+    await complete(storage);
+    const latest = await complete(storage);
+    const file = join(dir, 'job', `chk-${latest}`, '_metadata');
+    await truncate(file, 40);
+    const error = await storage.latest().then(
+      () => undefined,
+      (e: unknown) => e as WeirError,
+    );
+    expect(error?.code).toBe('CHECKPOINT_ERROR');
+    expect(error?.permanent).toBe(true);
+    expect(error?.message).toMatch(new RegExp(`^the latest checkpoint of job 'job' cannot be restored: ${escape(file)} is corrupt: not valid JSON`));
+    expect(error?.hint).toContain(`move ${join(dir, 'job', `chk-${latest}`)} aside to restore the one before it`);
+  });
+
+  it('refuses metadata whose content does not match its checksum, even as valid JSON', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    const id = await complete(storage);
+    const file = join(dir, 'job', `chk-${id}`, '_metadata');
+    await writeFile(file, (await readFile(file, 'utf8')).replace('"offset":"42"', '"offset":"41"'));
+    expect(await checkpointError(storage.latest())).toBe(`the latest checkpoint of job 'job' cannot be restored: ${file} is corrupt: its content does not match its checksum`);
+  });
+
+  it("refuses a metadata version it does not know, and metadata that is not its folder's", async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    await complete(storage);
+    const write = async (folder: string, text: string): Promise<string> => {
+      await rm(join(dir, 'job', folder), { recursive: true, force: true });
       await mkdir(join(dir, 'job', folder));
       await writeFile(join(dir, 'job', folder, '_metadata'), text);
-    }
+      return join(dir, 'job', folder, '_metadata');
+    };
+    let file = await write('chk-6', JSON.stringify({ ...metadata(6), version: 99 }));
+    expect(await checkpointError(storage.latest())).toBe(
+      `the latest checkpoint of job 'job' cannot be restored: ${file} has metadata version 99, which this weir cannot read (it reads versions 1 and 2)`,
+    );
+    await rm(join(dir, 'job', 'chk-6'), { recursive: true });
+    file = await write('chk-7', JSON.stringify({ ...metadata(7, 'checkpoint', 'other-job'), version: 1 }));
+    expect(await checkpointError(storage.latest())).toBe(`the latest checkpoint of job 'job' cannot be restored: ${file} is corrupt: it says it is checkpoint 7 of job 'other-job'`);
+    await rm(join(dir, 'job', 'chk-7'), { recursive: true });
+    file = await write('chk-8', JSON.stringify({ ...metadata(3), version: 1 }));
+    expect(await checkpointError(storage.latest())).toBe(`the latest checkpoint of job 'job' cannot be restored: ${file} is corrupt: it says it is checkpoint 3 of job 'job'`);
+    await rm(join(dir, 'job', 'chk-8'), { recursive: true });
+    file = await write('savepoint-9', JSON.stringify({ ...metadata(9, 'savepoint'), version: 1, operators: undefined }));
+    expect(await checkpointError(storage.latest())).toBe(`the latest savepoint of job 'job' cannot be restored: ${file} is corrupt: missing or invalid 'operators'`);
+  });
 
-    expect((await storage.latest())?.metadata.checkpointId).toBe(done);
+  it('still reads metadata of version 1 (before checksums)', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    await mkdir(join(dir, 'job', 'chk-4'), { recursive: true });
+    await writeFile(join(dir, 'job', 'chk-4', '_metadata'), JSON.stringify({ ...metadata(4), version: 1 }));
+    expect((await storage.latest())?.metadata).toEqual({ ...metadata(4), version: 1 });
+  });
+
+  it('refuses a state file whose bytes do not match the checksum in the metadata', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    const id = await storage.nextCheckpointId();
+    const { checksum } = await storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', new Uint8Array([1, 2, 3, 4]));
+    await storage.commitMetadata(metadata(id));
+    const latest = (await storage.latest())!;
+    expect(await storage.readStateFile(latest, 'agg-0.bin', checksum)).toEqual(new Uint8Array([1, 2, 3, 4]));
+    await truncate(join(latest.path, 'agg-0.bin'), 2);
+    expect(await checkpointError(storage.readStateFile(latest, 'agg-0.bin', checksum))).toBe(
+      `state file ${join(latest.path, 'agg-0.bin')} of checkpoint ${id} is corrupt: its 2 bytes do not match the checksum in _metadata`,
+    );
   });
 
   it('reports the newest of checkpoints and savepoints', async () => {
@@ -246,16 +297,19 @@ describe('loadCompletedCheckpoint', () => {
 
     const file = join(incomplete, '_metadata');
     await writeFile(file, '{"version": 1,');
-    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toMatch(new RegExp(`^${escape(file)} is not valid JSON: `));
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toMatch(new RegExp(`^${escape(file)} is corrupt: not valid JSON \\(`));
 
-    await writeFile(file, JSON.stringify({ ...metadata(3), version: 2 }));
-    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} has metadata version 2; this weir reads version 1`);
+    await writeFile(file, JSON.stringify({ ...metadata(3), version: 3 }));
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} has metadata version 3, which this weir cannot read (it reads versions 1 and 2)`);
 
-    await writeFile(file, JSON.stringify({ ...metadata(3), maxParallelism: 'many' }));
-    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is not valid checkpoint metadata: missing or invalid 'maxParallelism'`);
+    await writeFile(file, JSON.stringify(metadata(3)));
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is corrupt: its 'checksum' is missing`);
+
+    await writeFile(file, JSON.stringify({ ...metadata(3), version: 1, maxParallelism: 'many' }));
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is corrupt: missing or invalid 'maxParallelism'`);
 
     await writeFile(file, '[1]');
-    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is not valid checkpoint metadata: not a JSON object`);
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is corrupt: not a JSON object`);
   });
 });
 

@@ -1,43 +1,54 @@
 /**
  * The busy clock charges each subtask only its own time when operators run nested inside their
- * upstream's `collect`: measured against wall-clock spans of busy loops.
+ * upstream's `collect`. Time is the test's (a clock it advances), so the amounts are exact on any
+ * machine.
  */
-import { describe, expect, it } from 'vitest';
-import { BusyMeter, enterBusy, exitBusy } from '../../../src/runtime/task/busy-clock.js';
+import { afterEach, describe, expect, it } from 'vitest';
+import { BusyMeter, enterBusy, exitBusy, useBusyClock } from '../../../src/runtime/task/busy-clock.js';
 
-function spin(ms: number): void {
-  const until = performance.now() + ms;
-  while (performance.now() < until);
-}
+let now = 0;
+/** Work that takes `ms` on the test's clock. */
+const work = (ms: number): void => void (now += ms);
+
+afterEach(() => useBusyClock());
 
 describe('busy clock', () => {
   it('charges nested work to the inner meter only, and the total to no one twice', () => {
+    useBusyClock(() => now);
     const outer = new BusyMeter();
     const inner = new BusyMeter();
-    const started = performance.now();
+    const started = now;
     enterBusy(outer);
-    spin(20);
+    work(20);
     enterBusy(inner);
-    spin(30);
+    work(30);
     exitBusy();
-    spin(10);
+    work(10);
     exitBusy();
-    const elapsed = performance.now() - started;
-    expect(inner.ms).toBeGreaterThanOrEqual(30);
-    expect(inner.ms).toBeLessThan(30 + 25);
-    expect(outer.ms).toBeGreaterThanOrEqual(30);
-    expect(outer.ms).toBeLessThan(30 + 25);
-    expect(outer.ms + inner.ms).toBeLessThanOrEqual(elapsed + 0.001);
+    expect(inner.ms).toBe(30);
+    expect(outer.ms).toBe(30);
+    expect(outer.ms + inner.ms).toBe(now - started);
   });
 
   it('charges nothing while no subtask works', () => {
+    useBusyClock(() => now);
     const meter = new BusyMeter();
     enterBusy(meter);
+    work(5);
     exitBusy();
-    const before = meter.ms;
-    spin(15);
+    work(15);
     enterBusy(meter);
+    work(2);
     exitBusy();
-    expect(meter.ms - before).toBeLessThan(5);
+    expect(meter.ms).toBe(7);
+  });
+
+  it('reads performance.now by default', () => {
+    const meter = new BusyMeter();
+    enterBusy(meter);
+    const until = performance.now() + 2;
+    while (performance.now() < until);
+    exitBusy();
+    expect(meter.ms).toBeGreaterThanOrEqual(2);
   });
 });
