@@ -18,6 +18,7 @@ import { nexmarkQueries } from './nexmark-query-catalog.js';
 import { runOperatorMicroBench } from './operator-micro-bench.js';
 import { PG_SINK_BENCH, runPgSinkBench } from './pg-sink-bench.js';
 import { carryOver, readReport, writeReport, type BenchReport } from './results-report.js';
+import { runViewDdlBench, VIEW_DDL_BENCH } from './view-ddl-bench.js';
 
 const RESULTS = join(dirname(fileURLToPath(import.meta.url)), '..', 'bench', 'results');
 const log = (line: string): void => void process.stderr.write(line + '\n');
@@ -101,6 +102,10 @@ async function main(): Promise<void> {
   if (wants(PG_SINK_BENCH)) {
     log(`PostgreSQL sink: ${options.pgRows} rows per run, ${options.runs} run(s) per case, 1 s EXACTLY_ONCE checkpoints`);
     report = { ...report, postgresSink: await runPgSinkBench({ ...childOptions, runs: options.runs, rows: options.pgRows, keys: 100_000, log }) };
+  }
+  if (wants(VIEW_DDL_BENCH)) {
+    log('materialized views: the pause of the running views while one more is created or dropped');
+    report = { ...report, viewDdl: await runViewDdlBench({ rows: options.quick ? 20_000 : 200_000, repeats: options.quick ? 3 : 7, log }) };
   }
   if (options.only !== undefined) report = carryOver(readReport(RESULTS), report);
   writeReport(RESULTS, report);

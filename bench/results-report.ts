@@ -2,7 +2,7 @@
  * Writes the benchmark's results: `bench/results/latest.json` (every measurement) and
  * `latest.md` (the machine, the Nexmark table with weir/hand-written and weir/d2mini ratios and
  * Flink's published per-core figures beside them, the goals, the GROUP BY and checkpoint
- * benchmarks, and the PostgreSQL sink). A partial run (`--only`) keeps the sections it did not
+ * benchmarks, the PostgreSQL sink and the pause of materialized views under CREATE/DROP). A partial run (`--only`) keeps the sections it did not
  * measure from the previous latest.json.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import type { Measurement } from './group-by-bench.js';
 import type { NexmarkWorkload } from './nexmark-query-catalog.js';
 import type { PgSinkSection } from './pg-sink-bench.js';
 import { pgSinkMarkdown } from './pg-sink-report.js';
+import { viewDdlMarkdown, type ViewDdlSection } from './view-ddl-bench.js';
 
 /** Everything one `npm run bench` measured. */
 export interface BenchReport {
@@ -32,6 +33,8 @@ export interface BenchReport {
     readonly syncShares?: readonly number[];
   };
   readonly postgresSink?: PgSinkSection;
+  /** The pause of running materialized views while one more is created or dropped. */
+  readonly viewDdl?: ViewDdlSection;
 }
 
 /** The machine the numbers come from. */
@@ -118,6 +121,7 @@ function jsonDocument(report: BenchReport) {
     ...(report.groupBy === undefined ? {} : { groupBy: report.groupBy }),
     ...(report.checkpointOverhead === undefined ? {} : { checkpointOverhead: report.checkpointOverhead }),
     ...(report.postgresSink === undefined ? {} : { postgresSink: report.postgresSink }),
+    ...(report.viewDdl === undefined ? {} : { viewDdl: report.viewDdl }),
   };
 }
 
@@ -199,6 +203,7 @@ function markdown(report: BenchReport): string {
     );
   }
   if (report.postgresSink !== undefined) lines.push(...pgSinkMarkdown(report.postgresSink));
+  if (report.viewDdl !== undefined) lines.push(...viewDdlMarkdown(report.viewDdl));
   return lines.join('\n') + '\n';
 }
 
@@ -213,9 +218,9 @@ function medianOf(values: readonly number[]): number {
 export function readReport(dir: string): BenchReport | undefined {
   const file = join(dir, 'latest.json');
   if (!existsSync(file)) return undefined;
-  const { workload, results, stateSize, groupBy, checkpointOverhead, postgresSink } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  const { workload, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
   const { events, tps, runs, pinnedCore } = workload;
-  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink } as BenchReport;
+  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl } as BenchReport;
 }
 
 /**
@@ -244,6 +249,7 @@ export function carryOver(previous: BenchReport | undefined, current: BenchRepor
     ...pick('groupBy'),
     ...pick('checkpointOverhead'),
     ...pick('postgresSink'),
+    ...pick('viewDdl'),
   };
 }
 

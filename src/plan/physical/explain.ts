@@ -11,6 +11,7 @@ import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import { formatMode } from '../changelog/changelog-mode.js';
+import { upsertKeys } from '../changelog/upsert-keys.js';
 import type { AggregateCall, RankRange } from '../logical/logical-node.js';
 import type { ReuseMarks } from './explain-reuse.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
@@ -34,6 +35,17 @@ export function explainPlan(root: PhysicalNode, reuse?: ReuseMarks): string {
   };
   visit(root, '', '');
   return lines.join('\n');
+}
+
+/**
+ * What a join knows about the rows of one input, as Flink's EXPLAIN says it: its join key contains
+ * an upsert key of the input (one row per join key), the input has an upsert key the join key does
+ * not contain, or it has none (rows are a multiset).
+ */
+function joinInputSpec(input: PhysicalNode, joinKeys: readonly number[]): string {
+  const keys = upsertKeys(input);
+  if (keys.length === 0) return 'NoUniqueKey';
+  return keys.some((key) => key.every((column) => joinKeys.includes(column))) ? 'JoinKeyContainsUniqueKey' : 'HasUniqueKey';
 }
 
 function describeNode(node: PhysicalNode): string {
@@ -80,8 +92,10 @@ function describeNode(node: PhysicalNode): string {
       const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
       return `OverAggregate(partitionBy=[${partition}], orderBy=[${names(input)[node.timeIndex]!} ASC${node.nullsLast ? ' NULLS LAST' : ''}], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }
-    case 'join':
-      return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
+    case 'join': {
+      const specs = `leftInputSpec=[${joinInputSpec(node.left, node.leftKeys)}], rightInputSpec=[${joinInputSpec(node.right, node.rightKeys)}]`;
+      return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${specs}, ${mode})`;
+    }
     case 'interval-join': {
       const { bounds } = node;
       if (bounds.windowJoin === true) {
