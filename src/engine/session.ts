@@ -14,7 +14,7 @@ import { FunctionRegistry } from '../expr/function-registry.js';
 import { graphFingerprint, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
 import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
 import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
-import { buildJobGraph, explainPlanned, planPhysical, type PlannerOptions } from '../plan/planner.js';
+import { buildJobGraph, explainPlanned, materializedViewKeying, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
 import { FileCheckpointStorage, loadCompletedCheckpoint } from '../runtime/checkpoint/file-checkpoint-storage.js';
@@ -24,7 +24,8 @@ import { translateLegacyOptions } from '../connectors/legacy-connector-options.j
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
 import { bindCreateTable, bindCreateView } from '../sql/bind/bind-ddl.js';
 import { bindInsert } from '../sql/bind/bind-insert.js';
-import { bindQuery, objectName, relationName } from '../sql/bind/bind-query.js';
+import { bindMaterializedView } from '../sql/bind/bind-materialized-view.js';
+import { bindQuery, objectName, relationName, withoutOrder } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
 import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
@@ -371,7 +372,9 @@ export class Session {
   private explain(statement: Statement, binder: BinderContext): string {
     const roots = this.logicalRoots(statement, binder);
     const options = this.plannerOptions();
-    return explainPlanned(planPhysical(roots, options), options);
+    const plan = explainPlanned(planPhysical(roots, options), options);
+    if (statement.kind !== 'create-materialized-view' || withoutOrder(statement.query) === statement.query) return plan;
+    return `${plan}\n\nThe query's ORDER BY without LIMIT is ignored: a materialized view is a table, which has no order.`;
   }
 
   private logicalRoots(statement: Statement, binder: BinderContext): LogicalNode[] {
@@ -382,6 +385,10 @@ export class Session {
         return statement.inserts.map((i) => bindInsert(i, binder));
       case 'query':
         return [bindQuery(statement.query, binder).plan];
+      case 'create-materialized-view': {
+        const name = objectName(statement.name.parts, statement.name.span);
+        return [bindMaterializedView(statement, name, binder, (query) => materializedViewKeying(query, this.plannerOptions()))];
+      }
       default:
         throw new WeirError('UNSUPPORTED', `EXPLAIN supports INSERT, statement sets and queries, not ${statement.kind.replace(/-/g, ' ').toUpperCase()}`, { span: statement.span });
     }

@@ -147,4 +147,25 @@ describe('materialized views over any query', () => {
       await other.close({ graceful: true });
     }
   });
+
+  it('EXPLAIN CREATE MATERIALIZED VIEW shows how the table is keyed, and that an ORDER BY without LIMIT is ignored', async () => {
+    const other = createEngine();
+    try {
+      await other.execute(`CREATE TABLE e (x INT, y STRING)`);
+      const explain = async (sql: string): Promise<string> => {
+        const [result] = await other.execute(`EXPLAIN ${sql}`);
+        return result?.kind === 'text' ? result.text : JSON.stringify(result);
+      };
+      const ordered = await explain(`CREATE MATERIALIZED VIEW counts WITH ('url' = '${url}') AS SELECT x, COUNT(*) AS n FROM e GROUP BY x ORDER BY n`);
+      expect(ordered).toMatch(/\nSink\(table=\[default_catalog\.default_database\.counts\], fields=\[x, n\]/);
+      expect(ordered).toContain("ORDER BY without LIMIT is ignored");
+      expect(ordered).not.toMatch(/Sort|Rank/);
+      const keyless = await explain(`CREATE MATERIALIZED VIEW rows_of_e WITH ('url' = '${url}') AS SELECT x, y FROM e`);
+      expect(keyless).not.toContain('ORDER BY');
+      // Nothing was created by explaining it.
+      await expect(other.execute('DESCRIBE counts')).rejects.toThrow(/counts/);
+    } finally {
+      await other.close();
+    }
+  });
 });
