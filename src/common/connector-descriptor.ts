@@ -26,6 +26,8 @@ export interface ConnectorTraits {
   readonly bounded: boolean;
   /** True when the source can replay from an offset kept in a checkpoint. */
   readonly replayable: boolean;
+  /** The source's changelog for these options, when they choose it (else the descriptor's). */
+  readonly changelog?: ChangelogKinds;
 }
 
 /** The descriptor of one connector (`'connector' = name`). */

@@ -83,6 +83,7 @@ export type OperatorSpec =
   | UnionSpec
   | SinkSpec
   | SinkUpsertMaterializerSpec
+  | ChangelogNormalizeSpec
   | LookupJoinSpec
   | TemporalJoinSpec
   | WindowTableSpec
@@ -437,6 +438,20 @@ export interface SinkUpsertMaterializerSpec {
   readonly table: string;
   readonly keys: readonly number[];
   readonly conflictStrategy: ConflictStrategy;
+}
+
+/**
+ * Flink's ChangelogNormalize, after a source of an upsert changelog: its input (hash-partitioned by
+ * `keys`, the table's primary key) holds new rows of a key (+I or +U, never -U) and deletes that
+ * may carry only the key's columns; it keeps the last row of each key and emits a full changelog:
+ * +I for a new key, -U (with `emitUpdateBefore`) and +U for a changed row, -D of the whole last row
+ * for a delete. A row equal to the last is no change; a delete of an unknown key is dropped. A
+ * column the source marks unchanged (an unchanged TOASTed value) takes the last row's value.
+ */
+export interface ChangelogNormalizeSpec {
+  readonly kind: 'changelog-normalize';
+  readonly keys: readonly number[];
+  readonly emitUpdateBefore: boolean;
 }
 
 /** Writes into a table through its connector. */

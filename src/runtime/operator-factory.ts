@@ -20,6 +20,7 @@ import { WindowRankOperator } from './operators/window-rank-operator.js';
 import { WindowTableOperator } from './operators/window-table-operator.js';
 import { SinkOperator } from './operators/sink-operator.js';
 import { SinkUpsertMaterializerOperator } from './operators/sink-upsert-materializer-operator.js';
+import { ChangelogNormalizeOperator } from './operators/changelog-normalize-operator.js';
 import { UnionOperator } from './operators/union-operator.js';
 import { UpdatingOverAggregateOperator } from './operators/updating-over-aggregate-operator.js';
 import { ValuesReader } from './operators/values-reader.js';
@@ -90,6 +91,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new SinkOperator(connectors.sink(spec.connector).createWriter(spec));
     case 'sink-upsert-materializer':
       return new SinkUpsertMaterializerOperator(spec, node.schema);
+    case 'changelog-normalize':
+      return new ChangelogNormalizeOperator(spec, node.schema);
     case 'source':
     case 'values':
       throw new Error(`node ${node.id} is a source`);

@@ -6,6 +6,7 @@
 import { WeirError } from '../../common/errors.js';
 import type { Row } from '../../common/row.js';
 import type { Schema } from '../../common/schema.js';
+import { UNCHANGED_VALUE } from '../../common/unchanged-value.js';
 import { textParser, type TextParser } from '../postgres/postgres-text-parser.js';
 
 /** Decodes rows of one captured table. */
@@ -25,13 +26,14 @@ export class CdcRowDecoder {
   /**
    * The weir row whose column i is `values[positions[i]]` (or `values[i]` without positions);
    * `at` says where the row was read (`the snapshot`, `the transaction committed at 0/16B3748`).
+   * {@link UNCHANGED_VALUE} (a value the server did not send) is kept as it is.
    */
-  decode(values: readonly (string | null)[], at: string, positions?: readonly number[]): Row {
+  decode(values: readonly (string | null | typeof UNCHANGED_VALUE)[], at: string, positions?: readonly number[]): Row {
     const row: unknown[] = new Array(this.#parsers.length);
     for (let i = 0; i < this.#parsers.length; i++) {
       const text = values[positions === undefined ? i : positions[i]!];
-      if (text === null || text === undefined) {
-        row[i] = null;
+      if (text === null || text === undefined || text === UNCHANGED_VALUE) {
+        row[i] = text ?? null;
         continue;
       }
       try {

@@ -11,14 +11,14 @@ import { CDC_OPTIONS, parsePostgresCdcOptions } from './postgres-cdc-options.js'
 import { PostgresCdcReader } from './postgres-cdc-reader.js';
 import { cdcSupportsType } from '../postgres/postgres-text-parser.js';
 
-/** What `'connector' = 'postgres-cdc'` declares: an unbounded, replayable source of all row kinds. */
+/** What `'connector' = 'postgres-cdc'` declares: an unbounded, replayable source of all row kinds (an upsert changelog with `'changelog-mode' = 'upsert'`). */
 export const postgresCdcDescriptor: ConnectorDescriptor = {
   name: 'postgres-cdc',
   description: 'Reads a PostgreSQL table and then its changes (logical replication), as +I/-U/+U/-D keyed by its primary key, exactly once with checkpoints.',
   options: CDC_OPTIONS,
   source: {
     changelog: 'all',
-    traits: () => ({ bounded: false, replayable: true }),
+    traits: (options) => ({ bounded: false, replayable: true, ...(options.get('changelog-mode')?.trim().toLowerCase() === 'upsert' ? { changelog: 'upsert' as const } : {}) }),
   },
   validate(options, schema, primaryKey) {
     parsePostgresCdcOptions(options);

@@ -18,7 +18,13 @@ export const CDC_OPTIONS: readonly OptionSpec[] = [
     key: 'url',
     description: 'The server, as postgres://user:password@host:5432/database (a role with REPLICATION). Default: DATABASE_URL, else the PGHOST/PGPORT/PGUSER/PGPASSWORD/PGDATABASE variables.',
   },
-  { key: 'table-name', required: true, description: "The captured table, 'table' or 'schema.table'; it needs a primary key and REPLICA IDENTITY FULL." },
+  { key: 'table-name', required: true, description: "The captured table, 'table' or 'schema.table'; it needs a primary key (and REPLICA IDENTITY FULL unless 'changelog-mode' is 'upsert')." },
+  {
+    key: 'changelog-mode',
+    description:
+      "'all': +I/-U/+U/-D with whole old rows, which needs REPLICA IDENTITY FULL; 'upsert': updates without their old row and deletes by key, for REPLICA IDENTITY DEFAULT (the primary key), normalized into a full changelog by a ChangelogNormalize step that keeps the last row of each key in state.",
+    default: 'all',
+  },
   { key: 'slot.name', description: 'The logical replication slot (created when missing; lower-case letters, digits and _). Default: weir_cdc_<table>_<hash>.' },
   { key: 'publication.name', description: 'The publication of the table (created when missing). Default: the slot name.' },
   { key: 'connect.max-retries', description: 'Consecutive failed attempts to reach the server before the job fails.', default: String(DEFAULT_MAX_RETRIES) },
@@ -32,7 +38,12 @@ export interface PostgresCdcOptions {
   readonly slotName: string;
   readonly publicationName: string;
   readonly maxRetries: number;
+  /** `all`: whole old rows (REPLICA IDENTITY FULL); `upsert`: new rows and keys of deleted rows (DEFAULT or FULL). */
+  readonly changelogMode: CdcChangelogMode;
 }
+
+/** How the source reads changes: see the `changelog-mode` option. */
+export type CdcChangelogMode = 'all' | 'upsert';
 
 const SLOT_NAME = /^[a-z0-9_]{1,63}$/;
 
@@ -63,7 +74,11 @@ export function parsePostgresCdcOptions(options: ReadonlyMap<string, string>): P
   if (retries !== undefined && (retries.trim() === '' || !Number.isSafeInteger(maxRetries) || maxRetries < 0)) {
     throw new WeirError('INVALID_OPTION', `postgres-cdc option 'connect.max-retries' must be a non-negative integer, got '${retries}'`);
   }
-  return { url, table, slotName, publicationName, maxRetries };
+  const mode = (options.get('changelog-mode') ?? 'all').trim().toLowerCase();
+  if (mode !== 'all' && mode !== 'upsert') {
+    throw new WeirError('INVALID_OPTION', `postgres-cdc option 'changelog-mode' must be 'all' or 'upsert', got '${options.get('changelog-mode')}'`);
+  }
+  return { url, table, slotName, publicationName, maxRetries, changelogMode: mode };
 }
 
 /** `weir_cdc_<table>_<8 hex digits of a hash of the name as written>`: stable, valid, and distinct per table. */

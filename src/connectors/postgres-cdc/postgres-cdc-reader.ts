@@ -174,10 +174,11 @@ export class PostgresCdcReader implements SourceReader {
         table: this.#options.table,
         schema: this.#spec.schema,
         primaryKey: this.#spec.primaryKey ?? [],
+        changelogMode: this.#options.changelogMode,
       });
       this.#table = table;
       this.#decoder = new CdcRowDecoder(this.#spec.schema, `${this.#label}, table ${displayTable(table.name)}`);
-      this.#assembler = new TransactionAssembler(table, this.#decoder, this.#label);
+      this.#assembler = new TransactionAssembler(table, this.#decoder, this.#label, this.#options.changelogMode);
       await ensurePublication(client, this.#label, this.#options.publicationName, table);
       const database = (await client.query<{ name: string }>('SELECT current_database() AS name')).rows[0]!.name;
       const slotName = this.#options.slotName;

@@ -2,8 +2,9 @@
  * What must hold before a table can be captured, checked on an ordinary session with messages
  * that say what is wrong and how to fix it: `wal_level = logical`, a role with REPLICATION, the
  * table existing and readable, a primary key equal to the one declared in weir, REPLICA IDENTITY
- * FULL (updates and deletes must carry the whole old row for a retract changelog), and every weir
- * column present with a type it can be read as.
+ * FULL (updates and deletes must carry the whole old row for a retract changelog) or, for an
+ * upsert changelog, DEFAULT (deletes carry the primary key), and every weir column present with a
+ * type it can be read as.
  */
 import type pg from 'pg';
 import { WeirError } from '../../common/errors.js';
@@ -12,6 +13,7 @@ import { formatType } from '../../common/sql-type.js';
 import { displayTable, type QualifiedTable } from '../postgres/postgres-ddl.js';
 import type { TableName } from '../postgres/postgres-options.js';
 import { columnReadable, type SourceColumn } from '../postgres/postgres-text-parser.js';
+import type { CdcChangelogMode } from './postgres-cdc-options.js';
 
 /** The captured table as the checks found it. */
 export interface CapturedTable {
@@ -37,6 +39,8 @@ export interface CaptureSpec {
   readonly table: TableName;
   readonly schema: Schema;
   readonly primaryKey: readonly string[];
+  /** `all` needs REPLICA IDENTITY FULL; `upsert` takes DEFAULT (the primary key) or FULL. */
+  readonly changelogMode: CdcChangelogMode;
 }
 
 /** Runs every check; throws CONNECTOR_ERROR for the first that fails. */
@@ -87,10 +91,15 @@ export async function checkSourceTable(client: pg.Client, spec: CaptureSpec): Pr
       hint: `declare PRIMARY KEY (${tableKey.join(', ')}) NOT ENFORCED`,
     });
   }
-  if (relation.relreplident !== 'f') {
-    const identity = { d: 'DEFAULT', n: 'NOTHING', i: 'USING INDEX' }[relation.relreplident] ?? relation.relreplident;
+  const identity = { d: 'DEFAULT', n: 'NOTHING', i: 'USING INDEX', f: 'FULL' }[relation.relreplident] ?? relation.relreplident;
+  if (spec.changelogMode === 'upsert' && relation.relreplident !== 'f' && relation.relreplident !== 'd') {
+    throw new WeirError('CONNECTOR_ERROR', `${label}: table ${shown} has REPLICA IDENTITY ${identity}, so its deletes do not carry the primary key an upsert changelog is keyed by`, {
+      hint: `ALTER TABLE ${shown} REPLICA IDENTITY DEFAULT (the primary key) or FULL`,
+    });
+  }
+  if (spec.changelogMode === 'all' && relation.relreplident !== 'f') {
     throw new WeirError('CONNECTOR_ERROR', `${label}: table ${shown} has REPLICA IDENTITY ${identity}, so its updates and deletes do not carry the old row a retract changelog needs`, {
-      hint: `ALTER TABLE ${shown} REPLICA IDENTITY FULL`,
+      hint: `ALTER TABLE ${shown} REPLICA IDENTITY FULL, or read the table as an upsert changelog with 'changelog-mode' = 'upsert' (weir then keeps the last row of each key in state)`,
     });
   }
 

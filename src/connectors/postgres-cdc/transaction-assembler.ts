@@ -9,14 +9,22 @@
  * keyed consumers such as upsert sinks assume). REPLICA IDENTITY FULL makes the server send
  * whole old rows; a TOASTed value that an update did not change is taken from the old row. A
  * TRUNCATE of the table cannot be expressed as row changes and fails the job.
+ *
+ * With `'changelog-mode' = 'upsert'` (REPLICA IDENTITY DEFAULT: the server sends the old row's key
+ * only when an update changes it, and deletes by key) the changelog is an upsert one: an update is
+ * +U of the new row (its unchanged TOASTed values {@link UNCHANGED_VALUE}), or -D of the old key and
+ * +I when it changes the key; a delete is -D of a row holding the key (other columns NULL). The
+ * planner puts a ChangelogNormalize after the source, which makes it whole.
  */
 import { WeirError } from '../../common/errors.js';
 import { RowKind } from '../../common/row-kind.js';
 import type { Row } from '../../common/row.js';
+import { UNCHANGED_VALUE } from '../../common/unchanged-value.js';
 import { displayTable } from '../postgres/postgres-ddl.js';
 import type { CdcRowDecoder } from './cdc-row-decoder.js';
 import { formatLsn, type Lsn } from './lsn-format.js';
 import { UNCHANGED_TOAST, type PgoutputMessage, type TupleValue } from './pgoutput-decoder.js';
+import type { CdcChangelogMode } from './postgres-cdc-options.js';
 import type { CapturedTable } from './source-table-checks.js';
 
 /** The captured table's changes of one committed transaction (possibly none). */
@@ -50,6 +58,7 @@ export class TransactionAssembler {
     private readonly table: CapturedTable,
     private readonly decoder: CdcRowDecoder,
     private readonly label: string,
+    private readonly mode: CdcChangelogMode = 'all',
   ) {}
 
   /** True between Begin and Commit. */
@@ -85,6 +94,10 @@ export class TransactionAssembler {
       case 'update': {
         const layout = this.#layout(message.relationId);
         if (layout === undefined) return undefined;
+        if (this.mode === 'upsert') {
+          this.#upsert(message.row, message.old, layout);
+          return undefined;
+        }
         const old = this.#oldRow(message.old, 'an update');
         const values = message.row.map((value, i) => (value === UNCHANGED_TOAST ? old[i]! : value));
         const keyChanged = layout.keyPositions.some((p) => old[p] !== values[p]);
@@ -94,7 +107,9 @@ export class TransactionAssembler {
       }
       case 'delete': {
         const layout = this.#layout(message.relationId);
-        if (layout !== undefined) this.#emit(RowKind.DELETE, this.#decode(this.#oldRow(message.old, 'a delete'), layout));
+        if (layout === undefined) return undefined;
+        const old = this.mode === 'upsert' ? this.#oldKey(message.old, 'a delete') : this.#oldRow(message.old, 'a delete');
+        this.#emit(RowKind.DELETE, this.#decode(old, layout));
         return undefined;
       }
       case 'truncate':
@@ -114,7 +129,13 @@ export class TransactionAssembler {
     const { name } = this.table;
     if (message.schema !== name.schema || message.table !== name.table) return null;
     const shown = displayTable(name);
-    if (message.replicaIdentity !== 'f') {
+    if (this.mode === 'upsert' && message.replicaIdentity !== 'f' && message.replicaIdentity !== 'd') {
+      throw new WeirError('CONNECTOR_ERROR', `${this.label}: the replica identity of ${shown} was changed while the job ran, so deletes no longer carry the primary key`, {
+        hint: `ALTER TABLE ${shown} REPLICA IDENTITY DEFAULT`,
+        permanent: true,
+      });
+    }
+    if (this.mode === 'all' && message.replicaIdentity !== 'f') {
       throw new WeirError('CONNECTOR_ERROR', `${this.label}: the replica identity of ${shown} was changed from FULL while the job ran, so old rows are no longer sent`, {
         hint: `ALTER TABLE ${shown} REPLICA IDENTITY FULL`,
         permanent: true,
@@ -130,6 +151,38 @@ export class TransactionAssembler {
     return { positions, keyPositions: this.table.keyIndexes.map((i) => positions[i]!) };
   }
 
+  /**
+   * An update read as an upsert: +U of the new row, unchanged TOASTed values filled from a whole old
+   * row when the server sent one (REPLICA IDENTITY FULL) and marked unchanged otherwise; -D of the
+   * old key and +I of the new row when the update changed the key.
+   */
+  #upsert(row: readonly TupleValue[], old: { kind: 'full' | 'key'; row: readonly TupleValue[] } | undefined, layout: RelationLayout): void {
+    const whole = old?.kind === 'full' && !old.row.includes(UNCHANGED_TOAST) ? old.row : undefined;
+    const values = row.map((value, i) => (value !== UNCHANGED_TOAST ? value : whole !== undefined ? whole[i]! : UNCHANGED_VALUE));
+    const keyChanged = old !== undefined && layout.keyPositions.some((p) => old.row[p] !== values[p]);
+    if (!keyChanged) {
+      this.#emit(RowKind.UPDATE_AFTER, this.#decode(values, layout));
+      return;
+    }
+    if (values.includes(UNCHANGED_VALUE)) {
+      // The new key has no last row to take them from: only a whole old row can give them.
+      throw new WeirError('CONNECTOR_ERROR', `${this.label}: an update of ${displayTable(this.table.name)} changed the primary key but left TOASTed values unsent (${this.#where()})`, {
+        hint: `ALTER TABLE ${displayTable(this.table.name)} REPLICA IDENTITY FULL, so that updates carry the whole old row`,
+        permanent: true,
+      });
+    }
+    this.#emit(RowKind.DELETE, this.#decode(this.#oldKey(old, 'an update'), layout));
+    this.#emit(RowKind.INSERT, this.#decode(values, layout));
+  }
+
+  /** The old row of a change read as an upsert: its key columns are what counts (other columns may be NULL or unsent). */
+  #oldKey(old: { kind: 'full' | 'key'; row: readonly TupleValue[] } | undefined, what: string): readonly TupleValue[] {
+    if (old === undefined) {
+      throw new WeirError('CONNECTOR_ERROR', `${this.label}: ${what} of ${displayTable(this.table.name)} came without the old row's key (${this.#where()}); is REPLICA IDENTITY still DEFAULT or FULL?`, { permanent: true });
+    }
+    return old.row.map((value) => (value === UNCHANGED_TOAST ? null : value));
+  }
+
   #layout(relationId: number): RelationLayout | undefined {
     const layout = this.#layouts.get(relationId);
     if (layout === undefined) throw new WeirError('CONNECTOR_ERROR', `${this.label}: a change of relation ${relationId} came before its description`);
@@ -143,8 +196,8 @@ export class TransactionAssembler {
     return old.row;
   }
 
-  #decode(values: readonly TupleValue[], layout: RelationLayout): Row {
-    return this.decoder.decode(values as readonly (string | null)[], this.#where(), layout.positions);
+  #decode(values: readonly (TupleValue | typeof UNCHANGED_VALUE)[], layout: RelationLayout): Row {
+    return this.decoder.decode(values as readonly (string | null | typeof UNCHANGED_VALUE)[], this.#where(), layout.positions);
   }
 
   #emit(kind: RowKind, row: Row): void {

@@ -107,6 +107,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, required) };
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
+    case 'changelog-normalize':
+      return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, false) };
     case 'window-aggregate':
     case 'window-table':
     case 'window-rank':
@@ -149,6 +151,10 @@ function produce(node: PhysicalNode): PhysicalNode {
       const updates = node.calls.length > 0;
       const mode: ChangelogMode = { insert: true, updateBefore: updates && node.emitUpdateBefore, updateAfter: updates, delete: isUpdating(input.mode) };
       return { ...node, input, mode };
+    }
+    case 'changelog-normalize': {
+      const input = produce(node.input);
+      return { ...node, input, mode: { insert: true, updateBefore: node.emitUpdateBefore, updateAfter: true, delete: true } };
     }
     case 'window-aggregate': {
       const input = produce(node.input);

@@ -67,6 +67,8 @@ function derive(node: PhysicalNode): UpsertKey[] {
     case 'group-aggregate':
     case 'window-aggregate':
       return [node.keys.map((_, i) => i)];
+    case 'changelog-normalize':
+      return [[...node.keys]];
     case 'join':
     case 'interval-join':
       return joinKeys(node);

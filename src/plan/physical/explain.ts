@@ -140,6 +140,8 @@ function describeNode(node: PhysicalNode): string {
     }
     case 'union':
       return `Union(all=[true], union=[${fields(node.schema)}], ${mode})`;
+    case 'changelog-normalize':
+      return `ChangelogNormalize(key=[${node.keys.map((k) => names(node.schema)[k]!).join(', ')}], ${mode})`;
     case 'set-operation': {
       const name = node.op === 'INTERSECT' ? 'Intersect' : 'Minus';
       return `${name}(all=[${node.all}], ${name.toLowerCase()}=[${fields(node.schema)}], ${mode})`;

@@ -19,8 +19,17 @@ import type { PhysicalNode } from './physical-node.js';
 export function lowerToPhysical(node: LogicalNode): PhysicalNode {
   const mode = INSERT_ONLY;
   switch (node.kind) {
-    case 'scan':
-      return { kind: 'source', source: node.source, tableSchema: node.schema, schema: node.schema, mode };
+    case 'scan': {
+      const source: PhysicalNode = { kind: 'source', source: node.source, tableSchema: node.schema, schema: node.schema, mode };
+      if (node.source.changelog !== 'upsert') return source;
+      // An upsert changelog (updates without their old row, deletes by key) is made whole per primary key.
+      const keys = node.source.primaryKey.map((name) => node.schema.findIndex((f) => f.name === name));
+      if (keys.length === 0 || keys.some((k) => k < 0)) {
+        throw new WeirError('PLANNING_ERROR', `table '${node.source.qualifiedName}' reads an upsert changelog, which needs the table's PRIMARY KEY among its columns`);
+      }
+      const exchange: PhysicalNode = { kind: 'exchange', input: source, keys, schema: node.schema, mode };
+      return { kind: 'changelog-normalize', input: exchange, keys, emitUpdateBefore: true, schema: node.schema, mode };
+    }
     case 'values':
       return { kind: 'values', rows: node.rows, schema: node.schema, mode };
     case 'project':

@@ -174,6 +174,20 @@ export type PhysicalNode =
       readonly mode: ChangelogMode;
     }
   | { readonly kind: 'union'; readonly inputs: readonly PhysicalNode[]; readonly schema: Schema; readonly mode: ChangelogMode }
+  /**
+   * Flink's ChangelogNormalize, right above a source of an upsert changelog (its input hashed by
+   * `keys`, the table's primary key): keeps the last row of each key and turns the source's
+   * upserts and key-only deletes into a full changelog (+I, -U/+U, -D of whole rows).
+   */
+  | {
+      readonly kind: 'changelog-normalize';
+      readonly input: PhysicalNode;
+      readonly keys: readonly number[];
+      /** Whether its consumer needs -U rows (set by changelog inference). */
+      readonly emitUpdateBefore: boolean;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   /** INTERSECT [ALL] / EXCEPT [ALL] of two inputs (Calcite's Intersect and Minus), both hash-exchanged by every column: counts per distinct row on each side. */
   | { readonly kind: 'set-operation'; readonly op: SetOperator; readonly all: boolean; readonly left: PhysicalNode; readonly right: PhysicalNode; readonly schema: Schema; readonly mode: ChangelogMode }
   /**

@@ -33,7 +33,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer', 'changelog-normalize']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -266,6 +266,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
       return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.tableSchema, ...(node.source.primaryKey.length > 0 ? { primaryKey: node.source.primaryKey } : {}) };
     case 'values':
       return { kind: 'values', rows: node.rows };
+    case 'changelog-normalize':
+      return { kind: 'changelog-normalize', keys: node.keys, emitUpdateBefore: node.emitUpdateBefore };
     case 'calc':
       return { kind: 'calc', condition: node.condition, projection: node.projection };
     case 'watermark-assigner':

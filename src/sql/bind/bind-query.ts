@@ -156,7 +156,7 @@ export function bindTableScan(table: CatalogTable, _ctx: BinderContext): BoundRe
       name: table.name,
       connector: table.connector.name,
       options: Object.fromEntries(table.options),
-      changelog: table.connector.source?.changelog ?? 'insert-only',
+      changelog: table.traits?.changelog ?? table.connector.source?.changelog ?? 'insert-only',
       bounded: table.traits?.bounded ?? false,
       replayable: table.traits?.replayable ?? false,
       primaryKey: table.primaryKey,

@@ -88,7 +88,9 @@ describe('postgres-cdc at job start', () => {
     expect(identity.message).toBe(
       "postgres-cdc source 'default_identity': table public.default_identity has REPLICA IDENTITY DEFAULT, so its updates and deletes do not carry the old row a retract changelog needs",
     );
-    expect(identity.hint).toBe('ALTER TABLE public.default_identity REPLICA IDENTITY FULL');
+    expect(identity.hint).toBe(
+      "ALTER TABLE public.default_identity REPLICA IDENTITY FULL, or read the table as an upsert changelog with 'changelog-mode' = 'upsert' (weir then keeps the last row of each key in state)",
+    );
     const key = await openError(db.url, 'keyed', {}, ['v']);
     expect(key.message).toBe("postgres-cdc source 'keyed' declares PRIMARY KEY (v), but the primary key of public.keyed is (id)");
     const column = await openError(db.url, 'keyed', {}, ['id'], [...schema, { name: 'w', type: SqlTypes.smallint() }]);
