@@ -1,6 +1,7 @@
 /** The `weir` command line: `weir run FILE.sql`, `--help`, `--version`. */
 import { Command } from 'commander';
 import { DEMO_SQL, runDemo } from './demo-command.js';
+import { runDoctor } from './doctor-command.js';
 import { readFile } from 'node:fs/promises';
 import { METRICS_HOST_HELP, METRICS_PORT_HELP, parsePort, type MetricsFlags } from './metrics-flags.js';
 import { runRepl } from './repl.js';
@@ -90,6 +91,17 @@ program
       return;
     }
     process.exitCode = await runDemo({ verbose: program.opts<{ verbose: boolean }>().verbose });
+  });
+
+program
+  .command('doctor')
+  .description("list what weir left in a PostgreSQL cluster (prepared transactions of exactly-once sinks, CDC replication slots) and finish them on request")
+  .option('--url <url>', 'the server (default: DATABASE_URL, else the PG* variables)')
+  .option('--rollback <gid...>', 'roll back these prepared transactions of weir')
+  .option('--rollback-older-than <duration>', "roll back every prepared transaction of weir at least this old (e.g. '1 d')")
+  .option('--drop-slot <name...>', 'drop these inactive replication slots')
+  .action(async (options: { url?: string; rollback?: string[]; rollbackOlderThan?: string; dropSlot?: string[] }) => {
+    process.exitCode = await runDoctor({ verbose: program.opts<{ verbose: boolean }>().verbose, ...options });
   });
 
 /** The options of `weir` that its commands share (given before or after the command). */

@@ -10,7 +10,7 @@ import type { SinkSpec } from '../../dataflow/job-graph.js';
 import { WeirError } from '../../common/errors.js';
 import type { Connector } from '../api/connector.js';
 import { LOOKUP_OPTION_SPECS, parseLookupOptions, type LookupOptions } from '../lookup/lookup-options.js';
-import { checkIdentifierLength, DEFAULT_MAX_BUFFERED_ROWS, DEFAULT_TRANSACTION_GROUP, NO_TRANSACTION_GROUP, parsePostgresSinkOptions, SINK_SEMANTICS } from './postgres-options.js';
+import { checkIdentifierLength, DEFAULT_MAX_BUFFERED_ROWS, DEFAULT_PREPARED_WARN_AGE, DEFAULT_TRANSACTION_GROUP, NO_TRANSACTION_GROUP, parsePostgresSinkOptions, SINK_SEMANTICS } from './postgres-options.js';
 import { postgresExternalTables } from './postgres-external-tables.js';
 import { PostgresLookupFunction } from './postgres-lookup-function.js';
 import { PostgresSinkWriter } from './postgres-sink-writer.js';
@@ -32,6 +32,11 @@ export const postgresDescriptor: ConnectorDescriptor = {
       key: 'sink.transaction-group',
       description: `Exactly-once sinks of one job that write to the same database and name the same group commit each checkpoint in one transaction, so readers see their tables at the same checkpoint; '${NO_TRANSACTION_GROUP}' commits this sink alone.`,
       default: DEFAULT_TRANSACTION_GROUP,
+    },
+    {
+      key: 'sink.prepared-transaction.warn-age',
+      description: "An exactly-once sink warns at the start of its job about weir's prepared transactions in the cluster older than this (left by jobs that will not come back: they hold locks and block VACUUM; `weir doctor` lists and rolls them back); '0' never warns.",
+      default: DEFAULT_PREPARED_WARN_AGE,
     },
     ...LOOKUP_OPTION_SPECS,
   ],

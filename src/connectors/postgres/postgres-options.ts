@@ -2,6 +2,7 @@
  * The postgres sink's options, the server it connects to (option `url`, else `DATABASE_URL`,
  * else the libpq `PG*` variables) and the masking that keeps passwords out of every message.
  */
+import { parseDuration } from '../../common/duration.js';
 import { closestName, WeirError } from '../../common/errors.js';
 import { LOOKUP_OPTION_KEYS } from '../lookup/lookup-options.js';
 
@@ -15,7 +16,10 @@ export const SINK_SEMANTICS: readonly SinkSemantic[] = ['exactly-once', 'at-leas
 export const DEFAULT_MAX_BUFFERED_ROWS = 50_000;
 
 /** Options a user may write in the DDL. */
-export const USER_OPTION_KEYS = ['connector', 'url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism', 'sink.transaction-group'] as const;
+export const USER_OPTION_KEYS = ['connector', 'url', 'table-name', 'sink.semantic', 'sink.buffer-flush.max-rows', 'sink.parallelism', 'sink.transaction-group', 'sink.prepared-transaction.warn-age'] as const;
+
+/** Prepared transactions of weir older than this are reported when an exactly-once sink starts, unless the option says otherwise. */
+export const DEFAULT_PREPARED_WARN_AGE = '1 h';
 
 /** The transaction group sinks join unless they name another, and the name that joins none. */
 export const DEFAULT_TRANSACTION_GROUP = 'default';
@@ -46,6 +50,8 @@ export interface PostgresSinkOptions {
   readonly sink: string | undefined;
   /** The group whose sinks (of one job, into one database) commit each checkpoint in one transaction; undefined for none. */
   readonly transactionGroup: string | undefined;
+  /** Weir prepared transactions of the cluster older than this (ms) are warned about at the start; 0: never. */
+  readonly preparedWarnAgeMs: number;
 }
 
 /** PostgreSQL truncates longer identifiers, which would make the created table differ from the one checked. */
@@ -82,6 +88,7 @@ export function parsePostgresSinkOptions(options: ReadonlyMap<string, string>): 
     maxBufferedRows: positiveInt(options.get('sink.buffer-flush.max-rows'), 'sink.buffer-flush.max-rows') ?? DEFAULT_MAX_BUFFERED_ROWS,
     job: options.get('weir.job'),
     sink: options.get('weir.sink'),
+    preparedWarnAgeMs: parseDuration(options.get('sink.prepared-transaction.warn-age') ?? DEFAULT_PREPARED_WARN_AGE, 'sink.prepared-transaction.warn-age'),
   };
 }
 

@@ -31,6 +31,7 @@ import type { SinkSpec } from '../../dataflow/job-graph.js';
 import type { PreparedTransaction, SinkContext, TransactionalSinkWriter } from '../../runtime/sink-writer.js';
 import { AppendBuffer, MultisetBuffer, UpsertBuffer, type BufferedWrites, type ChangeBuffer } from './change-buffer.js';
 import { forgetMarkers, lastCommittedCheckpoint, markerUpsert, markerWithGidExists, type Marker } from './commit-log.js';
+import { formatAge, listWeirPrepared } from './leftover-objects.js';
 import { currentSchema, displayTable, MULTISET_HASH_COLUMN, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
 import { describeError, sqlState } from './driver-errors.js';
@@ -159,6 +160,21 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     if (!this.#restored && context.subtask === 0 && this.#options.semantic === 'exactly-once') {
       await this.#control('reset its commit history in weir.sink_commits', () => forgetMarkers(database.db, this.#job, this.#sink));
     }
+    if (context.subtask === 0 && this.#options.semantic === 'exactly-once' && this.#options.preparedWarnAgeMs > 0) await this.#warnOldPrepared(database, context);
+  }
+
+  /**
+   * Warns about weir prepared transactions of the cluster older than the option's age: left by
+   * jobs that are gone (this sink's own were resolved above), they hold row locks and keep VACUUM
+   * from cleaning up, and only a recovery of their job or a person finishes them.
+   */
+  async #warnOldPrepared(database: SinkDatabase, context: SinkContext): Promise<void> {
+    const old = (await this.#control('list prepared transactions', () => listWeirPrepared(database.pool))).filter((t) => t.ageMs >= this.#options.preparedWarnAgeMs);
+    if (old.length === 0) return;
+    const shown = old.slice(0, 3).map((t) => `${t.gid} (database ${t.database}, prepared ${formatAge(t.ageMs)} ago)`);
+    context.warn(
+      `${this.#label}: ${old.length} prepared transaction(s) of weir in the cluster at ${this.#connection!.display} are older than ${formatAge(this.#options.preparedWarnAgeMs)}: ${shown.join(', ')}${old.length > 3 ? ', ...' : ''}; they hold locks and block VACUUM until their job recovers: 'weir doctor' lists them and rolls them back`,
+    );
   }
 
   /**
