@@ -63,7 +63,7 @@ describe('weir doctor', () => {
   it('lists a leftover prepared transaction and replication slot, then finishes exactly the ones named', async () => {
     const listed = await doctor({ verbose: false, url });
     expect(listed.code).toBe(0);
-    expect(listed.out).toMatch(new RegExp(`${gid.replace(/\./g, '\\.')}\\s+weir_doctor_[0-9a-f]+\\s+\\d+ s\\s+7`));
+    expect(listed.out).toMatch(new RegExp(`${gid.replace(/\./g, '\\.')}\\s+weir_doctor_[0-9a-f]+\\s+\\d+ m?s\\s+7`));
     expect(listed.out).toMatch(new RegExp(`${slot}\\s+weir_doctor_[0-9a-f]+\\s+no\\s`));
 
     const fixed = await doctor({ verbose: false, url, rollback: [gid], dropSlot: [slot] });
