@@ -38,6 +38,7 @@ describe('postgres descriptor', () => {
       'sink.buffer-flush.max-rows',
       'sink.parallelism',
       'sink.transaction-group',
+      'sink.prepared-transaction.warn-age',
       'lookup.cache.max-rows',
       'lookup.cache.ttl',
       'lookup.cache.caching-missing-key',

@@ -21,6 +21,7 @@ describe('postgres sink options', () => {
       job: undefined,
       sink: undefined,
       transactionGroup: 'default',
+      preparedWarnAgeMs: 3_600_000,
     });
   });
 
@@ -35,8 +36,18 @@ describe('postgres sink options', () => {
         'weir.job': 'j',
         'weir.sink': 's',
         'sink.transaction-group': 'views',
+        'sink.prepared-transaction.warn-age': '10 min',
       }),
-    ).toEqual({ url: 'postgresql://u@h/db', tableName: { schema: 'sales', table: 'daily' }, semantic: 'at-least-once', maxBufferedRows: 1000, job: 'j', sink: 's', transactionGroup: 'views' });
+    ).toEqual({
+      url: 'postgresql://u@h/db',
+      tableName: { schema: 'sales', table: 'daily' },
+      semantic: 'at-least-once',
+      maxBufferedRows: 1000,
+      job: 'j',
+      sink: 's',
+      transactionGroup: 'views',
+      preparedWarnAgeMs: 600_000,
+    });
     expect(parse({ 'sink.transaction-group': 'none' }).transactionGroup).toBeUndefined();
   });
 
