@@ -73,6 +73,7 @@ export type OperatorSpec =
   | SourceSpec
   | ValuesSpec
   | CalcSpec
+  | ExpandSpec
   | WatermarkAssignerSpec
   | GroupAggregateSpec
   | WindowAggregateSpec
@@ -115,6 +116,15 @@ export interface CalcSpec {
   readonly kind: 'calc';
   readonly condition: ScalarExpr | null;
   readonly projection: readonly ScalarExpr[] | null;
+}
+
+/**
+ * Flink's Expand: every input record once per projection (in order, all of a record's before the
+ * next record's), each keeping the record's kind. Stateless.
+ */
+export interface ExpandSpec {
+  readonly kind: 'expand';
+  readonly projects: readonly (readonly ScalarExpr[])[];
 }
 
 /**

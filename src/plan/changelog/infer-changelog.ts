@@ -104,6 +104,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'exchange':
     case 'watermark-assigner':
     case 'lookup-join':
+    case 'expand':
       return { ...node, input: requireUpdateBefore(node.input, required) };
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
@@ -139,7 +140,8 @@ function produce(node: PhysicalNode): PhysicalNode {
     case 'calc':
     case 'exchange':
     case 'watermark-assigner':
-    case 'lookup-join': {
+    case 'lookup-join':
+    case 'expand': {
       const input = produce(node.input);
       return { ...node, input, mode: input.mode } as PhysicalNode;
     }

@@ -13,7 +13,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter | LogicalExpand;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -82,6 +82,21 @@ export interface LogicalAggregate {
   readonly input: LogicalNode;
   readonly keys: readonly number[];
   readonly calls: readonly AggregateCall[];
+  readonly schema: Schema;
+}
+
+/**
+ * Flink's Expand: every input row once per projection, each over the input's columns and of the
+ * node's schema, with the input row's kind (a stateless function of the row, so correct under
+ * retraction). GROUPING SETS, ROLLUP and CUBE bind to it: one projection per grouping set, the
+ * columns outside the set NULL, and column `idIndex` (`$e`) holding the set's number.
+ */
+export interface LogicalExpand {
+  readonly kind: 'expand';
+  readonly input: LogicalNode;
+  readonly projects: readonly (readonly ScalarExpr[])[];
+  /** The column that tells the projections apart (distinct constants), when there is one. */
+  readonly idIndex: number;
   readonly schema: Schema;
 }
 

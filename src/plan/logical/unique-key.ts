@@ -39,6 +39,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'temporal-join':
     case 'rank':
     case 'sink':
+    case 'expand':
       return undefined;
   }
 }

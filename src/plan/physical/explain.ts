@@ -50,6 +50,12 @@ function describeNode(node: PhysicalNode): string {
       const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, input)}]`;
       return `Calc(select=[${select}]${where}, ${mode})`;
     }
+    case 'expand': {
+      const input = node.input.schema;
+      const output = names(node.schema);
+      const projects = node.projects.map((p) => `{${p.map((e, i) => aliased(renderExpr(e, input), output[i]!)).join(', ')}}`);
+      return `Expand(projects=[${projects.join(', ')}], ${mode})`;
+    }
     case 'watermark-assigner':
       return `WatermarkAssigner(rowtime=[${names(node.schema)[node.rowtimeIndex]!}], watermark=[${renderExpr(node.watermark, node.input.schema)}], ${mode})`;
     case 'exchange':

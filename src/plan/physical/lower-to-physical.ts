@@ -30,6 +30,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       if (input.kind === 'join' && input.joinType === 'INNER' && input.condition === null) return { ...input, condition: node.condition };
       return mergeCalc(input, node.condition, null, node);
     }
+    case 'expand':
+      return { kind: 'expand', input: lowerToPhysical(node.input), projects: node.projects, idIndex: node.idIndex, schema: node.schema, mode };
     case 'watermark-assigner':
       return { kind: 'watermark-assigner', input: lowerToPhysical(node.input), rowtimeIndex: node.rowtimeIndex, watermark: node.watermark, schema: node.schema, mode };
     case 'aggregate': {

@@ -31,6 +31,15 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  /** Flink's Expand: each input row once per projection, with its row kind; `idIndex` is the column that tells the projections apart (`$e`). */
+  | {
+      readonly kind: 'expand';
+      readonly input: PhysicalNode;
+      readonly projects: readonly (readonly ScalarExpr[])[];
+      readonly idIndex: number;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | { readonly kind: 'watermark-assigner'; readonly input: PhysicalNode; readonly rowtimeIndex: number; readonly watermark: ScalarExpr; readonly schema: Schema; readonly mode: ChangelogMode }
   | { readonly kind: 'exchange'; readonly input: PhysicalNode; readonly keys: readonly number[] | null; readonly schema: Schema; readonly mode: ChangelogMode }
   | {

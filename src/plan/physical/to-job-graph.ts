@@ -268,6 +268,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
       return { kind: 'values', rows: node.rows };
     case 'calc':
       return { kind: 'calc', condition: node.condition, projection: node.projection };
+    case 'expand':
+      return { kind: 'expand', projects: node.projects };
     case 'watermark-assigner':
       throw new Error('a watermark assigner is lowered with the Calcs around it (fuseAroundAssigner)');
     case 'group-aggregate':

@@ -101,6 +101,7 @@ export function atMostOneRow(node: LogicalNode): boolean {
     case 'temporal-join':
     case 'dynamic-filter':
     case 'set-operation':
+    case 'expand':
       return false;
     default: {
       const unknown: never = node;
