@@ -74,6 +74,7 @@ export type OperatorSpec =
   | ValuesSpec
   | CalcSpec
   | ExpandSpec
+  | CorrelateSpec
   | WatermarkAssignerSpec
   | GroupAggregateSpec
   | WindowAggregateSpec
@@ -125,6 +126,36 @@ export interface CalcSpec {
 export interface ExpandSpec {
   readonly kind: 'expand';
   readonly projects: readonly (readonly ScalarExpr[])[];
+}
+
+/**
+ * What a Correlate calls for each input row; its rows are appended to the input row's columns.
+ * - `unnest`: the elements of `expr`, an ARRAY (one column), an ARRAY of ROWs (one column per
+ *   field; a NULL element gives NULLs) or a MAP (key and value, in the map's order); a NULL or
+ *   empty collection gives no rows. With `withOrdinality`, each row is followed by its position
+ *   (INT, from 1).
+ * - `table-function`: the rows of the user-defined table function `name` (registered in the
+ *   function registry the runtime compiles with) called on the values of `args`.
+ */
+export type CorrelateFunction =
+  | { readonly kind: 'unnest'; readonly expr: ScalarExpr; readonly source: 'array' | 'array-of-rows' | 'map'; readonly withOrdinality: boolean }
+  | { readonly kind: 'table-function'; readonly name: string; readonly args: readonly ScalarExpr[] };
+
+/**
+ * Flink's Correlate (a join with a table function of each row's columns): each input record, with
+ * its kind, once for each row `fn` gives for it (the input's `inputArity` columns, then the
+ * function's `functionArity`) for which `condition` (over those columns, null for none) is TRUE;
+ * `LEFT` gives a record with the function's columns NULL when no row passes. Stateless: the output
+ * of a record is a function of it (`fn` must be deterministic), so a retraction retracts exactly
+ * what its insertion emitted.
+ */
+export interface CorrelateSpec {
+  readonly kind: 'correlate';
+  readonly fn: CorrelateFunction;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly inputArity: number;
+  readonly functionArity: number;
+  readonly condition: ScalarExpr | null;
 }
 
 /**

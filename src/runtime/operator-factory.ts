@@ -2,6 +2,7 @@
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
+import { CorrelateOperator } from './operators/correlate-operator.js';
 import { ExpandOperator } from './operators/expand-operator.js';
 import { DynamicFilterOperator } from './operators/dynamic-filter-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
@@ -59,6 +60,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return new CalcOperator(spec, compiler);
     case 'expand':
       return new ExpandOperator(spec, compiler);
+    case 'correlate':
+      return new CorrelateOperator(spec, compiler);
     case 'watermark-assigner':
       return new WatermarkAssignerOperator(spec, compiler);
     case 'group-aggregate':

@@ -124,6 +124,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, true), bound: requireUpdateBefore(node.bound, false) };
     case 'rank':
     case 'over-aggregate':
+    // Each input row gives several rows: an update must retract every row of its old version.
+    case 'correlate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
@@ -141,7 +143,8 @@ function produce(node: PhysicalNode): PhysicalNode {
     case 'exchange':
     case 'watermark-assigner':
     case 'lookup-join':
-    case 'expand': {
+    case 'expand':
+    case 'correlate': {
       const input = produce(node.input);
       return { ...node, input, mode: input.mode } as PhysicalNode;
     }

@@ -57,6 +57,9 @@ function derive(node: PhysicalNode): UpsertKey[] {
     case 'union':
     case 'lookup-join':
     case 'sink':
+    // A row of a correlate is one of several of its input row, none identified by the input's key
+    // (an updated row may give fewer rows, which an upsert of the new ones would not remove).
+    case 'correlate':
       return [];
     case 'calc':
       return node.projection === null ? [...upsertKeys(node.input)] : projectKeys(upsertKeys(node.input), node.projection);

@@ -40,6 +40,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'rank':
     case 'sink':
     case 'expand':
+    case 'correlate':
       return undefined;
   }
 }

@@ -32,6 +32,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     }
     case 'expand':
       return { kind: 'expand', input: lowerToPhysical(node.input), projects: node.projects, idIndex: node.idIndex, schema: node.schema, mode };
+    case 'correlate':
+      return { kind: 'correlate', input: lowerToPhysical(node.input), fn: node.fn, joinType: node.joinType, condition: node.condition, schema: node.schema, mode };
     case 'watermark-assigner':
       return { kind: 'watermark-assigner', input: lowerToPhysical(node.input), rowtimeIndex: node.rowtimeIndex, watermark: node.watermark, schema: node.schema, mode };
     case 'aggregate': {

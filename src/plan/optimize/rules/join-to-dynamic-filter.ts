@@ -102,6 +102,7 @@ export function atMostOneRow(node: LogicalNode): boolean {
     case 'dynamic-filter':
     case 'set-operation':
     case 'expand':
+    case 'correlate':
       return false;
     default: {
       const unknown: never = node;
