@@ -70,7 +70,7 @@ const QUERIES: readonly { readonly sql: string; readonly model: (items: readonly
   {
     sql: 'SELECT id, w, l FROM items LEFT JOIN LATERAL TABLE(words(txt)) AS t(w, l) ON l > 1',
     model: (items) =>
-      items.flatMap((item) => {
+      items.flatMap((item): Record<string, unknown>[] => {
         const long = words(item.txt).filter(([, l]) => l > 1);
         return long.length === 0 ? [{ id: item.id, w: null, l: null }] : long.map(([w, l]) => ({ id: item.id, w, l }));
       }),
