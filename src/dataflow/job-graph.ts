@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../common/window-spec.js';
+import type { CorrelateFunction } from '../expr/correlate-function.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
 
 /** Version of the job-graph format. */
@@ -127,19 +128,6 @@ export interface ExpandSpec {
   readonly kind: 'expand';
   readonly projects: readonly (readonly ScalarExpr[])[];
 }
-
-/**
- * What a Correlate calls for each input row; its rows are appended to the input row's columns.
- * - `unnest`: the elements of `expr`, an ARRAY (one column), an ARRAY of ROWs (one column per
- *   field; a NULL element gives NULLs) or a MAP (key and value, in the map's order); a NULL or
- *   empty collection gives no rows. With `withOrdinality`, each row is followed by its position
- *   (INT, from 1).
- * - `table-function`: the rows of the user-defined table function `name` (registered in the
- *   function registry the runtime compiles with) called on the values of `args`.
- */
-export type CorrelateFunction =
-  | { readonly kind: 'unnest'; readonly expr: ScalarExpr; readonly source: 'array' | 'array-of-rows' | 'map'; readonly withOrdinality: boolean }
-  | { readonly kind: 'table-function'; readonly name: string; readonly args: readonly ScalarExpr[] };
 
 /**
  * Flink's Correlate (a join with a table function of each row's columns): each input record, with

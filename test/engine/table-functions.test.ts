@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { createEngine as createPublicEngine, FunctionRegistry } from '../../src/index.js';
+import { SqlTypes } from '../../src/common/sql-type.js';
 
 const MODULE = `
 export const chars = { kind: 'table', returns: 'STRING', eval(s) { return s === null ? null : [...s]; } };
@@ -57,6 +59,27 @@ describe('user-defined table functions', () => {
     await expect(e.query('SELECT * FROM t FULL JOIN LATERAL TABLE(chars(s)) AS x(c) ON TRUE')).rejects.toThrow('a FULL JOIN with a table function is not supported');
     await expect(e.query('SELECT * FROM t, LATERAL TABLE(broken())')).rejects.toThrow("table function BROKEN gave 'not a number' for column n, which is not a INT value");
     await expect(e.execute("CREATE FUNCTION shuffled AS './fns.mjs'")).rejects.toThrow("table function 'shuffled' of");
+  });
+
+  it('registers in code through the public FunctionRegistry', async () => {
+    process.chdir(mkdtempSync(join(tmpdir(), 'weir-udtf-')));
+    const functions = FunctionRegistry.withBuiltins();
+    const pairs = SqlTypes.row([
+      { name: 'lo', type: SqlTypes.int() },
+      { name: 'hi', type: SqlTypes.int() },
+    ]);
+    functions.registerTable('ranges', { fn: (n: number) => Array.from({ length: n }, (_, i) => ({ lo: i, hi: i + 1 })), resultType: pairs, argTypes: [SqlTypes.int()] });
+    const e = createPublicEngine({ functions });
+    await e.execute("SET 'execution.runtime-mode' = 'batch'");
+    const rows = await e.query('SELECT n, lo, hi FROM (VALUES (1), (2)) AS t(n) CROSS JOIN LATERAL TABLE(ranges(n))');
+    expect(rows).toHaveLength(3);
+    expect(rows).toEqual(
+      expect.arrayContaining([
+        { n: 1, lo: 0, hi: 1 },
+        { n: 2, lo: 0, hi: 1 },
+        { n: 2, lo: 1, hi: 2 },
+      ]),
+    );
   });
 
   it('is dropped by DROP FUNCTION', async () => {

@@ -10,7 +10,7 @@ import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
-import type { CorrelateFunction } from '../../dataflow/job-graph.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */

@@ -9,7 +9,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import { joinTypeName } from '../../common/join-type.js';
 import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
-import type { CorrelateFunction } from '../../dataflow/job-graph.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import { formatMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, RankRange } from '../logical/logical-node.js';

@@ -8,7 +8,7 @@ import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
-import type { CorrelateFunction } from '../../dataflow/job-graph.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';

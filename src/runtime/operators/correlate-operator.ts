@@ -1,6 +1,7 @@
 /** Flink's Correlate: each record joined with the rows a function of it gives (see CorrelateSpec). */
 import { ChangeBatch, type Row } from '../../common/row.js';
-import type { CorrelateFunction, CorrelateSpec } from '../../dataflow/job-graph.js';
+import type { CorrelateSpec } from '../../dataflow/job-graph.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 

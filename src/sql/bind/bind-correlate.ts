@@ -12,7 +12,7 @@
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, withNullable } from '../../common/sql-type.js';
-import type { CorrelateFunction } from '../../dataflow/job-graph.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, Identifier, JoinRef, TableFunctionRef, TableRef, UnnestRef } from '../parse/ast.js';
