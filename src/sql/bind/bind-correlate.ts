@@ -69,6 +69,12 @@ function bindCorrelate(left: BoundFrom, ref: CorrelatedRef, joinType: 'INNER' | 
 }
 
 function unnestFunction(ref: UnnestRef, exprContext: ExprBindContext): { fn: CorrelateFunction; fields: Field[] } {
+  if (ref.others.length > 0) {
+    throw new WeirError('UNSUPPORTED', `UNNEST of ${ref.others.length + 1} collections is not supported`, {
+      span: ref.others[0]!.span,
+      hint: 'unnest one ARRAY or MAP per UNNEST: CROSS JOIN UNNEST(a) AS x(u) CROSS JOIN UNNEST(b) AS y(v) gives every pair',
+    });
+  }
   const expr = bindExpr(ref.expr, exprContext);
   const type = expr.type;
   const ordinality: Field[] = ref.withOrdinality ? [{ name: 'ORDINALITY', type: SqlTypes.int(false) }] : [];

@@ -59,7 +59,7 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
       return aliased(relation, ref.alias?.name ?? ref.name.parts[ref.name.parts.length - 1]!.name ?? name, ref.columnAliases, ref.span);
     }
     case 'derived-table': {
-      const relation = bindQuery(ref.query, ctx);
+      const relation = ref.lateral ? bindLateralSubquery(ref.query, ctx) : bindQuery(ref.query, ctx);
       return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
     }
     case 'join':
@@ -73,6 +73,23 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
     }
     case 'unnest':
       return bindCorrelatedAlone(ref, ctx);
+  }
+}
+
+/**
+ * `LATERAL (query)`: bound like any subquery — weir does not correlate a subquery with the FROM
+ * items to its left, so one that reads their columns fails saying what to write instead.
+ */
+function bindLateralSubquery(query: Query, ctx: BinderContext): BoundRelation {
+  try {
+    return bindQuery(query, ctx);
+  } catch (error) {
+    if (!(error instanceof WeirError) || (error.code !== 'UNKNOWN_TABLE' && error.code !== 'UNKNOWN_COLUMN')) throw error;
+    throw new WeirError(error.code, `${error.message} (a LATERAL subquery cannot read the FROM items to its left)`, {
+      span: error.span,
+      hint: 'for rows computed from each row use UNNEST(...) or LATERAL TABLE(f(...)); otherwise join the subquery with ON',
+      cause: error,
+    });
   }
 }
 
