@@ -1,7 +1,8 @@
 /**
  * Binds one SELECT block: FROM, WHERE, then either a projection or a grouped aggregation
  * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection; a group
- * window in the GROUP BY puts its window TVF over the FROM relation first), then DISTINCT, then
+ * window in the GROUP BY puts its window TVF over the FROM relation first; GROUPING SETS, ROLLUP
+ * and CUBE bind to an Expand and a `$e` column, see bind-grouping-sets.ts), then DISTINCT, then
  * ORDER BY / LIMIT (which, without GROUP BY or DISTINCT, may read FROM columns the select list
  * drops). Output columns are named by their alias, by the column they read, or `EXPR$n`.
  */
