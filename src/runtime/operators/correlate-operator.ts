@@ -87,7 +87,6 @@ function rowFunction(fn: CorrelateFunction, compiler: ExprCompiler): RowFunction
             return rows;
           };
       }
-      break;
     }
     case 'table-function': {
       const definition = compiler.tableFunction(fn.name);
