@@ -1,5 +1,15 @@
 /** weir's public API. */
-export { createEngine, Engine, type Change, type EngineOptions, type QueryOptions, type ScriptStep } from './engine/engine.js';
+export {
+  createEngine,
+  Engine,
+  FunctionRegistry,
+  type Change,
+  type EngineOptions,
+  type QueryOptions,
+  type ScriptStep,
+  type UserScalarFunction,
+  type UserTableFunction,
+} from './engine/engine.js';
 export type { RestoreReport } from './engine/session.js';
 export type { ApiRow } from './engine/api-values.js';
 export { JobHandle, type CheckpointRecord, type JobProgress, type JobStatus, type OperatorMetrics } from './engine/job-handle.js';

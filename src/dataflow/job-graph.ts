@@ -12,6 +12,7 @@ import { createHash } from 'node:crypto';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../common/window-spec.js';
+import type { CorrelateFunction } from '../expr/correlate-function.js';
 import type { ScalarExpr } from '../expr/scalar-expr.js';
 
 /** Version of the job-graph format. */
@@ -73,6 +74,8 @@ export type OperatorSpec =
   | SourceSpec
   | ValuesSpec
   | CalcSpec
+  | ExpandSpec
+  | CorrelateSpec
   | WatermarkAssignerSpec
   | GroupAggregateSpec
   | WindowAggregateSpec
@@ -116,6 +119,32 @@ export interface CalcSpec {
   readonly kind: 'calc';
   readonly condition: ScalarExpr | null;
   readonly projection: readonly ScalarExpr[] | null;
+}
+
+/**
+ * Flink's Expand: every input record once per projection (in order, all of a record's before the
+ * next record's), each keeping the record's kind. Stateless.
+ */
+export interface ExpandSpec {
+  readonly kind: 'expand';
+  readonly projects: readonly (readonly ScalarExpr[])[];
+}
+
+/**
+ * Flink's Correlate (a join with a table function of each row's columns): each input record, with
+ * its kind, once for each row `fn` gives for it (the input's `inputArity` columns, then the
+ * function's `functionArity`) for which `condition` (over those columns, null for none) is TRUE;
+ * `LEFT` gives a record with the function's columns NULL when no row passes. Stateless: the output
+ * of a record is a function of it (`fn` must be deterministic), so a retraction retracts exactly
+ * what its insertion emitted.
+ */
+export interface CorrelateSpec {
+  readonly kind: 'correlate';
+  readonly fn: CorrelateFunction;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly inputArity: number;
+  readonly functionArity: number;
+  readonly condition: ScalarExpr | null;
 }
 
 /**

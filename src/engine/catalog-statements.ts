@@ -36,7 +36,7 @@ export function show(statement: Extract<Statement, { kind: 'show' }>, session: S
     case 'VIEWS':
       return { kind: 'rows', schema: [stringField('view name')], rows: session.catalog.views().map((v) => [v.name]) };
     case 'FUNCTIONS':
-      return { kind: 'rows', schema: [stringField('function name')], rows: [...session.functions.names()].sort().map((n) => [n]) };
+      return { kind: 'rows', schema: [stringField('function name')], rows: [...session.functions.names(), ...session.functions.tables().map((t) => t.name)].sort().map((n) => [n]) };
     case 'CATALOGS':
       return { kind: 'rows', schema: [stringField('catalog name')], rows: [[DEFAULT_CATALOG]] };
     case 'DATABASES':

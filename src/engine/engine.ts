@@ -22,6 +22,9 @@ import { serveMetrics, type MetricsEndpoint, type MetricsEndpointOptions } from 
 import { Session, type RestoreReport } from './session.js';
 import type { StatementResult } from './statement-result.js';
 
+/** The function registry an engine may be created with (`createEngine({ functions })`), to register JS scalar and table functions. */
+export { FunctionRegistry, type UserScalarFunction, type UserTableFunction } from '../expr/function-registry.js';
+
 /** Options of {@link createEngine}. */
 export interface EngineOptions {
   /** Connectors besides the built-in ones. */

@@ -142,8 +142,10 @@ export class Session {
         return statement.ifNotExists && this.catalog.find(objectName(statement.name.parts, statement.name.span)) !== undefined;
       case 'create-materialized-view':
         return statement.ifNotExists && this.catalog.materializedView(objectName(statement.name.parts, statement.name.span)) !== undefined;
-      case 'create-function':
-        return statement.ifNotExists && this.functions.lookup(objectName(statement.name.parts, statement.name.span)) !== undefined;
+      case 'create-function': {
+        const name = objectName(statement.name.parts, statement.name.span);
+        return statement.ifNotExists && (this.functions.lookup(name) ?? this.functions.lookupTable(name)) !== undefined;
+      }
       default:
         return false;
     }
@@ -265,9 +267,11 @@ export class Session {
         return this.flush();
       case 'create-function': {
         const name = objectName(statement.name.parts, statement.name.span);
-        if (statement.ifNotExists && this.functions.lookup(name) !== undefined) return ok('Execute statement succeeded.');
+        if (statement.ifNotExists && (this.functions.lookup(name) ?? this.functions.lookupTable(name)) !== undefined) return ok('Execute statement succeeded.');
         try {
-          this.functions.registerScalar(name, await loadFunction(name, statement.identifier, statement.span));
+          const loaded = await loadFunction(name, statement.identifier, statement.span);
+          if (loaded.kind === 'table') this.functions.registerTable(name, loaded.spec);
+          else this.functions.registerScalar(name, loaded.spec);
         } catch (error) {
           throw error instanceof WeirError ? error.withSpan(statement.span) : error;
         }

@@ -15,7 +15,7 @@ import type { ChangeBatch, Row } from '../common/row.js';
 import { formatType, sameType, withNullable, type SqlType } from '../common/sql-type.js';
 import { castConverter, castMayYieldNull, generateCast } from './cast.js';
 import type { ArgCode, LazyArg, ResolvedSignature, ScalarFunctionDefinition, StatementContext } from './function-definition.js';
-import type { FunctionRegistry } from './function-registry.js';
+import type { FunctionRegistry, TableFunctionDefinition } from './function-registry.js';
 import { runtimeLib } from './runtime-lib.js';
 import type { CallExpr, CaseWhenExpr, ScalarExpr } from './scalar-expr.js';
 
@@ -352,6 +352,13 @@ function instantiate<T>(generated: GeneratedSource): T {
  */
 export class ExprCompiler {
   constructor(private readonly registry: FunctionRegistry) {}
+
+  /** The table function registered as `name` (a Correlate calls it); throws when there is none. */
+  tableFunction(name: string): TableFunctionDefinition {
+    const definition = this.registry.lookupTable(name);
+    if (definition === undefined) throw new WeirError('EXECUTION_ERROR', `table function ${name} is not registered in this session (was it dropped?)`);
+    return definition;
+  }
 
   /** The value of `expr` for a row (NULL as `null`). */
   scalar(expr: ScalarExpr): (row: Row) => unknown {

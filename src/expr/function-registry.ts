@@ -3,6 +3,8 @@
  * Names are case-insensitive; lookups return the definition under its canonical upper-case name.
  */
 import { WeirError } from '../common/errors.js';
+import type { Row } from '../common/row.js';
+import type { Field } from '../common/schema.js';
 import { formatType, withNullable, type SqlType } from '../common/sql-type.js';
 import type { AggregateFunctionDefinition, FunctionDefinition, ScalarFunctionDefinition } from './function-definition.js';
 import { aggregateFunctions } from './functions/aggregate-functions.js';
@@ -35,6 +37,40 @@ export interface UserScalarFunction {
   readonly deterministic?: boolean;
   /** One line for SHOW FUNCTIONS. */
   readonly description?: string;
+}
+
+/**
+ * A user-defined table function written in JavaScript (Flink's TableFunction): called once per
+ * input row of `LATERAL TABLE(f(...))`, it gives that row's rows.
+ */
+export interface UserTableFunction {
+  /**
+   * Called with the argument values (in the representation of sql-type.ts, NULL as `null`: unlike
+   * a scalar UDF it is called for NULL arguments too) and returning an iterable (an array, a
+   * generator) of rows — for a ROW result type each an array of the fields' values or an object
+   * keyed by field names, else the one column's value — or null/undefined for no rows. It must be
+   * deterministic: a retraction calls it again to find the rows to retract. A thrown error
+   * becomes an EXECUTION_ERROR naming the function.
+   */
+  readonly fn: (...args: any[]) => Iterable<unknown> | null | undefined;
+  /** The argument types (arguments are cast to them implicitly), or 'any' (the default) to accept any arguments as they are. */
+  readonly argTypes?: readonly SqlType[] | 'any';
+  /** The type of its rows: `ROW<a STRING, b INT>` gives the columns a and b; any other type one column `f0`. */
+  readonly resultType: SqlType;
+  /** One line for SHOW FUNCTIONS. */
+  readonly description?: string;
+}
+
+/** A registered table function, as the binder and the runtime's Correlate use it. */
+export interface TableFunctionDefinition {
+  readonly name: string;
+  readonly description: string;
+  /** The columns of the rows it gives (every one nullable). */
+  readonly columns: readonly Field[];
+  /** The types its arguments are cast to, given theirs; throws when they do not fit. */
+  resolveArgs(argTypes: readonly SqlType[]): readonly SqlType[];
+  /** Its rows for one call, each checked against the columns. */
+  rows(args: readonly unknown[]): Row[];
 }
 
 const BUILTIN_ALIASES: Readonly<Record<string, string>> = {
@@ -86,6 +122,7 @@ export function builtinAggregate(name: string): AggregateFunctionDefinition | un
 export class FunctionRegistry {
   private readonly functions = new Map<string, FunctionDefinition>();
   private readonly userFunctions = new Set<string>();
+  private readonly tableFunctions = new Map<string, TableFunctionDefinition>();
 
   /** A registry holding Flink's built-in functions. */
   static withBuiltins(): FunctionRegistry {
@@ -136,9 +173,36 @@ export class FunctionRegistry {
     return definition;
   }
 
+  /** The table function registered under `name` (case-insensitive), if any. */
+  lookupTable(name: string): TableFunctionDefinition | undefined {
+    return this.tableFunctions.get(name.toUpperCase());
+  }
+
+  /** The table functions, sorted by name. */
+  tables(): TableFunctionDefinition[] {
+    return [...this.tableFunctions.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
+  /**
+   * Adds a user-defined JS table function (CREATE FUNCTION of a module exporting `kind: 'table'`).
+   * A name already taken — a built-in, a scalar or another table function — is an error.
+   */
+  registerTable(name: string, spec: UserTableFunction): TableFunctionDefinition {
+    const canonical = name.toUpperCase();
+    if (this.functions.has(canonical) || this.tableFunctions.has(canonical)) {
+      const what = this.userFunctions.has(canonical) ? 'a function' : 'a built-in function';
+      throw new WeirError('DUPLICATE_OBJECT', `function '${name}' already exists: ${canonical} is ${what}`);
+    }
+    const definition = userTable(canonical, spec);
+    this.tableFunctions.set(canonical, definition);
+    this.userFunctions.add(canonical);
+    return definition;
+  }
+
   /** Removes a user-defined function (DROP FUNCTION); false when there is none of that name. Built-ins cannot be removed. */
   unregister(name: string): boolean {
     const canonical = name.toUpperCase();
+    if (this.tableFunctions.delete(canonical)) return this.userFunctions.delete(canonical);
     if (!this.userFunctions.has(canonical)) {
       if (this.functions.has(canonical)) throw new WeirError('INVALID_ARGUMENT', `cannot drop built-in function ${canonical}`);
       return false;
@@ -233,6 +297,60 @@ function userScalar(name: string, spec: UserScalarFunction): ScalarFunctionDefin
     },
     generate(ctx, args) {
       return `${ctx.constant(invoke, `udf_${name.toLowerCase()}`)}(${args.map((a) => a.code).join(', ')})`;
+    },
+  };
+}
+
+/** The columns of a table function's rows: a ROW type's fields, or one column `f0` (Flink's name). */
+function tableColumns(type: SqlType): Field[] {
+  if (type.kind === 'ROW') return type.fields.map((f) => ({ name: f.name, type: withNullable(f.type, true) }));
+  return [{ name: 'f0', type: withNullable(type, true) }];
+}
+
+function userTable(name: string, spec: UserTableFunction): TableFunctionDefinition {
+  const columns = tableColumns(spec.resultType);
+  const declared = spec.argTypes === undefined || spec.argTypes === 'any' ? undefined : spec.argTypes;
+  const checks = columns.map((c) => representationCheck(c.type));
+  const fieldNames = columns.map((c) => c.name);
+  const single = spec.resultType.kind !== 'ROW';
+  const fail = (message: string, cause?: unknown): never => {
+    throw new WeirError('EXECUTION_ERROR', `table function ${name} ${message}`, cause === undefined ? {} : { cause });
+  };
+  const toRow = (value: unknown): Row => {
+    let row: unknown[];
+    if (single) row = [value ?? null];
+    else if (Array.isArray(value)) row = value.map((v: unknown) => v ?? null);
+    else if (value !== null && typeof value === 'object') row = fieldNames.map((f) => (value as Record<string, unknown>)[f] ?? null);
+    else return fail(`gave ${String(value)} as a row; give an array of ${columns.length} values or an object with the fields ${fieldNames.join(', ')}`);
+    if (row.length !== columns.length) fail(`gave a row of ${row.length} values, but its rows have ${columns.length} columns (${fieldNames.join(', ')})`);
+    row.forEach((v, i) => {
+      if (v !== null && !checks[i]!(v)) fail(`gave ${typeof v === 'string' ? `'${v}'` : String(v)} for column ${fieldNames[i]}, which is not a ${formatType(columns[i]!.type)} value`);
+    });
+    return row;
+  };
+  return {
+    name,
+    description: spec.description ?? `${name}: a user-defined table function of rows ${formatType(withNullable(spec.resultType, true))}`,
+    columns,
+    resolveArgs(argTypes) {
+      if (declared === undefined) return argTypes;
+      const fits = argTypes.length === declared.length && argTypes.every((t, i) => canCastImplicitly(t, declared[i]!));
+      if (!fits) throw noMatchingSignature(name, argTypes, [`${name}(${declared.map((t) => formatType(withNullable(t, true))).join(', ')})`]);
+      return declared.map((t, i) => withNullable(t, argTypes[i]!.nullable));
+    },
+    rows(args) {
+      let result: Iterable<unknown> | null | undefined;
+      const rows: Row[] = [];
+      try {
+        result = spec.fn(...args);
+        if (result === null || result === undefined) return rows;
+        if (typeof (result as Partial<Iterable<unknown>>)[Symbol.iterator] !== 'function') fail(`returned ${String(result)}, which is not an iterable of rows`);
+        for (const value of result) rows.push(toRow(value));
+      } catch (error) {
+        if (error instanceof WeirError) throw error;
+        fail(`failed: ${error instanceof Error ? error.message : String(error)}`, error);
+      }
+      return rows;
     },
   };
 }

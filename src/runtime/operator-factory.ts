@@ -2,6 +2,8 @@
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { JobNode } from '../dataflow/job-graph.js';
 import { CalcOperator } from './operators/calc-operator.js';
+import { CorrelateOperator } from './operators/correlate-operator.js';
+import { ExpandOperator } from './operators/expand-operator.js';
 import { DynamicFilterOperator } from './operators/dynamic-filter-operator.js';
 import { GroupAggregateOperator } from './operators/group-aggregate-operator.js';
 import { IntervalJoinOperator } from './operators/interval-join-operator.js';
@@ -57,6 +59,10 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
   switch (spec.kind) {
     case 'calc':
       return new CalcOperator(spec, compiler);
+    case 'expand':
+      return new ExpandOperator(spec, compiler);
+    case 'correlate':
+      return new CorrelateOperator(spec, compiler);
     case 'watermark-assigner':
       return new WatermarkAssignerOperator(spec, compiler);
     case 'group-aggregate':

@@ -67,6 +67,10 @@ export function toPostgresSql(flink: string): string {
 export function postgresType(describeType: string): string | undefined {
   const type = describeType.replace(/\s*\*(ROWTIME|PROCTIME)\*$/, '').replace(/\s+NOT NULL$/, '');
   let match: RegExpExecArray | null;
+  if ((match = /^ARRAY<(.+)>$/.exec(type)) !== null) {
+    const element = postgresType(match[1]!);
+    return element === undefined || element.endsWith('[]') ? undefined : `${element}[]`;
+  }
   if ((match = /^DECIMAL\((\d+), (\d+)\)$/.exec(type)) !== null) return `numeric(${match[1]}, ${match[2]})`;
   if ((match = /^TIMESTAMP\((\d)\)$/.exec(type)) !== null) return `timestamp(${Math.min(Number(match[1]), 6)})`;
   if ((match = /^TIMESTAMP_LTZ\((\d)\)$/.exec(type)) !== null) return `timestamptz(${Math.min(Number(match[1]), 6)})`;
@@ -92,6 +96,15 @@ function postgresText(value: unknown, pgType: string): string | null {
   if (value instanceof Date) return pgType.startsWith('timestamptz') ? value.toISOString() : value.toISOString().replace('Z', '');
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (Array.isArray(value) && pgType.endsWith('[]')) {
+    // An array literal: every element quoted (NULL unquoted), as Postgres's array input reads it.
+    const element = pgType.slice(0, -2);
+    const quoted = value.map((v: unknown) => {
+      const text = postgresText(v, element);
+      return text === null ? 'NULL' : `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+    });
+    return `{${quoted.join(',')}}`;
+  }
   throw new Error(`cannot mirror the value ${JSON.stringify(value)} into a Postgres ${pgType} column`);
 }
 

@@ -89,7 +89,8 @@ describe('the Flink-to-PostgreSQL mapping', () => {
   it('types mirror columns from what DESCRIBE prints', () => {
     expect(['INT', 'BIGINT NOT NULL', 'STRING', 'VARCHAR(10)', 'CHAR(3)', 'DECIMAL(10, 2)', 'TIMESTAMP(3) *ROWTIME*', 'TIMESTAMP_LTZ(3)', 'DOUBLE', 'BOOLEAN', 'DATE', 'TIME(0)'].map(postgresType))
       .toEqual(['integer', 'bigint', 'text', 'text', 'text', 'numeric(10, 2)', 'timestamp(3)', 'timestamptz(3)', 'double precision', 'boolean', 'date', 'time(0)']);
-    expect(postgresType('ARRAY<INT>')).toBeUndefined();
+    expect(['ARRAY<INT>', 'ARRAY<STRING NOT NULL>', 'ARRAY<DECIMAL(5, 1)>'].map(postgresType)).toEqual(['integer[]', 'text[]', 'numeric(5, 1)[]']);
+    expect(['ARRAY<ARRAY<INT>>', 'MAP<STRING, INT>', 'ARRAY<ROW<x INT>>'].map(postgresType)).toEqual([undefined, undefined, undefined]);
   });
 
   it('renders values as result lines show them', () => {

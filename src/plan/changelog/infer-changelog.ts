@@ -104,6 +104,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'exchange':
     case 'watermark-assigner':
     case 'lookup-join':
+    case 'expand':
       return { ...node, input: requireUpdateBefore(node.input, required) };
     case 'group-aggregate':
       return { ...node, emitUpdateBefore: required, input: requireUpdateBefore(node.input, true) };
@@ -125,6 +126,8 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, true), bound: requireUpdateBefore(node.bound, false) };
     case 'rank':
     case 'over-aggregate':
+    // Each input row gives several rows: an update must retract every row of its old version.
+    case 'correlate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
@@ -141,7 +144,9 @@ function produce(node: PhysicalNode): PhysicalNode {
     case 'calc':
     case 'exchange':
     case 'watermark-assigner':
-    case 'lookup-join': {
+    case 'lookup-join':
+    case 'expand':
+    case 'correlate': {
       const input = produce(node.input);
       return { ...node, input, mode: input.mode } as PhysicalNode;
     }

@@ -57,11 +57,16 @@ function derive(node: PhysicalNode): UpsertKey[] {
     case 'union':
     case 'lookup-join':
     case 'sink':
+    // A row of a correlate is one of several of its input row, none identified by the input's key
+    // (an updated row may give fewer rows, which an upsert of the new ones would not remove).
+    case 'correlate':
       return [];
     case 'calc':
       return node.projection === null ? [...upsertKeys(node.input)] : projectKeys(upsertKeys(node.input), node.projection);
     case 'watermark-assigner':
       return [...upsertKeys(node.input)];
+    case 'expand':
+      return expandKeys(node);
     case 'exchange':
       return node.keys === null ? [...upsertKeys(node.input)] : distributed(upsertKeys(node.input), node.keys);
     case 'group-aggregate':
@@ -135,6 +140,25 @@ function joinKeys(node: Extract<PhysicalNode, { kind: 'join' | 'interval-join' }
     }
   });
   return enriched;
+}
+
+/**
+ * Keys of an Expand, as Flink's: an input key whose columns every projection copies to the same
+ * output positions, plus the column telling the projections apart (each input row becomes one row
+ * per projection, and those differ in it). A column NULLed by some projection keys nothing.
+ */
+function expandKeys(node: Extract<PhysicalNode, { kind: 'expand' }>): UpsertKey[] {
+  const copied = new Map<number, number>();
+  node.schema.forEach((_, position) => {
+    const first = node.projects[0]![position]!;
+    if (first.kind !== 'input-ref') return;
+    if (node.projects.every((p) => p[position]!.kind === 'input-ref' && (p[position] as { index: number }).index === first.index) && !copied.has(first.index)) {
+      copied.set(first.index, position);
+    }
+  });
+  return upsertKeys(node.input)
+    .filter((key) => key.every((c) => copied.has(c)))
+    .map((key) => [...key.map((c) => copied.get(c)!), node.idIndex]);
 }
 
 /** Input keys through a projection: each column to every output position that copies it (or casts it without loss). */

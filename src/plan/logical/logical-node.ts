@@ -10,10 +10,11 @@ import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter | LogicalExpand | LogicalCorrelate;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -82,6 +83,37 @@ export interface LogicalAggregate {
   readonly input: LogicalNode;
   readonly keys: readonly number[];
   readonly calls: readonly AggregateCall[];
+  readonly schema: Schema;
+}
+
+/**
+ * Flink's Expand: every input row once per projection, each over the input's columns and of the
+ * node's schema, with the input row's kind (a stateless function of the row, so correct under
+ * retraction). GROUPING SETS, ROLLUP and CUBE bind to it: one projection per grouping set, the
+ * columns outside the set NULL, and column `idIndex` (`$e`) holding the set's number.
+ */
+export interface LogicalExpand {
+  readonly kind: 'expand';
+  readonly input: LogicalNode;
+  readonly projects: readonly (readonly ScalarExpr[])[];
+  /** The column that tells the projections apart (distinct constants), when there is one. */
+  readonly idIndex: number;
+  readonly schema: Schema;
+}
+
+/**
+ * `input CROSS JOIN UNNEST(...)`, `input [LEFT] JOIN LATERAL TABLE(f(...)) ON ...` (Flink's
+ * Correlate): each input row followed by each row `fn` gives for it (see CorrelateFunction) that
+ * satisfies `condition` (over the input's columns then the function's; null for none); `LEFT`
+ * keeps an input row without such rows once, the function's columns NULL. A function of each row,
+ * so it holds no state and is correct under retraction.
+ */
+export interface LogicalCorrelate {
+  readonly kind: 'correlate';
+  readonly input: LogicalNode;
+  readonly fn: CorrelateFunction;
+  readonly joinType: 'INNER' | 'LEFT';
+  readonly condition: ScalarExpr | null;
   readonly schema: Schema;
 }
 

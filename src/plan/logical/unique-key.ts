@@ -39,6 +39,8 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'temporal-join':
     case 'rank':
     case 'sink':
+    case 'expand':
+    case 'correlate':
       return undefined;
   }
 }

@@ -9,6 +9,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import { joinTypeName } from '../../common/join-type.js';
 import { formatValue } from '../../common/value-format.js';
 import { formatType } from '../../common/sql-type.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import { formatMode } from '../changelog/changelog-mode.js';
 import { upsertKeys } from '../changelog/upsert-keys.js';
@@ -61,6 +62,17 @@ function describeNode(node: PhysicalNode): string {
       const select = node.projection === null ? fields(input) : node.projection.map((e, i) => aliased(renderExpr(e, input), names(node.schema)[i]!)).join(', ');
       const where = node.condition === null ? '' : `, where=[${renderExpr(node.condition, input)}]`;
       return `Calc(select=[${select}]${where}, ${mode})`;
+    }
+    case 'expand': {
+      const input = node.input.schema;
+      const output = names(node.schema);
+      const projects = node.projects.map((p) => `{${p.map((e, i) => aliased(renderExpr(e, input), output[i]!)).join(', ')}}`);
+      return `Expand(projects=[${projects.join(', ')}], ${mode})`;
+    }
+    case 'correlate': {
+      const input = node.input.schema;
+      const where = node.condition === null ? '' : `, condition=[${renderExpr(node.condition, node.schema)}]`;
+      return `Correlate(invocation=[${renderCorrelateFunction(node.fn, input)}]${where}, select=[${fields(node.schema)}], joinType=[${node.joinType}], ${mode})`;
     }
     case 'watermark-assigner':
       return `WatermarkAssigner(rowtime=[${names(node.schema)[node.rowtimeIndex]!}], watermark=[${renderExpr(node.watermark, node.input.schema)}], ${mode})`;
@@ -150,6 +162,16 @@ function describeNode(node: PhysicalNode): string {
       const materialize = node.materialize === undefined ? '' : `, upsertMaterialize=[true], conflictStrategy=[${node.materialize}]`;
       return `Sink(table=[${node.target.qualifiedName}], fields=[${fields(node.input.schema)}]${materialize}, ${mode})`;
     }
+  }
+}
+
+/** What a Correlate calls, over its input's columns. */
+function renderCorrelateFunction(fn: CorrelateFunction, input: Schema): string {
+  switch (fn.kind) {
+    case 'unnest':
+      return `UNNEST(${renderExpr(fn.expr, input)})${fn.withOrdinality ? ' WITH ORDINALITY' : ''}`;
+    case 'table-function':
+      return `${fn.name}(${fn.args.map((a) => renderExpr(a, input)).join(', ')})`;
   }
 }
 

@@ -39,6 +39,10 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       if (input.kind === 'join' && input.joinType === 'INNER' && input.condition === null) return { ...input, condition: node.condition };
       return mergeCalc(input, node.condition, null, node);
     }
+    case 'expand':
+      return { kind: 'expand', input: lowerToPhysical(node.input), projects: node.projects, idIndex: node.idIndex, schema: node.schema, mode };
+    case 'correlate':
+      return { kind: 'correlate', input: lowerToPhysical(node.input), fn: node.fn, joinType: node.joinType, condition: node.condition, schema: node.schema, mode };
     case 'watermark-assigner':
       return { kind: 'watermark-assigner', input: lowerToPhysical(node.input), rowtimeIndex: node.rowtimeIndex, watermark: node.watermark, schema: node.schema, mode };
     case 'aggregate': {
@@ -112,36 +116,63 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
 
 /**
  * GROUP BY over a window TVF (directly, or through the projection the binder puts before every
- * aggregation) whose keys include window_start and window_end becomes a window aggregation: the
- * projection is computed on the TVF's input (plus the time column), and the window operator
- * appends the window columns itself.
+ * aggregation, and with grouping sets through the Expand or projection above that) whose keys
+ * include window_start and window_end becomes a window aggregation: the projections are computed
+ * on the TVF's input (plus the time column), and the window operator appends the window columns
+ * itself. Grouping sets run as Flink runs them: an Expand below the window aggregation, each set
+ * keeping window_start and window_end.
  */
 function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>): PhysicalNode | undefined {
-  const project = node.input.kind === 'project' ? node.input : undefined;
-  const tvf = project?.input ?? node.input;
+  // The projections between the aggregate and the TVF: one (a Calc), or one per grouping set (an Expand).
+  let projects: readonly (readonly ScalarExpr[])[] | undefined;
+  let below: LogicalNode = node.input;
+  let names = node.input.schema.map((f) => f.name);
+  if (below.kind === 'expand' || (below.kind === 'project' && below.input.kind === 'project' && below.input.input.kind === 'window-tvf')) {
+    projects = below.kind === 'expand' ? below.projects : [below.exprs];
+    below = below.input;
+  }
+  const pre = below.kind === 'project' ? below : undefined;
+  const tvf = pre?.input ?? below;
   if (tvf.kind !== 'window-tvf') return undefined;
+  if (projects === undefined) {
+    projects = [pre?.exprs ?? tvf.schema.map((f, i) => Exprs.inputRef(i, f.type))];
+    names = (pre ?? tvf).schema.map((f) => f.name);
+  } else if (pre !== undefined) {
+    projects = projects.map((p) => p.map((e) => remapInputs(e, (ref) => pre.exprs[ref.index]!)));
+  }
   const width = tvf.input.schema.length;
-  const exprs = project?.exprs ?? tvf.schema.map((f, i) => Exprs.inputRef(i, f.type));
-  const role = exprs.map((e) => (e.kind === 'input-ref' && e.index === width ? 'start' : e.kind === 'input-ref' && e.index === width + 1 ? 'end' : 'value'));
+  const isColumn = (e: ScalarExpr, index: number): boolean => e.kind === 'input-ref' && e.index === index;
+  const role = projects[0]!.map((_, j) => (projects!.every((p) => isColumn(p[j]!, width)) ? 'start' : projects!.every((p) => isColumn(p[j]!, width + 1)) ? 'end' : 'value'));
   const keyRoles = node.keys.map((k) => role[k]);
   if (!keyRoles.includes('start') || !keyRoles.includes('end')) {
-    throw new WeirError('UNSUPPORTED', `a GROUP BY over a ${tvf.window.kind} window must include window_start and window_end`);
+    throw new WeirError('UNSUPPORTED', `a GROUP BY over a ${tvf.window.kind} window must include window_start and window_end${projects.length > 1 ? ' in every grouping set' : ''}`);
   }
-  if (tvf.window.kind === 'SESSION') requireSessionPartition(tvf, node.keys.map((k) => exprs[k]!).filter((_, i) => keyRoles[i] === 'value'));
-  exprs.forEach((e, i) => {
-    if (role[i] === 'value' && inputRefsOf(e).some((r) => r >= width)) {
-      throw new WeirError('UNSUPPORTED', 'window_start, window_end and window_time may only be grouped by, not computed on, in a window aggregation');
-    }
-  });
-  const names = (project ?? tvf).schema.map((f) => f.name);
-  const values = exprs.filter((_, i) => role[i] === 'value');
+  if (tvf.window.kind === 'SESSION') {
+    if (projects.length > 1) throw new WeirError('UNSUPPORTED', 'GROUPING SETS, ROLLUP and CUBE are not supported over SESSION windows', { hint: 'sessions are formed per group: aggregate each grouping in its own query' });
+    requireSessionPartition(tvf, node.keys.map((k) => projects![0]![k]!).filter((_, i) => keyRoles[i] === 'value'));
+  }
+  projects.forEach((p) =>
+    p.forEach((e, j) => {
+      if (role[j] === 'value' && inputRefsOf(e).some((r) => r >= width)) {
+        throw new WeirError('UNSUPPORTED', 'window_start, window_end and window_time may only be grouped by, not computed on, in a window aggregation');
+      }
+    }),
+  );
   const valueNames = names.filter((_, i) => role[i] === 'value');
-  const timeColumn = values.length;
-  const preProjection = [...values, Exprs.inputRef(tvf.timeIndex, tvf.input.schema[tvf.timeIndex]!.type)];
+  const timeColumn = valueNames.length;
+  const time = Exprs.inputRef(tvf.timeIndex, tvf.input.schema[tvf.timeIndex]!.type);
+  const preProjections = projects.map((p) => [...p.filter((_, j) => role[j] === 'value'), time]);
   let next = 0;
   const position = role.map((r) => (r === 'start' ? timeColumn + 1 : r === 'end' ? timeColumn + 2 : next++));
-  const preSchema = preProjection.map((e, i) => ({ name: i === timeColumn ? tvf.input.schema[tvf.timeIndex]!.name : valueNames[i]!, type: e.type }));
-  const calc = mergeCalc(lowerToPhysical(tvf.input), null, preProjection, { kind: 'project', input: tvf.input, exprs: preProjection, schema: preSchema });
+  const preSchema = preProjections[0]!.map((e, i) => ({
+    name: i === timeColumn ? tvf.input.schema[tvf.timeIndex]!.name : valueNames[i]!,
+    type: i === timeColumn ? e.type : node.input.schema[role.findIndex((_, j) => position[j] === i)]!.type,
+  }));
+  const input = lowerToPhysical(tvf.input);
+  const calc: PhysicalNode =
+    preProjections.length === 1
+      ? mergeCalc(input, null, preProjections[0]!, { kind: 'project', input: tvf.input, exprs: preProjections[0]!, schema: preSchema })
+      : { kind: 'expand', input, projects: preProjections, idIndex: position[(node.input as Extract<LogicalNode, { kind: 'expand' }>).idIndex]!, schema: preSchema, mode: INSERT_ONLY };
   const keys = node.keys.map((k) => position[k]!);
   const partitionKeys = keys.filter((k) => k < timeColumn);
   const exchange: PhysicalNode = { kind: 'exchange', input: calc, keys: partitionKeys.length === 0 ? null : partitionKeys, schema: calc.schema, mode: INSERT_ONLY };

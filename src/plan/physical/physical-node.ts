@@ -8,6 +8,7 @@ import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
+import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
@@ -28,6 +29,25 @@ export type PhysicalNode =
       readonly input: PhysicalNode;
       readonly condition: ScalarExpr | null;
       readonly projection: readonly ScalarExpr[] | null;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  /** Flink's Expand: each input row once per projection, with its row kind; `idIndex` is the column that tells the projections apart (`$e`). */
+  | {
+      readonly kind: 'expand';
+      readonly input: PhysicalNode;
+      readonly projects: readonly (readonly ScalarExpr[])[];
+      readonly idIndex: number;
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  /** Flink's Correlate: each input row joined with the rows a function of it gives (UNNEST, a table function); stateless. */
+  | {
+      readonly kind: 'correlate';
+      readonly input: PhysicalNode;
+      readonly fn: CorrelateFunction;
+      readonly joinType: 'INNER' | 'LEFT';
+      readonly condition: ScalarExpr | null;
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

@@ -270,6 +270,10 @@ function specOf(node: PhysicalNode): OperatorSpec {
       return { kind: 'changelog-normalize', keys: node.keys, emitUpdateBefore: node.emitUpdateBefore };
     case 'calc':
       return { kind: 'calc', condition: node.condition, projection: node.projection };
+    case 'expand':
+      return { kind: 'expand', projects: node.projects };
+    case 'correlate':
+      return { kind: 'correlate', fn: node.fn, joinType: node.joinType, inputArity: node.input.schema.length, functionArity: node.schema.length - node.input.schema.length, condition: node.condition };
     case 'watermark-assigner':
       throw new Error('a watermark assigner is lowered with the Calcs around it (fuseAroundAssigner)');
     case 'group-aggregate':

@@ -21,6 +21,7 @@ import { planJoin } from '../../plan/logical/join-condition.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, Identifier, JoinRef, TableRef } from '../parse/ast.js';
 import { requireBoolean } from './bind-aggregate-call.js';
+import { isCorrelated } from './bind-correlate.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import { bindFrom, type BoundFrom } from './bind-query.js';
@@ -55,6 +56,8 @@ export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): 
   let node: TableRef = from;
   for (; node.kind === 'join' && node.type === 'CROSS'; node = node.left) items.unshift(node.right);
   items.unshift(node);
+  // `FROM t, UNNEST(t.tags)`: an item reading the columns to its left is bound as a join tree.
+  if (items.some(isCorrelated)) return undefined;
   if (items.length === 2 && items[1]!.kind === 'named-table' && items[1]!.forSystemTimeAsOf !== undefined) return bindFrom({ ...from, type: 'INNER', on: where }, ctx);
   const bound = items.map((item) => bindFrom(item, ctx));
   const scope = bound.slice(1).reduce((all, item) => all.concat(item.scope), bound[0]!.scope);

@@ -15,11 +15,12 @@ import { physicalSchema, type CatalogMaterializedView, type CatalogTable } from 
 import { parseStatement } from '../parse/parser.js';
 import type { Expr, Identifier, Query, SetOperation, TableRef, ValuesQuery } from '../parse/ast.js';
 import { bindExpr, castTo } from './bind-expr.js';
+import { bindCorrelatedAlone, bindCorrelatedJoin, isCorrelated, type CorrelatedRef } from './bind-correlate.js';
 import { bindJoin } from './bind-join.js';
 import { bindOrderLimit } from './bind-order-limit.js';
 import { bindSelect } from './bind-select.js';
 import { bindTemporalJoin, isTemporalJoin } from './bind-temporal-join.js';
-import { bindWindowTvf, WINDOW_FUNCTIONS } from './bind-window-tvf.js';
+import { bindWindowTvf } from './bind-window-tvf.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -58,20 +59,37 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
       return aliased(relation, ref.alias?.name ?? ref.name.parts[ref.name.parts.length - 1]!.name ?? name, ref.columnAliases, ref.span);
     }
     case 'derived-table': {
-      const relation = bindQuery(ref.query, ctx);
+      const relation = ref.lateral ? bindLateralSubquery(ref.query, ctx) : bindQuery(ref.query, ctx);
       return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
     }
     case 'join':
+      if (isCorrelated(ref.right)) return bindCorrelatedJoin({ ...ref, right: ref.right as CorrelatedRef }, bindFrom(ref.left, ctx), ctx);
       if (isTemporalJoin(ref)) return bindTemporalJoin(ref, bindFrom(ref.left, ctx), ctx);
       return bindJoin(ref, bindFrom(ref.left, ctx), bindFrom(ref.right, ctx), ctx);
     case 'table-function': {
-      const name = ref.call.name.parts.map((p) => p.name).join('.');
-      if (!WINDOW_FUNCTIONS.has(name.toUpperCase())) throw new WeirError('UNSUPPORTED', `table function ${name} is not supported yet`, { span: ref.span });
+      if (isCorrelated(ref)) return bindCorrelatedAlone(ref, ctx);
       const relation = bindWindowTvf(ref.call, ctx, (arg) => bindNamedRelation(arg.name.parts, ctx, arg.name.span));
       return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
     }
     case 'unnest':
-      throw new WeirError('UNSUPPORTED', 'UNNEST is not supported yet', { span: ref.span });
+      return bindCorrelatedAlone(ref, ctx);
+  }
+}
+
+/**
+ * `LATERAL (query)`: bound like any subquery — weir does not correlate a subquery with the FROM
+ * items to its left, so one that reads their columns fails saying what to write instead.
+ */
+function bindLateralSubquery(query: Query, ctx: BinderContext): BoundRelation {
+  try {
+    return bindQuery(query, ctx);
+  } catch (error) {
+    if (!(error instanceof WeirError) || (error.code !== 'UNKNOWN_TABLE' && error.code !== 'UNKNOWN_COLUMN')) throw error;
+    throw new WeirError(error.code, `${error.message} (a LATERAL subquery cannot read the FROM items to its left)`, {
+      span: error.span,
+      hint: 'for rows computed from each row use UNNEST(...) or LATERAL TABLE(f(...)); otherwise join the subquery with ON',
+      cause: error,
+    });
   }
 }
 

@@ -1,18 +1,21 @@
 /**
  * Binds one SELECT block: FROM, WHERE, then either a projection or a grouped aggregation
  * (pre-projection of keys and aggregate arguments → Aggregate → HAVING → projection; a group
- * window in the GROUP BY puts its window TVF over the FROM relation first), then DISTINCT, then
+ * window in the GROUP BY puts its window TVF over the FROM relation first; GROUPING SETS, ROLLUP
+ * and CUBE bind to an Expand and a `$e` column, see bind-grouping-sets.ts), then DISTINCT, then
  * ORDER BY / LIMIT (which, without GROUP BY or DISTINCT, may read FROM columns the select list
  * drops). Output columns are named by their alias, by the column they read, or `EXPR$n`.
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
+import { SqlTypes } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
-import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
+import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
+import { groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
@@ -23,6 +26,8 @@ import { Scope } from './scope.js';
 
 /** Aggregate references are bound as input references from this index on, then renumbered. */
 const AGGREGATE_BASE = 1 << 24;
+/** GROUPING(...) calls are bound as input references from this index on, then replaced by their value. */
+const GROUPING_BASE = 1 << 25;
 
 /** A select-list entry after `*` expansion, with the name its column will have. */
 interface OutputItem {
@@ -156,16 +161,24 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const base: ExprBindContext = { scope, functions: ctx.functions, clause: 'GROUP BY' };
   const groupExprs: ScalarExpr[] = [];
   const groupNames: string[] = [];
-  for (const element of window?.groupBy ?? query.groupBy) {
-    if (element.kind !== 'group-expr') throw new WeirError('UNSUPPORTED', `${element.type} is not supported yet`, { span: element.span });
-    if (containsAggregate(element.expr, ctx.functions)) {
-      throw new WeirError('INVALID_ARGUMENT', 'aggregate functions are not allowed in GROUP BY', { span: element.span });
+  const keyOf = (expr: Expr): number => {
+    if (containsAggregate(expr, ctx.functions)) {
+      throw new WeirError('INVALID_ARGUMENT', 'aggregate functions are not allowed in GROUP BY', { span: expr.span });
     }
-    const bound = bindExpr(element.expr, base);
-    if (!groupExprs.some((g) => sameExpr(g, bound))) {
-      groupExprs.push(bound);
-      groupNames.push(element.expr.kind === 'column-ref' ? element.expr.parts[element.expr.parts.length - 1]!.name : `$f${groupExprs.length - 1}`);
-    }
+    const bound = bindExpr(expr, base);
+    const existing = groupExprs.findIndex((g) => sameExpr(g, bound));
+    if (existing >= 0) return existing;
+    groupExprs.push(bound);
+    groupNames.push(expr.kind === 'column-ref' ? expr.parts[expr.parts.length - 1]!.name : `$f${groupExprs.length - 1}`);
+    return groupExprs.length - 1;
+  };
+  const sets = groupingSetsOf(window?.groupBy ?? query.groupBy, keyOf);
+  if (sets !== undefined && window !== undefined) {
+    const element = query.groupBy.find((e) => e.kind === 'grouping-sets')!;
+    throw new WeirError('UNSUPPORTED', 'GROUPING SETS, ROLLUP and CUBE cannot be combined with a group window', {
+      span: element.span,
+      hint: 'aggregate over a window TVF instead: FROM TABLE(TUMBLE(...)) GROUP BY window_start, window_end, ROLLUP(...)',
+    });
   }
   if (window !== undefined) {
     groupExprs.push(...window.keys);
@@ -191,7 +204,21 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
     return Exprs.inputRef(AGGREGATE_BASE + index, pending[index]!.call.type);
   };
 
-  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate, onWindowProperty: window?.property };
+  // GROUPING(k, ...): bound as a placeholder reference, replaced over the aggregation's output.
+  const groupingCalls: { readonly args: readonly number[]; readonly span: SourceSpan }[] = [];
+  const onGrouping = (call: FunctionCall): ScalarExpr => {
+    if (call.args.length === 0) throw new WeirError('INVALID_ARGUMENT', `${callName(call)} needs at least one argument`, { span: call.span });
+    const args = call.args.map((arg) => {
+      if (arg.kind === 'star' || arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `${callName(call)} takes grouping expressions`, { span: arg.span });
+      const bound = bindExpr(arg, base);
+      const key = groupExprs.findIndex((g) => sameExpr(g, bound));
+      if (key < 0) throw new WeirError('INVALID_ARGUMENT', `the arguments of ${callName(call)} must be expressions of the GROUP BY`, { span: arg.span });
+      return key;
+    });
+    groupingCalls.push({ args, span: call.span });
+    return Exprs.inputRef(GROUPING_BASE + groupingCalls.length - 1, SqlTypes.bigint(false));
+  };
+  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate, onGrouping, onWindowProperty: window?.property };
   const boundItems = items.map((item) => ({
     item,
     expr: item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, selectContext),
@@ -199,9 +226,15 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const having = query.having === undefined ? undefined : bindExpr(query.having, { ...selectContext, clause: 'HAVING' });
 
   const keyCount = groupExprs.length;
+  // With grouping sets, the aggregation's output has `$e` between the keys and the calls.
+  const callBase = sets === undefined ? keyCount : keyCount + 1;
   const toAggregateOutput = (expr: ScalarExpr, span: SourceSpan, clause: string): ScalarExpr =>
     rewriteOverGroups(expr, groupExprs, (ref) => {
-      if (ref.index >= AGGREGATE_BASE) return Exprs.inputRef(keyCount + ref.index - AGGREGATE_BASE, ref.type);
+      if (ref.index >= GROUPING_BASE) {
+        const { args, span: callSpan } = groupingCalls[ref.index - GROUPING_BASE]!;
+        return groupingExpr(sets ?? [groupExprs.map((_, k) => k)], args, keyCount, callSpan);
+      }
+      if (ref.index >= AGGREGATE_BASE) return Exprs.inputRef(callBase + ref.index - AGGREGATE_BASE, ref.type);
       const column = scope.columns[ref.index]!;
       throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause or be used in an aggregate function`, {
         span,
@@ -213,7 +246,8 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const pre: LogicalNode = { kind: 'project', input, exprs: preExprs, schema: preSchema };
   const calls = pending.map((p) => p.call);
   const aggSchema: Field[] = [...preSchema.slice(0, keyCount), ...calls.map((c) => ({ name: c.name, type: c.type }))];
-  let plan: LogicalNode = { kind: 'aggregate', input: pre, keys: groupExprs.map((_, i) => i), calls, schema: aggSchema };
+  let plan: LogicalNode =
+    sets === undefined ? { kind: 'aggregate', input: pre, keys: groupExprs.map((_, i) => i), calls, schema: aggSchema } : groupingSetsAggregate(pre, keyCount, sets, calls);
 
   if (having !== undefined) {
     const condition = toAggregateOutput(having, query.having!.span, 'HAVING');

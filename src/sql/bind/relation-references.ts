@@ -68,7 +68,7 @@ function visitTable(ref: TableRef, ctes: ReadonlySet<string>, found: Set<string>
       visitCall(ref.call, ctes, found);
       return;
     case 'unnest':
-      visitExpr(ref.expr, ctes, found);
+      for (const expr of [ref.expr, ...ref.others]) visitExpr(expr, ctes, found);
       return;
   }
 }

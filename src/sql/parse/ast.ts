@@ -405,6 +405,8 @@ export interface TableFunctionRef extends Node {
 export interface UnnestRef extends Node {
   readonly kind: 'unnest';
   readonly expr: Expr;
+  /** Further collections (`UNNEST(a, b)`), which the binder refuses. */
+  readonly others: readonly Expr[];
   readonly withOrdinality: boolean;
   readonly alias?: Identifier;
   readonly columnAliases?: readonly Identifier[];

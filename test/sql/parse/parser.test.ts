@@ -330,7 +330,7 @@ describe('queries', () => {
       left: {
         type: 'CROSS',
         left: { type: 'INNER', right: table('r', { alias: id('r2'), forSystemTimeAsOf: col('o', 'ts') }) },
-        right: { kind: 'unnest', expr: col('o', 'tags'), withOrdinality: true, alias: id('t'), columnAliases: [id('tag'), id('i')] },
+        right: { kind: 'unnest', expr: col('o', 'tags'), others: [], withOrdinality: true, alias: id('t'), columnAliases: [id('tag'), id('i')] },
       },
       right: { kind: 'derived-table', alias: id('l'), lateral: true },
     });

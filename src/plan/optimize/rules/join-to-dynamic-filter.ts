@@ -101,6 +101,8 @@ export function atMostOneRow(node: LogicalNode): boolean {
     case 'temporal-join':
     case 'dynamic-filter':
     case 'set-operation':
+    case 'expand':
+    case 'correlate':
       return false;
     default: {
       const unknown: never = node;
