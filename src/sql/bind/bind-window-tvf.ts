@@ -9,7 +9,7 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, timeAttributeOf } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalWindowTvf } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, TableArg } from '../parse/ast.js';
 import { bindExpr, callName } from './bind-expr.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -54,7 +54,7 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
     { name: 'window_end', type: SqlTypes.timestamp(3, false) },
     { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime' } },
   ];
-  const plan: LogicalNode = { kind: 'window-tvf', input, timeIndex, window, partitionKeys, schema };
+  const plan: LogicalNode = LogicalWindowTvf.create({ input, timeIndex, window, partitionKeys });
   return { plan, schema };
 }
 

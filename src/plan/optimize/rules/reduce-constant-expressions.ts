@@ -29,7 +29,8 @@ export const reduceConstantExpressions: RewriteRule = {
   },
 };
 
-function reduce(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
+/** `expr` with its deterministic sub-expressions that read no column evaluated (an expression that fails to evaluate stays as it is). */
+export function reduce(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
   if (expr.kind === 'literal' || expr.kind === 'input-ref') return expr;
   if (isConstant(expr, functions)) {
     try {
