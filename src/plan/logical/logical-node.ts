@@ -130,7 +130,10 @@ export interface LogicalWatermarkAssigner {
 /**
  * `TABLE(TUMBLE | HOP | CUMULATE | SESSION(TABLE t, DESCRIPTOR(ts), ...))`: the input's columns
  * followed by `window_start`, `window_end` and `window_time`, one row per window a row falls into.
- * The legacy group windows (`GROUP BY SESSION(ts, gap)`) bind to the same node.
+ * The legacy group windows (`GROUP BY SESSION(ts, gap)`) bind to the same node. When the time
+ * column is no time attribute (TUMBLE, HOP, CUMULATE over a plain timestamp), the windows are a
+ * function of each row: no window operator applies, the node runs as a stateless expansion of
+ * any changelog (see {@link isRowFunctionWindow}).
  */
 export interface LogicalWindowTvf {
   readonly kind: 'window-tvf';
@@ -311,6 +314,11 @@ export interface LogicalSink {
   readonly schema: Schema;
 }
 
+/** True when the window TVF's time column is no time attribute: its windows are a plain function of each row. */
+export function isRowFunctionWindow(node: LogicalWindowTvf): boolean {
+  return timeAttributeOf(node.input.schema[node.timeIndex]!.type) === undefined;
+}
+
 /** The inputs of a node, in order. */
 export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
   switch (node.kind) {
@@ -428,9 +436,15 @@ export const LogicalWatermarkAssigner = {
   },
 };
 
+/** TIMESTAMP(3) NOT NULL, a time attribute when the window's time column is one. */
+function windowTimeType(attribute: 'rowtime' | 'proctime' | undefined): SqlType {
+  return attribute === undefined ? SqlTypes.timestamp(3, false) : { kind: 'TIMESTAMP', nullable: false, precision: 3, timeAttribute: attribute };
+}
+
 /**
  * The factory of {@link LogicalWindowTvf}: the input's columns, then `window_start` and
- * `window_end` (TIMESTAMP(3) NOT NULL) and `window_time`, a time attribute of the time column's kind.
+ * `window_end` (TIMESTAMP(3) NOT NULL) and `window_time`, a time attribute of the time column's
+ * kind (none when the time column is a plain timestamp).
  */
 export const LogicalWindowTvf = {
   create(args: Fields<LogicalWindowTvf>): LogicalWindowTvf {
@@ -438,7 +452,7 @@ export const LogicalWindowTvf = {
       ...args.input.schema,
       { name: 'window_start', type: SqlTypes.timestamp(3, false) },
       { name: 'window_end', type: SqlTypes.timestamp(3, false) },
-      { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(args.input.schema[args.timeIndex]!.type) ?? 'rowtime' } },
+      { name: 'window_time', type: windowTimeType(timeAttributeOf(args.input.schema[args.timeIndex]!.type)) },
     ];
     return { kind: 'window-tvf', input: args.input, timeIndex: args.timeIndex, window: args.window, partitionKeys: args.partitionKeys, schema };
   },

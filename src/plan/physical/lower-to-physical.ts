@@ -9,7 +9,7 @@ import { WeirError } from '../../common/errors.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { SqlTypes } from '../../common/sql-type.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
-import { LogicalProject, type LogicalNode } from '../logical/logical-node.js';
+import { isRowFunctionWindow, LogicalProject, type LogicalNode } from '../logical/logical-node.js';
 import { lowerJoin } from './lower-join.js';
 import { lowerWindowJoin } from './lower-window-join.js';
 import { lowerWindowRank } from './lower-window-rank.js';
@@ -110,7 +110,8 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
 function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>): PhysicalNode | undefined {
   const project = node.input.kind === 'project' ? node.input : undefined;
   const tvf = project?.input ?? node.input;
-  if (tvf.kind !== 'window-tvf') return undefined;
+  // Over a plain timestamp the window columns are ordinary values: an ordinary (updating) GROUP BY.
+  if (tvf.kind !== 'window-tvf' || isRowFunctionWindow(tvf)) return undefined;
   const width = tvf.input.schema.length;
   const exprs = project?.exprs ?? tvf.schema.map((f, i) => Exprs.inputRef(i, f.type));
   const role = exprs.map((e) => (e.kind === 'input-ref' && e.index === width ? 'start' : e.kind === 'input-ref' && e.index === width + 1 ? 'end' : 'value'));
