@@ -9,7 +9,7 @@
  * rule: a rank runs only as Top-N, so this rewrite cannot be switched off.
  */
 import type { ScalarExpr } from '../../../expr/scalar-expr.js';
-import type { LogicalNode, LogicalRank, RankRange } from '../../logical/logical-node.js';
+import { LogicalFilter, LogicalProject, LogicalRank, type LogicalNode, type RankRange } from '../../logical/logical-node.js';
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
@@ -40,10 +40,11 @@ export const pushLimitIntoRank: RewriteRule = {
     }
     if (end === undefined || rest.length === conjunctsOf(node.condition).length) return node;
     const range: RankRange = { start, end };
-    const ranged: LogicalRank = { ...rank, range };
-    const below: LogicalNode = input.kind === 'project' ? { ...input, input: ranged } : ranged;
+    const { kind: _kind, schema: _schema, ...rankFields } = rank;
+    const ranged: LogicalRank = LogicalRank.create({ ...rankFields, range, numberName: rank.schema[rankColumn]!.name });
+    const below: LogicalNode = input.kind === 'project' ? LogicalProject.create({ input: ranged, exprs: input.exprs, names: input.schema.map((f) => f.name) }) : ranged;
     if (rest.length === 0) return below;
-    return { ...node, input: below, condition: conjunction(rest) };
+    return LogicalFilter.create({ input: below, condition: conjunction(rest) });
   },
 };
 
