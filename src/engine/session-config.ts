@@ -81,12 +81,14 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
 /** `table.optimizer.<rule>.enabled`; the rule is one segment (Flink's own keys such as `table.optimizer.distinct-agg.split.enabled` have more and are not rules). */
 const RULE_SETTING = /^table\.optimizer\.([^.]+)\.enabled$/;
 
-/** Fails when `key` switches a rule that is not an optimizer rule, naming the rules there are; validates the value. */
+/** Fails when `key` switches a rule that is not an optimizer rule (naming the rules there are) or switches off an analyzer rule; validates the value. */
 function checkRuleSetting(key: string, value: string): void {
   const name = RULE_SETTING.exec(key)?.[1];
   if (name === undefined) return;
   const known = DEFAULT_RULES.map((r) => r.name);
   if (ANALYZER_RULES.some((r) => r.name === name)) {
+    oneOf('true', 'false')(value, key);
+    if (value.trim().toLowerCase() === 'true') return;
     throw new WeirError('INVALID_OPTION', `'${key}': '${name}' is a rewrite every plan needs and cannot be switched off`, { hint: `the optimizer rules that can be are ${known.join(', ')}` });
   }
   if (!known.includes(name)) throw new WeirError('INVALID_OPTION', `'${key}': there is no optimizer rule '${name}'; the rules are ${known.join(', ')}`);
