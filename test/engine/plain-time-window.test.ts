@@ -2,6 +2,7 @@
  * Window TVFs over a plain TIMESTAMP column, streaming: the GROUP BY over the windows is an
  * ordinary updating aggregation, so an UPDATE that moves a row to another window retracts it from
  * the old window at once (no watermark involved); and what the binder refuses, with its message.
+ * (A TUMBLE is a Calc; HOP and CUMULATE the window table operator: the property test covers both.)
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -60,6 +61,11 @@ describe('window TVFs over a plain timestamp', () => {
     await expect(engine.execute("SELECT * FROM TABLE(SESSION(TABLE events, DESCRIPTOR(at), INTERVAL '1' MINUTE, INTERVAL '1' SECOND))")).rejects.toThrow(
       'SESSION takes SESSION(TABLE t [PARTITION BY columns], DESCRIPTOR(time_column), gap)',
     );
+    // The function the planner computes a TUMBLE's bounds with is neither callable nor listed.
+    await expect(engine.execute("SELECT `$TUMBLE_BOUND`(at, INTERVAL '1' MINUTE, INTERVAL '0' SECOND, INTERVAL '0' SECOND) FROM events")).rejects.toThrow("function '$TUMBLE_BOUND' does not exist");
+    const [functions] = await engine.execute('SHOW FUNCTIONS');
+    expect(JSON.stringify(functions)).toContain('DATE_FORMAT');
+    expect(JSON.stringify(functions)).not.toContain('TUMBLE_BOUND');
     await engine.close();
   });
 

@@ -8,6 +8,8 @@
 import { WeirError } from '../../common/errors.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { SqlTypes } from '../../common/sql-type.js';
+import type { WindowSpec } from '../../common/window-spec.js';
+import { TUMBLE_BOUND } from '../../expr/functions/temporal-functions.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import { isRowFunctionWindow, LogicalProject, type LogicalNode } from '../logical/logical-node.js';
 import { lowerJoin } from './lower-join.js';
@@ -97,8 +99,24 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
           hint: 'aggregate the window: ... GROUP BY window_start, window_end',
         });
       }
+      if (node.window.kind === 'TUMBLE' && isRowFunctionWindow(node)) return tumbleCalc(node, node.window);
       return { kind: 'window-table', input: lowerToPhysical(node.input), window: node.window, timeIndex: node.timeIndex, schema: node.schema, mode };
   }
+}
+
+/**
+ * TUMBLE over a plain timestamp (no time attribute): one window per row, so a Calc — rows with a
+ * NULL time belong to no window and are filtered out; window_start, window_end and window_time
+ * (end - 1 ms) are computed from the time by {@link TUMBLE_BOUND}. It passes any changelog.
+ */
+function tumbleCalc(node: Extract<LogicalNode, { kind: 'window-tvf' }>, window: Extract<WindowSpec, { kind: 'TUMBLE' }>): PhysicalNode {
+  const input = node.input.schema;
+  const time = Exprs.inputRef(node.timeIndex, input[node.timeIndex]!.type);
+  const interval = (ms: number): ScalarExpr => Exprs.literal(ms, SqlTypes.intervalDayTime(false));
+  const bound = (shift: number): ScalarExpr => Exprs.call(TUMBLE_BOUND, [time, interval(window.size), interval(window.offset ?? 0), interval(shift)], SqlTypes.timestamp(3, false));
+  const projection = [...input.map((f, i) => Exprs.inputRef(i, f.type)), bound(0), bound(window.size), bound(window.size - 1)];
+  const condition = time.type.nullable ? Exprs.call('IS NOT NULL', [time], SqlTypes.boolean(false)) : null;
+  return mergeCalc(lowerToPhysical(node.input), condition, projection, node);
 }
 
 /**
