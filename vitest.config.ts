@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     pool: 'forks',
     globalSetup: ['test/global-setup.ts'],
+    // A plan whose optimizer rules do not reach a fixpoint fails instead of using the last plan.
+    env: { WEIR_REQUIRE_OPTIMIZER_FIXPOINT: '1' },
   },
 });

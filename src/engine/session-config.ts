@@ -4,6 +4,7 @@
  */
 import { parseDuration } from '../common/duration.js';
 import { WeirError } from '../common/errors.js';
+import { ANALYZER_RULES, DEFAULT_MAX_PASSES, DEFAULT_RULES } from '../plan/optimize/optimizer.js';
 
 /** A setting weir understands: its default and how its value is checked. */
 interface SettingSpec {
@@ -47,6 +48,7 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
     description: 'an updating query into a sink whose primary key is no key of the query needs ON CONFLICT (else the latest row of a key wins)',
     validate: oneOf('true', 'false'),
   },
+  'table.optimizer.max-passes': { default: String(DEFAULT_MAX_PASSES), description: 'passes of the optimizer rules at most, when they do not reach a fixpoint before', validate: positiveInt },
   'table.optimizer.reuse-source-enabled': { default: 'true', description: 'a job reads a table it scans more than once with one source', validate: oneOf('true', 'false') },
   'table.optimizer.reuse-sub-plan-enabled': { default: 'true', description: 'a job computes equal deterministic sub-plans once', validate: oneOf('true', 'false') },
   'execution.checkpointing.interval': { default: '', description: 'time between checkpoints (off when unset)', validate: duration },
@@ -76,13 +78,31 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   'sql-client.execution.result-mode': { default: 'tableau', description: 'table, changelog or tableau', validate: oneOf('table', 'changelog', 'tableau') },
 };
 
+/** `table.optimizer.<rule>.enabled`; the rule is one segment (Flink's own keys such as `table.optimizer.distinct-agg.split.enabled` have more and are not rules). */
+const RULE_SETTING = /^table\.optimizer\.([^.]+)\.enabled$/;
+
+/** Fails when `key` switches a rule that is not an optimizer rule (naming the rules there are) or switches off an analyzer rule; validates the value. */
+function checkRuleSetting(key: string, value: string): void {
+  const name = RULE_SETTING.exec(key)?.[1];
+  if (name === undefined) return;
+  const known = DEFAULT_RULES.map((r) => r.name);
+  if (ANALYZER_RULES.some((r) => r.name === name)) {
+    oneOf('true', 'false')(value, key);
+    if (value.trim().toLowerCase() === 'true') return;
+    throw new WeirError('INVALID_OPTION', `'${key}': '${name}' is a rewrite every plan needs and cannot be switched off`, { hint: `the optimizer rules that can be are ${known.join(', ')}` });
+  }
+  if (!known.includes(name)) throw new WeirError('INVALID_OPTION', `'${key}': there is no optimizer rule '${name}'; the rules are ${known.join(', ')}`);
+  oneOf('true', 'false')(value, key);
+}
+
 /** The settings of one session. */
 export class SessionConfig {
   private readonly values = new Map<string, string>();
 
-  /** Sets a key, validating values of known keys. */
+  /** Sets a key, validating values of known keys (and that `table.optimizer.<rule>.enabled` names an optimizer rule). */
   set(key: string, value: string): void {
     KNOWN_SETTINGS[key]?.validate(value, key);
+    checkRuleSetting(key, value);
     this.values.set(key, value);
   }
 
@@ -116,7 +136,7 @@ export class SessionConfig {
   disabledRules(): Set<string> {
     const disabled = new Set<string>();
     for (const [key, value] of this.values) {
-      const match = /^table\.optimizer\.(.+)\.enabled$/.exec(key);
+      const match = RULE_SETTING.exec(key);
       if (match !== null && value.trim().toLowerCase() === 'false') disabled.add(match[1]!);
     }
     return disabled;

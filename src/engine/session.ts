@@ -12,7 +12,7 @@ import { WeirError, type SourceSpan } from '../common/errors.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
 import { graphFingerprint, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
-import { inputsOf, type LogicalNode, type LogicalSink } from '../plan/logical/logical-node.js';
+import { inputsOf, type LogicalNode, LogicalSink, } from '../plan/logical/logical-node.js';
 import type { SinkFactory, SinkWriter } from '../runtime/sink-writer.js';
 import { buildJobGraph, explainPlanned, materializedViewKeying, planPhysical, type PlannerOptions } from '../plan/planner.js';
 import type { CheckpointConfig } from '../runtime/checkpoint/checkpoint-coordinator.js';
@@ -432,6 +432,9 @@ export class Session {
       parallelism: this.config.getInt('parallelism.default'),
       functions: this.functions,
       disabledRules: this.config.disabledRules(),
+      maxPasses: this.config.getInt('table.optimizer.max-passes'),
+      // The test suite sets it, so that a rule that never converges fails the tests that meet it.
+      requireFixpoint: process.env['WEIR_REQUIRE_OPTIMIZER_FIXPOINT'] === '1',
       stateTtlMillis: parseDuration(this.config.get('table.exec.state.ttl')!, 'table.exec.state.ttl'),
       sourceIdleTimeoutMillis: parseDuration(this.config.get('table.exec.source.idle-timeout')!, 'table.exec.source.idle-timeout'),
       reuseSources: this.config.getBoolean('table.optimizer.reuse-source-enabled'),
@@ -579,12 +582,11 @@ const SUBSCRIPTION_ID = 'subscription.id';
 /** A query under a sink that takes any changelog. */
 function querySink(query: Query, binder: BinderContext, connector: string, options: Record<string, string>): LogicalSink {
   const bound = bindQuery(query, binder);
-  return {
-    kind: 'sink',
+  return LogicalSink.create({
     input: bound.plan,
     target: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.collect`, name: 'collect', connector, options, accepts: 'all', primaryKey: [] },
-    schema: bound.schema,
-  };
+    columns: bound.schema,
+  });
 }
 
 /** EXACTLY_ONCE needs every source to replay from its checkpointed offset; one that cannot is refused, never run at-least-once silently. */

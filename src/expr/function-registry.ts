@@ -136,9 +136,9 @@ export class FunctionRegistry {
     return this.functions.get(name.toUpperCase());
   }
 
-  /** Every name a function can be called by (aliases included), sorted; for "did you mean". */
+  /** Every name a function can be called by (aliases included), sorted; for "did you mean". Planner-internal `$` functions are not listed. */
   names(): string[] {
-    return [...this.functions.keys()].sort();
+    return [...this.functions.keys()].filter((name) => !name.startsWith('$')).sort();
   }
 
   /** The distinct scalar functions, sorted by name (SHOW FUNCTIONS). */
@@ -212,7 +212,7 @@ export class FunctionRegistry {
   }
 
   private distinct(): FunctionDefinition[] {
-    return [...new Set(this.functions.values())].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    return [...new Set(this.functions.values())].filter((d) => !d.name.startsWith('$')).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   }
 }
 

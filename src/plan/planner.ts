@@ -9,7 +9,8 @@ import { upsertKeys } from './changelog/upsert-keys.js';
 import { uniqueKey } from './logical/unique-key.js';
 import type { ViewKeying } from '../sql/bind/bind-materialized-view.js';
 import type { LogicalNode } from './logical/logical-node.js';
-import { optimize } from './optimize/optimizer.js';
+import { WeirError } from '../common/errors.js';
+import { optimizePlan } from './optimize/optimizer.js';
 import { explainPlan } from './physical/explain.js';
 import { lowerToPhysical } from './physical/lower-to-physical.js';
 import type { PhysicalNode } from './physical/physical-node.js';
@@ -22,6 +23,10 @@ export interface PlannerOptions {
   readonly functions: FunctionRegistry;
   /** Optimizer rules switched off by name. */
   readonly disabledRules?: ReadonlySet<string>;
+  /** `table.optimizer.max-passes`: passes of the optimizer rules at most (default 16). */
+  readonly maxPasses?: number;
+  /** Fail (INTERNAL_ERROR) when the rules do not reach a fixpoint within `maxPasses`, instead of using the last plan: set in tests. */
+  readonly requireFixpoint?: boolean;
   /** `table.exec.state.ttl` in milliseconds (0: state is kept forever). */
   readonly stateTtlMillis?: number;
   /** `table.exec.source.idle-timeout` in milliseconds (0: sources never go idle). */
@@ -39,10 +44,19 @@ export interface PlannedQuery {
   readonly physical: readonly PhysicalNode[];
 }
 
+/** The logical plan after the analyzer and the enabled optimizer rules. */
+export function optimizeLogical(plan: LogicalNode, options: PlannerOptions): LogicalNode {
+  const result = optimizePlan(plan, { functions: options.functions }, { ...(options.disabledRules === undefined ? {} : { disabled: options.disabledRules }), ...(options.maxPasses === undefined ? {} : { maxPasses: options.maxPasses }) });
+  if (!result.converged && options.requireFixpoint === true) {
+    throw new WeirError('INTERNAL_ERROR', `the optimizer did not reach a fixpoint in ${result.passes} passes; rules still changing the plan: ${result.changedInLastPass.join(', ')}`);
+  }
+  return result.plan;
+}
+
 /** Plans logical roots (sinks, or one query) into physical plans with changelog modes. */
 export function planPhysical(roots: readonly LogicalNode[], options: PlannerOptions): PlannedQuery {
   const changelog = { requireOnConflict: options.requireOnConflict ?? true };
-  return { physical: roots.map((root) => inferChangelog(lowerToPhysical(optimize(root, { functions: options.functions }, options.disabledRules)), (node) => explainPlan(node), changelog)) };
+  return { physical: roots.map((root) => inferChangelog(lowerToPhysical(optimizeLogical(root, options)), (node) => explainPlan(node), changelog)) };
 }
 
 /**
@@ -53,7 +67,7 @@ export function planPhysical(roots: readonly LogicalNode[], options: PlannerOpti
  * else as a multiset. A key without columns (a global aggregate's single row) makes a multiset too.
  */
 export function materializedViewKeying(query: LogicalNode, options: PlannerOptions): ViewKeying {
-  const optimized = optimize(query, { functions: options.functions }, options.disabledRules);
+  const optimized = optimizeLogical(query, options);
   const physical = lowerToPhysical(optimized);
   const nullable = (key: readonly number[]): number => key.filter((i) => physical.schema[i]!.type.nullable).length;
   const keys = upsertKeys(physical)

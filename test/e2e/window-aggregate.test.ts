@@ -121,6 +121,6 @@ describe('window aggregation', () => {
     await expect(engine.query("SELECT COUNT(*) FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(`dateTime`), INTERVAL '10' SECOND)) GROUP BY auction")).rejects.toThrow(
       'a GROUP BY over a TUMBLE window must include window_start and window_end',
     );
-    await expect(engine.query("SELECT * FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(price), INTERVAL '10' SECOND))")).rejects.toThrow("the time column 'price' of TUMBLE must be an event-time attribute");
+    await expect(engine.query("SELECT * FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(price), INTERVAL '10' SECOND))")).rejects.toThrow("the time column 'price' of TUMBLE must be a TIMESTAMP or TIMESTAMP_LTZ column, not BIGINT");
   });
 });

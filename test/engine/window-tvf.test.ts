@@ -96,6 +96,50 @@ describe('window TVFs as tables', () => {
   }
 });
 
+describe('window offset', () => {
+  it('shifts event-time windows: a TUMBLE of 10 s with offset 3 s (or -7 s) aggregates [3 s, 13 s), [13 s, 23 s), ... once at the watermark', async () => {
+    const bids = events(120, 17);
+    const { engine } = await engineWith({ bids });
+    const expected = [...groupBy(bids, (b) => BASE + Math.floor((b.ts - BASE - 3 * SECOND) / (10 * SECOND)) * 10 * SECOND + 3 * SECOND)].map(([start, list]) => [start, start + 10 * SECOND, list.length]);
+    for (const offset of ["INTERVAL '3' SECOND", "INTERVAL '-7' SECOND"]) {
+      const ops = new Set<string>();
+      const rows: unknown[][] = [];
+      for await (const { op, row } of engine.subscribe(`SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE bids, DESCRIPTOR(ts), INTERVAL '10' SECOND, ${offset})) GROUP BY window_start, window_end`)) {
+        ops.add(op);
+        rows.push([millis(row.window_start), millis(row.window_end), row.n]);
+      }
+      expect(ops).toEqual(new Set(['+I']));
+      expect(sorted(rows)).toEqual(sorted(expected));
+    }
+  });
+
+  it('shifts HOP and CUMULATE windows (sliced by the window aggregation) by the offset', async () => {
+    const bids = events(120, 19);
+    const { engine } = await engineWith({ bids });
+    // Windows [start, end) enumerated from their definitions: HOP 10 s every 2 s from 1 s; CUMULATE of 10 s in 5 s steps from 3 s.
+    const shifted = (kind: 'HOP' | 'CUMULATE', t: number): [number, number][] => {
+      const out: [number, number][] = [];
+      for (let start = -20 * SECOND; start <= t - BASE; start += kind === 'HOP' ? 2 * SECOND : 10 * SECOND) {
+        const s0 = BASE + start + (kind === 'HOP' ? 1 : 3) * SECOND;
+        if (kind === 'HOP') out.push([s0, s0 + 10 * SECOND]);
+        else out.push([s0, s0 + 5 * SECOND], [s0, s0 + 10 * SECOND]);
+      }
+      return out.filter(([s, e]) => s <= t && t < e);
+    };
+    const calls = {
+      HOP: "HOP(TABLE bids, DESCRIPTOR(ts), INTERVAL '2' SECOND, INTERVAL '10' SECOND, INTERVAL '1' SECOND)",
+      CUMULATE: "CUMULATE(TABLE bids, DESCRIPTOR(ts), INTERVAL '5' SECOND, INTERVAL '10' SECOND, INTERVAL '3' SECOND)",
+    };
+    for (const kind of ['HOP', 'CUMULATE'] as const) {
+      const counts = new Map<string, number>();
+      for (const b of bids) for (const w of shifted(kind, b.ts)) counts.set(JSON.stringify(w), (counts.get(JSON.stringify(w)) ?? 0) + 1);
+      const expected = [...counts].map(([w, n]) => [...(JSON.parse(w) as number[]), n]);
+      const rows = await engine.query(`SELECT window_start, window_end, COUNT(*) AS n FROM TABLE(${calls[kind]}) GROUP BY window_start, window_end`);
+      expect(sorted(rows.map((r) => [millis(r.window_start), millis(r.window_end), Number(r.n)])), kind).toEqual(sorted(expected));
+    }
+  });
+});
+
 describe('window_time', () => {
   it('is a rowtime attribute: a 20 s window over the 10 s windows of a TVF counts each row once', async () => {
     const bids = events(120, 13);

@@ -144,8 +144,31 @@ function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [strin
   return [asMillis(start, startType), endCode];
 }
 
+/** The name of the planner's TUMBLE bound function (see {@link tumbleBound}); `$` names are not callable from SQL. */
+export const TUMBLE_BOUND = '$TUMBLE_BOUND';
+
+/**
+ * `$TUMBLE_BOUND(ts, size, offset, shift)`, internal to the planner: the start of the TUMBLE
+ * window of `size` (starts shifted by `offset`) holding `ts`, plus `shift`, as TIMESTAMP(3) NOT
+ * NULL. A TUMBLE over a plain timestamp is a Calc computing window_start, window_end and
+ * window_time with it, after a filter on `ts IS NOT NULL` (so `ts` is never NULL here).
+ */
+const tumbleBound = defineScalar({
+  name: TUMBLE_BOUND,
+  description: `${TUMBLE_BOUND}(ts, size, offset, shift): the start of the TUMBLE window holding ts, plus shift (planner-internal)`,
+  nulls: 'custom',
+  signatures: [
+    {
+      args: [Arg.TIMESTAMP, Arg.INTERVAL_DT, Arg.INTERVAL_DT, Arg.INTERVAL_DT],
+      returns: SqlTypes.timestamp(3, false),
+      generate: (_ctx, [ts, size, offset, shift]) => `(Math.floor((${ts!.code} - ${offset!.code}) / ${size!.code}) * ${size!.code} + ${offset!.code} + ${shift!.code})`,
+    },
+  ],
+});
+
 /** The date and time functions. */
 export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
+  tumbleBound,
   defineScalar({
     name: 'EXTRACT',
     description: 'EXTRACT(unit FROM x): a field of a date, time, timestamp or interval (MILLENNIUM, CENTURY, DECADE, YEAR, ISOYEAR, QUARTER, MONTH, WEEK, DAY, DOY, DOW, ISODOW, HOUR, MINUTE, SECOND, MILLISECOND, MICROSECOND, NANOSECOND, EPOCH)',

@@ -10,6 +10,7 @@
  * `table.exec.sink.require-on-conflict` is false (then DEDUPLICATE), as in Flink 2.3. Plans a
  * sink cannot consume are rejected with the plan printed.
  */
+import { timeAttributeOf } from '../../common/sql-type.js';
 import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import { WeirError } from '../../common/errors.js';
 import { overAggregateMode } from './over-aggregate-mode.js';
@@ -170,11 +171,17 @@ function produce(node: PhysicalNode): PhysicalNode {
       }
       return { ...node, input, mode: INSERT_ONLY };
     }
-    case 'window-table':
+    case 'window-table': {
+      const input = produce(node.input);
+      // Over a plain timestamp the windows are a function of each row: any changelog expands kind by kind.
+      if (timeAttributeOf(input.schema[node.timeIndex]!.type) === undefined) return { ...node, input, mode: input.mode };
+      requireInsertOnly(input, node.kind);
+      return { ...node, input, mode: INSERT_ONLY };
+    }
     case 'window-rank': {
       const input = produce(node.input);
       requireInsertOnly(input, node.kind);
-      return { ...node, input, mode: INSERT_ONLY } as PhysicalNode;
+      return { ...node, input, mode: INSERT_ONLY };
     }
     case 'window-join': {
       const left = produce(node.left);

@@ -22,7 +22,7 @@ import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { comparisonType } from '../../expr/type-coercion.js';
 import { isDeterministic } from './deterministic.js';
 import { extractIntervalBounds, windowJoinBounds } from './interval-join-bounds.js';
-import type { LogicalNode } from './logical-node.js';
+import { type LogicalNode, LogicalFilter, LogicalJoin, LogicalProject } from './logical-node.js';
 
 /** One equality between the inputs: `left` reads only left columns, `right` only right ones (indexed from 0). */
 export interface JoinKeyPair {
@@ -90,8 +90,7 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
   const outer = joinType !== 'INNER';
   const schema = [...outputFields(leftSide.plan.schema, joinType, 'RIGHT'), ...outputFields(rightSide.plan.schema, joinType, 'LEFT')];
   const nullSafe = keys.some((k) => k.nullSafe) ? { nullSafe: keys.map((k) => k.nullSafe) } : {};
-  let plan: LogicalNode = {
-    kind: 'join',
+  let plan: LogicalNode = LogicalJoin.create({
     joinType,
     left: leftSide.plan,
     right: rightSide.plan,
@@ -100,12 +99,11 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
     ...nullSafe,
     condition: outer ? residual : null,
     ...(bounds === undefined ? {} : { interval: bounds }),
-    schema,
-  };
-  if (!outer && residual !== null) plan = { kind: 'filter', input: plan, condition: residual, schema };
+  });
+  if (!outer && residual !== null) plan = LogicalFilter.create({ input: plan, condition: residual });
   if (leftWidth === width && rightSide.plan.schema.length === right.schema.length) return plan;
   const visible = [...left.schema.map((_, i) => i), ...right.schema.map((_, i) => leftWidth + i)];
-  return { kind: 'project', input: plan, exprs: visible.map((i) => Exprs.inputRef(i, schema[i]!.type)), schema: visible.map((i) => schema[i]!) };
+  return LogicalProject.create({ input: plan, exprs: visible.map((i) => Exprs.inputRef(i, schema[i]!.type)), names: visible.map((i) => schema[i]!.name) });
 }
 
 /** An input's columns in a join's output: nullable when `paddedBy` keeps unmatched rows of the other input, never a time attribute after an outer join. */
@@ -144,8 +142,8 @@ function withKeys(plan: LogicalNode, keys: readonly ScalarExpr[]): { plan: Logic
   });
   if (extra.length === 0) return { plan, keys: indexes };
   const exprs = [...plan.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...extra];
-  const schema = [...plan.schema, ...extra.map((e, i) => ({ name: `$key${i}`, type: e.type }))];
-  return { plan: { kind: 'project', input: plan, exprs, schema }, keys: indexes };
+  const names = [...plan.schema.map((f) => f.name), ...extra.map((_, i) => `$key${i}`)];
+  return { plan: LogicalProject.create({ input: plan, exprs, names }), keys: indexes };
 }
 
 /** `expr` converted to `type` (keeping its nullability); itself when it has that type already. */

@@ -2,13 +2,20 @@
  * The logical plan: immutable, `kind`-tagged relational nodes produced by the binder and
  * rewritten by the optimizer. Every node knows its output schema. Nodes never reference the
  * runtime; connector details are carried as data.
+ *
+ * Nodes are built only through the `create` factory of their kind (`LogicalFilter.create(...)`),
+ * which derives the schema from the inputs and the node's own fields, so that no rule or binder
+ * can build a node whose recorded schema disagrees with what it computes. Only scans, VALUES and
+ * sinks take their columns as data (a table's columns). test/architecture/logical-node-factories
+ * fails on a `kind: '<logical kind>'` object literal outside this file.
  */
 import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
-import type { Schema } from '../../common/schema.js';
-import type { SqlType } from '../../common/sql-type.js';
+import { WeirError } from '../../common/errors.js';
+import type { Field, Schema } from '../../common/schema.js';
+import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
@@ -155,7 +162,10 @@ export interface LogicalWatermarkAssigner {
 /**
  * `TABLE(TUMBLE | HOP | CUMULATE | SESSION(TABLE t, DESCRIPTOR(ts), ...))`: the input's columns
  * followed by `window_start`, `window_end` and `window_time`, one row per window a row falls into.
- * The legacy group windows (`GROUP BY SESSION(ts, gap)`) bind to the same node.
+ * The legacy group windows (`GROUP BY SESSION(ts, gap)`) bind to the same node. When the time
+ * column is no time attribute (TUMBLE, HOP, CUMULATE over a plain timestamp), the windows are a
+ * function of each row: no window operator applies, the node runs as a stateless expansion of
+ * any changelog (see {@link isRowFunctionWindow}).
  */
 export interface LogicalWindowTvf {
   readonly kind: 'window-tvf';
@@ -336,6 +346,11 @@ export interface LogicalSink {
   readonly schema: Schema;
 }
 
+/** True when the window TVF's time column is no time attribute: its windows are a plain function of each row. */
+export function isRowFunctionWindow(node: LogicalWindowTvf): boolean {
+  return timeAttributeOf(node.input.schema[node.timeIndex]!.type) === undefined;
+}
+
 /** The inputs of a node, in order. */
 export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
   switch (node.kind) {
@@ -373,3 +388,190 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
       return { ...node, input: inputs[0]! };
   }
 }
+
+/** Arguments of a factory: the node's fields without `kind` and `schema`. */
+type Fields<N extends LogicalNode> = Omit<N, 'kind' | 'schema'>;
+
+/** The factory of {@link LogicalScan}: the schema is the table's physical columns. */
+export const LogicalScan = {
+  create(args: { readonly source: ScanSource; readonly columns: Schema }): LogicalScan {
+    return { kind: 'scan', source: args.source, schema: args.columns };
+  },
+};
+
+/** The factory of {@link LogicalValues}: the schema is the VALUES' column names and types. */
+export const LogicalValues = {
+  create(args: { readonly rows: readonly (readonly unknown[])[]; readonly columns: Schema }): LogicalValues {
+    return { kind: 'values', rows: args.rows, schema: args.columns };
+  },
+};
+
+/** The factory of {@link LogicalProject}: column i is named `names[i]` and has the type of `exprs[i]`. */
+export const LogicalProject = {
+  create(args: { readonly input: LogicalNode; readonly exprs: readonly ScalarExpr[]; readonly names: readonly string[] }): LogicalProject {
+    if (args.names.length !== args.exprs.length) throw new WeirError('INTERNAL_ERROR', `a projection of ${args.exprs.length} expressions got ${args.names.length} names`);
+    const schema = args.exprs.map((e, i): Field => ({ name: args.names[i]!, type: e.type }));
+    return { kind: 'project', input: args.input, exprs: args.exprs, schema };
+  },
+};
+
+/** The factory of {@link LogicalFilter}: the input's schema. */
+export const LogicalFilter = {
+  create(args: Fields<LogicalFilter>): LogicalFilter {
+    return { kind: 'filter', input: args.input, condition: args.condition, schema: args.input.schema };
+  },
+};
+
+/** The factory of {@link LogicalAggregate}: the key columns of the input (as they are), then one column per call. */
+export const LogicalAggregate = {
+  create(args: Fields<LogicalAggregate>): LogicalAggregate {
+    const schema: Field[] = [...args.keys.map((k) => args.input.schema[k]!), ...args.calls.map((c) => ({ name: c.name, type: c.type }))];
+    return { kind: 'aggregate', input: args.input, keys: args.keys, calls: args.calls, schema };
+  },
+};
+
+/**
+ * The factory of {@link LogicalExpand}: column j is named `names[j]` and has the type of the
+ * projections' expression j, nullable when any projection's is (a set that nulls the column out).
+ */
+export const LogicalExpand = {
+  create(args: Fields<LogicalExpand> & { readonly names: readonly string[] }): LogicalExpand {
+    const first = args.projects[0];
+    if (first === undefined || args.projects.some((p) => p.length !== args.names.length)) {
+      throw new WeirError('INTERNAL_ERROR', `an expand of ${args.projects.length} projections does not have ${args.names.length} expressions in each`);
+    }
+    const schema = first.map((e, j): Field => ({ name: args.names[j]!, type: withNullable(e.type, args.projects.some((p) => p[j]!.type.nullable)) }));
+    return { kind: 'expand', input: args.input, projects: args.projects, idIndex: args.idIndex, schema };
+  },
+};
+
+/** The factory of {@link LogicalCorrelate}: the input's columns, then the function's `columns` (as named and typed by the binder). */
+export const LogicalCorrelate = {
+  create(args: Fields<LogicalCorrelate> & { readonly columns: Schema }): LogicalCorrelate {
+    return { kind: 'correlate', input: args.input, fn: args.fn, joinType: args.joinType, condition: args.condition, schema: [...args.input.schema, ...args.columns] };
+  },
+};
+
+/**
+ * The common schema of inputs of a UNION ALL or set operation: the first input's names; per
+ * column the first input's type, nullable when any input's is, a time attribute only when every
+ * input's column is the same one.
+ */
+function unifiedSchema(inputs: readonly LogicalNode[], keepTimeAttributes: boolean): Field[] {
+  return inputs[0]!.schema.map((field, column) => {
+    const types = inputs.map((i) => i.schema[column]!.type);
+    const common = withNullable(withoutTimeAttribute(field.type), types.some((t) => t.nullable));
+    const attributes = new Set(types.map(timeAttributeOf));
+    const [attribute] = attributes;
+    const keeps = keepTimeAttributes && attributes.size === 1 && attribute !== undefined && (common.kind === 'TIMESTAMP' || common.kind === 'TIMESTAMP_LTZ');
+    return { name: field.name, type: keeps ? ({ ...common, timeAttribute: attribute } as SqlType) : common };
+  });
+}
+
+/** The factory of {@link LogicalUnion}: see {@link unifiedSchema} (the binder casts the inputs to one type per column first). */
+export const LogicalUnion = {
+  create(args: Fields<LogicalUnion>): LogicalUnion {
+    return { kind: 'union', inputs: args.inputs, schema: unifiedSchema(args.inputs, true) };
+  },
+};
+
+/** The factory of {@link LogicalSetOperation}: the unified schema of both inputs, without time attributes. */
+export const LogicalSetOperation = {
+  create(args: Fields<LogicalSetOperation>): LogicalSetOperation {
+    return { kind: 'set-operation', op: args.op, all: args.all, left: args.left, right: args.right, schema: unifiedSchema([args.left, args.right], false) };
+  },
+};
+
+/** The factory of {@link LogicalWatermarkAssigner}: the input's schema with column `rowtimeIndex` an event-time attribute. */
+export const LogicalWatermarkAssigner = {
+  create(args: Fields<LogicalWatermarkAssigner>): LogicalWatermarkAssigner {
+    const schema = args.input.schema.map((f, i) => (i === args.rowtimeIndex && (f.type.kind === 'TIMESTAMP' || f.type.kind === 'TIMESTAMP_LTZ') ? { name: f.name, type: { ...f.type, timeAttribute: 'rowtime' as const } } : f));
+    return { kind: 'watermark-assigner', input: args.input, rowtimeIndex: args.rowtimeIndex, watermark: args.watermark, schema };
+  },
+};
+
+/** TIMESTAMP(3) NOT NULL, a time attribute when the window's time column is one. */
+function windowTimeType(attribute: 'rowtime' | 'proctime' | undefined): SqlType {
+  return attribute === undefined ? SqlTypes.timestamp(3, false) : { kind: 'TIMESTAMP', nullable: false, precision: 3, timeAttribute: attribute };
+}
+
+/**
+ * The factory of {@link LogicalWindowTvf}: the input's columns, then `window_start` and
+ * `window_end` (TIMESTAMP(3) NOT NULL) and `window_time`, a time attribute of the time column's
+ * kind (none when the time column is a plain timestamp).
+ */
+export const LogicalWindowTvf = {
+  create(args: Fields<LogicalWindowTvf>): LogicalWindowTvf {
+    const schema: Field[] = [
+      ...args.input.schema,
+      { name: 'window_start', type: SqlTypes.timestamp(3, false) },
+      { name: 'window_end', type: SqlTypes.timestamp(3, false) },
+      { name: 'window_time', type: windowTimeType(timeAttributeOf(args.input.schema[args.timeIndex]!.type)) },
+    ];
+    return { kind: 'window-tvf', input: args.input, timeIndex: args.timeIndex, window: args.window, partitionKeys: args.partitionKeys, schema };
+  },
+};
+
+/** The columns of a join input in its output: nullable when NULL-padded; an outer join's lose their time attributes. */
+function joinSide(fields: Schema, joinType: JoinType, paddedBy: JoinType): Field[] {
+  if (joinType === 'INNER') return [...fields];
+  const padded = joinType === 'FULL' || joinType === paddedBy;
+  return fields.map((f) => ({ ...f, type: withoutTimeAttribute(padded ? withNullable(f.type, true) : f.type) }));
+}
+
+/** The factory of {@link LogicalJoin}: the left columns then the right ones, see {@link joinSide}. */
+export const LogicalJoin = {
+  create(args: Fields<LogicalJoin>): LogicalJoin {
+    const schema = [...joinSide(args.left.schema, args.joinType, 'RIGHT'), ...joinSide(args.right.schema, args.joinType, 'LEFT')];
+    return { kind: 'join', ...args, schema };
+  },
+};
+
+/** The factory of {@link LogicalDynamicFilter}: the input's schema. */
+export const LogicalDynamicFilter = {
+  create(args: Fields<LogicalDynamicFilter>): LogicalDynamicFilter {
+    return { kind: 'dynamic-filter', ...args, schema: args.input.schema };
+  },
+};
+
+/** The factory of {@link LogicalRank}: the input's columns, then the number (BIGINT NOT NULL, named `numberName`) when `outputNumber`. */
+export const LogicalRank = {
+  create(args: Fields<LogicalRank> & { readonly numberName?: string }): LogicalRank {
+    const { numberName, ...fields } = args;
+    const schema = args.outputNumber ? [...args.input.schema, { name: numberName ?? `$${args.rankType.toLowerCase()}`, type: SqlTypes.bigint(false) }] : args.input.schema;
+    return { kind: 'rank', ...fields, schema };
+  },
+};
+
+/** The factory of {@link LogicalOverAggregate}: the input's columns, then one per call. */
+export const LogicalOverAggregate = {
+  create(args: Fields<LogicalOverAggregate>): LogicalOverAggregate {
+    return { kind: 'over-aggregate', ...args, schema: [...args.input.schema, ...args.calls.map((c) => ({ name: c.name, type: c.type }))] };
+  },
+};
+
+/** The right columns of a lookup or temporal join: nullable for a LEFT join. */
+function paddedWhenLeft(fields: Schema, joinType: 'INNER' | 'LEFT'): Schema {
+  return joinType === 'LEFT' ? fields.map((f) => ({ name: f.name, type: withNullable(f.type, true) })) : fields;
+}
+
+/** The factory of {@link LogicalLookupJoin}: the input's columns, then the table's (nullable for LEFT). */
+export const LogicalLookupJoin = {
+  create(args: Fields<LogicalLookupJoin>): LogicalLookupJoin {
+    return { kind: 'lookup-join', ...args, schema: [...args.input.schema, ...paddedWhenLeft(args.table.schema, args.joinType)] };
+  },
+};
+
+/** The factory of {@link LogicalTemporalJoin}: the left columns, then the right ones (nullable for LEFT). */
+export const LogicalTemporalJoin = {
+  create(args: Fields<LogicalTemporalJoin>): LogicalTemporalJoin {
+    return { kind: 'temporal-join', ...args, schema: [...args.left.schema, ...paddedWhenLeft(args.right.schema, args.joinType)] };
+  },
+};
+
+/** The factory of {@link LogicalSink}: the schema is the table's columns (the input has their types). */
+export const LogicalSink = {
+  create(args: { readonly input: LogicalNode; readonly target: SinkTarget; readonly columns: Schema }): LogicalSink {
+    return { kind: 'sink', input: args.input, target: args.target, schema: args.columns };
+  },
+};

@@ -8,7 +8,7 @@
  * Top-N and window join are planned only over inputs with these properties.
  */
 import type { WindowSpec } from '../../common/window-spec.js';
-import type { LogicalJoin, LogicalNode, LogicalRank } from './logical-node.js';
+import { isRowFunctionWindow, type LogicalJoin, type LogicalNode, type LogicalRank } from './logical-node.js';
 
 /** What a column of a windowed relation is, when it is one of the window's columns. */
 export type WindowRole = { readonly role: 'start' | 'end' | 'time'; readonly window: WindowSpec } | undefined;
@@ -25,7 +25,8 @@ export function windowRoles(node: LogicalNode): readonly WindowRole[] {
   const none = (): WindowRole[] => node.schema.map(() => undefined);
   switch (node.kind) {
     case 'window-tvf':
-      return node.window.kind === 'SESSION' ? none() : tvfRoles(node);
+      // Windows over a plain timestamp are ordinary columns: no watermark closes them.
+      return node.window.kind === 'SESSION' || isRowFunctionWindow(node) ? none() : tvfRoles(node);
     case 'filter':
       return windowRoles(node.input);
     case 'project': {
@@ -34,7 +35,7 @@ export function windowRoles(node: LogicalNode): readonly WindowRole[] {
     }
     case 'aggregate': {
       const tvf = node.input.kind === 'project' ? node.input.input : node.input;
-      if (tvf.kind !== 'window-tvf') return none();
+      if (tvf.kind !== 'window-tvf' || isRowFunctionWindow(tvf)) return none();
       const roles = tvfRoles(tvf);
       const projected = node.input.kind === 'project' ? node.input.exprs.map((e) => (e.kind === 'input-ref' ? roles[e.index] : undefined)) : roles;
       const keys: WindowRole[] = node.keys.map((k) => projected[k]);

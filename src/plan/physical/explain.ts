@@ -195,13 +195,14 @@ function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'interval-jo
 function describeWindow(window: WindowSpec, columns?: string): string {
   const seconds = (ms: number): string => `${ms / 1000} s`;
   const at = columns === undefined ? '' : `${columns}, `;
+  const offset = window.kind !== 'SESSION' && window.offset !== undefined ? `, offset=[${seconds(window.offset)}]` : '';
   switch (window.kind) {
     case 'TUMBLE':
-      return `TUMBLE(${at}size=[${seconds(window.size)}])`;
+      return `TUMBLE(${at}size=[${seconds(window.size)}]${offset})`;
     case 'HOP':
-      return `HOP(${at}slide=[${seconds(window.slide)}], size=[${seconds(window.size)}])`;
+      return `HOP(${at}slide=[${seconds(window.slide)}], size=[${seconds(window.size)}]${offset})`;
     case 'CUMULATE':
-      return `CUMULATE(${at}step=[${seconds(window.step)}], size=[${seconds(window.size)}])`;
+      return `CUMULATE(${at}step=[${seconds(window.step)}], size=[${seconds(window.size)}]${offset})`;
     case 'SESSION':
       return `SESSION(${at}gap=[${seconds(window.gap)}])`;
   }

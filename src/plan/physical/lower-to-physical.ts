@@ -8,8 +8,10 @@
 import { WeirError } from '../../common/errors.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { SqlTypes } from '../../common/sql-type.js';
+import type { WindowSpec } from '../../common/window-spec.js';
+import { TUMBLE_BOUND } from '../../expr/functions/temporal-functions.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
-import type { LogicalNode } from '../logical/logical-node.js';
+import { isRowFunctionWindow, LogicalProject, type LogicalNode } from '../logical/logical-node.js';
 import { lowerJoin } from './lower-join.js';
 import { lowerWindowJoin } from './lower-window-join.js';
 import { lowerWindowRank } from './lower-window-rank.js';
@@ -110,8 +112,24 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
           hint: 'aggregate the window: ... GROUP BY window_start, window_end',
         });
       }
+      if (node.window.kind === 'TUMBLE' && isRowFunctionWindow(node)) return tumbleCalc(node, node.window);
       return { kind: 'window-table', input: lowerToPhysical(node.input), window: node.window, timeIndex: node.timeIndex, schema: node.schema, mode };
   }
+}
+
+/**
+ * TUMBLE over a plain timestamp (no time attribute): one window per row, so a Calc — rows with a
+ * NULL time belong to no window and are filtered out; window_start, window_end and window_time
+ * (end - 1 ms) are computed from the time by {@link TUMBLE_BOUND}. It passes any changelog.
+ */
+function tumbleCalc(node: Extract<LogicalNode, { kind: 'window-tvf' }>, window: Extract<WindowSpec, { kind: 'TUMBLE' }>): PhysicalNode {
+  const input = node.input.schema;
+  const time = Exprs.inputRef(node.timeIndex, input[node.timeIndex]!.type);
+  const interval = (ms: number): ScalarExpr => Exprs.literal(ms, SqlTypes.intervalDayTime(false));
+  const bound = (shift: number): ScalarExpr => Exprs.call(TUMBLE_BOUND, [time, interval(window.size), interval(window.offset ?? 0), interval(shift)], SqlTypes.timestamp(3, false));
+  const projection = [...input.map((f, i) => Exprs.inputRef(i, f.type)), bound(0), bound(window.size), bound(window.size - 1)];
+  const condition = time.type.nullable ? Exprs.call('IS NOT NULL', [time], SqlTypes.boolean(false)) : null;
+  return mergeCalc(lowerToPhysical(node.input), condition, projection, node);
 }
 
 /**
@@ -133,7 +151,8 @@ function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>)
   }
   const pre = below.kind === 'project' ? below : undefined;
   const tvf = pre?.input ?? below;
-  if (tvf.kind !== 'window-tvf') return undefined;
+  // Over a plain timestamp the window columns are ordinary values: an ordinary (updating) GROUP BY.
+  if (tvf.kind !== 'window-tvf' || isRowFunctionWindow(tvf)) return undefined;
   if (projects === undefined) {
     projects = [pre?.exprs ?? tvf.schema.map((f, i) => Exprs.inputRef(i, f.type))];
     names = (pre ?? tvf).schema.map((f) => f.name);
@@ -164,14 +183,16 @@ function lowerWindowAggregate(node: Extract<LogicalNode, { kind: 'aggregate' }>)
   const preProjections = projects.map((p) => [...p.filter((_, j) => role[j] === 'value'), time]);
   let next = 0;
   const position = role.map((r) => (r === 'start' ? timeColumn + 1 : r === 'end' ? timeColumn + 2 : next++));
+  const preNames = preProjections[0]!.map((_, i) => (i === timeColumn ? tvf.input.schema[tvf.timeIndex]!.name : valueNames[i]!));
+  // An Expand's columns have the types of the grouping (a column some sets null out is nullable).
   const preSchema = preProjections[0]!.map((e, i) => ({
-    name: i === timeColumn ? tvf.input.schema[tvf.timeIndex]!.name : valueNames[i]!,
+    name: preNames[i]!,
     type: i === timeColumn ? e.type : node.input.schema[role.findIndex((_, j) => position[j] === i)]!.type,
   }));
   const input = lowerToPhysical(tvf.input);
   const calc: PhysicalNode =
     preProjections.length === 1
-      ? mergeCalc(input, null, preProjections[0]!, { kind: 'project', input: tvf.input, exprs: preProjections[0]!, schema: preSchema })
+      ? mergeCalc(input, null, preProjections[0]!, LogicalProject.create({ input: tvf.input, exprs: preProjections[0]!, names: preNames }))
       : { kind: 'expand', input, projects: preProjections, idIndex: position[(node.input as Extract<LogicalNode, { kind: 'expand' }>).idIndex]!, schema: preSchema, mode: INSERT_ONLY };
   const keys = node.keys.map((k) => position[k]!);
   const partitionKeys = keys.filter((k) => k < timeColumn);

@@ -6,7 +6,8 @@
  * A window aggregate then folds each row into one slice and merges a window's slices when it
  * fires, instead of copying the row into every window.
  *
- * A slice and a window are named by their end (exclusive); window ends are slice ends.
+ * A slice and a window are named by their end (exclusive); window ends are slice ends. Slices and
+ * windows are aligned to the window's offset (0 when it has none).
  */
 import { invariant } from '../../common/errors.js';
 import type { AlignedWindowSpec } from '../../common/window-spec.js';
@@ -32,11 +33,14 @@ export interface WindowSlices {
 
 /** The slices of `window`; HOP and CUMULATE sizes must be multiples of their slide or step (the binder checks it). */
 export function windowSlices(window: AlignedWindowSpec): WindowSlices {
+  const offset = window.offset ?? 0;
+  /** The end of the period of `unit` (aligned to the offset) holding `t`. */
+  const periodEnd = (t: number, unit: number): number => Math.floor((t - offset) / unit) * unit + unit + offset;
   switch (window.kind) {
     case 'TUMBLE': {
       const { size } = window;
       return {
-        sliceEnd: (t) => Math.floor(t / size) * size + size,
+        sliceEnd: (t) => periodEnd(t, size),
         firstWindowEnd: (slice) => slice,
         lastWindowEnd: (slice) => slice,
         nextWindowEnd: (end) => end + size,
@@ -48,7 +52,7 @@ export function windowSlices(window: AlignedWindowSpec): WindowSlices {
       const { slide, size } = window;
       invariant(size % slide === 0, `HOP size ${size} is not a multiple of its slide ${slide}`);
       return {
-        sliceEnd: (t) => Math.floor(t / slide) * slide + slide,
+        sliceEnd: (t) => periodEnd(t, slide),
         firstWindowEnd: (slice) => slice,
         lastWindowEnd: (slice) => slice - slide + size,
         nextWindowEnd: (end) => end + slide,
@@ -59,9 +63,9 @@ export function windowSlices(window: AlignedWindowSpec): WindowSlices {
     case 'CUMULATE': {
       const { step, size } = window;
       invariant(size % step === 0, `CUMULATE size ${size} is not a multiple of its step ${step}`);
-      const cycleStart = (slice: number): number => Math.floor((slice - step) / size) * size;
+      const cycleStart = (slice: number): number => periodEnd(slice - step, size) - size;
       return {
-        sliceEnd: (t) => Math.floor(t / step) * step + step,
+        sliceEnd: (t) => periodEnd(t, step),
         firstWindowEnd: (slice) => slice,
         lastWindowEnd: (slice) => cycleStart(slice) + size,
         nextWindowEnd: (end) => end + step,

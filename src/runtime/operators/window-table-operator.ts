@@ -1,12 +1,14 @@
 /**
  * Flink's windowing table functions (TUMBLE, HOP, CUMULATE) used as tables: a stateless flat-map
- * that emits each insert-only row once per window containing its event time, followed by
- * window_start, window_end and window_time (window_end - 1 ms, a rowtime attribute). Rows with a
- * NULL time belong to no window: dropped and counted (as in Flink). Late rows are not dropped here
- * (as in Flink: the window operators downstream do). Watermarks pass through unchanged.
+ * that emits each row once per window containing its time, followed by window_start, window_end
+ * and window_time (window_end - 1 ms), each copy with the row's kind. Over an event-time attribute
+ * its input is insert-only; over a plain TIMESTAMP column (RisingWave's windows) it may be any
+ * changelog: the windows are a function of the row, so a retraction expands to the copies its
+ * insertion made. Rows with a NULL time belong to no window: dropped and counted (as in Flink).
+ * Late rows are not dropped here (as in Flink: the window operators downstream do). Watermarks
+ * pass through unchanged.
  */
 import { ChangeBatch } from '../../common/row.js';
-import { RowKind } from '../../common/row-kind.js';
 import { forEachWindow } from '../../common/window-spec.js';
 import type { WindowTableSpec } from '../../dataflow/job-graph.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
@@ -40,7 +42,8 @@ export class WindowTableOperator implements StreamOperator {
         this.nullTimes.drop(this.context);
         continue;
       }
-      forEachWindow(window, time, (start, end) => out.push(RowKind.INSERT, [...row, start, end, end - 1]));
+      const kind = batch.kinds[i]!;
+      forEachWindow(window, time, (start, end) => out.push(kind, [...row, start, end, end - 1]));
     }
     if (out.size > 0) this.context.output.collect(out);
   }

@@ -14,7 +14,7 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes, withNullable } from '../../common/sql-type.js';
 import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { LogicalCorrelate, LogicalValues, type LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, Identifier, JoinRef, TableFunctionRef, TableRef, UnnestRef } from '../parse/ast.js';
 import { requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, callName, castTo, type ExprBindContext } from './bind-expr.js';
@@ -48,7 +48,7 @@ export function bindCorrelatedJoin(ref: JoinRef & { readonly right: CorrelatedRe
 
 /** UNNEST or a table function alone in FROM: over one row of no columns. */
 export function bindCorrelatedAlone(ref: CorrelatedRef, ctx: BinderContext): BoundFrom {
-  const single: LogicalNode = { kind: 'values', rows: [[]], schema: [] };
+  const single: LogicalNode = LogicalValues.create({ rows: [[]], columns: [] });
   return bindCorrelate({ plan: single, scope: new Scope([]) }, ref, 'INNER', undefined, ctx);
 }
 
@@ -64,7 +64,7 @@ function bindCorrelate(left: BoundFrom, ref: CorrelatedRef, joinType: 'INNER' | 
     requireBoolean(bound, 'ON', on.span);
     condition = bound.kind === 'literal' && bound.value === true ? null : bound;
   }
-  const plan: LogicalNode = { kind: 'correlate', input: left.plan, fn, joinType, condition, schema: [...left.plan.schema, ...produced] };
+  const plan: LogicalNode = LogicalCorrelate.create({ input: left.plan, fn, joinType, condition, columns: produced });
   return { plan, scope };
 }
 

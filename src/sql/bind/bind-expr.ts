@@ -205,7 +205,8 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
     }
     return ctx.onGrouping(call);
   }
-  const definition = ctx.functions.lookup(name);
+  // Functions named with a `$` are the planner's own (a quoted identifier could name one).
+  const definition = name.startsWith('$') ? undefined : ctx.functions.lookup(name);
   if (definition === undefined) {
     const suggestion = closestName(name, ctx.functions.names());
     throw new WeirError('UNKNOWN_FUNCTION', `function '${call.name.parts.map((p) => p.name).join('.')}' does not exist`, {

@@ -21,7 +21,7 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, withNullable } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
+import { LogicalAggregate, LogicalExpand, LogicalProject, LogicalUnion, type AggregateCall, type LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Expr, GroupingElement } from '../parse/ast.js';
 
 /** PostgreSQL's limit on the number of grouping sets, which CUBE reaches quickly (2^n sets). */
@@ -129,26 +129,25 @@ export function groupingSetsAggregate(pre: LogicalNode, keyCount: number, sets: 
     // Keys (NULL outside the set), the pre-projection's columns the calls read (unchanged), then $e.
     const read = [...new Set(calls.flatMap((c) => (c.filter === null ? c.args : [...c.args, c.filter])))].sort((a, b) => a - b);
     const projects = grouped.map(({ set, id }) => [
-      ...keyFields.map((_, k) => (set.includes(k) ? Exprs.inputRef(k, pre.schema[k]!.type) : nullKey(k))),
+      // A key in the set reads its column as nullable: other sets null it out.
+      ...keyFields.map((_, k) => (set.includes(k) ? Exprs.inputRef(k, keyFields[k]!.type) : nullKey(k))),
       ...read.map((i) => Exprs.inputRef(i, pre.schema[i]!.type)),
       Exprs.literal(id, idType),
     ]);
     const expandSchema: Field[] = [...keyFields, ...read.map((i) => ({ name: i < keyCount ? `${pre.schema[i]!.name}_0` : pre.schema[i]!.name, type: pre.schema[i]!.type })), idField];
     const idIndex = keyCount + read.length;
-    const input: LogicalNode =
-      projects.length === 1
-        ? { kind: 'project', input: pre, exprs: projects[0]!, schema: expandSchema }
-        : { kind: 'expand', input: pre, projects, idIndex, schema: expandSchema };
+    const names = expandSchema.map((f) => f.name);
+    const input: LogicalNode = projects.length === 1 ? LogicalProject.create({ input: pre, exprs: projects[0]!, names }) : LogicalExpand.create({ input: pre, projects, idIndex, names });
     const position = (column: number): number => keyCount + read.indexOf(column);
     const shifted = calls.map((c) => ({ ...c, args: c.args.map(position), filter: c.filter === null ? null : position(c.filter) }));
     const keys = [...keyFields.map((_, k) => k), idIndex];
-    branches.push({ kind: 'aggregate', input, keys, calls: shifted, schema });
+    branches.push(LogicalAggregate.create({ input, keys, calls: shifted }));
   }
   for (const [id, set] of sets.entries()) {
     if (set.length > 0) continue;
-    const global: LogicalNode = { kind: 'aggregate', input: pre, keys: [], calls, schema: callFields };
+    const global: LogicalNode = LogicalAggregate.create({ input: pre, keys: [], calls });
     const exprs = [...keyFields.map((_, k) => nullKey(k)), Exprs.literal(id, idType), ...calls.map((c, i) => Exprs.inputRef(i, c.type))];
-    branches.push({ kind: 'project', input: global, exprs, schema });
+    branches.push(LogicalProject.create({ input: global, exprs, names: schema.map((f) => f.name) }));
   }
-  return branches.length === 1 ? branches[0]! : { kind: 'union', inputs: branches, schema };
+  return branches.length === 1 ? branches[0]! : LogicalUnion.create({ inputs: branches });
 }

@@ -8,7 +8,7 @@ import { WeirError } from '../../common/errors.js';
 import { formatType, isNumericType, isStringType, sameType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canAssign } from '../../expr/type-coercion.js';
-import type { LogicalSink } from '../../plan/logical/logical-node.js';
+import { LogicalSink, LogicalProject, } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema } from '../catalog/catalog-objects.js';
 import type { InsertStatement } from '../parse/ast.js';
@@ -66,9 +66,8 @@ export function bindInsert(statement: InsertStatement, ctx: BinderContext): Logi
     return castTo(ref, field.type);
   });
   const identity = exprs.every((e, i) => e.kind === 'input-ref' && e.index === i) && exprs.length === query.schema.length;
-  const input = identity ? query.plan : { kind: 'project' as const, input: query.plan, exprs, schema: exprs.map((e, i) => ({ name: target[i]!.name, type: e.type })) };
-  return {
-    kind: 'sink',
+  const input = identity ? query.plan : LogicalProject.create({ input: query.plan, exprs, names: target.map((f) => f.name) });
+  return LogicalSink.create({
     input,
     target: {
       qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`,
@@ -80,6 +79,6 @@ export function bindInsert(statement: InsertStatement, ctx: BinderContext): Logi
       ...(table.partitionedBy.length === 0 ? {} : { partitionedBy: table.partitionedBy }),
       ...(statement.onConflict === undefined ? {} : { conflictStrategy: statement.onConflict }),
     },
-    schema: target,
-  };
+    columns: target,
+  });
 }

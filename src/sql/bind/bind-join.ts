@@ -18,7 +18,7 @@ import { SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { comparisonType } from '../../expr/type-coercion.js';
 import { planJoin } from '../../plan/logical/join-condition.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalProject } from '../../plan/logical/logical-node.js';
 import type { Expr, Identifier, JoinRef, TableRef } from '../parse/ast.js';
 import { requireBoolean } from './bind-aggregate-call.js';
 import { isCorrelated } from './bind-correlate.js';
@@ -122,7 +122,7 @@ function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: B
   });
   const exprs = [...merged, ...output.map((f, i) => Exprs.inputRef(i, f.type))];
   const schema = [...pairs.map((p, i) => ({ name: p.name, type: merged[i]!.type })), ...output];
-  const plan: LogicalNode = { kind: 'project', input: joined, exprs, schema };
+  const plan: LogicalNode = LogicalProject.create({ input: joined, exprs, names: schema.map((f) => f.name) });
   const hide = (columns: readonly ScopeColumn[], used: ReadonlySet<number>, offset: number): ScopeColumn[] =>
     columns.map((c, i) => ({ ...c, type: output[offset + i]!.type, ...(used.has(i) ? { merged: true as const } : {}) }));
   const columns: ScopeColumn[] = [

@@ -6,7 +6,7 @@
  * else as a multiset, whose rows a hidden column identifies — so any query can be a view.
  */
 import { WeirError } from '../../common/errors.js';
-import type { LogicalNode, LogicalSink } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalSink, } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import type { CreateMaterializedView } from '../parse/ast.js';
 import { bindQuery, renamed, withoutOrder } from './bind-query.js';
@@ -54,8 +54,7 @@ export function bindMaterializedView(statement: CreateMaterializedView, name: st
   } catch (error) {
     throw error instanceof WeirError ? error.withSpan(statement.span) : error;
   }
-  return {
-    kind: 'sink',
+  return LogicalSink.create({
     input: bound.plan,
     target: {
       qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${name}`,
@@ -66,6 +65,6 @@ export function bindMaterializedView(statement: CreateMaterializedView, name: st
       primaryKey,
       ...(keyed.kind === 'multiset' ? { multiset: true } : keyed.materialize ? { conflictStrategy: 'DEDUPLICATE' } : {}),
     },
-    schema: bound.schema,
-  };
+    columns: bound.schema,
+  });
 }

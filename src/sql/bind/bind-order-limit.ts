@@ -20,7 +20,7 @@ import { WeirError } from '../../common/errors.js';
 import { orderKey, type OrderKey } from '../../common/order-key.js';
 import type { Field } from '../../common/schema.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalProject, LogicalRank } from '../../plan/logical/logical-node.js';
 import type { Expr, OrderItem } from '../parse/ast.js';
 import { bindExpr, visitExpr, type ExprBindContext } from './bind-expr.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -85,21 +85,19 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   if (hidden.length > 0) {
     const exprs = readsFrom ? [...projection!.exprs, ...hidden] : [...result.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...hidden];
     const schema: Field[] = [...result.schema, ...hidden.map((e, i) => ({ name: hiddenNames[i]!, type: e.type }))];
-    input = { kind: 'project', input: readsFrom ? projection!.input : result.plan, exprs, schema };
+    input = LogicalProject.create({ input: readsFrom ? projection!.input : result.plan, exprs, names: schema.map((f) => f.name) });
   }
-  const rank: LogicalNode = {
-    kind: 'rank',
+  const rank: LogicalNode = LogicalRank.create({
     rankType: 'ROW_NUMBER',
     input,
     partitionKeys: [],
     orderKeys,
     range: { start: skip + 1, end: skip + count },
     outputNumber: false,
-    schema: input.schema,
-  };
+  });
   if (hidden.length === 0) return { plan: rank, schema: result.schema };
   const exprs = result.schema.map((f, i) => Exprs.inputRef(i, f.type));
-  return { plan: { kind: 'project', input: rank, exprs, schema: result.schema }, schema: result.schema };
+  return { plan: LogicalProject.create({ input: rank, exprs, names: result.schema.map((f) => f.name) }), schema: result.schema };
 }
 
 /** The count of LIMIT, FETCH or OFFSET: a non-negative integer literal. */

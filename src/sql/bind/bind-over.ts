@@ -12,7 +12,7 @@ import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
+import { type AggregateCall, type LogicalNode, LogicalOverAggregate, LogicalProject } from '../../plan/logical/logical-node.js';
 import type { FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
 import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindExpr, callName, type ExprBindContext } from './bind-expr.js';
@@ -65,14 +65,13 @@ function bindOverAggregate(input: LogicalNode, resolved: readonly { call: Functi
     return bindAggregateCall(call, ctx.scope, binder, indexOfPre);
   });
   const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < input.schema.length ? input.schema[i]!.name : `$f${i}`, type: e.type }));
-  let plan: LogicalNode = preExprs.length === input.schema.length ? input : { kind: 'project', input, exprs: preExprs, schema: preSchema };
+  let plan: LogicalNode = preExprs.length === input.schema.length ? input : LogicalProject.create({ input, exprs: preExprs, names: preSchema.map((f) => f.name) });
   // One OVER aggregate per window, each reading the one before (whose columns keep their places).
   const column = new Map<number, number>();
   windows.forEach(({ window, calls: callIndexes }, w) => {
     const calls: AggregateCall[] = callIndexes.map((c, j) => ({ ...bound[c]!, name: `w${w}$o${j}` }));
     callIndexes.forEach((c, j) => column.set(c, plan.schema.length + j));
-    const schema: Field[] = [...plan.schema, ...calls.map((c) => ({ name: c.name, type: c.type }))];
-    plan = { kind: 'over-aggregate', input: plan, ...window, calls, schema };
+    plan = LogicalOverAggregate.create({ input: plan, ...window, calls });
   });
   const values = new Map(resolved.map(({ call }, i) => [call, Exprs.inputRef(column.get(i)!, bound[i]!.type)]));
   return { plan, values };

@@ -9,7 +9,7 @@ import { timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } fro
 import { ExprCompiler } from '../../expr/expr-compiler.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { leastRestrictive } from '../../expr/type-coercion.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalAggregate, LogicalProject, LogicalScan, LogicalSetOperation, LogicalUnion, LogicalValues, LogicalWatermarkAssigner } from '../../plan/logical/logical-node.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE, SYSTEM_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogMaterializedView, type CatalogTable } from '../catalog/catalog-objects.js';
 import { parseStatement } from '../parse/parser.js';
@@ -167,8 +167,7 @@ export function objectName(parts: readonly Identifier[], span: SourceSpan): stri
  */
 export function bindTableScan(table: CatalogTable, _ctx: BinderContext): BoundRelation {
   const physical = physicalSchema(table);
-  let plan: LogicalNode = {
-    kind: 'scan',
+  let plan: LogicalNode = LogicalScan.create({
     source: {
       qualifiedName: table.name.startsWith(`${SYSTEM_DATABASE}.`) ? `${DEFAULT_CATALOG}.${table.name}` : `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`,
       name: table.name,
@@ -179,24 +178,18 @@ export function bindTableScan(table: CatalogTable, _ctx: BinderContext): BoundRe
       replayable: table.traits?.replayable ?? false,
       primaryKey: table.primaryKey,
     },
-    schema: physical,
-  };
+    columns: physical,
+  });
   if (table.columns.some((c) => c.kind === 'computed')) {
     let physicalIndex = 0;
     const exprs = table.columns.map((c) => (c.kind === 'computed' ? c.expr : Exprs.inputRef(physicalIndex++, c.type)));
-    plan = { kind: 'project', input: plan, exprs, schema: table.columns.map((c) => ({ name: c.name, type: c.type })) };
+    plan = LogicalProject.create({ input: plan, exprs, names: table.columns.map((c) => c.name) });
   }
   if (table.watermark !== undefined) {
     const rowtimeIndex = plan.schema.findIndex((f) => f.name === table.watermark!.column);
-    const schema = plan.schema.map((f, i) => (i === rowtimeIndex ? { name: f.name, type: asRowtime(f.type) } : f));
-    plan = { kind: 'watermark-assigner', input: plan, rowtimeIndex, watermark: table.watermark.expr, schema };
+    plan = LogicalWatermarkAssigner.create({ input: plan, rowtimeIndex, watermark: table.watermark.expr });
   }
   return { plan, schema: plan.schema };
-}
-
-function asRowtime(type: SqlType): SqlType {
-  if (type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') return type;
-  return { ...type, timeAttribute: 'rowtime' };
 }
 
 function aliased(relation: BoundRelation, alias: string | undefined, columnAliases: readonly Identifier[] | undefined, span: SourceSpan): BoundFrom {
@@ -212,7 +205,7 @@ export function renamed(relation: BoundRelation, names: readonly string[] | unde
   }
   const schema = relation.schema.map((f, i) => ({ name: names[i]!, type: f.type }));
   const exprs = relation.schema.map((f, i) => Exprs.inputRef(i, f.type));
-  return { plan: { kind: 'project', input: relation.plan, exprs, schema }, schema };
+  return { plan: LogicalProject.create({ input: relation.plan, exprs, names }), schema };
 }
 
 /**
@@ -239,7 +232,7 @@ export function bindValues(query: ValuesQuery, ctx: BinderContext, bindCell?: Va
   const schema: Schema = types.map((type, i) => ({ name: `EXPR$${i}`, type }));
   const compiler = new ExprCompiler(ctx.functions);
   const values = rows.map((row) => row.map((expr, i) => evaluateConstant(castTo(expr, types[i]!), compiler, query.span)));
-  return { plan: { kind: 'values', rows: values, schema }, schema };
+  return { plan: LogicalValues.create({ rows: values, columns: schema }), schema };
 }
 
 function evaluateConstant(expr: ScalarExpr, compiler: ExprCompiler, span: SourceSpan): unknown {
@@ -266,12 +259,15 @@ function bindSetOperation(query: SetOperation, ctx: BinderContext): BoundRelatio
   if (query.op === 'UNION') {
     const union = unifyColumns(unionOperands(query).map((operand) => bindQuery(operand, ctx)), query.span, what);
     const schema = materialized(union.schema);
-    const plan: LogicalNode = { kind: 'aggregate', input: { kind: 'union', inputs: union.plans, schema: union.schema }, keys: schema.map((_, i) => i), calls: [], schema };
+    const all: LogicalNode = LogicalUnion.create({ inputs: union.plans });
+    // Grouped columns are no longer time attributes.
+    const input = schema.every((f, i) => timeAttributeOf(f.type) === timeAttributeOf(all.schema[i]!.type)) ? all : LogicalProject.create({ input: all, exprs: schema.map((f, i) => Exprs.inputRef(i, f.type)), names: schema.map((f) => f.name) });
+    const plan: LogicalNode = LogicalAggregate.create({ input, keys: schema.map((_, i) => i), calls: [] });
     return { plan, schema };
   }
   const { schema: unified, plans } = unifyColumns([bindQuery(query.left, ctx), bindQuery(query.right, ctx)], query.span, what);
   const schema = materialized(unified);
-  return { plan: { kind: 'set-operation', op: query.op, all: query.all, left: plans[0]!, right: plans[1]!, schema }, schema };
+  return { plan: LogicalSetOperation.create({ op: query.op, all: query.all, left: plans[0]!, right: plans[1]! }), schema };
 }
 
 /**
@@ -294,7 +290,7 @@ function materialized(schema: Schema): Field[] {
  */
 export function bindUnionAll(inputs: readonly BoundRelation[], span: SourceSpan): BoundRelation {
   const { schema, plans } = unifyColumns(inputs, span, 'UNION ALL');
-  return { plan: { kind: 'union', inputs: plans, schema }, schema };
+  return { plan: LogicalUnion.create({ inputs: plans }), schema };
 }
 
 /**
@@ -324,7 +320,7 @@ function unifyColumns(inputs: readonly BoundRelation[], span: SourceSpan, what: 
   const plans = inputs.map((input) => {
     const exprs = input.schema.map((f, i) => castTo(Exprs.inputRef(i, f.type), schema[i]!.type));
     const identity = exprs.every((e, i) => e.kind === 'input-ref' && e.index === i);
-    return identity ? input.plan : ({ kind: 'project', input: input.plan, exprs, schema: exprs.map((e, i) => ({ name: schema[i]!.name, type: e.type })) } as LogicalNode);
+    return identity ? input.plan : LogicalProject.create({ input: input.plan, exprs, names: schema.map((f) => f.name) });
   });
   return { schema, plans };
 }

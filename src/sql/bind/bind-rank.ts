@@ -11,7 +11,7 @@ import { orderKey } from '../../common/order-key.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { LogicalNode, RankType } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, type RankType, LogicalProject, LogicalRank } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, WindowSpec } from '../parse/ast.js';
 import { sameExpr } from './bind-select.js';
 import { bindExpr, callName, visitExpr, type ExprBindContext } from './bind-expr.js';
@@ -39,10 +39,9 @@ export function bindRank(input: LogicalNode, call: FunctionCall, over: WindowSpe
   const partitionKeys = over.partitionBy.map(column);
   const orderKeys = over.orderBy.map((o) => orderKey(column(o.expr), o.descending, o.nullsFirst));
   const preSchema: Field[] = exprs.map((e, i) => (i < input.schema.length ? input.schema[i]! : { name: `$f${i}`, type: e.type }));
-  const pre: LogicalNode = exprs.length === input.schema.length ? input : { kind: 'project', input, exprs, schema: preSchema };
+  const pre: LogicalNode = exprs.length === input.schema.length ? input : LogicalProject.create({ input, exprs, names: preSchema.map((f) => f.name) });
   const rankIndex = preSchema.length;
-  const schema = [...preSchema, { name: `$${name.toLowerCase()}`, type: SqlTypes.bigint(false) }];
-  const plan: LogicalNode = { kind: 'rank', rankType: name, input: pre, partitionKeys, orderKeys, range: undefined, outputNumber: true, schema };
+  const plan: LogicalNode = LogicalRank.create({ rankType: name, input: pre, partitionKeys, orderKeys, range: undefined, outputNumber: true, numberName: `$${name.toLowerCase()}` });
   return { plan, value: Exprs.inputRef(rankIndex, SqlTypes.bigint(false)) };
 }
 

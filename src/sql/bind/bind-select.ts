@@ -10,7 +10,7 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
+import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
@@ -51,7 +51,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (where !== undefined && !deferred) {
     const condition = bindExpr(where, exprContext);
     requireBoolean(condition, 'WHERE', where.span);
-    plan = { kind: 'filter', input: plan, condition, schema: plan.schema };
+    plan = LogicalFilter.create({ input: plan, condition });
   }
 
   const grouped =
@@ -82,7 +82,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (deferred) {
     const condition = bindExpr(where, { scope: Scope.of(result.schema, undefined), functions: ctx.functions, clause: 'WHERE' });
     requireBoolean(condition, 'WHERE', where.span);
-    result = { plan: { kind: 'filter', input: result.plan, condition, schema: result.schema }, schema: result.schema };
+    result = { plan: LogicalFilter.create({ input: result.plan, condition }), schema: result.schema };
   }
   if (query.distinct) result = distinct(result);
   return bindOrderLimit(result, query, ctx, deferred || query.distinct ? undefined : projection);
@@ -106,7 +106,7 @@ function readsWindowAlias(where: Expr, items: readonly OutputItem[], scope: Scop
 }
 
 function singleRow(): { plan: LogicalNode; scope: Scope } {
-  return { plan: { kind: 'values', rows: [[]], schema: [] }, scope: new Scope([]) };
+  return { plan: LogicalValues.create({ rows: [[]], columns: [] }), scope: new Scope([]) };
 }
 
 function expandItems(items: readonly SelectItem[], scope: Scope): OutputItem[] {
@@ -139,12 +139,12 @@ function project(input: LogicalNode, exprs: readonly ScalarExpr[], names: readon
   const schema: Field[] = exprs.map((e, i) => ({ name: names[i]!, type: e.type }));
   const identity = exprs.length === input.schema.length && exprs.every((e, i) => e.kind === 'input-ref' && e.index === i) && schema.every((f, i) => f.name === input.schema[i]!.name);
   if (identity) return { plan: input, schema: input.schema };
-  return { plan: { kind: 'project', input, exprs, schema }, schema };
+  return { plan: LogicalProject.create({ input, exprs, names }), schema };
 }
 
 function distinct(relation: BoundRelation): BoundRelation {
   const keys = relation.schema.map((_, i) => i);
-  const plan: LogicalNode = { kind: 'aggregate', input: relation.plan, keys, calls: [], schema: relation.schema };
+  const plan: LogicalNode = LogicalAggregate.create({ input: relation.plan, keys, calls: [] });
   return { plan, schema: relation.schema };
 }
 
@@ -243,16 +243,15 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
     });
 
   const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < keyCount ? groupNames[i]! : `$f${i}`, type: e.type }));
-  const pre: LogicalNode = { kind: 'project', input, exprs: preExprs, schema: preSchema };
+  const pre: LogicalNode = LogicalProject.create({ input, exprs: preExprs, names: preSchema.map((f) => f.name) });
   const calls = pending.map((p) => p.call);
-  const aggSchema: Field[] = [...preSchema.slice(0, keyCount), ...calls.map((c) => ({ name: c.name, type: c.type }))];
   let plan: LogicalNode =
-    sets === undefined ? { kind: 'aggregate', input: pre, keys: groupExprs.map((_, i) => i), calls, schema: aggSchema } : groupingSetsAggregate(pre, keyCount, sets, calls);
+    sets === undefined ? LogicalAggregate.create({ input: pre, keys: groupExprs.map((_, i) => i), calls }) : groupingSetsAggregate(pre, keyCount, sets, calls);
 
   if (having !== undefined) {
     const condition = toAggregateOutput(having, query.having!.span, 'HAVING');
     requireBoolean(condition, 'HAVING', query.having!.span);
-    plan = { kind: 'filter', input: plan, condition, schema: plan.schema };
+    plan = LogicalFilter.create({ input: plan, condition });
   }
   const exprs = boundItems.map(({ item, expr }) => toAggregateOutput(expr, item.span, 'SELECT'));
   return project(plan, exprs, items.map((i) => i.name));

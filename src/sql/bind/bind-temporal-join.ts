@@ -14,7 +14,7 @@ import type { Schema } from '../../common/schema.js';
 import { withNullable, withoutTimeAttribute } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { comparisonType } from '../../expr/type-coercion.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalLookupJoin, LogicalProject, LogicalTemporalJoin } from '../../plan/logical/logical-node.js';
 import { uniqueKey } from '../../plan/logical/unique-key.js';
 import { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../catalog/catalog.js';
 import { physicalSchema, type CatalogTable } from '../catalog/catalog-objects.js';
@@ -57,14 +57,12 @@ export function bindTemporalJoin(ref: TemporalJoinRef, left: BoundFrom, ctx: Bin
       hint: `e.g. ON ${alias}.${schema[0]?.name ?? 'id'} = <left column>`,
     });
   }
-  return joined(ref, left, schema, alias, on, (input, condition, joinedSchema) => ({
-    kind: 'lookup-join',
+  return joined(ref, left, schema, alias, on, (input, condition) => LogicalLookupJoin.create({
     input: input.plan,
     table: { qualifiedName: `${DEFAULT_CATALOG}.${DEFAULT_DATABASE}.${table.name}`, name: table.name, connector: table.connector.name, options: Object.fromEntries(table.options), schema, keys: on.rightKeys },
     joinType: ref.type as 'INNER' | 'LEFT',
     inputKeys: input.keys,
     condition,
-    schema: joinedSchema,
   }));
 }
 
@@ -88,9 +86,9 @@ function bindEventTimeJoin(ref: TemporalJoinRef, left: BoundFrom, leftTime: numb
     throw new WeirError('INVALID_ARGUMENT', `the ON condition of a temporal join must equate every primary key column of '${name}' with the left side; missing: ${missing.map((k) => schema[k]!.name).join(', ')}`, { span: ref.on!.span });
   }
   const alias = ref.right.alias?.name ?? ref.right.name.parts[ref.right.name.parts.length - 1]!.name;
-  const rightPlan: LogicalNode = { kind: 'project', input: right.plan, exprs: right.plan.schema.map((f, i) => Exprs.inputRef(i, f.type)), schema };
-  return joined(ref, left, schema, alias, on, (input, condition, joinedSchema) => ({
-    kind: 'temporal-join',
+  // The versions' columns, no longer time attributes in the join's output.
+  const rightPlan: LogicalNode = LogicalProject.create({ input: right.plan, exprs: schema.map((f, i) => Exprs.inputRef(i, f.type)), names: schema.map((f) => f.name) });
+  return joined(ref, left, schema, alias, on, (input, condition) => LogicalTemporalJoin.create({
     left: input.plan,
     right: rightPlan,
     joinType: ref.type as 'INNER' | 'LEFT',
@@ -99,7 +97,6 @@ function bindEventTimeJoin(ref: TemporalJoinRef, left: BoundFrom, leftTime: numb
     leftTimeIndex: leftTime,
     rightTimeIndex: rightTime,
     condition,
-    schema: joinedSchema,
   }));
 }
 
@@ -143,7 +140,7 @@ function joined(
   rightSchema: Schema,
   alias: string,
   on: SplitCondition,
-  make: (input: { plan: LogicalNode; keys: number[] }, condition: ScalarExpr | null, schema: Schema) => LogicalNode,
+  make: (input: { plan: LogicalNode; keys: number[] }, condition: ScalarExpr | null) => LogicalNode,
 ): BoundFrom {
   const width = left.scope.columns.length;
   const input = withAppendedKeys(left.plan, on.leftKeyExprs);
@@ -152,10 +149,10 @@ function joined(
   const joinedSchema = [...input.plan.schema, ...tableSchema];
   const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + inputWidth, r.type)));
   const filter = on.residual.map(shift).reduce<ScalarExpr | null>((a, b) => (a === null ? b : Exprs.call('AND', [a, b], { kind: 'BOOLEAN', nullable: true })), null);
-  const plan = make(input, filter, joinedSchema);
+  const plan = make(input, filter);
   const visible = [...left.scope.columns.map((_, i) => i), ...tableSchema.map((_, i) => inputWidth + i)];
   const projected: LogicalNode =
-    visible.length === joinedSchema.length ? plan : { kind: 'project', input: plan, exprs: visible.map((i) => Exprs.inputRef(i, joinedSchema[i]!.type)), schema: visible.map((i) => joinedSchema[i]!) };
+    visible.length === joinedSchema.length ? plan : LogicalProject.create({ input: plan, exprs: visible.map((i) => Exprs.inputRef(i, joinedSchema[i]!.type)), names: visible.map((i) => joinedSchema[i]!.name) });
   return { plan: projected, scope: left.scope.concat(Scope.of(tableSchema, alias)) };
 }
 
@@ -203,6 +200,6 @@ function withAppendedKeys(plan: LogicalNode, keys: readonly ScalarExpr[]): { pla
   const indexes = keys.map((k) => (k.kind === 'input-ref' ? k.index : plan.schema.length + extra.push(k) - 1));
   if (extra.length === 0) return { plan, keys: indexes };
   const exprs = [...plan.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...extra];
-  const schema = [...plan.schema, ...extra.map((e, i) => ({ name: `$f${plan.schema.length + i}`, type: e.type }))];
-  return { plan: { kind: 'project', input: plan, exprs, schema }, keys: indexes };
+  const names = [...plan.schema.map((f) => f.name), ...extra.map((_, i) => `$f${plan.schema.length + i}`)];
+  return { plan: LogicalProject.create({ input: plan, exprs, names }), keys: indexes };
 }

@@ -4,12 +4,19 @@
  * `SESSION(TABLE t [PARTITION BY cols], DESCRIPTOR(ts), gap)`: the table's columns plus
  * `window_start`, `window_end` and `window_time` (a time attribute of the same kind as the
  * time column: TUMBLE, HOP and CUMULATE also run over processing time, a PROCTIME() column).
+ *
+ * TUMBLE, HOP and CUMULATE also take any TIMESTAMP or TIMESTAMP_LTZ column that is no time
+ * attribute, as RisingWave does: the window columns are then plain functions of each row (no
+ * watermark, window_time no time attribute), and a GROUP BY over them an ordinary updating
+ * aggregation. A last, optional interval argument of TUMBLE, HOP and CUMULATE shifts the window
+ * starts (Flink's `offset`): `TUMBLE(TABLE t, DESCRIPTOR(ts), INTERVAL '1' HOUR, INTERVAL '10' MINUTE)`
+ * has windows from 00:10 to 01:10, 01:10 to 02:10, ...
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, timeAttributeOf } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
-import type { LogicalNode } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalWindowTvf } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, TableArg } from '../parse/ast.js';
 import { bindExpr, callName } from './bind-expr.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -31,9 +38,11 @@ export function bindWindowTvf(call: FunctionCall, ctx: BinderContext, bindTable:
   const name = callName(call);
   const parameters = WINDOW_PARAMETERS[name]!;
   const [tableArg, descriptor, ...intervals] = call.args;
-  if (tableArg?.kind !== 'table-arg' || descriptor === undefined || intervals.length !== parameters.length) {
+  const withOffset = name !== 'SESSION' && intervals.length === parameters.length + 1;
+  if (tableArg?.kind !== 'table-arg' || descriptor === undefined || (intervals.length !== parameters.length && !withOffset)) {
     const partition = name === 'SESSION' ? ' [PARTITION BY columns]' : '';
-    throw new WeirError('INVALID_ARGUMENT', `${name} takes ${name}(TABLE t${partition}, DESCRIPTOR(time_column), ${parameters.join(', ')})`, { span: call.span });
+    const offset = name === 'SESSION' ? '' : ' [, offset]';
+    throw new WeirError('INVALID_ARGUMENT', `${name} takes ${name}(TABLE t${partition}, DESCRIPTOR(time_column), ${parameters.join(', ')}${offset})`, { span: call.span });
   }
   const partitionBy = tableArg.partitionBy ?? [];
   if (partitionBy.length > 0 && name !== 'SESSION') {
@@ -42,11 +51,12 @@ export function bindWindowTvf(call: FunctionCall, ctx: BinderContext, bindTable:
   const input = bindTable(tableArg);
   const timeIndex = descriptorColumn(descriptor, input, name);
   const partitionKeys = partitionBy.map((e) => columnIndex(e, input, name, 'PARTITION BY'));
-  const millis = intervals.map((e) => intervalMillis(e as Expr, ctx, name));
-  return windowTvf(input.plan, timeIndex, windowSpec(name, millis, call.span), partitionKeys);
+  const millis = intervals.slice(0, parameters.length).map((e) => intervalMillis(e as Expr, ctx, name));
+  const offset = withOffset ? offsetMillis(intervals[parameters.length] as Expr, ctx, name) : 0;
+  return windowTvf(input.plan, timeIndex, windowSpec(name, millis, call.span, offset), partitionKeys);
 }
 
-/** The window TVF node over `input`, whose column `timeIndex` must be an event-time attribute. */
+/** The window TVF node over `input`, whose column `timeIndex` is a time attribute, or for TUMBLE, HOP and CUMULATE any timestamp. */
 export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowSpec, partitionKeys: readonly number[]): BoundRelation {
   const schema: Field[] = [
     ...input.schema,
@@ -54,7 +64,7 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
     { name: 'window_end', type: SqlTypes.timestamp(3, false) },
     { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime' } },
   ];
-  const plan: LogicalNode = { kind: 'window-tvf', input, timeIndex, window, partitionKeys, schema };
+  const plan: LogicalNode = LogicalWindowTvf.create({ input, timeIndex, window, partitionKeys });
   return { plan, schema };
 }
 
@@ -83,7 +93,13 @@ function descriptorColumn(descriptor: Expr | TableArg, input: BoundRelation, nam
     throw new WeirError('INVALID_ARGUMENT', `the second argument of ${name} must be DESCRIPTOR(time_column)`, { span: descriptor.span });
   }
   const index = columnIndex(column, input, name, 'DESCRIPTOR');
-  requireTimeAttribute(input.schema[index]!, name, column.span);
+  const field = input.schema[index]!;
+  // A plain timestamp makes windows that are functions of the row (not for SESSION, whose bounds depend on other rows).
+  if (name !== 'SESSION' && (field.type.kind === 'TIMESTAMP' || field.type.kind === 'TIMESTAMP_LTZ') && timeAttributeOf(field.type) === undefined) return index;
+  if (name !== 'SESSION' && field.type.kind !== 'TIMESTAMP' && field.type.kind !== 'TIMESTAMP_LTZ') {
+    throw new WeirError('INVALID_ARGUMENT', `the time column '${field.name}' of ${name} must be a TIMESTAMP or TIMESTAMP_LTZ column, not ${field.type.kind}`, { span: column.span });
+  }
+  requireTimeAttribute(field, name, column.span);
   return index;
 }
 
@@ -106,15 +122,32 @@ export function intervalMillis(expr: Expr, ctx: Pick<BinderContext, 'functions'>
   return bound.value;
 }
 
-/** The window of function `name` (a key of {@link WINDOW_FUNCTIONS}) from its interval arguments. */
-export function windowSpec(name: string, millis: readonly number[], span: SourceSpan): WindowSpec {
+/** The value of the offset argument of window `name`: a day-time interval literal of any sign, in milliseconds. */
+function offsetMillis(expr: Expr, ctx: Pick<BinderContext, 'functions'>, name: string): number {
+  const bound = bindExpr(expr, { scope: new Scope([]), functions: ctx.functions, clause: 'VALUES' });
+  if (bound.kind !== 'literal' || bound.type.kind !== 'INTERVAL_DAY_TIME' || typeof bound.value !== 'number') {
+    throw new WeirError('INVALID_ARGUMENT', `the offset of ${name} must be an interval such as INTERVAL '10' MINUTE`, { span: expr.span });
+  }
+  return bound.value;
+}
+
+/**
+ * The window of function `name` (a key of {@link WINDOW_FUNCTIONS}) from its interval arguments,
+ * with window starts shifted by `offset` milliseconds (kept modulo the period the starts repeat
+ * with: the size, or a HOP's slide; absent when that is 0).
+ */
+export function windowSpec(name: string, millis: readonly number[], span: SourceSpan, offset = 0): WindowSpec {
   const [first, second] = millis as [number, number | undefined];
-  if (name === 'TUMBLE') return { kind: 'TUMBLE', size: first };
+  const shifted = (period: number): { offset?: number } => {
+    const normal = ((offset % period) + period) % period;
+    return normal === 0 ? {} : { offset: normal };
+  };
+  if (name === 'TUMBLE') return { kind: 'TUMBLE', size: first, ...shifted(first) };
   if (name === 'SESSION') return { kind: 'SESSION', gap: first };
   if (second! % first !== 0) {
     throw new WeirError('INVALID_ARGUMENT', `the size of a ${name} window must be a multiple of its ${name === 'HOP' ? 'slide' : 'step'}`, { span });
   }
-  return name === 'HOP' ? { kind: 'HOP', slide: first, size: second! } : { kind: 'CUMULATE', step: first, size: second! };
+  return name === 'HOP' ? { kind: 'HOP', slide: first, size: second!, ...shifted(first) } : { kind: 'CUMULATE', step: first, size: second!, ...shifted(second!) };
 }
 
 /** The names of a window's interval arguments. */

@@ -10,7 +10,7 @@
  * projection it starts at keeps its schema.
  */
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
-import type { LogicalNode } from '../../logical/logical-node.js';
+import { LogicalFilter, LogicalProject, LogicalRank, type LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteRule } from '../optimizer.js';
 
 /** A projection or filter between the projection the rule starts at and the rank. */
@@ -38,22 +38,23 @@ export const dropUnusedRankNumber: RewriteRule = {
     }
     if (need.has(rank.schema.length - 1)) return node;
     // Rebuild bottom-up; `position` maps a column of the node below to its new index.
-    let rebuilt: LogicalNode = { ...rank, outputNumber: false, schema: rank.schema.slice(0, -1) };
+    const { kind: _kind, schema: _schema, ...rankFields } = rank;
+    let rebuilt: LogicalNode = LogicalRank.create({ ...rankFields, outputNumber: false });
     let position: (column: number) => number = (column) => column;
     const remap = (expr: ScalarExpr, at: (column: number) => number): ScalarExpr => remapInputs(expr, (ref) => Exprs.inputRef(at(ref.index), ref.type));
     for (let i = path.length - 1; i >= 0; i--) {
       const step = path[i]!;
       const at = position;
       if (step.kind === 'filter') {
-        rebuilt = { ...step, input: rebuilt, condition: remap(step.condition, at), schema: rebuilt.schema };
+        rebuilt = LogicalFilter.create({ input: rebuilt, condition: remap(step.condition, at) });
         continue;
       }
       const kept = step.exprs.map((_, column) => column).filter((column) => needs[i]!.has(column));
       const newIndex = new Map(kept.map((column, index) => [column, index]));
-      rebuilt = { ...step, input: rebuilt, exprs: kept.map((column) => remap(step.exprs[column]!, at)), schema: kept.map((column) => step.schema[column]!) };
+      rebuilt = LogicalProject.create({ input: rebuilt, exprs: kept.map((column) => remap(step.exprs[column]!, at)), names: kept.map((column) => step.schema[column]!.name) });
       position = (column) => newIndex.get(column)!;
     }
     const at = position;
-    return { ...node, input: rebuilt, exprs: node.exprs.map((e) => remap(e, at)) };
+    return LogicalProject.create({ input: rebuilt, exprs: node.exprs.map((e) => remap(e, at)), names: node.schema.map((f) => f.name) });
   },
 };

@@ -12,7 +12,7 @@
 import { SqlTypes } from '../../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../../expr/scalar-expr.js';
 import { planJoin, splitJoinCondition } from '../../logical/join-condition.js';
-import type { LogicalNode } from '../../logical/logical-node.js';
+import { LogicalFilter, type LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
 import { isDeterministic } from './push-filter-into-join.js';
@@ -37,6 +37,6 @@ export const extractJoinKeys: RewriteRule = {
       return Exprs.call(join.nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '=', args, SqlTypes.boolean());
     });
     const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), context.functions, join.interval);
-    return others.length === 0 ? keyed : { kind: 'filter', input: keyed, condition: conjunction(others), schema: keyed.schema };
+    return others.length === 0 ? keyed : LogicalFilter.create({ input: keyed, condition: conjunction(others) });
   },
 };

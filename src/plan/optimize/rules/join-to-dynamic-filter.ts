@@ -16,7 +16,7 @@
 import { sameType, withNullable, type SqlType } from '../../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
 import { comparisonType } from '../../../expr/type-coercion.js';
-import type { DynamicFilterComparison, LogicalJoin, LogicalNode } from '../../logical/logical-node.js';
+import { LogicalDynamicFilter, LogicalFilter, LogicalProject, type DynamicFilterComparison, type LogicalJoin, type LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
 import { isDeterministic } from './push-filter-into-join.js';
@@ -59,10 +59,10 @@ export const joinToDynamicFilter: RewriteRule = {
     const filtered = value.kind === 'input-ref' ? input : withColumn(input, value);
     const inputIndex = value.kind === 'input-ref' ? value.index : input.schema.length;
     const boundName = found.bound.kind === 'input-ref' ? bound.schema[found.bound.index - boundOffset]!.name : '$bound';
-    const boundPlan: LogicalNode = { kind: 'project', input: bound, exprs: [boundValue], schema: [{ name: boundName, type: boundValue.type }] };
-    let result: LogicalNode = { kind: 'dynamic-filter', input: filtered, bound: boundPlan, inputIndex, comparison: found.comparison, schema: filtered.schema };
-    if (others.length > 0) result = { kind: 'filter', input: result, condition: toInput(conjunction(others)), schema: result.schema };
-    return { ...node, input: result, exprs: node.exprs.map(toInput) };
+    const boundPlan: LogicalNode = LogicalProject.create({ input: bound, exprs: [boundValue], names: [boundName] });
+    let result: LogicalNode = LogicalDynamicFilter.create({ input: filtered, bound: boundPlan, inputIndex, comparison: found.comparison });
+    if (others.length > 0) result = LogicalFilter.create({ input: result, condition: toInput(conjunction(others)) });
+    return LogicalProject.create({ input: result, exprs: node.exprs.map(toInput), names: node.schema.map((f) => f.name) });
   },
 };
 
@@ -114,7 +114,7 @@ export function atMostOneRow(node: LogicalNode): boolean {
 /** `input` with `expr` appended as a column. */
 function withColumn(input: LogicalNode, expr: ScalarExpr): LogicalNode {
   const exprs = [...input.schema.map((f, i) => Exprs.inputRef(i, f.type)), expr];
-  return { kind: 'project', input, exprs, schema: [...input.schema, { name: '$value', type: expr.type }] };
+  return LogicalProject.create({ input, exprs, names: [...input.schema.map((f) => f.name), '$value'] });
 }
 
 /** `expr` converted to `type` (keeping its nullability); itself when it has that type already. */

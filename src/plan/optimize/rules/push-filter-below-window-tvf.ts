@@ -7,7 +7,7 @@
  * (evaluated per window copy above the TVF), stay above. SESSION windows are left alone: a
  * session's bounds depend on all the rows of its group, so filtering first would change them.
  */
-import type { LogicalNode } from '../../logical/logical-node.js';
+import { LogicalFilter, LogicalWindowTvf, type LogicalNode } from '../../logical/logical-node.js';
 import { inputRefsOf } from '../../../expr/scalar-expr.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
@@ -27,8 +27,8 @@ export const pushFilterBelowWindowTvf: RewriteRule = {
       else above.push(conjunct);
     }
     if (below.length === 0) return node;
-    const input: LogicalNode = { kind: 'filter', input: tvf.input, condition: conjunction(below), schema: tvf.input.schema };
-    const pushed: LogicalNode = { ...tvf, input };
-    return above.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(above) };
+    const input: LogicalNode = LogicalFilter.create({ input: tvf.input, condition: conjunction(below) });
+    const pushed: LogicalNode = LogicalWindowTvf.create({ ...tvf, input });
+    return above.length === 0 ? pushed : LogicalFilter.create({ input: pushed, condition: conjunction(above) });
   },
 };

@@ -13,7 +13,7 @@
 import { isDeterministic } from '../../logical/deterministic.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
 import { extractIntervalBounds } from '../../logical/interval-join-bounds.js';
-import type { LogicalNode } from '../../logical/logical-node.js';
+import { LogicalFilter, LogicalJoin, type LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
 
@@ -40,10 +40,11 @@ export const pushFilterIntoJoin: RewriteRule = {
     const interval = join.joinType === 'INNER' && join.interval === undefined ? extractIntervalBounds(rest, leftArity) : undefined;
     if (left.length === 0 && right.length === 0 && interval === undefined) return node;
     const filtered = (input: LogicalNode, conjuncts: readonly ScalarExpr[]): LogicalNode =>
-      conjuncts.length === 0 ? input : pushFilterIntoJoin.rewrite({ kind: 'filter', input, condition: conjunction(conjuncts), schema: input.schema }, context);
-    const pushed: LogicalNode = { ...join, left: filtered(join.left, left), right: filtered(join.right, right), ...(interval === undefined ? {} : { interval: interval.bounds }) };
+      conjuncts.length === 0 ? input : pushFilterIntoJoin.rewrite(LogicalFilter.create({ input, condition: conjunction(conjuncts) }), context);
+    const { schema: _schema, kind: _kind, ...fields } = join;
+    const pushed: LogicalNode = LogicalJoin.create({ ...fields, left: filtered(join.left, left), right: filtered(join.right, right), ...(interval === undefined ? {} : { interval: interval.bounds }) });
     const remaining = interval?.rest ?? rest;
-    return remaining.length === 0 ? pushed : { ...node, input: pushed, condition: conjunction(remaining) };
+    return remaining.length === 0 ? pushed : LogicalFilter.create({ input: pushed, condition: conjunction(remaining) });
   },
 };
 
@@ -66,9 +67,10 @@ function pushJoinConditionIntoPaddedSide(join: Extract<LogicalNode, { kind: 'joi
   if (moved.length === 0) return join;
   const input = paddedIsRight ? join.right : join.left;
   const condition = conjunction(paddedIsRight ? moved.map((c) => remapInputs(c, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type))) : moved);
-  const filtered = pushFilterIntoJoin.rewrite({ kind: 'filter', input, condition, schema: input.schema }, context);
+  const filtered = pushFilterIntoJoin.rewrite(LogicalFilter.create({ input, condition }), context);
   const rest = kept.length === 0 ? null : conjunction(kept);
-  return paddedIsRight ? { ...join, right: filtered, condition: rest } : { ...join, left: filtered, condition: rest };
+  const { schema: _schema, kind: _kind, ...fields } = join;
+  return LogicalJoin.create(paddedIsRight ? { ...fields, right: filtered, condition: rest } : { ...fields, left: filtered, condition: rest });
 }
 
 /** Re-exported for the rules that import it from here. */

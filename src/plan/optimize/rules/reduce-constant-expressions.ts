@@ -7,7 +7,7 @@
 import { ExprCompiler } from '../../../expr/expr-compiler.js';
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../../expr/scalar-expr.js';
-import type { LogicalNode } from '../../logical/logical-node.js';
+import { LogicalFilter, LogicalProject, type LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 
 /** The rule `reduce-constant-expressions`. */
@@ -17,11 +17,11 @@ export const reduceConstantExpressions: RewriteRule = {
     switch (node.kind) {
       case 'project': {
         const exprs = node.exprs.map((e) => reduce(e, context.functions));
-        return exprs.every((e, i) => e === node.exprs[i]) ? node : { ...node, exprs };
+        return exprs.every((e, i) => e === node.exprs[i]) ? node : LogicalProject.create({ input: node.input, exprs, names: node.schema.map((f) => f.name) });
       }
       case 'filter': {
         const condition = reduce(node.condition, context.functions);
-        return condition === node.condition ? node : { ...node, condition };
+        return condition === node.condition ? node : LogicalFilter.create({ input: node.input, condition });
       }
       default:
         return node;
@@ -29,7 +29,8 @@ export const reduceConstantExpressions: RewriteRule = {
   },
 };
 
-function reduce(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
+/** `expr` with its deterministic sub-expressions that read no column evaluated (an expression that fails to evaluate stays as it is). */
+export function reduce(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
   if (expr.kind === 'literal' || expr.kind === 'input-ref') return expr;
   if (isConstant(expr, functions)) {
     try {
