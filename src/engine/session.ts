@@ -537,12 +537,27 @@ export class Session {
    * First the readers of writable tables, in every running job, read what was written to them
    * before: a job without checkpoints has then written it into a writable table (its writes are
    * visible at once), and the checkpoints' barriers follow those changes however many polls they take.
+   * A job can write into a writable table another job reads (INSERT INTO t2 SELECT ... FROM t1, and
+   * a view over t2) while FLUSH runs, after the reader's checkpoint barrier, so FLUSH goes round
+   * again while a round wrote into a table a job reads — at most once per running job (a chain
+   * through tables is no longer than that; a job that writes for ever would keep FLUSH going).
    */
   private async flush(): Promise<StatementResult> {
-    if (this.jobList.some((j) => j.status === 'RUNNING')) await this.readersCaughtUp();
-    const running = this.jobList.filter((j) => j.status === 'RUNNING' && j.takesCheckpoints);
-    const paths = await Promise.all(running.map((j) => j.commitNow(false)));
+    let running: JobHandle[] = [];
+    let paths: string[] = [];
+    const rounds = this.jobList.filter((j) => j.status === 'RUNNING').length;
+    for (let round = 0, written = -1; round === 0 || (round <= rounds && this.writtenMark() !== written); round++) {
+      written = this.writtenMark();
+      if (this.jobList.some((j) => j.status === 'RUNNING')) await this.readersCaughtUp();
+      running = this.jobList.filter((j) => j.status === 'RUNNING' && j.takesCheckpoints);
+      paths = await Promise.all(running.map((j) => j.commitNow(false)));
+    }
     return ok(running.length === 0 ? 'No running job takes checkpoints; nothing to flush.' : `Flushed ${running.length} job(s): ${paths.map((p) => p.replace(/^.*\//, '')).join(', ')} committed.`);
+  }
+
+  /** What the tables that running jobs read hold (see SourceFactory.writtenMark): a change means a write. */
+  private writtenMark(): number {
+    return [...this.connectorsByName.values()].reduce((sum, c) => sum + (c.source?.writtenMark?.() ?? 0), 0);
   }
 
   /** Waits (at most the checkpoint timeout) until every connector's open readers have read what was written before. */

@@ -65,4 +65,6 @@ export interface SourceFactory {
    * Absent: the connector's input is not written through weir, and there is nothing to wait for.
    */
   caughtUp?(signal: AbortSignal): Promise<boolean>;
+  /** How much the tables open readers follow hold: grows with every write into one of them (present with `caughtUp`). */
+  writtenMark?(): number;
 }

@@ -28,6 +28,13 @@ export class TableReaders {
     this.open.delete(reader);
   }
 
+  /** The sum of what the open readers' logs hold: it grows with every write into one of them. */
+  writtenMark(): number {
+    let mark = 0;
+    for (const reader of this.open) mark += reader.target();
+    return mark;
+  }
+
   /**
    * Resolves true once every reader open now has read up to what its log held at the call, or has
    * been closed; false if `signal` aborts first (the caller gave up). Readers opened later are not

@@ -53,6 +53,7 @@ export function createWritableTableConnector(): Connector {
     source: {
       createReader: (spec) => new TableSourceReader(logOf(spec.options, spec.table, spec.schema), spec.options['scan.bounded'] === 'true', readers),
       caughtUp: (signal) => readers.caughtUp(signal),
+      writtenMark: () => readers.writtenMark(),
     },
     sink: {
       createWriter: (spec) => {

@@ -48,6 +48,18 @@ describe('writable table readers', () => {
     expect(await settled(caughtUp)).toBe(true);
   });
 
+  it('have a mark that grows with every write into a table one of them follows', async () => {
+    const log = logWith(5);
+    const readers = new TableReaders();
+    const reader = new TableSourceReader(log, false, readers);
+    await reader.open();
+    const before = readers.writtenMark();
+    reader.poll(new ChangeBatch(), 100);
+    expect(readers.writtenMark()).toBe(before);
+    log.append([{ kind: RowKind.INSERT, row: [5n] }]);
+    expect(readers.writtenMark()).toBeGreaterThan(before);
+  });
+
   it('do not wait for a closed reader, a bounded reader at its end, or a reader opened later', async () => {
     const log = logWith(10);
     const readers = new TableReaders();
