@@ -77,6 +77,7 @@ export type OperatorSpec =
   | GroupAggregateSpec
   | WindowAggregateSpec
   | JoinSpec
+  | SemiJoinSpec
   | IntervalJoinSpec
   | RankSpec
   | OverAggregateSpec
@@ -208,6 +209,24 @@ export interface JoinSpec {
   /** LEFT, RIGHT or FULL; absent for an inner join (so inner joins keep their fingerprint). */
   readonly joinType?: Exclude<JoinType, 'INNER'>;
   /** Per key: true when NULL matches NULL (`IS NOT DISTINCT FROM`; Flink's `filterNulls` negated); absent when no key is. */
+  readonly nullSafe?: readonly boolean[];
+  /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
+  readonly condition?: ScalarExpr;
+}
+
+/**
+ * A semi join (the left rows with a matching right row) or an anti join (those without one),
+ * emitting left rows only: a left row is inserted when its first match arrives and deleted when its
+ * last one goes (inversely for ANTI). A match is equal keys (a NULL key matches nothing unless
+ * `nullSafe`) and `condition` TRUE.
+ */
+export interface SemiJoinSpec {
+  readonly kind: 'semi-join';
+  readonly anti: boolean;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftArity: number;
+  readonly rightArity: number;
   readonly nullSafe?: readonly boolean[];
   /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
   readonly condition?: ScalarExpr;

@@ -13,7 +13,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter | LogicalSemiJoin | LogicalApply;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -158,6 +158,59 @@ export interface LogicalJoin {
   readonly condition: ScalarExpr | null;
   /** The time bounds of an interval join (both time columns are rowtime attributes). */
   readonly interval?: IntervalBounds;
+  readonly schema: Schema;
+}
+
+/**
+ * `left LEFT SEMI JOIN right` (or ANTI): the rows of `left` for which at least one (SEMI) or no
+ * (ANTI) row of `right` matches: equal key columns (SQL equality: a NULL key matches nothing, unless
+ * the key is `nullSafe`) and `condition` TRUE. The output is the left columns, each left row with
+ * its own multiplicity (never multiplied by its matches). What EXISTS / IN / ANY (SEMI) and
+ * NOT EXISTS / NOT IN / ALL (ANTI) subqueries become (subquery-to-semi-join-rule.ts).
+ */
+export interface LogicalSemiJoin {
+  readonly kind: 'semi-join';
+  readonly anti: boolean;
+  readonly left: LogicalNode;
+  readonly right: LogicalNode;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  /** Per key: true for `IS NOT DISTINCT FROM` (NULL matches NULL); absent when every key is a SQL equality. */
+  readonly nullSafe?: readonly boolean[];
+  /** The rest of what a match is, over the left columns followed by the right ones; null when there is none. */
+  readonly condition: ScalarExpr | null;
+  readonly schema: Schema;
+}
+
+/** How an {@link LogicalApply} uses its subquery. */
+export type ApplyType = 'SEMI' | 'ANTI' | 'SCALAR';
+
+/**
+ * A subquery the binder found in an expression, not yet decorrelated (the decorrelation rules turn
+ * every one into joins; none reaches the physical plan). `subquery` is uncorrelated: the binder
+ * pulled the conjuncts of its WHERE that read outer columns into `condition`, over the input's
+ * columns followed by the subquery's (whose output carries the inner columns those conjuncts read).
+ * - SEMI / ANTI: the input rows for which some / no subquery row satisfies `condition` (which also
+ *   holds the comparison of IN, ANY and ALL); the output is the input's columns.
+ * - SCALAR: the input's columns followed by the value of subquery column `valueIndex` of the one
+ *   subquery row satisfying `condition`, NULL when there is none (or `emptyValue`, the value an
+ *   aggregate subquery has over no rows, COUNT's 0); more than one row is a runtime error unless
+ *   the subquery has at most one row per correlation (`singleRow`).
+ */
+export interface LogicalApply {
+  readonly kind: 'apply';
+  readonly applyType: ApplyType;
+  readonly input: LogicalNode;
+  readonly subquery: LogicalNode;
+  readonly condition: ScalarExpr | null;
+  /** SCALAR: the subquery column whose value is appended. */
+  readonly valueIndex: number;
+  /** SCALAR: the value when no subquery row matches (a constant expression); null for NULL. */
+  readonly emptyValue: ScalarExpr | null;
+  /** SCALAR: the subquery has at most one row per value of the correlation columns (no runtime check needed). */
+  readonly singleRow: boolean;
+  /** The subquery as written, for plans and errors. */
+  readonly sql: string;
   readonly schema: Schema;
 }
 
@@ -318,6 +371,10 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
       return [node.left, node.right];
     case 'dynamic-filter':
       return [node.input, node.bound];
+    case 'semi-join':
+      return [node.left, node.right];
+    case 'apply':
+      return [node.input, node.subquery];
     default:
       return [node.input];
   }
@@ -337,6 +394,10 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
       return { ...node, left: inputs[0]!, right: inputs[1]! };
     case 'dynamic-filter':
       return { ...node, input: inputs[0]!, bound: inputs[1]! };
+    case 'semi-join':
+      return { ...node, left: inputs[0]!, right: inputs[1]! };
+    case 'apply':
+      return { ...node, input: inputs[0]!, subquery: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };
   }

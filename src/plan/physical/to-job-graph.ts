@@ -33,7 +33,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'semi-join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -324,6 +324,17 @@ function specOf(node: PhysicalNode): OperatorSpec {
         leftRetracts: retracts(node.left.mode),
         rightRetracts: retracts(node.right.mode),
         ...(node.joinType === 'INNER' ? {} : { joinType: node.joinType }),
+        ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
+        ...(node.condition === null ? {} : { condition: node.condition }),
+      };
+    case 'semi-join':
+      return {
+        kind: 'semi-join',
+        anti: node.anti,
+        leftKeys: node.leftKeys,
+        rightKeys: node.rightKeys,
+        leftArity: node.left.schema.length,
+        rightArity: node.right.schema.length,
         ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
         ...(node.condition === null ? {} : { condition: node.condition }),
       };
