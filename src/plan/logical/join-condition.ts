@@ -108,6 +108,34 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
   return { kind: 'project', input: plan, exprs: visible.map((i) => Exprs.inputRef(i, schema[i]!.type)), schema: visible.map((i) => schema[i]!) };
 }
 
+/**
+ * The semi join (or, `anti`, the anti join) of `left` and `right` on `condition` (over the left
+ * then the right columns): keyed by its equalities between the inputs as {@link planJoin} keys a
+ * join, the rest part of what a match is. The output is the left columns.
+ */
+export function planSemiJoin(anti: boolean, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, functions: FunctionRegistry): LogicalNode {
+  const width = left.schema.length;
+  const { keys, rest } = splitJoinCondition(condition, width, functions);
+  const keyTypes = keys.map((k) => (sameType(k.left.type, k.right.type, { ignoreNullability: true }) ? k.left.type : comparisonType(k.left.type, k.right.type)!));
+  const leftSide = withKeys(left, keys.map((k, i) => castTo(k.left, keyTypes[i]!)));
+  const rightSide = withKeys(right, keys.map((k, i) => castTo(k.right, keyTypes[i]!)));
+  const leftWidth = leftSide.plan.schema.length;
+  const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + leftWidth, r.type)));
+  const plan: LogicalNode = {
+    kind: 'semi-join',
+    anti,
+    left: leftSide.plan,
+    right: rightSide.plan,
+    leftKeys: leftSide.keys,
+    rightKeys: rightSide.keys,
+    ...(keys.some((k) => k.nullSafe) ? { nullSafe: keys.map((k) => k.nullSafe) } : {}),
+    condition: rest.length === 0 ? null : conjunction(rest.map(shift)),
+    schema: leftSide.plan.schema,
+  };
+  if (leftWidth === width) return plan;
+  return { kind: 'project', input: plan, exprs: left.schema.map((f, i) => Exprs.inputRef(i, f.type)), schema: left.schema };
+}
+
 /** An input's columns in a join's output: nullable when `paddedBy` keeps unmatched rows of the other input, never a time attribute after an outer join. */
 function outputFields(fields: readonly Field[], joinType: JoinType, paddedBy: JoinType): Field[] {
   if (joinType === 'INNER') return [...fields];

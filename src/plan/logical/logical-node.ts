@@ -194,8 +194,9 @@ export type ApplyType = 'SEMI' | 'ANTI' | 'SCALAR';
  *   holds the comparison of IN, ANY and ALL); the output is the input's columns.
  * - SCALAR: the input's columns followed by the value of subquery column `valueIndex` of the one
  *   subquery row satisfying `condition`, NULL when there is none (or `emptyValue`, the value an
- *   aggregate subquery has over no rows, COUNT's 0); more than one row is a runtime error unless
- *   the subquery has at most one row per correlation (`singleRow`).
+ *   aggregate subquery has over no rows, COUNT's 0). The subquery has at most one row per value of
+ *   the correlation columns (the binder wraps one that may have more in a SINGLE_VALUE aggregate,
+ *   which fails at runtime naming the subquery).
  */
 export interface LogicalApply {
   readonly kind: 'apply';
@@ -207,8 +208,6 @@ export interface LogicalApply {
   readonly valueIndex: number;
   /** SCALAR: the value when no subquery row matches (a constant expression); null for NULL. */
   readonly emptyValue: ScalarExpr | null;
-  /** SCALAR: the subquery has at most one row per value of the correlation columns (no runtime check needed). */
-  readonly singleRow: boolean;
   /** The subquery as written, for plans and errors. */
   readonly sql: string;
   readonly schema: Schema;

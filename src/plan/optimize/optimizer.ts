@@ -13,6 +13,9 @@ import { pushFilterIntoJoin } from './rules/push-filter-into-join.js';
 import { pushLimitIntoRank } from './rules/push-limit-into-rank.js';
 import { reduceConstantExpressions } from './rules/reduce-constant-expressions.js';
 import { removeAlwaysTrueFilter } from './rules/remove-always-true-filter.js';
+import { leftJoinToInnerJoin } from './rules/left-join-to-inner-join.js';
+import { scalarSubqueryToJoin } from './rules/scalar-subquery-to-join.js';
+import { subqueryToSemiJoin } from './rules/subquery-to-semi-join.js';
 
 /** What rules may consult. */
 export interface RewriteContext {
@@ -26,7 +29,7 @@ export interface RewriteRule {
 }
 
 /** The passes, in the order they run. */
-export const DEFAULT_RULES: readonly RewriteRule[] = [reduceConstantExpressions, removeAlwaysTrueFilter, pushFilterIntoJoin, extractJoinKeys, joinToDynamicFilter, pushFilterBelowWindowTvf, pushLimitIntoRank, dropUnusedRankNumber];
+export const DEFAULT_RULES: readonly RewriteRule[] = [subqueryToSemiJoin, scalarSubqueryToJoin, leftJoinToInnerJoin, reduceConstantExpressions, removeAlwaysTrueFilter, pushFilterIntoJoin, extractJoinKeys, joinToDynamicFilter, pushFilterBelowWindowTvf, pushLimitIntoRank, dropUnusedRankNumber];
 
 /** Applies every enabled rule bottom-up over the plan. */
 export function optimize(plan: LogicalNode, context: RewriteContext, disabled: ReadonlySet<string> = new Set(), rules: readonly RewriteRule[] = DEFAULT_RULES): LogicalNode {

@@ -9,7 +9,7 @@ import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
-import type { Expr, FunctionCall } from '../parse/ast.js';
+import type { Expr, FunctionCall, ScalarSubquery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
 import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
@@ -28,6 +28,8 @@ export interface ExprBindContext {
   readonly onWindowProperty?: (call: FunctionCall) => ScalarExpr;
   /** Turns a call with an OVER clause into an expression; present only in a SELECT list that has them. */
   readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
+  /** Binds a scalar subquery (see bind-subquery.ts); present where the binder can plan one. */
+  readonly onSubquery?: (subquery: ScalarSubquery) => ScalarExpr;
 }
 
 /** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
@@ -112,10 +114,22 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       throw new WeirError('INVALID_ARGUMENT', '* is only allowed in a select list or in COUNT(*)', { span: expr.span });
     case 'item-access':
       return makeCall('ITEM', [bindExpr(expr.expr, ctx), bindExpr(expr.index, ctx)], expr.span, ctx);
+    case 'scalar-subquery':
+      if (ctx.onSubquery !== undefined) return ctx.onSubquery(expr);
+      throw new WeirError('UNSUPPORTED', `a scalar subquery is not supported in ${ctx.clause}`, {
+        span: expr.span,
+        hint: 'scalar subqueries are supported in WHERE, HAVING and the SELECT list; compute the value in a subquery of FROM and join it',
+      });
     case 'in-subquery':
     case 'exists':
-    case 'scalar-subquery':
-      throw new WeirError('UNSUPPORTED', `${expr.kind.replace('-', ' ')} expressions are not supported yet`, { span: expr.span });
+    case 'quantified': {
+      const what = expr.kind === 'exists' ? 'EXISTS (subquery)' : expr.kind === 'in-subquery' ? 'IN (subquery)' : `${expr.op} ${expr.quantifier} (subquery)`;
+      const where = ctx.clause === 'WHERE' || ctx.clause === 'HAVING' ? `inside another expression of ${ctx.clause}` : `in ${ctx.clause}`;
+      throw new WeirError('UNSUPPORTED', `${what} is not supported ${where}: only as a condition of WHERE or HAVING, alone or AND-ed with others (NOT allowed)`, {
+        span: expr.span,
+        hint: expr.kind === 'exists' ? 'for a value, write (SELECT COUNT(*) FROM ... WHERE ...) > 0' : 'for a value, compare with a scalar subquery or use a LEFT JOIN; an OR of conditions can be written as a UNION of queries',
+      });
+    }
   }
   throw new WeirError('INTERNAL_ERROR', `unhandled expression kind`);
 }
@@ -162,6 +176,10 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
       break;
     case 'in-list':
       children.push(expr.expr, ...expr.list);
+      break;
+    case 'in-subquery':
+    case 'quantified':
+      children.push(expr.expr);
       break;
     case 'like':
       children.push(expr.expr, expr.pattern, expr.escape);
