@@ -230,6 +230,11 @@ export interface SemiJoinSpec {
   readonly nullSafe?: readonly boolean[];
   /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
   readonly condition?: ScalarExpr;
+  /**
+   * ANTI only (NOT IN): a left column and a right column that match when equal or when either is
+   * NULL, on top of the keys and with no condition (the null-aware anti join).
+   */
+  readonly nullAwareKey?: readonly [number, number];
 }
 
 /** The table a lookup join reads through its connector, by the values of columns `keys`. */

@@ -179,6 +179,12 @@ export interface LogicalSemiJoin {
   readonly nullSafe?: readonly boolean[];
   /** The rest of what a match is, over the left columns followed by the right ones; null when there is none. */
   readonly condition: ScalarExpr | null;
+  /**
+   * ANTI only, NOT IN's null-aware comparison (Flink's null-aware anti join): left column and right
+   * column that match when they are equal or either is NULL (`(l = r) IS NOT FALSE`), on top of the
+   * keys (the correlation) and with no other condition.
+   */
+  readonly nullAwareKey?: readonly [number, number];
   readonly schema: Schema;
 }
 

@@ -83,7 +83,7 @@ function describeNode(node: PhysicalNode): string {
     case 'join':
       return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
     case 'semi-join':
-      return `Join(joinType=[${node.anti ? 'LeftAntiJoin' : 'LeftSemiJoin'}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${mode})`;
+      return `Join(joinType=[${node.anti ? 'LeftAntiJoin' : 'LeftSemiJoin'}], where=[${joinCondition(node)}]${node.nullAwareKey === undefined ? '' : ', nullAware=[true]'}, select=[${fields(node.schema)}], ${mode})`;
     case 'interval-join': {
       const { bounds } = node;
       if (bounds.windowJoin === true) {
@@ -153,6 +153,7 @@ function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'semi-join' 
   const nullSafe = node.kind === 'join' || node.kind === 'semi-join' ? node.nullSafe : undefined;
   const keys = node.leftKeys.map((l, i) => `(${output[l]!} ${nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '='} ${output[width + node.rightKeys[i]!]!})`);
   const condition = node.condition === null ? [] : [renderExpr(node.condition, both)];
+  if (node.kind === 'semi-join' && node.nullAwareKey !== undefined) condition.push(`((${output[node.nullAwareKey[0]]!} = ${output[width + node.nullAwareKey[1]]!}) IS NOT FALSE)`);
   const all = [...keys, ...condition];
   return all.length === 0 ? 'true' : all.join(' AND ');
 }

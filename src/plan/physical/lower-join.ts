@@ -25,5 +25,5 @@ export function lowerSemiJoin(node: LogicalSemiJoin, left: PhysicalNode, right: 
   const mode = INSERT_ONLY;
   const exchange = (input: PhysicalNode, keys: readonly number[]): PhysicalNode => ({ kind: 'exchange', input, keys: keys.length === 0 ? null : keys, schema: input.schema, mode });
   const { anti, leftKeys, rightKeys, condition, schema } = node;
-  return { kind: 'semi-join', anti, left: exchange(left, leftKeys), right: exchange(right, rightKeys), leftKeys, rightKeys, ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }), condition, schema, mode };
+  return { kind: 'semi-join', anti, left: exchange(left, leftKeys), right: exchange(right, rightKeys), leftKeys, rightKeys, ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }), condition, ...(node.nullAwareKey === undefined ? {} : { nullAwareKey: node.nullAwareKey }), schema, mode };
 }

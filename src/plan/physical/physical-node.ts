@@ -85,6 +85,8 @@ export type PhysicalNode =
       readonly nullSafe?: readonly boolean[];
       /** The non-equi part of the match condition, over the left then the right columns. */
       readonly condition: ScalarExpr | null;
+      /** NOT IN's null-aware comparison (left column, right column), see LogicalSemiJoin. */
+      readonly nullAwareKey?: readonly [number, number];
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

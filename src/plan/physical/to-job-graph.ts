@@ -337,6 +337,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         rightArity: node.right.schema.length,
         ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
         ...(node.condition === null ? {} : { condition: node.condition }),
+        ...(node.nullAwareKey === undefined ? {} : { nullAwareKey: node.nullAwareKey }),
       };
     case 'interval-join': {
       const { joinType, leftKeys, rightKeys, bounds, condition } = node;

@@ -6,7 +6,9 @@
  * duplicates), cut into random batches and with a checkpoint and restore at a random point, the
  * output applied as a changelog is always valid and after every batch equals a plain model (the
  * left rows with some / no matching right row) — for SEMI and ANTI, single, composite and no keys,
- * with and without a residual condition.
+ * with and without a residual condition; and the null-aware anti join of NOT IN (a left row goes
+ * when a right row of its key has its value or NULL, or, with a NULL value itself, when its key has
+ * any right row) against the ANTI join on `(l.v = r.v) IS NOT FALSE`'s model.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -14,6 +16,7 @@ import type { Row } from '../../../src/common/row.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import type { SemiJoinSpec } from '../../../src/dataflow/job-graph.js';
 import { Exprs, type ScalarExpr } from '../../../src/expr/scalar-expr.js';
+import { NullAwareAntiJoinOperator } from '../../../src/runtime/operators/null-aware-anti-join-operator.js';
 import { SemiJoinOperator } from '../../../src/runtime/operators/semi-join-operator.js';
 import { compiler } from '../../expr/expr-test-helpers.js';
 import { OperatorHarness, materialize, type Change } from '../operator-harness.js';
@@ -37,7 +40,7 @@ const CONDITIONS: Readonly<Record<string, { expr: ScalarExpr; holds: (l: unknown
 const spec = (anti: boolean, overrides: Partial<SemiJoinSpec> = {}): SemiJoinSpec => ({ kind: 'semi-join', anti, leftKeys: [0], rightKeys: [0], leftArity: 3, rightArity: 3, ...overrides });
 
 const open = (join: SemiJoinSpec, restore?: Uint8Array): Promise<OperatorHarness> =>
-  OperatorHarness.open(new SemiJoinOperator(join, compiler), restore === undefined ? {} : { restore: { snapshot: restore } });
+  OperatorHarness.open(join.nullAwareKey === undefined ? new SemiJoinOperator(join, compiler) : new NullAwareAntiJoinOperator(join), restore === undefined ? {} : { restore: { snapshot: restore } });
 
 describe('semi join operator', () => {
   it('SEMI: emits a left row (each copy) at its first match, retracts it after its last', async () => {
@@ -99,6 +102,29 @@ describe('semi join operator', () => {
   });
 });
 
+describe('null-aware anti join operator', () => {
+  it('keeps x NOT IN (values): a NULL value excludes every row, a NULL x is kept only while the list is empty', async () => {
+    const h = await open(spec(true, { leftKeys: [], rightKeys: [], nullAwareKey: [2, 2] }));
+    expect(h.push([['+I', [1, 0, 5]], ['+I', [1, 0, null]], ['+I', [2, 0, 6]]], 0)).toEqual([
+      ['+I', [1, 0, 5]],
+      ['+I', [1, 0, null]],
+      ['+I', [2, 0, 6]],
+    ]);
+    expect(h.push([['+I', [9, 0, 5]]], 1)).toEqual([
+      ['-D', [1, 0, null]],
+      ['-D', [1, 0, 5]],
+    ]);
+    expect(h.push([['+I', [9, 0, null]]], 1)).toEqual([['-D', [2, 0, 6]]]);
+    expect(h.push([['-D', [9, 0, 5]]], 1)).toEqual([]);
+    expect(h.push([['-D', [9, 0, null]]], 1)).toEqual([
+      ['+I', [1, 0, null]],
+      ['+I', [1, 0, 5]],
+      ['+I', [2, 0, 6]],
+    ]);
+    expect(h.warnings).toEqual([]);
+  });
+});
+
 /** The model: the left rows (with their copies) that have some (SEMI) or no (ANTI) matching right row. */
 function batchSemiJoin(left: readonly Row[], right: readonly Row[], join: SemiJoinSpec, holds: ((l: unknown, r: unknown) => boolean) | undefined): Row[] {
   const keysEqual = (l: Row, r: Row): boolean => join.leftKeys.every((c, i) => (join.nullSafe?.[i] === true ? l[c] === r[join.rightKeys[i]!] : l[c] !== null && l[c] === r[join.rightKeys[i]!]));
@@ -136,5 +162,31 @@ describe('semi join operator (property)', () => {
         }
       }
     }
+  }
+});
+
+describe('null-aware anti join operator (property)', () => {
+  for (const keys of [[0], [0, 1], []]) {
+    it(`key columns [${keys.join(',')}]: the output after every batch is the anti join on (l.v = r.v) IS NOT FALSE, across a restore`, async () => {
+      const join = spec(true, { leftKeys: keys, rightKeys: keys, nullAwareKey: [2, 2] });
+      const holds = CONDITIONS['(l.v = r.v) IS NOT FALSE']!.holds;
+      await fc.assert(
+        fc.asyncProperty(fc.array(step, { maxLength: 60 }), fc.nat(), async (steps, restoreAt) => {
+          const batches = twoInputBatches(steps);
+          let h = await open(join);
+          const output: Change[] = [];
+          const inputs: [Change[], Change[]] = [[], []];
+          for (const [i, { side, changes }] of batches.entries()) {
+            if (i === restoreAt % (batches.length + 1)) h = await open(join, h.state.snapshot());
+            output.push(...h.push(changes, side));
+            inputs[side].push(...changes);
+            const expected = batchSemiJoin(materialize(inputs[0]), materialize(inputs[1]), join, holds);
+            expect(materialize(output)).toEqual(materialize(expected.map((row): Change => ['+I', row])));
+          }
+          expect(h.warnings).toEqual([]);
+        }),
+        { numRuns: 150 },
+      );
+    });
   }
 });
