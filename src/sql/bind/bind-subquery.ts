@@ -285,6 +285,7 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   const innerScope = query.from === undefined ? new Scope([]) : bindFrom(query.from, ctx).scope;
   const isOuter = (ref: ColumnRef): boolean => outer !== undefined && !resolves(innerScope, ref) && resolves(outer, ref);
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
+  refuseDistantReferences(query, innerScope, outer, ctx.outerScopes, sql);
   const correlated = conjuncts.filter((c) => columnRefs(c).some(isOuter));
   if (correlated.length === 0) {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
@@ -350,10 +351,29 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
 }
 
+/** Refuses a column of a query further out than the one directly around the subquery. */
+function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope | undefined, enclosing: readonly Scope[], sql: string): void {
+  if (enclosing.length === 0) return;
+  const exprs: Expr[] = [
+    ...(query.where === undefined ? [] : [query.where]),
+    ...query.items.flatMap((i) => (i.kind === 'select-expr' ? [i.expr] : [])),
+    ...(query.having === undefined ? [] : [query.having]),
+  ];
+  for (const ref of exprs.flatMap(columnRefs)) {
+    if (resolves(inner, ref) || (outer !== undefined && resolves(outer, ref))) continue;
+    if (enclosing.some((scope) => resolves(scope, ref))) {
+      throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads '${ref.parts.map((p) => p.name).join('.')}' of a query two or more levels out, which is not supported`, {
+        span: ref.span,
+        hint: 'a subquery may read the columns of the query directly around it only; join that column into the query in between',
+      });
+    }
+  }
+}
+
 /** Binds an (uncorrelated) query; a name that only the outer query has is reported as a correlation weir cannot plan there. */
 function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderContext, sql: string) {
   try {
-    return bindQuery(query, ctx);
+    return bindQuery(query, outer === undefined ? ctx : ctx.withOuterScope(outer));
   } catch (error) {
     if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
       const ref = outerReferenceOutsideWhere(query, outer);
