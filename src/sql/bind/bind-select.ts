@@ -19,7 +19,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
-import { astConjuncts, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
+import { astConjuncts, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -51,7 +51,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   // A scalar subquery appends its value to the plan (after the FROM columns, which the scope indexes).
   const onSubquery = (subquery: ScalarSubquery): ScalarExpr => {
     const prepared = prepareScalar(subquery, scope, ctx);
-    plan = attachScalar(plan, prepared, scope.columns.length);
+    plan = attachScalar(plan, prepared, { width: scope.columns.length });
     return Exprs.inputRef(plan.schema.length - 1, prepared.type);
   };
   const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE', onSubquery };
@@ -75,7 +75,7 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
       }
       const prepared = preparePredicate(predicate, scope, ctx);
       const value = predicate.core.kind === 'exists' ? undefined : bindExpr(predicate.core.expr, exprContext);
-      const attached = attachPredicate(plan, prepared, value, scope.columns.length, ctx.functions);
+      const attached = attachPredicate(plan, prepared, value, { width: scope.columns.length }, ctx.functions);
       plan = attached.plan;
       if (attached.filter !== undefined) filters.push(attached.filter);
     }
@@ -234,11 +234,11 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
     return Exprs.inputRef(AGGREGATE_BASE + index, pending[index]!.call.type);
   };
 
-  // Subqueries of the SELECT list and HAVING are uncorrelated here, applied over the aggregate.
-  const refused = 'in the SELECT list or HAVING of a query with GROUP BY or aggregates';
+  // Subqueries of the SELECT list and HAVING are applied over the aggregate; they may correlate
+  // with the grouping keys (outer columns become the aggregate's key columns).
   const scalars: PreparedScalar[] = [];
   const onSubquery = (subquery: ScalarSubquery): ScalarExpr => {
-    const prepared = prepareScalar(subquery, scope, ctx, refused);
+    const prepared = prepareScalar(subquery, scope, ctx);
     scalars.push(prepared);
     return Exprs.inputRef(SUBQUERY_BASE + scalars.length - 1, prepared.type);
   };
@@ -257,7 +257,7 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
       havingPlain.push(conjunct);
       continue;
     }
-    const prepared = preparePredicate(predicate, scope, ctx, refused);
+    const prepared = preparePredicate(predicate, scope, ctx);
     const value = predicate.core.kind === 'exists' ? undefined : bindExpr(predicate.core.expr, havingContext);
     havingPredicates.push({ prepared, value, span: conjunct.span });
   }
@@ -281,11 +281,23 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const calls = pending.map((p) => p.call);
   const aggSchema: Field[] = [...preSchema.slice(0, keyCount), ...calls.map((c) => ({ name: c.name, type: c.type }))];
   let plan: LogicalNode = { kind: 'aggregate', input: pre, keys: groupExprs.map((_, i) => i), calls, schema: aggSchema };
-  for (const prepared of scalars) plan = attachScalar(plan, prepared, 0);
+  const scopeWidth = scope.columns.length;
+  const outer: OuterColumns = {
+    width: scopeWidth,
+    toPlan: (conjunct, planWidth) =>
+      rewriteOverGroups(conjunct, groupExprs, (ref) => {
+        if (ref.index >= scopeWidth) return Exprs.inputRef(planWidth + ref.index - scopeWidth, ref.type);
+        const column = scope.columns[ref.index]!;
+        throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause to be read by a subquery of the SELECT list or HAVING`, {
+          hint: 'a subquery over a grouped query can only correlate with its grouping columns',
+        });
+      }),
+  };
+  for (const prepared of scalars) plan = attachScalar(plan, prepared, outer);
 
   const havingFilters: ScalarExpr[] = [];
   for (const { prepared, value, span } of havingPredicates) {
-    const attached = attachPredicate(plan, prepared, value === undefined ? undefined : toAggregateOutput(value, span, 'HAVING'), 0, ctx.functions);
+    const attached = attachPredicate(plan, prepared, value === undefined ? undefined : toAggregateOutput(value, span, 'HAVING'), outer, ctx.functions);
     plan = attached.plan;
     if (attached.filter !== undefined) havingFilters.push(attached.filter);
   }

@@ -81,6 +81,17 @@ export interface BoundSubquery {
 /** How a subquery is used: its existence alone, a value compared, or a scalar value. */
 type SubqueryUse = 'exists' | 'compared' | 'scalar';
 
+/**
+ * How the outer scope's columns (the first `width` columns a correlation reads, the subquery's
+ * following) lie in the plan a subquery is attached to: the same indexes (a FROM's plan, with
+ * columns appended), or, over an aggregate, what `toPlan` rewrites a correlation conjunct into,
+ * given the plan's width (outer columns as grouping keys, the subquery's columns shifted).
+ */
+export interface OuterColumns {
+  readonly width: number;
+  readonly toPlan?: (conjunct: ScalarExpr, planWidth: number) => ScalarExpr;
+}
+
 /** A prepared scalar subquery: bound, with the type of the value it appends. */
 export interface PreparedScalar {
   readonly bound: BoundSubquery;
@@ -88,8 +99,8 @@ export interface PreparedScalar {
 }
 
 /** Binds a scalar subquery (correlated to `outer` when given). */
-export function prepareScalar(expr: ScalarSubquery, outer: Scope | undefined, ctx: BinderContext, correlationRefused?: string): PreparedScalar {
-  const bound = bindSubquery(expr.query, outer, ctx, 'scalar', expr.span, correlationRefused);
+export function prepareScalar(expr: ScalarSubquery, outer: Scope | undefined, ctx: BinderContext): PreparedScalar {
+  const bound = bindSubquery(expr.query, outer, ctx, 'scalar', expr.span);
   requireOneColumn(bound, 'a scalar subquery', expr.span);
   const value = bound.plan.schema[0]!.type;
   const type = bound.emptyValue !== null && !value.nullable ? value : withNullable(value, true);
@@ -97,10 +108,10 @@ export function prepareScalar(expr: ScalarSubquery, outer: Scope | undefined, ct
 }
 
 /** `plan` with the SCALAR apply of a prepared subquery; its value is the last column. */
-export function attachScalar(plan: LogicalNode, prepared: PreparedScalar, outerWidth: number): LogicalNode {
+export function attachScalar(plan: LogicalNode, prepared: PreparedScalar, outer: OuterColumns): LogicalNode {
   const { type } = prepared;
-  const bound = prepared.bound.singleRow ? prepared.bound : withSingleValue(prepared.bound, outerWidth);
-  const correlation = shiftCorrelation(bound.correlation, outerWidth, plan.schema.length);
+  const bound = prepared.bound.singleRow ? prepared.bound : withSingleValue(prepared.bound, outer.width);
+  const correlation = shiftCorrelation(bound.correlation, outer, plan.schema.length);
   const schema: Field[] = [...plan.schema, { name: `$scalar${plan.schema.length}`, type }];
   return {
     kind: 'apply',
@@ -122,10 +133,10 @@ export type PreparedPredicate =
   | { readonly kind: 'scalar'; readonly predicate: SubqueryPredicate; readonly scalar: PreparedScalar };
 
 /** Binds the subquery of a predicate (correlated to `outer` when given). */
-export function preparePredicate(predicate: SubqueryPredicate, outer: Scope | undefined, ctx: BinderContext, correlationRefused?: string): PreparedPredicate {
+export function preparePredicate(predicate: SubqueryPredicate, outer: Scope | undefined, ctx: BinderContext): PreparedPredicate {
   const { core } = predicate;
   const use: SubqueryUse = core.kind === 'exists' ? 'exists' : 'compared';
-  const bound = bindSubquery(core.query, outer, ctx, use, core.span, correlationRefused);
+  const bound = bindSubquery(core.query, outer, ctx, use, core.span);
   if (use === 'compared') requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', core.span);
   // A subquery that aggregates without GROUP BY has exactly one row (per correlation value): ANY
   // and ALL over it are the comparison with its value, and EXISTS is TRUE.
@@ -141,10 +152,10 @@ export function preparePredicate(predicate: SubqueryPredicate, outer: Scope | un
  * compares with appended) and a condition to filter it by (over the returned plan), if any.
  * `value` is the left operand of IN / ANY / ALL, over `plan`'s columns.
  */
-export function attachPredicate(plan: LogicalNode, prepared: PreparedPredicate, value: ScalarExpr | undefined, outerWidth: number, functions: FunctionRegistry): { plan: LogicalNode; filter?: ScalarExpr } {
+export function attachPredicate(plan: LogicalNode, prepared: PreparedPredicate, value: ScalarExpr | undefined, outer: OuterColumns, functions: FunctionRegistry): { plan: LogicalNode; filter?: ScalarExpr } {
   const { core, negated, span } = prepared.predicate;
   if (prepared.kind === 'scalar') {
-    const withValue = attachScalar(plan, prepared.scalar, outerWidth);
+    const withValue = attachScalar(plan, prepared.scalar, outer);
     const v = Exprs.inputRef(withValue.schema.length - 1, prepared.scalar.type);
     const { op, inverted } = comparisonOf(core);
     const comparison = makeCall(op, [value!, v], span, { functions });
@@ -156,7 +167,7 @@ export function attachPredicate(plan: LogicalNode, prepared: PreparedPredicate, 
     return { plan, filter: Exprs.literal(negated === core.negated, SqlTypes.boolean(false)) };
   }
   const width = plan.schema.length;
-  const conditions = shiftCorrelation(bound.correlation, outerWidth, width);
+  const conditions = shiftCorrelation(bound.correlation, outer, width);
   let applyType: ApplyType;
   if (core.kind === 'exists') {
     applyType = negated !== core.negated ? 'ANTI' : 'SEMI';
@@ -229,8 +240,9 @@ function comparisonOf(core: InSubqueryExpr | ExistsExpr | QuantifiedComparison):
 const NEGATED: Readonly<Record<QuantifiedComparison['op'], QuantifiedComparison['op']>> = { '=': '<>', '<>': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
 
 /** Correlation conjuncts re-indexed from (outer scope ++ subquery) to (plan of `width` columns ++ subquery). */
-function shiftCorrelation(correlation: readonly ScalarExpr[], outerWidth: number, width: number): ScalarExpr[] {
-  return correlation.map((c) => remapInputs(c, (r) => (r.index < outerWidth ? r : Exprs.inputRef(r.index - outerWidth + width, r.type))));
+function shiftCorrelation(correlation: readonly ScalarExpr[], outer: OuterColumns, width: number): ScalarExpr[] {
+  if (outer.toPlan !== undefined) return correlation.map((c) => outer.toPlan!(c, width));
+  return correlation.map((c) => remapInputs(c, (r) => (r.index < outer.width ? r : Exprs.inputRef(r.index - outer.width + width, r.type))));
 }
 
 function conjunction(conjuncts: readonly ScalarExpr[]): ScalarExpr | null {
@@ -274,7 +286,7 @@ function resolves(scope: Scope, ref: ColumnRef): boolean {
 }
 
 /** Binds a subquery, pulling its correlated WHERE conjuncts out. */
-function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan, correlationRefused?: string): BoundSubquery {
+function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
   const sql = subqueryName(span);
   if (query.kind !== 'select') {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
@@ -290,12 +302,6 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   if (correlated.length === 0) {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
-  }
-  if (correlationRefused !== undefined) {
-    throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads columns of the outer query, which is not supported ${correlationRefused}`, {
-      span: correlated[0]!.span,
-      hint: 'correlate subqueries in the WHERE clause, or join the grouped query with the subquery grouped by the correlation columns',
-    });
   }
   if (query.limit !== undefined || query.offset !== undefined) {
     throw new WeirError('UNSUPPORTED', `LIMIT and OFFSET are not supported in a correlated subquery ${sql}`, { span, hint: 'drop the LIMIT, or compute the rows per outer value with ROW_NUMBER() OVER (PARTITION BY ...) and join them' });
