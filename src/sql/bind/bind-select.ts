@@ -98,17 +98,18 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     const windowed = windowCalls(items.flatMap((i) => (i.expr.kind === 'scope-column' ? [] : [i.expr])));
     if (windowed.length > 0) {
       const selectContext = { ...exprContext, clause: 'SELECT' as const };
-      const bound = bindWindowCalls(plan, windowed, query.windows, selectContext, ctx);
+      // A subquery in a window call's arguments would land below the window's input: refused there.
+      const bound = bindWindowCalls(plan, windowed, query.windows, { ...selectContext, onSubquery: undefined }, ctx);
       plan = bound.plan;
       const onWindowCall = (call: FunctionCall): ScalarExpr => bound.values.get(call)!;
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...selectContext, onWindowCall })));
       result = project(plan, exprs, items.map((i) => i.name));
-      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY' } };
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined } };
     } else {
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
       // (`plan` now has the values of the select list's scalar subqueries.)
       result = project(plan, exprs, items.map((i) => i.name));
-      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY' } };
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined } };
     }
   }
   if (deferred) {
