@@ -14,6 +14,9 @@
  * - a right change updates the associations of the matching left rows of its key: a left row whose
  *   associations go from 0 to 1 is inserted (SEMI) or deleted (ANTI), one whose associations drop
  *   to 0 deleted (SEMI) or inserted again (ANTI), once per copy.
+ * Without a condition every left row of a key has the same matches, all the right rows of the key:
+ * their number is kept per key instead, so that a right change costs O(1) unless it is the first
+ * or the last of its key (then all the left rows of the key appear or go).
  * Updates come out as -D/+I pairs. A left row with a NULL key matches nothing: never emitted by a
  * semi join, passed through by an anti join (not stored); a right row with a NULL key is ignored.
  * Without keys (a condition with no equality, in one subtask) every change is tested against every
@@ -25,10 +28,11 @@ import { ChangeBatch, type Row } from '../../common/row.js';
 import type { SemiJoinSpec } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import { CountedRecordView, type CountedRow } from '../state/join-record-state-view.js';
+import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { hasNull, nullRejectingColumns, rowCombiner } from './join-rows.js';
 
-const SEMI_JOIN_STATE_NAMES = ['semi-join.left', 'semi-join.right'] as const;
+const SEMI_JOIN_STATE_NAMES = ['semi-join.left', 'semi-join.right', 'semi-join.right-count'] as const;
 
 /** The runtime implementation of a `semi-join` job-graph node. */
 export class SemiJoinOperator implements StreamOperator {
@@ -39,6 +43,8 @@ export class SemiJoinOperator implements StreamOperator {
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
   private views!: readonly [CountedRecordView, CountedRecordView];
+  /** Without a condition: the number of right rows (with copies) per key. */
+  private rightCount: ValueState<number> | undefined;
   private warnedMissing = false;
 
   constructor(readonly spec: SemiJoinSpec, compiler: ExprCompiler) {
@@ -57,6 +63,7 @@ export class SemiJoinOperator implements StreamOperator {
       new CountedRecordView(backend, { stateName: SEMI_JOIN_STATE_NAMES[0], left: true, combine }),
       new CountedRecordView(backend, { stateName: SEMI_JOIN_STATE_NAMES[1], left: false, combine }),
     ];
+    if (this.spec.condition === undefined) this.rightCount = backend.getValueState<number>({ name: SEMI_JOIN_STATE_NAMES[2] });
   }
 
   processBatch(batch: ChangeBatch, input: number): void {
@@ -84,7 +91,7 @@ export class SemiJoinOperator implements StreamOperator {
       backend.setCurrentKey(keyOf(row));
       if (accumulate) {
         const entry = left.add(row);
-        if (entry.count === 1) entry.associations = this.countMatches(row);
+        if (entry.count === 1 && this.rightCount === undefined) entry.associations = this.countMatches(row);
         if (this.visible(entry)) out.push(RowKind.INSERT, row);
         continue;
       }
@@ -118,6 +125,19 @@ export class SemiJoinOperator implements StreamOperator {
         this.missing();
         continue;
       }
+      if (this.rightCount !== undefined) {
+        // Every left row of the key matches: they all appear or go when the count crosses 0.
+        const before = this.rightCount.value() ?? 0;
+        const after = before + (accumulate ? 1 : -1);
+        if (after === 0) this.rightCount.clear();
+        else this.rightCount.update(after);
+        if (accumulate ? before !== 0 : after !== 0) continue;
+        const kind = accumulate !== anti ? RowKind.INSERT : RowKind.DELETE;
+        left.forEachEntry((entry) => {
+          for (let c = 0; c < entry.count; c++) out.push(kind, entry.row);
+        });
+        continue;
+      }
       left.forEachEntry((entry) => {
         if (!matches(entry.row, row)) return;
         const before = entry.associations!;
@@ -131,9 +151,10 @@ export class SemiJoinOperator implements StreamOperator {
     }
   }
 
-  /** Whether a stored left row is in the output. */
+  /** Whether a stored left row (under the current key) is in the output. */
   private visible(entry: CountedRow): boolean {
-    return this.anti ? entry.associations === 0 : entry.associations! > 0;
+    const matches = this.rightCount === undefined ? entry.associations! : (this.rightCount.value() ?? 0);
+    return this.anti ? matches === 0 : matches > 0;
   }
 
   /** The right rows under the current key (with copies) that match the left row. */
