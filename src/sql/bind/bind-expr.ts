@@ -9,7 +9,7 @@ import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
-import type { Expr, FunctionCall, ScalarSubquery } from '../parse/ast.js';
+import type { ExistsExpr, Expr, FunctionCall, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
 import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
@@ -123,6 +123,8 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'in-subquery':
     case 'exists':
     case 'quantified': {
+      const counted = expr.kind === 'exists' && ctx.onSubquery !== undefined ? existsAsCount(expr, ctx.functions) : undefined;
+      if (counted !== undefined) return bindExpr(counted, ctx);
       const what = expr.kind === 'exists' ? 'EXISTS (subquery)' : expr.kind === 'in-subquery' ? 'IN (subquery)' : `${expr.op} ${expr.quantifier} (subquery)`;
       const where = ctx.clause === 'WHERE' || ctx.clause === 'HAVING' ? `inside another expression of ${ctx.clause}` : `in ${ctx.clause}`;
       throw new WeirError('UNSUPPORTED', `${what} is not supported ${where}: only as a condition of WHERE or HAVING, alone or AND-ed with others (NOT allowed)`, {
@@ -132,6 +134,24 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     }
   }
   throw new WeirError('INTERNAL_ERROR', `unhandled expression kind`);
+}
+
+/**
+ * `[NOT] EXISTS (SELECT ... FROM f WHERE w)` used as a value (in the SELECT list, under OR or
+ * CASE): `(SELECT COUNT(*) FROM f WHERE w) > 0` (`= 0` for NOT EXISTS), a scalar subquery, which is
+ * never NULL (COUNT over no rows is 0). Undefined for a subquery that groups, aggregates or limits
+ * its rows. (A condition of WHERE or HAVING is planned as a semi or anti join instead.)
+ */
+function existsAsCount(expr: ExistsExpr, functions: FunctionRegistry): Expr | undefined {
+  const query = expr.query;
+  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having !== undefined || query.limit !== undefined || query.offset !== undefined) return undefined;
+  if (query.items.some((i) => i.kind === 'select-expr' && containsAggregate(i.expr, functions))) return undefined;
+  const span = expr.span;
+  const name = { kind: 'qualified-name' as const, span, parts: [{ kind: 'identifier' as const, span, name: 'COUNT', quoted: false }] };
+  const count: Expr = { kind: 'call', span, name, args: [{ kind: 'star', span, qualifier: [] }], distinct: false };
+  const counted: SelectQuery = { ...query, distinct: false, items: [{ kind: 'select-expr', span, expr: count }], orderBy: [], windows: [] };
+  const zero: Expr = { kind: 'literal', span, type: 'number', text: '0' };
+  return { kind: 'binary', span, op: expr.negated ? '=' : '>', left: { kind: 'scalar-subquery', span: query.span, query: counted }, right: zero };
 }
 
 /** True when the expression contains an aggregate call (outside any OVER window). */

@@ -449,3 +449,4 @@ function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
   });
   return substituted.kind === 'literal' && substituted.value === null ? null : substituted;
 }
+
