@@ -9,7 +9,7 @@ import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
-import type { ExistsExpr, Expr, FunctionCall, ScalarSubquery, SelectQuery } from '../parse/ast.js';
+import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
 import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
@@ -30,6 +30,8 @@ export interface ExprBindContext {
   readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
   /** Binds a scalar subquery (see bind-subquery.ts); present where the binder can plan one. */
   readonly onSubquery?: (subquery: ScalarSubquery) => ScalarExpr;
+  /** Binds `x [NOT] IN (subquery)` used as a value; undefined when it cannot (the comparison is then refused). */
+  readonly onInValue?: (predicate: InSubqueryExpr | QuantifiedComparison) => ScalarExpr | undefined;
 }
 
 /** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
@@ -125,6 +127,8 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'quantified': {
       const counted = expr.kind === 'exists' && ctx.onSubquery !== undefined ? existsAsCount(expr, ctx.functions) : undefined;
       if (counted !== undefined) return bindExpr(counted, ctx);
+      const mark = expr.kind !== 'exists' ? ctx.onInValue?.(expr) : undefined;
+      if (mark !== undefined) return mark;
       const what = expr.kind === 'exists' ? 'EXISTS (subquery)' : expr.kind === 'in-subquery' ? 'IN (subquery)' : `${expr.op} ${expr.quantifier} (subquery)`;
       const where = ctx.clause === 'WHERE' || ctx.clause === 'HAVING' ? `inside another expression of ${ctx.clause}` : `in ${ctx.clause}`;
       throw new WeirError('UNSUPPORTED', `${what} is not supported ${where}: only as a condition of WHERE or HAVING, alone or AND-ed with others (NOT allowed)`, {

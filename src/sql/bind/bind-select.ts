@@ -10,7 +10,7 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
@@ -19,7 +19,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
-import { astConjuncts, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
+import { astConjuncts, attachInAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -54,7 +54,15 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     plan = attachScalar(plan, prepared, { width: scope.columns.length });
     return Exprs.inputRef(plan.schema.length - 1, prepared.type);
   };
-  const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE', onSubquery };
+  // `x IN (subquery)` as a value appends the counts it is computed from (see attachInAsValue).
+  const onInValue = (predicate: InSubqueryExpr | QuantifiedComparison): ScalarExpr | undefined => {
+    const x = bindExpr(predicate.expr, exprContext);
+    const attached = attachInAsValue(plan, predicate, x, scope, ctx);
+    if (attached === undefined) return undefined;
+    plan = attached.plan;
+    return attached.value;
+  };
+  const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE', onSubquery, onInValue };
 
   const items = expandItems(query.items, scope);
   const deferred = where !== undefined && readsWindowAlias(where, items, scope);
@@ -99,17 +107,17 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     if (windowed.length > 0) {
       const selectContext = { ...exprContext, clause: 'SELECT' as const };
       // A subquery in a window call's arguments would land below the window's input: refused there.
-      const bound = bindWindowCalls(plan, windowed, query.windows, { ...selectContext, onSubquery: undefined }, ctx);
+      const bound = bindWindowCalls(plan, windowed, query.windows, { ...selectContext, onSubquery: undefined, onInValue: undefined }, ctx);
       plan = bound.plan;
       const onWindowCall = (call: FunctionCall): ScalarExpr => bound.values.get(call)!;
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...selectContext, onWindowCall })));
       result = project(plan, exprs, items.map((i) => i.name));
-      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined } };
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined, onInValue: undefined } };
     } else {
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
       // (`plan` now has the values of the select list's scalar subqueries.)
       result = project(plan, exprs, items.map((i) => i.name));
-      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined } };
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined, onInValue: undefined } };
     }
   }
   if (deferred) {

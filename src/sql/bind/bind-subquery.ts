@@ -19,7 +19,7 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { ApplyType, LogicalNode } from '../../plan/logical/logical-node.js';
+import type { AggregateCall, ApplyType, LogicalNode } from '../../plan/logical/logical-node.js';
 import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindExpr, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
@@ -450,3 +450,73 @@ function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
   return substituted.kind === 'literal' && substituted.value === null ? null : substituted;
 }
 
+
+/**
+ * `x [NOT] IN (SELECT v ...)` (also `= ANY`, `<> ALL`) used as a value, in SQL's three-valued
+ * logic, from three scalar subqueries per outer row (each a LEFT join with COUNTs grouped by the
+ * correlation columns, 0 over no rows): `e` the rows with `v = x`, `n` all rows, `m` the rows
+ * whose `v` is not NULL. `x IN q` is TRUE when e > 0, else FALSE when n = 0, else NULL when `x`
+ * is NULL or m < n, else FALSE. The subquery must be correlated by equalities (as a scalar
+ * subquery); one that aggregates without GROUP BY compares with its one value. Appends the
+ * counts to `plan`; undefined for another comparison (the caller refuses it).
+ */
+export function attachInAsValue(
+  plan: LogicalNode,
+  core: InSubqueryExpr | QuantifiedComparison,
+  x: ScalarExpr,
+  outer: Scope,
+  ctx: BinderContext,
+): { plan: LogicalNode; value: ScalarExpr } | undefined {
+  const negated = core.kind === 'in-subquery' ? core.negated : core.op === '<>' && core.quantifier === 'ALL';
+  if (core.kind === 'quantified' && !(core.op === '=' && core.quantifier === 'ANY') && !(core.op === '<>' && core.quantifier === 'ALL')) return undefined;
+  const functions = ctx.functions;
+  const span = core.span;
+  const bound = bindSubquery(core.query, outer, ctx, 'scalar', span);
+  requireOneColumn(bound, 'IN (subquery)', span);
+  const outerColumns: OuterColumns = { width: outer.columns.length };
+  const not = (e: ScalarExpr): ScalarExpr => (negated ? makeCall('NOT', [e], span, { functions }) : e);
+  if (bound.globalAggregate) {
+    const scalar: PreparedScalar = { bound: { ...bound, singleRow: true }, type: withNullable(bound.plan.schema[0]!.type, true) };
+    const withValue = attachScalar(plan, scalar, outerColumns);
+    const v = Exprs.inputRef(withValue.schema.length - 1, scalar.type);
+    return { plan: withValue, value: not(makeCall('=', [x, v], span, { functions })) };
+  }
+  const sub = bound.plan;
+  const corCount = sub.schema.length - 1;
+  const value = sub.schema[0]!;
+  const bigint = SqlTypes.bigint(false);
+  const count = (args: number[], name: string): AggregateCall => ({ function: 'COUNT', args, argTypes: args.map((a) => sub.schema[a]!.type), distinct: false, filter: null, type: bigint, name });
+  // Counts grouped by `keys` (sub columns), as [count, keys...]; the correlation re-indexed to it.
+  const counted = (keys: number[], call: AggregateCall): BoundSubquery => {
+    const aggregate: LogicalNode = { kind: 'aggregate', input: sub, keys, calls: [call], schema: [...keys.map((k) => sub.schema[k]!), { name: call.name, type: bigint }] };
+    const exprs = [Exprs.inputRef(keys.length, bigint), ...keys.map((k, i) => Exprs.inputRef(i, sub.schema[k]!.type))];
+    const projected: LogicalNode = { kind: 'project', input: aggregate, exprs, schema: [{ name: call.name, type: bigint }, ...keys.map((k) => sub.schema[k]!)] };
+    const correlation = bound.correlation.map((c) => remapInputs(c, (r) => (r.index < outerColumns.width ? r : Exprs.inputRef(outerColumns.width + 1 + keys.indexOf(r.index - outerColumns.width), r.type))));
+    return { ...bound, plan: projected, width: 1, correlation, singleRow: true, emptyValue: Exprs.literal(0, bigint), globalAggregate: false };
+  };
+  const cors = Array.from({ length: corCount }, (_, i) => i + 1);
+  const equal = counted([0, ...cors], count([], '$equal'));
+  // The rows whose value equals x: x = v joins the correlation (an equality between the inputs).
+  const equalBound: BoundSubquery = { ...equal, correlation: [...equal.correlation, makeCall('=', [x, Exprs.inputRef(outerColumns.width + 1, value.type)], span, { functions })] };
+  let current = plan;
+  const attach = (b: BoundSubquery): ScalarExpr => {
+    current = attachScalar(current, { bound: b, type: bigint }, outerColumns);
+    return Exprs.inputRef(current.schema.length - 1, bigint);
+  };
+  const equalCount = attach(equalBound);
+  const allCount = attach(counted(cors, count([], '$rows')));
+  const valueCount = attach(counted(cors, count([0], '$values')));
+  const zero = Exprs.literal(0, bigint);
+  const bool = SqlTypes.boolean(true);
+  const mark: ScalarExpr = {
+    kind: 'case',
+    whens: [
+      { when: makeCall('>', [equalCount, zero], span, { functions }), then: Exprs.literal(true, bool) },
+      { when: makeCall('=', [allCount, zero], span, { functions }), then: Exprs.literal(false, bool) },
+      { when: makeCall('OR', [makeCall('IS NULL', [x], span, { functions }), makeCall('<', [valueCount, allCount], span, { functions })], span, { functions }), then: Exprs.literal(null, bool) },
+    ],
+    else: Exprs.literal(false, bool),
+    type: bool,
+  };
+  return { plan: current, value: not(mark) };
+}
