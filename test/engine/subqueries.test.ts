@@ -1,7 +1,7 @@
 /**
  * Subqueries end to end, at parallelism 2: materialized views of EXISTS, NOT EXISTS, IN, NOT IN,
- * ANY/ALL and scalar subqueries (correlated and not) over a keyed and a keyless writable table,
- * while seeded random rounds of INSERT, UPDATE and DELETE (NULLs and duplicates included) change
+ * ANY/ALL and scalar subqueries (correlated and not; as conditions and as values) over a keyed
+ * and a keyless writable table, while seeded random rounds of INSERT, UPDATE and DELETE (NULLs and duplicates included) change
  * both sides; after every round's FLUSH each view must equal PostgreSQL running its query over the
  * same rows (the sqllogictest runner's oracle). A scalar subquery meeting two rows fails the job,
  * naming the subquery.
@@ -27,6 +27,9 @@ const VIEWS: Readonly<Record<string, string>> = {
   sum_corr: 'SELECT id, v - (SELECT SUM(b.v) FROM b WHERE b.k = a.k) AS d FROM a',
   max_uncorr: 'SELECT id, v FROM a WHERE v >= (SELECT MAX(v) FROM b)',
   having_in: 'SELECT k, COUNT(*) AS n FROM b GROUP BY k HAVING k IN (SELECT k FROM a)',
+  quantified_values:
+    'SELECT id, v > ANY (SELECT b.v FROM b WHERE b.k = a.k) AS gt_any, v = ALL (SELECT b.v FROM b WHERE b.k = a.k) AS eq_all, v <> ANY (SELECT b.v FROM b WHERE b.k = a.k) AS ne_any, v IN (SELECT b.v FROM b) AS in_b FROM a',
+  exists_value: 'SELECT id, EXISTS (SELECT 1 FROM b WHERE b.k = a.k) OR v IS NULL AS e FROM a',
 };
 
 /** A seeded generator of small integers (a linear congruential generator: the same seed, the same rounds). */

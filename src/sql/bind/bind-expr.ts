@@ -30,8 +30,8 @@ export interface ExprBindContext {
   readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
   /** Binds a scalar subquery (see bind-subquery.ts); present where the binder can plan one. */
   readonly onSubquery?: (subquery: ScalarSubquery) => ScalarExpr;
-  /** Binds `x [NOT] IN (subquery)` used as a value; undefined when it cannot (the comparison is then refused). */
-  readonly onInValue?: (predicate: InSubqueryExpr | QuantifiedComparison) => ScalarExpr | undefined;
+  /** Binds `x [NOT] IN (subquery)` or `x <op> ANY | ALL (subquery)` used as a value; present where the binder can plan one. */
+  readonly onInValue?: (predicate: InSubqueryExpr | QuantifiedComparison) => ScalarExpr;
 }
 
 /** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
@@ -127,8 +127,7 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
     case 'quantified': {
       const counted = expr.kind === 'exists' && ctx.onSubquery !== undefined ? existsAsCount(expr, ctx.functions) : undefined;
       if (counted !== undefined) return bindExpr(counted, ctx);
-      const mark = expr.kind !== 'exists' ? ctx.onInValue?.(expr) : undefined;
-      if (mark !== undefined) return mark;
+      if (expr.kind !== 'exists' && ctx.onInValue !== undefined) return ctx.onInValue(expr);
       const what = expr.kind === 'exists' ? 'EXISTS (subquery)' : expr.kind === 'in-subquery' ? 'IN (subquery)' : `${expr.op} ${expr.quantifier} (subquery)`;
       const where = ctx.clause === 'WHERE' || ctx.clause === 'HAVING' ? `inside another expression of ${ctx.clause}` : `in ${ctx.clause}`;
       throw new WeirError('UNSUPPORTED', `${what} is not supported ${where}: only as a condition of WHERE or HAVING, alone or AND-ed with others (NOT allowed)`, {

@@ -19,7 +19,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
-import { astConjuncts, attachInAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
+import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -54,11 +54,10 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     plan = attachScalar(plan, prepared, { width: scope.columns.length });
     return Exprs.inputRef(plan.schema.length - 1, prepared.type);
   };
-  // `x IN (subquery)` as a value appends the counts it is computed from (see attachInAsValue).
-  const onInValue = (predicate: InSubqueryExpr | QuantifiedComparison): ScalarExpr | undefined => {
+  // `x IN (subquery)` / `x > ANY (subquery)` as a value appends what it is computed from (see attachComparisonAsValue).
+  const onInValue = (predicate: InSubqueryExpr | QuantifiedComparison): ScalarExpr => {
     const x = bindExpr(predicate.expr, exprContext);
-    const attached = attachInAsValue(plan, predicate, x, scope, ctx);
-    if (attached === undefined) return undefined;
+    const attached = attachComparisonAsValue(plan, predicate, x, scope, ctx);
     plan = attached.plan;
     return attached.value;
   };

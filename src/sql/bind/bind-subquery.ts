@@ -16,7 +16,7 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, ApplyType, LogicalNode } from '../../plan/logical/logical-node.js';
@@ -452,68 +452,80 @@ function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
 
 
 /**
- * `x [NOT] IN (SELECT v ...)` (also `= ANY`, `<> ALL`) used as a value, in SQL's three-valued
- * logic, from three scalar subqueries per outer row (each a LEFT join with COUNTs grouped by the
- * correlation columns, 0 over no rows): `e` the rows with `v = x`, `n` all rows, `m` the rows
- * whose `v` is not NULL. `x IN q` is TRUE when e > 0, else FALSE when n = 0, else NULL when `x`
- * is NULL or m < n, else FALSE. The subquery must be correlated by equalities (as a scalar
- * subquery); one that aggregates without GROUP BY compares with its one value. Appends the
- * counts to `plan`; undefined for another comparison (the caller refuses it).
+ * `x [NOT] IN (SELECT v ...)` and `x <op> ANY | ALL (SELECT v ...)` used as a value, in SQL's
+ * three-valued logic, from scalar subqueries per outer row (each a LEFT join with aggregates grouped
+ * by the correlation columns): `n` the rows, `m` the rows whose `v` is not NULL, and what decides
+ * a TRUE comparison — for `=` the number of rows with `v = x`, for `<` / `<=` the largest `v`, for
+ * `>` / `>=` the smallest, for `<>` both. `x op ANY q` is FALSE when n = 0, TRUE when some `x op v`
+ * is, else NULL when `x` is NULL or m < n, else FALSE; `x op ALL q` is `NOT (x op' ANY q)` with the
+ * negated comparison, NOT IN `NOT (x = ANY q)`. The subquery must be correlated by equalities (as
+ * a scalar subquery); one that aggregates without GROUP BY compares with its one value. Appends
+ * the values to `plan`.
  */
-export function attachInAsValue(
-  plan: LogicalNode,
-  core: InSubqueryExpr | QuantifiedComparison,
-  x: ScalarExpr,
-  outer: Scope,
-  ctx: BinderContext,
-): { plan: LogicalNode; value: ScalarExpr } | undefined {
-  const negated = core.kind === 'in-subquery' ? core.negated : core.op === '<>' && core.quantifier === 'ALL';
-  if (core.kind === 'quantified' && !(core.op === '=' && core.quantifier === 'ANY') && !(core.op === '<>' && core.quantifier === 'ALL')) return undefined;
+export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr | QuantifiedComparison, x: ScalarExpr, outer: Scope, ctx: BinderContext): { plan: LogicalNode; value: ScalarExpr } {
   const functions = ctx.functions;
   const span = core.span;
+  const call = (name: string, args: readonly ScalarExpr[]): ScalarExpr => makeCall(name, args, span, { functions });
+  const all = core.kind === 'quantified' && core.quantifier === 'ALL';
+  const written = core.kind === 'in-subquery' ? '=' : core.op;
+  // x op ALL q is NOT (x op' ANY q); NOT IN is NOT (x = ANY q).
+  const op = all ? NEGATED[written] : written;
+  const negated = all || (core.kind === 'in-subquery' && core.negated);
+  const not = (e: ScalarExpr): ScalarExpr => (negated ? call('NOT', [e]) : e);
   const bound = bindSubquery(core.query, outer, ctx, 'scalar', span);
-  requireOneColumn(bound, 'IN (subquery)', span);
+  requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', span);
   const outerColumns: OuterColumns = { width: outer.columns.length };
-  const not = (e: ScalarExpr): ScalarExpr => (negated ? makeCall('NOT', [e], span, { functions }) : e);
   if (bound.globalAggregate) {
     const scalar: PreparedScalar = { bound: { ...bound, singleRow: true }, type: withNullable(bound.plan.schema[0]!.type, true) };
     const withValue = attachScalar(plan, scalar, outerColumns);
     const v = Exprs.inputRef(withValue.schema.length - 1, scalar.type);
-    return { plan: withValue, value: not(makeCall('=', [x, v], span, { functions })) };
+    return { plan: withValue, value: not(call(op, [x, v])) };
   }
   const sub = bound.plan;
-  const corCount = sub.schema.length - 1;
   const value = sub.schema[0]!;
   const bigint = SqlTypes.bigint(false);
-  const count = (args: number[], name: string): AggregateCall => ({ function: 'COUNT', args, argTypes: args.map((a) => sub.schema[a]!.type), distinct: false, filter: null, type: bigint, name });
-  // Counts grouped by `keys` (sub columns), as [count, keys...]; the correlation re-indexed to it.
-  const counted = (keys: number[], call: AggregateCall): BoundSubquery => {
-    const aggregate: LogicalNode = { kind: 'aggregate', input: sub, keys, calls: [call], schema: [...keys.map((k) => sub.schema[k]!), { name: call.name, type: bigint }] };
-    const exprs = [Exprs.inputRef(keys.length, bigint), ...keys.map((k, i) => Exprs.inputRef(i, sub.schema[k]!.type))];
-    const projected: LogicalNode = { kind: 'project', input: aggregate, exprs, schema: [{ name: call.name, type: bigint }, ...keys.map((k) => sub.schema[k]!)] };
+  const extreme = withNullable(withoutTimeAttribute(value.type), true);
+  const aggregateCall = (fn: 'COUNT' | 'MIN' | 'MAX', args: number[], name: string): AggregateCall => ({ function: fn, args, argTypes: args.map((a) => sub.schema[a]!.type), distinct: false, filter: null, type: fn === 'COUNT' ? bigint : extreme, name });
+  // One aggregate grouped by `keys` (sub columns), as [value, keys...]; the correlation re-indexed to it.
+  const grouped = (keys: number[], agg: AggregateCall): BoundSubquery => {
+    const aggregate: LogicalNode = { kind: 'aggregate', input: sub, keys, calls: [agg], schema: [...keys.map((k) => sub.schema[k]!), { name: agg.name, type: agg.type }] };
+    const exprs = [Exprs.inputRef(keys.length, agg.type), ...keys.map((k, i) => Exprs.inputRef(i, sub.schema[k]!.type))];
+    const projected: LogicalNode = { kind: 'project', input: aggregate, exprs, schema: [{ name: agg.name, type: agg.type }, ...keys.map((k) => sub.schema[k]!)] };
     const correlation = bound.correlation.map((c) => remapInputs(c, (r) => (r.index < outerColumns.width ? r : Exprs.inputRef(outerColumns.width + 1 + keys.indexOf(r.index - outerColumns.width), r.type))));
-    return { ...bound, plan: projected, width: 1, correlation, singleRow: true, emptyValue: Exprs.literal(0, bigint), globalAggregate: false };
+    const emptyValue = agg.function === 'COUNT' ? Exprs.literal(0, bigint) : null;
+    return { ...bound, plan: projected, width: 1, correlation, singleRow: true, emptyValue, globalAggregate: false };
   };
-  const cors = Array.from({ length: corCount }, (_, i) => i + 1);
-  const equal = counted([0, ...cors], count([], '$equal'));
-  // The rows whose value equals x: x = v joins the correlation (an equality between the inputs).
-  const equalBound: BoundSubquery = { ...equal, correlation: [...equal.correlation, makeCall('=', [x, Exprs.inputRef(outerColumns.width + 1, value.type)], span, { functions })] };
   let current = plan;
   const attach = (b: BoundSubquery): ScalarExpr => {
-    current = attachScalar(current, { bound: b, type: bigint }, outerColumns);
-    return Exprs.inputRef(current.schema.length - 1, bigint);
+    const type = b.plan.schema[0]!.type;
+    current = attachScalar(current, { bound: b, type }, outerColumns);
+    return Exprs.inputRef(current.schema.length - 1, type);
   };
-  const equalCount = attach(equalBound);
-  const allCount = attach(counted(cors, count([], '$rows')));
-  const valueCount = attach(counted(cors, count([0], '$values')));
+  const cors = Array.from({ length: sub.schema.length - 1 }, (_, i) => i + 1);
   const zero = Exprs.literal(0, bigint);
+  let someTrue: ScalarExpr;
+  if (op === '=') {
+    // The rows whose value equals x: x = v joins the correlation (an equality between the inputs).
+    const equal = grouped([0, ...cors], aggregateCall('COUNT', [], '$equal'));
+    someTrue = call('>', [attach({ ...equal, correlation: [...equal.correlation, call('=', [x, Exprs.inputRef(outerColumns.width + 1, value.type)])] }), zero]);
+  } else if (op === '<' || op === '<=') {
+    someTrue = call(op, [x, attach(grouped(cors, aggregateCall('MAX', [0], '$max')))]);
+  } else if (op === '>' || op === '>=') {
+    someTrue = call(op, [x, attach(grouped(cors, aggregateCall('MIN', [0], '$min')))]);
+  } else {
+    const min = attach(grouped(cors, aggregateCall('MIN', [0], '$min')));
+    const max = attach(grouped(cors, aggregateCall('MAX', [0], '$max')));
+    someTrue = call('OR', [call('<>', [min, x]), call('<>', [max, x])]);
+  }
+  const rows = attach(grouped(cors, aggregateCall('COUNT', [], '$rows')));
+  const values = attach(grouped(cors, aggregateCall('COUNT', [0], '$values')));
   const bool = SqlTypes.boolean(true);
   const mark: ScalarExpr = {
     kind: 'case',
     whens: [
-      { when: makeCall('>', [equalCount, zero], span, { functions }), then: Exprs.literal(true, bool) },
-      { when: makeCall('=', [allCount, zero], span, { functions }), then: Exprs.literal(false, bool) },
-      { when: makeCall('OR', [makeCall('IS NULL', [x], span, { functions }), makeCall('<', [valueCount, allCount], span, { functions })], span, { functions }), then: Exprs.literal(null, bool) },
+      { when: call('=', [rows, zero]), then: Exprs.literal(false, bool) },
+      { when: someTrue, then: Exprs.literal(true, bool) },
+      { when: call('OR', [call('IS NULL', [x]), call('<', [values, rows])]), then: Exprs.literal(null, bool) },
     ],
     else: Exprs.literal(false, bool),
     type: bool,

@@ -1,5 +1,4 @@
---fail=< ALL (subquery) is not supported inside another expression of WHERE
+--fail=IN (subquery) is not supported inside another expression of HAVING
 CREATE TABLE t (id BIGINT, k INT, x INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
 CREATE TABLE u (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
-SELECT id FROM t WHERE x < ALL (SELECT v FROM u) OR x = 1;
-
+SELECT k, COUNT(*) FROM t GROUP BY k HAVING COUNT(*) > 1 OR k IN (SELECT k FROM u);
