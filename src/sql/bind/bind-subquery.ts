@@ -20,7 +20,7 @@ import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../.
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { AggregateCall, ApplyType, LogicalNode } from '../../plan/logical/logical-node.js';
-import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery, TableRef } from '../parse/ast.js';
 import { bindExpr, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
@@ -294,7 +294,7 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   }
   const grouped = isGrouped(query, ctx);
   const globalAggregate = grouped && query.groupBy.length === 0;
-  const innerScope = query.from === undefined ? new Scope([]) : bindFrom(query.from, ctx).scope;
+  const innerScope = query.from === undefined ? new Scope([]) : bindInnerFrom(query.from, outer, ctx, sql);
   const isOuter = (ref: ColumnRef): boolean => outer !== undefined && !resolves(innerScope, ref) && resolves(outer, ref);
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
   refuseDistantReferences(query, innerScope, outer, ctx.outerScopes, sql);
@@ -376,12 +376,38 @@ function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope 
   }
 }
 
+/** The scope of a subquery's FROM; an outer column read inside it is refused saying so. */
+function bindInnerFrom(from: TableRef, outer: Scope | undefined, ctx: BinderContext, sql: string): Scope {
+  try {
+    return bindFrom(from, ctx).scope;
+  } catch (error) {
+    if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
+      const failed = failedOuterReference(from, error, outer);
+      if (failed !== undefined) {
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${failed.parts.map((p) => p.name).join('.')}' inside its FROM, which is not supported (no LATERAL correlation)`, {
+          span: failed.span,
+          hint: "move the condition into the subquery's own WHERE",
+        });
+      }
+    }
+    throw error;
+  }
+}
+
 /** Binds an (uncorrelated) query; a name that only the outer query has is reported as a correlation weir cannot plan there. */
 function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderContext, sql: string) {
   try {
     return bindQuery(query, outer === undefined ? ctx : ctx.withOuterScope(outer));
   } catch (error) {
     if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
+      const failed = failedOuterReference(query, error, outer);
+      if (failed !== undefined) {
+        const name = failed.parts.map((p) => p.name).join('.');
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' where weir cannot correlate it (inside a UNION, INTERSECT, EXCEPT, a FROM item or a nested block)`, {
+          span: failed.span,
+          hint: 'only the WHERE of a plain SELECT subquery may read the outer query; for a set operation, write one subquery per branch (EXISTS (...) OR EXISTS (...))',
+        });
+      }
       const ref = outerReferenceOutsideWhere(query, outer);
       if (ref !== undefined) {
         const name = ref.parts.map((p) => p.name).join('.');
@@ -393,6 +419,26 @@ function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderCo
     }
     throw error;
   }
+}
+
+/** The column reference an unknown-name error points at, anywhere in a query that is not a plain SELECT, when the outer scope resolves it. */
+function failedOuterReference(query: unknown, error: WeirError, outer: Scope): ColumnRef | undefined {
+  if ((query as { kind?: unknown }).kind === 'select' || error.span === undefined) return undefined;
+  const at = error.span.start.offset;
+  let found: ColumnRef | undefined;
+  const walk = (node: unknown): void => {
+    if (found !== undefined || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const record = node as Record<string, unknown>;
+    if (record.kind === 'column-ref') {
+      const ref = node as ColumnRef;
+      if (ref.span.start.offset <= at && at < ref.span.end.offset && resolves(outer, ref)) found = ref;
+      return;
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== 'span') walk(value);
+  };
+  walk(query);
+  return found;
 }
 
 /** A column reference of the select list, GROUP BY or HAVING of a select block that only the outer scope resolves. */
