@@ -80,6 +80,7 @@ export type OperatorSpec =
   | GroupAggregateSpec
   | WindowAggregateSpec
   | JoinSpec
+  | SemiJoinSpec
   | IntervalJoinSpec
   | RankSpec
   | OverAggregateSpec
@@ -241,6 +242,29 @@ export interface JoinSpec {
   readonly nullSafe?: readonly boolean[];
   /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
   readonly condition?: ScalarExpr;
+}
+
+/**
+ * A semi join (the left rows with a matching right row) or an anti join (those without one),
+ * emitting left rows only: a left row is inserted when its first match arrives and deleted when its
+ * last one goes (inversely for ANTI). A match is equal keys (a NULL key matches nothing unless
+ * `nullSafe`) and `condition` TRUE.
+ */
+export interface SemiJoinSpec {
+  readonly kind: 'semi-join';
+  readonly anti: boolean;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  readonly leftArity: number;
+  readonly rightArity: number;
+  readonly nullSafe?: readonly boolean[];
+  /** The non-equi part of the match condition, over the left then the right columns (absent when there is none). */
+  readonly condition?: ScalarExpr;
+  /**
+   * ANTI only (NOT IN): a left column and a right column that match when equal or when either is
+   * NULL, on top of the keys and with no condition (the null-aware anti join).
+   */
+  readonly nullAwareKey?: readonly [number, number];
 }
 
 /** The table a lookup join reads through its connector, by the values of columns `keys`. */

@@ -19,6 +19,7 @@ import { canAssign } from '../expr/type-coercion.js';
 import { bindExpr, castTo } from '../sql/bind/bind-expr.js';
 import { stringLiteralAs } from '../sql/bind/literal-values.js';
 import { objectName } from '../sql/bind/bind-query.js';
+import { containsSubquery } from '../sql/bind/bind-subquery.js';
 import type { BinderContext } from '../sql/bind/binder-context.js';
 import { Scope } from '../sql/bind/scope.js';
 import { physicalSchema, type CatalogTable } from '../sql/catalog/catalog-objects.js';
@@ -99,6 +100,12 @@ function writableTarget(name: QualifiedName, binder: BinderContext, verb: string
 
 function matcher(where: UpdateStatement['where'], scope: Scope, binder: BinderContext, compiler: ExprCompiler): (row: Row) => boolean {
   if (where === undefined) return () => true;
+  if (containsSubquery(where)) {
+    throw new WeirError('UNSUPPORTED', 'subqueries are not supported in the WHERE of UPDATE and DELETE', {
+      span: where.span,
+      hint: 'run the subquery first and list its values (WHERE id IN (1, 2, 3)); the WHERE is evaluated row by row over the table',
+    });
+  }
   const condition = bindExpr(where, { scope, functions: binder.functions, clause: 'WHERE' });
   if (condition.type.kind !== 'BOOLEAN' && condition.type.kind !== 'NULL') {
     throw new WeirError('TYPE_MISMATCH', `WHERE needs a BOOLEAN condition, not ${formatType(condition.type)}`, { span: where.span });

@@ -14,6 +14,8 @@ import { LookupJoinOperator } from './operators/lookup-join-operator.js';
 import { TemporalJoinOperator } from './operators/temporal-join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
 import { RetractableRankOperator } from './operators/retractable-rank-operator.js';
+import { NullAwareAntiJoinOperator } from './operators/null-aware-anti-join-operator.js';
+import { SemiJoinOperator } from './operators/semi-join-operator.js';
 import { SetOperationOperator } from './operators/set-operation-operator.js';
 import { SessionWindowAggregateOperator } from './operators/session-window-aggregate-operator.js';
 import { WindowAggregateOperator } from './operators/window-aggregate-operator.js';
@@ -71,6 +73,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return spec.window.kind === 'SESSION' ? new SessionWindowAggregateOperator(spec) : new WindowAggregateOperator(spec);
     case 'join':
       return spec.joinType === undefined ? new JoinOperator(spec, compiler) : new OuterJoinOperator(spec, compiler);
+    case 'semi-join':
+      return spec.nullAwareKey === undefined ? new SemiJoinOperator(spec, compiler) : new NullAwareAntiJoinOperator(spec);
     case 'interval-join':
       return new IntervalJoinOperator(spec, compiler);
     case 'temporal-join':

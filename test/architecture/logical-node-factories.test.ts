@@ -20,7 +20,7 @@ const OWN_KINDS = ['sql/parse/', 'plan/physical/', 'plan/changelog/', 'dataflow/
 /** The kinds of LogicalNode, read from the union type so that a new kind is covered without editing this test. */
 function logicalKinds(): string[] {
   const source = readFileSync(join(SRC, FACTORIES), 'utf8');
-  const union = /export type LogicalNode = ([^;]+);/.exec(source)![1]!.split('|').map((s) => s.trim());
+  const union = /export type LogicalNode =\s*([^;]+);/.exec(source)![1]!.split('|').map((s) => s.trim()).filter((s) => s !== '');
   return union.map((name) => {
     const body = new RegExp(`export interface ${name} \\{[^}]*?readonly kind: '([a-z-]+)'`, 's').exec(source);
     if (body === null) throw new Error(`no kind found for ${name}`);

@@ -262,6 +262,7 @@ export const AGGREGATE_CALLS: Readonly<Record<string, Calls>> = {
   STDDEV: calls(['STDDEV(d)'], [`STDDEV(${N_DBL})`]),
   STDDEV_POP: calls(['STDDEV_POP(d)', 'STDDEV_POP(i)', 'STDDEV_POP(n)'], [`STDDEV_POP(${N_DBL})`]),
   STDDEV_SAMP: calls(['STDDEV_SAMP(d)'], [`STDDEV_SAMP(${N_DBL})`]),
+  SINGLE_VALUE: calls(['SINGLE_VALUE(i) FILTER (WHERE i = 2)', "SINGLE_VALUE(s, 'q') FILTER (WHERE i = 2)"], [`SINGLE_VALUE(${N_INT}) FILTER (WHERE i = 2)`], ['SINGLE_VALUE(i)', "SINGLE_VALUE(i, 'the subquery')"]),
   SUM: calls(['SUM(i)', 'SUM(d)', 'SUM(n)'], [`SUM(${N_INT})`], ['SUM(CAST(i AS TINYINT) * CAST(100 AS TINYINT))']),
   VARIANCE: calls(['VARIANCE(i)'], [`VARIANCE(${N_DBL})`]),
   VAR_POP: calls(['VAR_POP(n)'], [`VAR_POP(${N_DBL})`]),

@@ -209,3 +209,35 @@ describe('job graph lowering of set operations', () => {
     expect(toJobGraph([except], { name: 'job', parallelism: 4 }).nodes.find((n) => n.spec.kind === 'set-operation')!.stateTtlMillis).toBeUndefined();
   });
 });
+
+describe('job graph lowering of semi and anti joins', () => {
+  const columns = schema(id, SqlTypes.string());
+  const scan = (name: string): PhysicalNode => ({ kind: 'values', rows: [[1, name]], schema: columns, mode: INSERT_ONLY });
+  const byKey = (input: PhysicalNode): PhysicalNode => ({ kind: 'exchange', input, keys: [0], schema: columns, mode: INSERT_ONLY });
+  const semi = (anti: boolean, nullAwareKey?: readonly [number, number]): PhysicalNode => ({
+    kind: 'semi-join',
+    anti,
+    left: byKey(scan('a')),
+    right: byKey(scan('b')),
+    leftKeys: [0],
+    rightKeys: [0],
+    condition: null,
+    ...(nullAwareKey === undefined ? {} : { nullAwareKey }),
+    schema: columns,
+    mode: INSERT_ONLY,
+  });
+
+  it('reads both inputs hash-partitioned by the keys, with the state TTL of unbounded-state operators', () => {
+    const graph = toJobGraph([semi(false)], { name: 'job', parallelism: 4, stateTtlMillis: 60_000 });
+    const node = graph.nodes.find((n) => n.spec.kind === 'semi-join')!;
+    expect(node.spec).toEqual({ kind: 'semi-join', anti: false, leftKeys: [0], rightKeys: [0], leftArity: 2, rightArity: 2 });
+    expect(node.inputs.map((edge) => edge.partitioning)).toEqual([{ kind: 'hash', keys: [0] }, { kind: 'hash', keys: [0] }]);
+    expect(node.stateTtlMillis).toBe(60_000);
+  });
+
+  it('carries the null-aware key of an anti join', () => {
+    const node = toJobGraph([semi(true, [1, 1])], { name: 'job', parallelism: 1 }).nodes.find((n) => n.spec.kind === 'semi-join')!;
+    expect(node.spec).toEqual({ kind: 'semi-join', anti: true, leftKeys: [0], rightKeys: [0], leftArity: 2, rightArity: 2, nullAwareKey: [1, 1] });
+    expect(node.stateTtlMillis).toBeUndefined();
+  });
+});

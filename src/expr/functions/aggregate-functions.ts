@@ -14,6 +14,7 @@ import { collectAggregate } from '../aggregates/collect-aggregate.js';
 import { countAggregate } from '../aggregates/count-aggregate.js';
 import { jsonArrayAggAggregate, jsonObjectAggAggregate } from '../aggregates/json-aggregates.js';
 import { maxAggregate, minAggregate } from '../aggregates/min-max-aggregate.js';
+import { singleValueAggregate } from '../aggregates/single-value-aggregate.js';
 import { sumAggregate } from '../aggregates/sum-aggregate.js';
 import { arrayAggAggregate, arrayAggIgnoreNullsAggregate, firstValueAggregate, lastValueAggregate, listaggAggregate } from '../aggregates/value-aggregates.js';
 import { varianceAggregate } from '../aggregates/variance-aggregate.js';
@@ -94,6 +95,12 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
   variance('STDDEV_POP', 'STDDEV_POP', 'population standard deviation'),
   variance('STDDEV_SAMP', 'STDDEV_SAMP', 'sample standard deviation'),
   variance('STDDEV', 'STDDEV_SAMP', 'sample standard deviation (STDDEV_SAMP)'),
+  defineAggregate(
+    'SINGLE_VALUE',
+    'SINGLE_VALUE(x[, name]): the value of the one row of the group, NULL when there is none, an error naming the subquery `name` when there are more (how scalar subqueries are planned)',
+    [{ args: [Arg.ANY, Arg.STRING], optional: 1, coerce: anyTyped, returns: nullableInput }],
+    singleValueAggregate,
+  ),
   defineAggregate(
     'FIRST_VALUE',
     'FIRST_VALUE(x): the earliest non-NULL value in arrival order (a retraction removes the earliest equal value)',

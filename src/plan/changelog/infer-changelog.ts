@@ -118,6 +118,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
     case 'window-join':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
     case 'join':
+    case 'semi-join':
     case 'interval-join':
     case 'set-operation':
       return { ...node, left: requireUpdateBefore(node.left, true), right: requireUpdateBefore(node.right, true) };
@@ -202,6 +203,14 @@ function produce(node: PhysicalNode): PhysicalNode {
       const right = produce(node.right);
       const updating = isUpdating(left.mode) || isUpdating(right.mode) || node.joinType !== 'INNER';
       return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: updating } };
+    }
+    case 'semi-join': {
+      // Left rows come and go as their matches do: a semi join deletes when the right side (or the
+      // left) retracts, an anti join whenever a right row arrives. Updates come out as -D/+I.
+      const left = produce(node.left);
+      const right = produce(node.right);
+      const deletes = node.anti || isUpdating(left.mode) || isUpdating(right.mode);
+      return { ...node, left, right, mode: { insert: true, updateBefore: false, updateAfter: false, delete: deletes } };
     }
     case 'interval-join': {
       const left = produce(node.left);

@@ -77,6 +77,9 @@ function derive(node: PhysicalNode): UpsertKey[] {
     case 'join':
     case 'interval-join':
       return joinKeys(node);
+    case 'semi-join':
+      // The left rows, each at most once per copy of itself: the left side's keys.
+      return [...upsertKeys(node.left)];
     case 'temporal-join':
       // Each left row joins at most one version of the right side's key.
       return [...upsertKeys(node.left)];

@@ -22,7 +22,7 @@ import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { comparisonType } from '../../expr/type-coercion.js';
 import { isDeterministic } from './deterministic.js';
 import { extractIntervalBounds, windowJoinBounds } from './interval-join-bounds.js';
-import { type LogicalNode, LogicalFilter, LogicalJoin, LogicalProject } from './logical-node.js';
+import { type LogicalNode, LogicalFilter, LogicalJoin, LogicalProject, LogicalSemiJoin } from './logical-node.js';
 
 /** One equality between the inputs: `left` reads only left columns, `right` only right ones (indexed from 0). */
 export interface JoinKeyPair {
@@ -104,6 +104,46 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
   if (leftWidth === width && rightSide.plan.schema.length === right.schema.length) return plan;
   const visible = [...left.schema.map((_, i) => i), ...right.schema.map((_, i) => leftWidth + i)];
   return LogicalProject.create({ input: plan, exprs: visible.map((i) => Exprs.inputRef(i, schema[i]!.type)), names: visible.map((i) => schema[i]!.name) });
+}
+
+/**
+ * The semi join (or, `anti`, the anti join) of `left` and `right` on `condition` (over the left
+ * then the right columns): keyed by its equalities between the inputs as {@link planJoin} keys a
+ * join, the rest part of what a match is. The output is the left columns.
+ */
+export function planSemiJoin(anti: boolean, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, functions: FunctionRegistry): LogicalNode {
+  const width = left.schema.length;
+  const split = splitJoinCondition(condition, width, functions);
+  // NOT IN's `(x = v) IS NOT FALSE`, when all else is keys: the null-aware anti join.
+  const nullAware = anti && split.rest.length === 1 ? nullAwarePair(split.rest[0]!, width) : undefined;
+  const keys = nullAware === undefined ? split.keys : [...split.keys, nullAware];
+  const rest = nullAware === undefined ? split.rest : [];
+  const keyTypes = keys.map((k) => (sameType(k.left.type, k.right.type, { ignoreNullability: true }) ? k.left.type : comparisonType(k.left.type, k.right.type)!));
+  const leftAll = withKeys(left, keys.map((k, i) => castTo(k.left, keyTypes[i]!)));
+  const rightAll = withKeys(right, keys.map((k, i) => castTo(k.right, keyTypes[i]!)));
+  const leftSide = nullAware === undefined ? leftAll : { plan: leftAll.plan, keys: leftAll.keys.slice(0, -1) };
+  const rightSide = nullAware === undefined ? rightAll : { plan: rightAll.plan, keys: rightAll.keys.slice(0, -1) };
+  const leftWidth = leftSide.plan.schema.length;
+  const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + leftWidth, r.type)));
+  const plan: LogicalNode = LogicalSemiJoin.create({
+    anti,
+    left: leftSide.plan,
+    right: rightSide.plan,
+    leftKeys: leftSide.keys,
+    rightKeys: rightSide.keys,
+    ...(keys.some((k) => k.nullSafe) ? { nullSafe: keys.map((k) => k.nullSafe) } : {}),
+    condition: rest.length === 0 ? null : conjunction(rest.map(shift)),
+    ...(nullAware === undefined ? {} : { nullAwareKey: [leftAll.keys[keys.length - 1]!, rightAll.keys[keys.length - 1]!] as const }),
+  });
+  if (leftWidth === width) return plan;
+  return LogicalProject.create({ input: plan, exprs: left.schema.map((f, i) => Exprs.inputRef(i, f.type)), names: left.schema.map((f) => f.name) });
+}
+
+/** `(l = r) IS NOT FALSE` with `l` reading only left columns and `r` only right ones, as a key pair. */
+function nullAwarePair(conjunct: ScalarExpr, width: number): JoinKeyPair | undefined {
+  if (conjunct.kind !== 'call' || conjunct.name !== 'IS NOT FALSE' || conjunct.args.length !== 1) return undefined;
+  const pair = keyPair(conjunct.args[0]!, width);
+  return pair === undefined || pair.nullSafe ? undefined : pair;
 }
 
 /** An input's columns in a join's output: nullable when `paddedBy` keeps unmatched rows of the other input, never a time attribute after an outer join. */

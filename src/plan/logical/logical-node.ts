@@ -21,7 +21,27 @@ import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter | LogicalExpand | LogicalCorrelate;
+export type LogicalNode =
+  | LogicalScan
+  | LogicalValues
+  | LogicalProject
+  | LogicalFilter
+  | LogicalAggregate
+  | LogicalUnion
+  | LogicalWatermarkAssigner
+  | LogicalWindowTvf
+  | LogicalJoin
+  | LogicalRank
+  | LogicalOverAggregate
+  | LogicalSink
+  | LogicalLookupJoin
+  | LogicalTemporalJoin
+  | LogicalSetOperation
+  | LogicalDynamicFilter
+  | LogicalExpand
+  | LogicalCorrelate
+  | LogicalSemiJoin
+  | LogicalApply;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -203,6 +223,64 @@ export interface LogicalJoin {
   readonly schema: Schema;
 }
 
+/**
+ * `left LEFT SEMI JOIN right` (or ANTI): the rows of `left` for which at least one (SEMI) or no
+ * (ANTI) row of `right` matches: equal key columns (SQL equality: a NULL key matches nothing, unless
+ * the key is `nullSafe`) and `condition` TRUE. The output is the left columns, each left row with
+ * its own multiplicity (never multiplied by its matches). What EXISTS / IN / ANY (SEMI) and
+ * NOT EXISTS / NOT IN / ALL (ANTI) subqueries become (subquery-to-semi-join-rule.ts).
+ */
+export interface LogicalSemiJoin {
+  readonly kind: 'semi-join';
+  readonly anti: boolean;
+  readonly left: LogicalNode;
+  readonly right: LogicalNode;
+  readonly leftKeys: readonly number[];
+  readonly rightKeys: readonly number[];
+  /** Per key: true for `IS NOT DISTINCT FROM` (NULL matches NULL); absent when every key is a SQL equality. */
+  readonly nullSafe?: readonly boolean[];
+  /** The rest of what a match is, over the left columns followed by the right ones; null when there is none. */
+  readonly condition: ScalarExpr | null;
+  /**
+   * ANTI only, NOT IN's null-aware comparison (Flink's null-aware anti join): left column and right
+   * column that match when they are equal or either is NULL (`(l = r) IS NOT FALSE`), on top of the
+   * keys (the correlation) and with no other condition.
+   */
+  readonly nullAwareKey?: readonly [number, number];
+  readonly schema: Schema;
+}
+
+/** How an {@link LogicalApply} uses its subquery. */
+export type ApplyType = 'SEMI' | 'ANTI' | 'SCALAR';
+
+/**
+ * A subquery the binder found in an expression, not yet decorrelated (the decorrelation rules turn
+ * every one into joins; none reaches the physical plan). `subquery` is uncorrelated: the binder
+ * pulled the conjuncts of its WHERE that read outer columns into `condition`, over the input's
+ * columns followed by the subquery's (whose output carries the inner columns those conjuncts read).
+ * - SEMI / ANTI: the input rows for which some / no subquery row satisfies `condition` (which also
+ *   holds the comparison of IN, ANY and ALL); the output is the input's columns.
+ * - SCALAR: the input's columns followed by the value of subquery column `valueIndex` of the one
+ *   subquery row satisfying `condition`, NULL when there is none (or `emptyValue`, the value an
+ *   aggregate subquery has over no rows, COUNT's 0). The subquery has at most one row per value of
+ *   the correlation columns (the binder wraps one that may have more in a SINGLE_VALUE aggregate,
+ *   which fails at runtime naming the subquery).
+ */
+export interface LogicalApply {
+  readonly kind: 'apply';
+  readonly applyType: ApplyType;
+  readonly input: LogicalNode;
+  readonly subquery: LogicalNode;
+  readonly condition: ScalarExpr | null;
+  /** SCALAR: the subquery column whose value is appended. */
+  readonly valueIndex: number;
+  /** SCALAR: the value when no subquery row matches (a constant expression); null for NULL. */
+  readonly emptyValue: ScalarExpr | null;
+  /** The subquery as written, for plans and errors. */
+  readonly sql: string;
+  readonly schema: Schema;
+}
+
 /** How a dynamic filter compares a column of its input with its bound: `column <op> bound`. */
 export type DynamicFilterComparison = '<' | '<=' | '>' | '>=';
 
@@ -365,6 +443,10 @@ export function inputsOf(node: LogicalNode): readonly LogicalNode[] {
       return [node.left, node.right];
     case 'dynamic-filter':
       return [node.input, node.bound];
+    case 'semi-join':
+      return [node.left, node.right];
+    case 'apply':
+      return [node.input, node.subquery];
     default:
       return [node.input];
   }
@@ -384,6 +466,10 @@ export function withInputs(node: LogicalNode, inputs: readonly LogicalNode[]): L
       return { ...node, left: inputs[0]!, right: inputs[1]! };
     case 'dynamic-filter':
       return { ...node, input: inputs[0]!, bound: inputs[1]! };
+    case 'semi-join':
+      return { ...node, left: inputs[0]!, right: inputs[1]! };
+    case 'apply':
+      return { ...node, input: inputs[0]!, subquery: inputs[1]! };
     default:
       return { ...node, input: inputs[0]! };
   }
@@ -449,6 +535,38 @@ export const LogicalExpand = {
 export const LogicalCorrelate = {
   create(args: Fields<LogicalCorrelate> & { readonly columns: Schema }): LogicalCorrelate {
     return { kind: 'correlate', input: args.input, fn: args.fn, joinType: args.joinType, condition: args.condition, schema: [...args.input.schema, ...args.columns] };
+  },
+};
+
+/** The factory of {@link LogicalSemiJoin}: the left input's schema. */
+export const LogicalSemiJoin = {
+  create(args: Fields<LogicalSemiJoin>): LogicalSemiJoin {
+    return {
+      kind: 'semi-join',
+      anti: args.anti,
+      left: args.left,
+      right: args.right,
+      leftKeys: args.leftKeys,
+      rightKeys: args.rightKeys,
+      ...(args.nullSafe === undefined ? {} : { nullSafe: args.nullSafe }),
+      condition: args.condition,
+      ...(args.nullAwareKey === undefined ? {} : { nullAwareKey: args.nullAwareKey }),
+      schema: args.left.schema,
+    };
+  },
+};
+
+/**
+ * The factory of {@link LogicalApply}: the input's schema; SCALAR appends the value as column
+ * `$scalar<n>` (n its position) of type `valueType`.
+ */
+export const LogicalApply = {
+  create(args: Fields<LogicalApply> & { readonly valueType?: SqlType }): LogicalApply {
+    const { valueType, ...fields } = args;
+    if (args.applyType === 'SCALAR' && valueType === undefined) throw new WeirError('INTERNAL_ERROR', 'a scalar subquery apply needs the type of its value');
+    const width = args.input.schema.length;
+    const schema = args.applyType === 'SCALAR' ? [...args.input.schema, { name: `$scalar${width}`, type: valueType! }] : args.input.schema;
+    return { kind: 'apply', ...fields, schema };
   },
 };
 

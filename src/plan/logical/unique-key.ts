@@ -21,6 +21,12 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'over-aggregate':
     case 'dynamic-filter':
       return uniqueKey(node.input);
+    case 'semi-join':
+      // The left rows, each at most as often as it is there.
+      return uniqueKey(node.left);
+    case 'apply':
+      // Semi/anti applies keep rows of the input; a scalar one adds one value to each.
+      return uniqueKey(node.input);
     case 'project': {
       const inputKey = uniqueKey(node.input);
       if (inputKey === undefined) return undefined;
@@ -42,6 +48,10 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'expand':
     case 'correlate':
       return undefined;
+    default: {
+      const unknown: never = node;
+      throw new Error(`unknown logical node ${JSON.stringify(unknown)}`);
+    }
   }
 }
 

@@ -45,6 +45,8 @@ export function windowRoles(node: LogicalNode): readonly WindowRole[] {
       return windowRankOf(node) === undefined ? none() : node.outputNumber ? [...windowRoles(node.input), undefined] : windowRoles(node.input);
     case 'join':
       return windowJoinOf(node) === undefined ? none() : [...windowRoles(node.left), ...windowRoles(node.right)];
+    case 'semi-join':
+      return windowRoles(node.left);
     default:
       return none();
   }

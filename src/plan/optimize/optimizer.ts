@@ -29,6 +29,9 @@ import { pushFilterIntoJoin } from './rules/push-filter-into-join.js';
 import { pushLimitIntoRank } from './rules/push-limit-into-rank.js';
 import { reduceConstantExpressions } from './rules/reduce-constant-expressions.js';
 import { removeAlwaysTrueFilter } from './rules/remove-always-true-filter.js';
+import { leftJoinToInnerJoin } from './rules/left-join-to-inner-join.js';
+import { scalarSubqueryToJoin } from './rules/scalar-subquery-to-join.js';
+import { subqueryToSemiJoin } from './rules/subquery-to-semi-join.js';
 
 /** What rules may consult. */
 export interface RewriteContext {
@@ -45,11 +48,14 @@ export interface RewriteRule {
   rewrite(node: LogicalNode, context: RewriteContext): LogicalNode;
 }
 
-/** The rewrites every plan gets, before the optimizer's: without them some plans cannot be planned. Not switchable. */
-export const ANALYZER_RULES: readonly RewriteRule[] = [pushLimitIntoRank];
+/**
+ * The rewrites every plan gets, before the optimizer's: without them some plans cannot be planned
+ * (a subquery runs only once decorrelated into joins). Not switchable.
+ */
+export const ANALYZER_RULES: readonly RewriteRule[] = [subqueryToSemiJoin, scalarSubqueryToJoin, pushLimitIntoRank];
 
 /** The optimizer's rules, in the order a pass applies them; each can be switched off by name. */
-export const DEFAULT_RULES: readonly RewriteRule[] = [reduceConstantExpressions, removeAlwaysTrueFilter, pushFilterIntoJoin, extractJoinKeys, joinToDynamicFilter, pushFilterBelowWindowTvf, dropUnusedRankNumber];
+export const DEFAULT_RULES: readonly RewriteRule[] = [leftJoinToInnerJoin, reduceConstantExpressions, removeAlwaysTrueFilter, pushFilterIntoJoin, extractJoinKeys, joinToDynamicFilter, pushFilterBelowWindowTvf, dropUnusedRankNumber];
 
 /** The default of `table.optimizer.max-passes`. */
 export const DEFAULT_MAX_PASSES = 16;

@@ -108,6 +108,10 @@ function describeNode(node: PhysicalNode): string {
       const specs = `leftInputSpec=[${joinInputSpec(node.left, node.leftKeys)}], rightInputSpec=[${joinInputSpec(node.right, node.rightKeys)}]`;
       return `Join(joinType=[${joinTypeName(node.joinType)}], where=[${joinCondition(node)}], select=[${fields(node.schema)}], ${specs}, ${mode})`;
     }
+    case 'semi-join': {
+      const specs = `leftInputSpec=[${joinInputSpec(node.left, node.leftKeys)}], rightInputSpec=[${joinInputSpec(node.right, node.rightKeys)}]`;
+      return `Join(joinType=[${node.anti ? 'LeftAntiJoin' : 'LeftSemiJoin'}], where=[${joinCondition(node)}]${node.nullAwareKey === undefined ? '' : ', nullAware=[true]'}, select=[${fields(node.schema)}], ${specs}, ${mode})`;
+    }
     case 'interval-join': {
       const { bounds } = node;
       if (bounds.windowJoin === true) {
@@ -181,12 +185,15 @@ function rankRange(range: RankRange): string {
 }
 
 /** The key equalities of a join, then the rest of its match condition (`true` for a cross join, as Flink prints it). */
-function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'interval-join' }>): string {
-  const output = names(node.schema);
+function joinCondition(node: Extract<PhysicalNode, { kind: 'join' | 'semi-join' | 'interval-join' }>): string {
+  // A semi join outputs the left columns only; its condition reads both inputs'.
+  const both = node.kind === 'semi-join' ? [...node.left.schema, ...node.right.schema] : node.schema;
+  const output = names(both);
   const width = node.left.schema.length;
-  const nullSafe = node.kind === 'join' ? node.nullSafe : undefined;
+  const nullSafe = node.kind === 'join' || node.kind === 'semi-join' ? node.nullSafe : undefined;
   const keys = node.leftKeys.map((l, i) => `(${output[l]!} ${nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '='} ${output[width + node.rightKeys[i]!]!})`);
-  const condition = node.condition === null ? [] : [renderExpr(node.condition, node.schema)];
+  const condition = node.condition === null ? [] : [renderExpr(node.condition, both)];
+  if (node.kind === 'semi-join' && node.nullAwareKey !== undefined) condition.push(`((${output[node.nullAwareKey[0]]!} = ${output[width + node.nullAwareKey[1]]!}) IS NOT FALSE)`);
   const all = [...keys, ...condition];
   return all.length === 0 ? 'true' : all.join(' AND ');
 }

@@ -12,7 +12,7 @@ import type { WindowSpec } from '../../common/window-spec.js';
 import { TUMBLE_BOUND } from '../../expr/functions/temporal-functions.js';
 import { INSERT_ONLY } from '../changelog/changelog-mode.js';
 import { isRowFunctionWindow, LogicalProject, type LogicalNode } from '../logical/logical-node.js';
-import { lowerJoin } from './lower-join.js';
+import { lowerJoin, lowerSemiJoin } from './lower-join.js';
 import { lowerWindowJoin } from './lower-window-join.js';
 import { lowerWindowRank } from './lower-window-rank.js';
 import type { PhysicalNode } from './physical-node.js';
@@ -65,6 +65,12 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
       return { kind: 'sink', input: lowerToPhysical(node.input), target: node.target, schema: node.schema, mode };
     case 'join':
       return lowerWindowJoin(node, lowerToPhysical) ?? lowerJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
+    case 'semi-join':
+      return lowerSemiJoin(node, lowerToPhysical(node.left), lowerToPhysical(node.right));
+    case 'apply':
+      throw new WeirError('PLANNING_ERROR', `the subquery ${node.sql} was not decorrelated`, {
+        hint: "the rules 'subquery-to-semi-join' and 'scalar-subquery-to-join' turn subqueries into joins; enable them again ('table.optimizer.<rule>.enabled')",
+      });
     case 'lookup-join':
       return { ...node, input: lowerToPhysical(node.input), mode };
     case 'dynamic-filter': {

@@ -90,6 +90,26 @@ export type PhysicalNode =
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }
+  /**
+   * Flink's semi and anti joins (`Join(joinType=[LeftSemiJoin | LeftAntiJoin])`): the left rows
+   * with at least one (SEMI) or no (ANTI) matching right row; the output is the left columns. Both
+   * inputs are exchanged by their keys (single without keys).
+   */
+  | {
+      readonly kind: 'semi-join';
+      readonly anti: boolean;
+      readonly left: PhysicalNode;
+      readonly right: PhysicalNode;
+      readonly leftKeys: readonly number[];
+      readonly rightKeys: readonly number[];
+      readonly nullSafe?: readonly boolean[];
+      /** The non-equi part of the match condition, over the left then the right columns. */
+      readonly condition: ScalarExpr | null;
+      /** NOT IN's null-aware comparison (left column, right column), see LogicalSemiJoin. */
+      readonly nullAwareKey?: readonly [number, number];
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
   | {
       readonly kind: 'interval-join';
       readonly joinType: JoinType;
@@ -233,6 +253,7 @@ export function physicalInputs(node: PhysicalNode): readonly PhysicalNode[] {
     case 'union':
       return node.inputs;
     case 'join':
+    case 'semi-join':
     case 'interval-join':
     case 'temporal-join':
     case 'window-join':

@@ -33,7 +33,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer', 'changelog-normalize']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'semi-join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer', 'changelog-normalize']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -332,6 +332,18 @@ function specOf(node: PhysicalNode): OperatorSpec {
         ...(node.joinType === 'INNER' ? {} : { joinType: node.joinType }),
         ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
         ...(node.condition === null ? {} : { condition: node.condition }),
+      };
+    case 'semi-join':
+      return {
+        kind: 'semi-join',
+        anti: node.anti,
+        leftKeys: node.leftKeys,
+        rightKeys: node.rightKeys,
+        leftArity: node.left.schema.length,
+        rightArity: node.right.schema.length,
+        ...(node.nullSafe === undefined ? {} : { nullSafe: node.nullSafe }),
+        ...(node.condition === null ? {} : { condition: node.condition }),
+        ...(node.nullAwareKey === undefined ? {} : { nullAwareKey: node.nullAwareKey }),
       };
     case 'interval-join': {
       const { joinType, leftKeys, rightKeys, bounds, condition } = node;

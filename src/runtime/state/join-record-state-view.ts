@@ -107,7 +107,9 @@ export interface CountedRow {
   next: CountedRow | null;
   /**
    * Outer joins only, on an outer input: how many rows of the other input (with their copies)
-   * match this row; while it is 0 the row's NULL-padded output stands.
+   * match this row; while it is 0 the row's NULL-padded output stands. Semi and anti joins keep it
+   * on every left row: the row is in a semi join's output while it is above 0, in an anti join's
+   * while it is 0.
    */
   associations?: number;
 }
@@ -188,6 +190,15 @@ export class CountedRecordView implements JoinRecordStateView {
       return true;
     }
     return false;
+  }
+
+  /** The entry of the distinct row equal to `row` under the current key, if it is stored. */
+  find(row: Row): CountedRow | undefined {
+    const rows = this.state.value();
+    if (rows === undefined) return undefined;
+    if (!(rows instanceof Map)) return rowsEqual(rows.row, row) ? rows : undefined;
+    for (let entry = rows.get(hashRow(row)) ?? null; entry !== null; entry = entry.next) if (rowsEqual(entry.row, row)) return entry;
+    return undefined;
   }
 
   /** True when no row is stored under the current key. */

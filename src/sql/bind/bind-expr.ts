@@ -9,7 +9,7 @@ import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
-import type { Expr, FunctionCall } from '../parse/ast.js';
+import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
 import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
@@ -30,6 +30,10 @@ export interface ExprBindContext {
   readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
   /** Binds `GROUPING(...)` / `GROUPING_ID(...)`; present only in the SELECT and HAVING of a grouped query. */
   readonly onGrouping?: (call: FunctionCall) => ScalarExpr;
+  /** Binds a scalar subquery (see bind-subquery.ts); present where the binder can plan one. */
+  readonly onSubquery?: (subquery: ScalarSubquery) => ScalarExpr;
+  /** Binds `x [NOT] IN (subquery)` or `x <op> ANY | ALL (subquery)` used as a value; present where the binder can plan one. */
+  readonly onInValue?: (predicate: InSubqueryExpr | QuantifiedComparison) => ScalarExpr;
 }
 
 /** The functions that tell which grouping set a row of a grouped query belongs to. */
@@ -117,12 +121,45 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       throw new WeirError('INVALID_ARGUMENT', '* is only allowed in a select list or in COUNT(*)', { span: expr.span });
     case 'item-access':
       return makeCall('ITEM', [bindExpr(expr.expr, ctx), bindExpr(expr.index, ctx)], expr.span, ctx);
+    case 'scalar-subquery':
+      if (ctx.onSubquery !== undefined) return ctx.onSubquery(expr);
+      throw new WeirError('UNSUPPORTED', `a scalar subquery is not supported in ${ctx.clause}`, {
+        span: expr.span,
+        hint: 'scalar subqueries are supported in WHERE, HAVING and the SELECT list; compute the value in a subquery of FROM and join it',
+      });
     case 'in-subquery':
     case 'exists':
-    case 'scalar-subquery':
-      throw new WeirError('UNSUPPORTED', `${expr.kind.replace('-', ' ')} expressions are not supported yet`, { span: expr.span });
+    case 'quantified': {
+      const counted = expr.kind === 'exists' && ctx.onSubquery !== undefined ? existsAsCount(expr, ctx.functions) : undefined;
+      if (counted !== undefined) return bindExpr(counted, ctx);
+      if (expr.kind !== 'exists' && ctx.onInValue !== undefined) return ctx.onInValue(expr);
+      const what = expr.kind === 'exists' ? 'EXISTS (subquery)' : expr.kind === 'in-subquery' ? 'IN (subquery)' : `${expr.op} ${expr.quantifier} (subquery)`;
+      const where = ctx.clause === 'WHERE' || ctx.clause === 'HAVING' ? `inside another expression of ${ctx.clause}` : `in ${ctx.clause}`;
+      throw new WeirError('UNSUPPORTED', `${what} is not supported ${where}: only as a condition of WHERE or HAVING, alone or AND-ed with others (NOT allowed)`, {
+        span: expr.span,
+        hint: expr.kind === 'exists' ? 'for a value, write (SELECT COUNT(*) FROM ... WHERE ...) > 0' : 'for a value, compare with a scalar subquery or use a LEFT JOIN; an OR of conditions can be written as a UNION of queries',
+      });
+    }
   }
   throw new WeirError('INTERNAL_ERROR', `unhandled expression kind`);
+}
+
+/**
+ * `[NOT] EXISTS (SELECT ... FROM f WHERE w)` used as a value (in the SELECT list, under OR or
+ * CASE): `(SELECT COUNT(*) FROM f WHERE w) > 0` (`= 0` for NOT EXISTS), a scalar subquery, which is
+ * never NULL (COUNT over no rows is 0). Undefined for a subquery that groups, aggregates or limits
+ * its rows. (A condition of WHERE or HAVING is planned as a semi or anti join instead.)
+ */
+function existsAsCount(expr: ExistsExpr, functions: FunctionRegistry): Expr | undefined {
+  const query = expr.query;
+  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having !== undefined || query.limit !== undefined || query.offset !== undefined) return undefined;
+  if (query.items.some((i) => i.kind === 'select-expr' && containsAggregate(i.expr, functions))) return undefined;
+  const span = expr.span;
+  const name = { kind: 'qualified-name' as const, span, parts: [{ kind: 'identifier' as const, span, name: 'COUNT', quoted: false }] };
+  const count: Expr = { kind: 'call', span, name, args: [{ kind: 'star', span, qualifier: [] }], distinct: false };
+  const counted: SelectQuery = { ...query, distinct: false, items: [{ kind: 'select-expr', span, expr: count }], orderBy: [], windows: [] };
+  const zero: Expr = { kind: 'literal', span, type: 'number', text: '0' };
+  return { kind: 'binary', span, op: expr.negated ? '=' : '>', left: { kind: 'scalar-subquery', span: query.span, query: counted }, right: zero };
 }
 
 /** True when the expression contains an aggregate call (outside any OVER window). */
@@ -167,6 +204,10 @@ export function visitExpr(expr: Expr, visit: (e: Expr) => void): void {
       break;
     case 'in-list':
       children.push(expr.expr, ...expr.list);
+      break;
+    case 'in-subquery':
+    case 'quantified':
+      children.push(expr.expr);
       break;
     case 'like':
       children.push(expr.expr, expr.pattern, expr.escape);

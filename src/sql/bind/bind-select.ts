@@ -11,7 +11,7 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
@@ -21,6 +21,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
+import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -28,6 +29,9 @@ import { Scope } from './scope.js';
 const AGGREGATE_BASE = 1 << 24;
 /** GROUPING(...) calls are bound as input references from this index on, then replaced by their value. */
 const GROUPING_BASE = 1 << 25;
+
+/** In a grouped select, scalar subquery values are bound as input references from this index on, then renumbered. */
+const SUBQUERY_BASE = 1 << 28;
 
 /** A select-list entry after `*` expansion, with the name its column will have. */
 interface OutputItem {
@@ -39,12 +43,29 @@ interface OutputItem {
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
   // `FROM a, b, c WHERE a.k = b.k AND ...`: the WHERE's conjuncts are the ON conditions of the joins.
-  const comma = query.from !== undefined && query.where !== undefined ? bindCommaJoin(query.from, query.where, ctx) : undefined;
-  const where = comma === undefined ? query.where : undefined;
+  // Conjuncts of the WHERE with subqueries are planned after the FROM and the others.
+  const whereConjuncts = query.where === undefined ? [] : astConjuncts(query.where);
+  const subqueryConjuncts = whereConjuncts.filter((c) => containsSubquery(c));
+  const plainWhere = subqueryConjuncts.length === 0 ? query.where : andOf(whereConjuncts.filter((c) => !containsSubquery(c)));
+  const comma = query.from !== undefined && plainWhere !== undefined ? bindCommaJoin(query.from, plainWhere, ctx) : undefined;
+  const where = comma === undefined ? plainWhere : undefined;
   const from = comma ?? (query.from === undefined ? singleRow() : bindFrom(query.from, ctx));
   let plan = from.plan;
   const scope = from.scope;
-  const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE' };
+  // A scalar subquery appends its value to the plan (after the FROM columns, which the scope indexes).
+  const onSubquery = (subquery: ScalarSubquery): ScalarExpr => {
+    const prepared = prepareScalar(subquery, scope, ctx);
+    plan = attachScalar(plan, prepared, { width: scope.columns.length });
+    return Exprs.inputRef(plan.schema.length - 1, prepared.type);
+  };
+  // `x IN (subquery)` / `x > ANY (subquery)` as a value appends what it is computed from (see attachComparisonAsValue).
+  const onInValue = (predicate: InSubqueryExpr | QuantifiedComparison): ScalarExpr => {
+    const x = bindExpr(predicate.expr, exprContext);
+    const attached = attachComparisonAsValue(plan, predicate, x, scope, ctx);
+    plan = attached.plan;
+    return attached.value;
+  };
+  const exprContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'WHERE', onSubquery, onInValue };
 
   const items = expandItems(query.items, scope);
   const deferred = where !== undefined && readsWindowAlias(where, items, scope);
@@ -52,6 +73,27 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     const condition = bindExpr(where, exprContext);
     requireBoolean(condition, 'WHERE', where.span);
     plan = LogicalFilter.create({ input: plan, condition });
+  }
+  if (subqueryConjuncts.length > 0) {
+    const filters: ScalarExpr[] = [];
+    for (const conjunct of subqueryConjuncts) {
+      const predicate = subqueryPredicate(conjunct);
+      if (predicate === undefined) {
+        const condition = bindExpr(conjunct, exprContext);
+        requireBoolean(condition, 'WHERE', conjunct.span);
+        filters.push(condition);
+        continue;
+      }
+      const prepared = preparePredicate(predicate, scope, ctx);
+      const value = predicate.core.kind === 'exists' ? undefined : bindExpr(predicate.core.expr, exprContext);
+      const attached = attachPredicate(plan, prepared, value, { width: scope.columns.length }, ctx.functions);
+      plan = attached.plan;
+      if (attached.filter !== undefined) filters.push(attached.filter);
+    }
+    if (filters.length > 0) {
+      const condition = filters.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
+      plan = LogicalFilter.create({ input: plan, condition });
+    }
   }
 
   const grouped =
@@ -67,16 +109,18 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     const windowed = windowCalls(items.flatMap((i) => (i.expr.kind === 'scope-column' ? [] : [i.expr])));
     if (windowed.length > 0) {
       const selectContext = { ...exprContext, clause: 'SELECT' as const };
-      const bound = bindWindowCalls(plan, windowed, query.windows, selectContext, ctx);
+      // A subquery in a window call's arguments would land below the window's input: refused there.
+      const bound = bindWindowCalls(plan, windowed, query.windows, { ...selectContext, onSubquery: undefined, onInValue: undefined }, ctx);
       plan = bound.plan;
       const onWindowCall = (call: FunctionCall): ScalarExpr => bound.values.get(call)!;
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...selectContext, onWindowCall })));
       result = project(plan, exprs, items.map((i) => i.name));
-      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY' } };
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined, onInValue: undefined } };
     } else {
       const exprs = items.map((item) => (item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, { ...exprContext, clause: 'SELECT' })));
+      // (`plan` now has the values of the select list's scalar subqueries.)
       result = project(plan, exprs, items.map((i) => i.name));
-      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY' } };
+      projection = { input: plan, exprs, from: { ...exprContext, clause: 'ORDER BY', onSubquery: undefined, onInValue: undefined } };
     }
   }
   if (deferred) {
@@ -103,6 +147,12 @@ function readsWindowAlias(where: Expr, items: readonly OutputItem[], scope: Scop
     if (aliases.has(name) && !scope.columns.some((c) => c.name.toLowerCase() === name)) reads = true;
   });
   return reads;
+}
+
+/** The AND of conjuncts as written, or undefined when there are none. */
+function andOf(conjuncts: readonly Expr[]): Expr | undefined {
+  if (conjuncts.length === 0) return undefined;
+  return conjuncts.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } }));
 }
 
 function singleRow(): { plan: LogicalNode; scope: Scope } {
@@ -218,18 +268,42 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
     groupingCalls.push({ args, span: call.span });
     return Exprs.inputRef(GROUPING_BASE + groupingCalls.length - 1, SqlTypes.bigint(false));
   };
-  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate, onGrouping, onWindowProperty: window?.property };
+  // Subqueries of the SELECT list and HAVING are applied over the aggregate; they may correlate
+  // with the grouping keys (outer columns become the aggregate's key columns).
+  const scalars: PreparedScalar[] = [];
+  const onSubquery = (subquery: ScalarSubquery): ScalarExpr => {
+    const prepared = prepareScalar(subquery, scope, ctx);
+    scalars.push(prepared);
+    return Exprs.inputRef(SUBQUERY_BASE + scalars.length - 1, prepared.type);
+  };
+  const selectContext: ExprBindContext = { scope, functions: ctx.functions, clause: 'SELECT', onAggregate, onGrouping, onWindowProperty: window?.property, onSubquery };
   const boundItems = items.map((item) => ({
     item,
     expr: item.expr.kind === 'scope-column' ? columnRef(scope, item.expr.index) : bindExpr(item.expr, selectContext),
   }));
-  const having = query.having === undefined ? undefined : bindExpr(query.having, { ...selectContext, clause: 'HAVING' });
+  const havingContext: ExprBindContext = { ...selectContext, clause: 'HAVING' };
+  const havingConjuncts = query.having === undefined ? [] : astConjuncts(query.having);
+  const havingPredicates: { prepared: PreparedPredicate; value: ScalarExpr | undefined; span: SourceSpan }[] = [];
+  const havingPlain: Expr[] = [];
+  for (const conjunct of havingConjuncts) {
+    const predicate = containsSubquery(conjunct) ? subqueryPredicate(conjunct) : undefined;
+    if (predicate === undefined) {
+      havingPlain.push(conjunct);
+      continue;
+    }
+    const prepared = preparePredicate(predicate, scope, ctx);
+    const value = predicate.core.kind === 'exists' ? undefined : bindExpr(predicate.core.expr, havingContext);
+    havingPredicates.push({ prepared, value, span: conjunct.span });
+  }
+  const havingExpr = andOf(havingPlain);
+  const having = havingExpr === undefined ? undefined : bindExpr(havingExpr, havingContext);
 
   const keyCount = groupExprs.length;
   // With grouping sets, the aggregation's output has `$e` between the keys and the calls.
   const callBase = sets === undefined ? keyCount : keyCount + 1;
   const toAggregateOutput = (expr: ScalarExpr, span: SourceSpan, clause: string): ScalarExpr =>
     rewriteOverGroups(expr, groupExprs, (ref) => {
+      if (ref.index >= SUBQUERY_BASE) return Exprs.inputRef(aggregateWidth + ref.index - SUBQUERY_BASE, ref.type);
       if (ref.index >= GROUPING_BASE) {
         const { args, span: callSpan } = groupingCalls[ref.index - GROUPING_BASE]!;
         return groupingExpr(sets ?? [groupExprs.map((_, k) => k)], args, keyCount, callSpan);
@@ -247,10 +321,35 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const calls = pending.map((p) => p.call);
   let plan: LogicalNode =
     sets === undefined ? LogicalAggregate.create({ input: pre, keys: groupExprs.map((_, i) => i), calls }) : groupingSetsAggregate(pre, keyCount, sets, calls);
+  // The aggregation's columns; the scalar subqueries' values follow them.
+  const aggregateWidth = plan.schema.length;
+  const scopeWidth = scope.columns.length;
+  const outer: OuterColumns = {
+    width: scopeWidth,
+    toPlan: (conjunct, planWidth) =>
+      rewriteOverGroups(conjunct, groupExprs, (ref) => {
+        if (ref.index >= scopeWidth) return Exprs.inputRef(planWidth + ref.index - scopeWidth, ref.type);
+        const column = scope.columns[ref.index]!;
+        throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause to be read by a subquery of the SELECT list or HAVING`, {
+          hint: 'a subquery over a grouped query can only correlate with its grouping columns',
+        });
+      }),
+  };
+  for (const prepared of scalars) plan = attachScalar(plan, prepared, outer);
 
+  const havingFilters: ScalarExpr[] = [];
+  for (const { prepared, value, span } of havingPredicates) {
+    const attached = attachPredicate(plan, prepared, value === undefined ? undefined : toAggregateOutput(value, span, 'HAVING'), outer, ctx.functions);
+    plan = attached.plan;
+    if (attached.filter !== undefined) havingFilters.push(attached.filter);
+  }
   if (having !== undefined) {
-    const condition = toAggregateOutput(having, query.having!.span, 'HAVING');
-    requireBoolean(condition, 'HAVING', query.having!.span);
+    const condition = toAggregateOutput(having, havingExpr!.span, 'HAVING');
+    requireBoolean(condition, 'HAVING', havingExpr!.span);
+    havingFilters.push(condition);
+  }
+  if (havingFilters.length > 0) {
+    const condition = havingFilters.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
     plan = LogicalFilter.create({ input: plan, condition });
   }
   const exprs = boundItems.map(({ item, expr }) => toAggregateOutput(expr, item.span, 'SELECT'));

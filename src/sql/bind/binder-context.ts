@@ -5,6 +5,7 @@ import type { FunctionRegistry } from '../../expr/function-registry.js';
 import type { LogicalNode } from '../../plan/logical/logical-node.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Query } from '../parse/ast.js';
+import type { Scope } from './scope.js';
 
 /** A common table expression visible by name, with the context it was defined in. */
 export interface CteDefinition {
@@ -27,7 +28,14 @@ export class BinderContext {
     readonly functions: FunctionRegistry,
     private readonly ctes: ReadonlyMap<string, CteDefinition> = new Map(),
     private readonly viewStack: readonly string[] = [],
+    /** The scopes of the queries around the subquery being bound, nearest first (see bind-subquery.ts). */
+    readonly outerScopes: readonly Scope[] = [],
   ) {}
+
+  /** A context for binding a subquery whose enclosing query has the columns of `scope`. */
+  withOuterScope(scope: Scope): BinderContext {
+    return new BinderContext(this.catalog, this.functions, this.ctes, this.viewStack, [scope, ...this.outerScopes]);
+  }
 
   /** The CTE of that name, if one is visible. */
   cte(name: string): CteDefinition | undefined {
@@ -38,7 +46,7 @@ export class BinderContext {
   withCte(name: string, query: Query, columnNames: readonly string[] | undefined): BinderContext {
     const next = new Map(this.ctes);
     next.set(name, { name, query, columnNames, context: this });
-    return new BinderContext(this.catalog, this.functions, next, this.viewStack);
+    return new BinderContext(this.catalog, this.functions, next, this.viewStack, this.outerScopes);
   }
 
   /** A context for expanding a catalog view, which sees no CTEs; fails on a view that refers to itself. */

@@ -124,6 +124,7 @@ function visitExpr(expr: Expr, ctes: ReadonlySet<string>, found: Set<string>): v
       for (const e of [expr.expr, ...expr.list]) visitExpr(e, ctes, found);
       return;
     case 'in-subquery':
+    case 'quantified':
       visitExpr(expr.expr, ctes, found);
       visitQuery(expr.query, ctes, found);
       return;

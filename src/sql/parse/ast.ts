@@ -82,6 +82,7 @@ export type Expr =
   | InSubqueryExpr
   | ExistsExpr
   | ScalarSubquery
+  | QuantifiedComparison
   | LikeExpr
   | IsExpr
   | FieldAccess
@@ -255,6 +256,15 @@ export interface ExistsExpr extends Node {
   readonly kind: 'exists';
   readonly query: Query;
   readonly negated: boolean;
+}
+
+/** `x <op> ANY | SOME | ALL (SELECT ...)` (SOME is ANY). */
+export interface QuantifiedComparison extends Node {
+  readonly kind: 'quantified';
+  readonly expr: Expr;
+  readonly op: '=' | '<>' | '<' | '<=' | '>' | '>=';
+  readonly quantifier: 'ANY' | 'ALL';
+  readonly query: Query;
 }
 
 /** `(SELECT ...)` used as a value. */

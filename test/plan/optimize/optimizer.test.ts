@@ -81,8 +81,8 @@ describe('optimizer passes', () => {
   it('skips disabled rules but never the analyzer', () => {
     const disabled = optimizePlan(filtered, context, { disabled: new Set(['add-true-once']) }, [addsTrueOnce]);
     expect(disabled.plan).toBe(filtered);
-    expect(ANALYZER_RULES.map((r) => r.name)).toEqual(['push-limit-into-rank']);
-    expect(DEFAULT_RULES.map((r) => r.name)).not.toContain('push-limit-into-rank');
+    expect(ANALYZER_RULES.map((r) => r.name)).toEqual(['subquery-to-semi-join', 'scalar-subquery-to-join', 'push-limit-into-rank']);
+    for (const rule of ANALYZER_RULES) expect(DEFAULT_RULES.map((r) => r.name)).not.toContain(rule.name);
   });
 });
 

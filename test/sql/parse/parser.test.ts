@@ -408,6 +408,14 @@ describe('expressions', () => {
     expect(expression('(SELECT 1) + 1')).toMatchObject({ kind: 'binary', left: { kind: 'scalar-subquery' } });
   });
 
+  it('quantified comparisons: ANY, SOME (as ANY) and ALL over a subquery; `any` stays a name', () => {
+    expect(expression('x = ANY (SELECT y FROM t)')).toMatchObject({ kind: 'quantified', expr: col('x'), op: '=', quantifier: 'ANY', query: { kind: 'select' } });
+    expect(expression('x <> some (SELECT y FROM t)')).toMatchObject({ kind: 'quantified', op: '<>', quantifier: 'ANY' });
+    expect(expression('NOT x >= ALL (SELECT y FROM t) AND z')).toMatchObject({ kind: 'binary', op: 'AND', left: { kind: 'unary', op: 'NOT', operand: { kind: 'quantified', op: '>=', quantifier: 'ALL' } } });
+    expect(expression('x = any')).toEqual(binary('=', col('x'), col('any')));
+    expect(expression('x < some + 1')).toMatchObject({ kind: 'binary', op: '<', right: { kind: 'binary', op: '+' } });
+  });
+
   it('CASE with and without operand', () => {
     expect(expression("CASE WHEN a = 1 THEN 'x' WHEN a = 2 THEN 'y' ELSE 'z' END")).toEqual({
       kind: 'case', whens: [{ when: binary('=', col('a'), num('1')), then: str('x') }, { when: binary('=', col('a'), num('2')), then: str('y') }], else: str('z'),

@@ -89,7 +89,10 @@ export function atMostOneRow(node: LogicalNode): boolean {
     case 'project':
     case 'filter':
     case 'watermark-assigner':
+    case 'apply':
       return atMostOneRow(node.input);
+    case 'semi-join':
+      return atMostOneRow(node.left);
     case 'scan':
     case 'union':
     case 'window-tvf':

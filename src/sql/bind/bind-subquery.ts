@@ -1,0 +1,576 @@
+/**
+ * Subqueries in expressions: `EXISTS`, `IN`, `<op> ANY | SOME | ALL` and scalar subqueries. The
+ * binder turns each into an `apply` node over the plan of the query that contains it (decorrelated
+ * later by the rules subquery-to-semi-join and scalar-subquery-to-join):
+ * - a predicate (`[NOT] EXISTS`, `x [NOT] IN`, `x <op> ANY | ALL`, under any number of NOTs) that is
+ *   a conjunct of WHERE or HAVING becomes a SEMI or ANTI apply whose condition is the comparison in
+ *   SQL's three-valued logic: `x IN q` keeps the rows with some `x = v` TRUE; `x NOT IN q` those
+ *   with no `x = v` TRUE or NULL (so a NULL in q keeps nothing and a NULL x is kept only when q is
+ *   empty); `x > ALL q` those with no `x > v` FALSE or NULL;
+ * - a scalar subquery anywhere in an expression becomes a SCALAR apply appending its value.
+ *
+ * Correlation: the conjuncts of a subquery's WHERE that read columns of the outer query (its FROM
+ * scope) are pulled out of the subquery into the apply's condition; the inner columns they read are
+ * added to the subquery's select list (and to its GROUP BY when it aggregates, so that it computes
+ * one group per correlation value). Outer columns anywhere else in a subquery are refused.
+ */
+import { WeirError, type SourceSpan } from '../../common/errors.js';
+import type { Field } from '../../common/schema.js';
+import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import type { FunctionRegistry } from '../../expr/function-registry.js';
+import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { LogicalAggregate, LogicalApply, LogicalProject, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
+import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery, TableRef } from '../parse/ast.js';
+import { bindExpr, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
+import { bindFrom, bindQuery } from './bind-query.js';
+import type { BinderContext } from './binder-context.js';
+import { Scope } from './scope.js';
+
+/** A predicate over a subquery, with the NOTs above it folded into `negated`. */
+export interface SubqueryPredicate {
+  readonly core: InSubqueryExpr | ExistsExpr | QuantifiedComparison;
+  readonly negated: boolean;
+  readonly span: SourceSpan;
+}
+
+/** The subquery predicate `expr` is (under any number of NOTs), or undefined. */
+export function subqueryPredicate(expr: Expr): SubqueryPredicate | undefined {
+  let negated = false;
+  let current = expr;
+  while (current.kind === 'unary' && current.op === 'NOT') {
+    negated = !negated;
+    current = current.operand;
+  }
+  if (current.kind === 'exists' || current.kind === 'in-subquery' || current.kind === 'quantified') return { core: current, negated, span: expr.span };
+  return undefined;
+}
+
+/** True when `expr` has a subquery outside any nested subquery. */
+export function containsSubquery(expr: Expr | undefined): boolean {
+  if (expr === undefined) return false;
+  let found = false;
+  visitExpr(expr, (e) => {
+    if (e.kind === 'exists' || e.kind === 'in-subquery' || e.kind === 'quantified' || e.kind === 'scalar-subquery') found = true;
+  });
+  return found;
+}
+
+/** The conjuncts of an AND tree as written. */
+export function astConjuncts(expr: Expr): Expr[] {
+  return expr.kind === 'binary' && expr.op === 'AND' ? [...astConjuncts(expr.left), ...astConjuncts(expr.right)] : [expr];
+}
+
+/** A subquery bound without its correlation. */
+export interface BoundSubquery {
+  /** Uncorrelated: the select list's columns, then the inner columns the correlation reads. */
+  readonly plan: LogicalNode;
+  /** Columns of the select list. */
+  readonly width: number;
+  /** The pulled-out conjuncts, over the outer scope's columns then the plan's. */
+  readonly correlation: readonly ScalarExpr[];
+  /** At most one row per correlation value (an aggregate without GROUP BY, or no FROM). */
+  readonly singleRow: boolean;
+  /** The value of the first column over no rows when it is not NULL (COUNT's 0). */
+  readonly emptyValue: ScalarExpr | null;
+  /** An aggregate without GROUP BY: exactly one row per correlation value in SQL. */
+  readonly globalAggregate: boolean;
+  /** How the subquery is named in plans and errors. */
+  readonly sql: string;
+}
+
+/** How a subquery is used: its existence alone, a value compared, or a scalar value. */
+type SubqueryUse = 'exists' | 'compared' | 'scalar';
+
+/**
+ * How the outer scope's columns (the first `width` columns a correlation reads, the subquery's
+ * following) lie in the plan a subquery is attached to: the same indexes (a FROM's plan, with
+ * columns appended), or, over an aggregate, what `toPlan` rewrites a correlation conjunct into,
+ * given the plan's width (outer columns as grouping keys, the subquery's columns shifted).
+ */
+export interface OuterColumns {
+  readonly width: number;
+  readonly toPlan?: (conjunct: ScalarExpr, planWidth: number) => ScalarExpr;
+}
+
+/** A prepared scalar subquery: bound, with the type of the value it appends. */
+export interface PreparedScalar {
+  readonly bound: BoundSubquery;
+  readonly type: SqlType;
+}
+
+/** Binds a scalar subquery (correlated to `outer` when given). */
+export function prepareScalar(expr: ScalarSubquery, outer: Scope | undefined, ctx: BinderContext): PreparedScalar {
+  const bound = bindSubquery(expr.query, outer, ctx, 'scalar', expr.span);
+  requireOneColumn(bound, 'a scalar subquery', expr.span);
+  const value = bound.plan.schema[0]!.type;
+  const type = bound.emptyValue !== null && !value.nullable ? value : withNullable(value, true);
+  return { bound, type };
+}
+
+/** `plan` with the SCALAR apply of a prepared subquery; its value is the last column. */
+export function attachScalar(plan: LogicalNode, prepared: PreparedScalar, outer: OuterColumns): LogicalNode {
+  const { type } = prepared;
+  const bound = prepared.bound.singleRow ? prepared.bound : withSingleValue(prepared.bound, outer.width);
+  const correlation = shiftCorrelation(bound.correlation, outer, plan.schema.length);
+  return LogicalApply.create({
+    applyType: 'SCALAR',
+    input: plan,
+    subquery: bound.plan,
+    condition: conjunction(correlation),
+    // The value leads a subquery's columns; SINGLE_VALUE puts it after the correlation columns.
+    valueIndex: prepared.bound.singleRow ? 0 : bound.plan.schema.length - 1,
+    emptyValue: bound.emptyValue,
+    sql: bound.sql,
+    valueType: type,
+  });
+}
+
+/** A prepared subquery predicate: the bound subquery, or for a one-row aggregate the scalar it compares with. */
+export type PreparedPredicate =
+  | { readonly kind: 'rows'; readonly predicate: SubqueryPredicate; readonly bound: BoundSubquery }
+  | { readonly kind: 'scalar'; readonly predicate: SubqueryPredicate; readonly scalar: PreparedScalar };
+
+/** Binds the subquery of a predicate (correlated to `outer` when given). */
+export function preparePredicate(predicate: SubqueryPredicate, outer: Scope | undefined, ctx: BinderContext): PreparedPredicate {
+  const { core } = predicate;
+  const use: SubqueryUse = core.kind === 'exists' ? 'exists' : 'compared';
+  const bound = bindSubquery(core.query, outer, ctx, use, core.span);
+  if (use === 'compared') requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', core.span);
+  // A subquery that aggregates without GROUP BY has exactly one row (per correlation value): ANY
+  // and ALL over it are the comparison with its value, and EXISTS is TRUE.
+  if (bound.globalAggregate && use === 'compared') {
+    const value = bound.plan.schema[0]!.type;
+    return { kind: 'scalar', predicate, scalar: { bound: { ...bound, singleRow: true }, type: bound.emptyValue !== null && !value.nullable ? value : withNullable(value, true) } };
+  }
+  return { kind: 'rows', predicate, bound };
+}
+
+/**
+ * Applies a prepared predicate to `plan`: the plan (with a SEMI/ANTI apply, or with the scalar it
+ * compares with appended) and a condition to filter it by (over the returned plan), if any.
+ * `value` is the left operand of IN / ANY / ALL, over `plan`'s columns.
+ */
+export function attachPredicate(plan: LogicalNode, prepared: PreparedPredicate, value: ScalarExpr | undefined, outer: OuterColumns, functions: FunctionRegistry): { plan: LogicalNode; filter?: ScalarExpr } {
+  const { core, negated, span } = prepared.predicate;
+  if (prepared.kind === 'scalar') {
+    const withValue = attachScalar(plan, prepared.scalar, outer);
+    const v = Exprs.inputRef(withValue.schema.length - 1, prepared.scalar.type);
+    const { op, inverted } = comparisonOf(core);
+    const comparison = makeCall(op, [value!, v], span, { functions });
+    return { plan: withValue, filter: negated !== inverted ? makeCall('NOT', [comparison], span, { functions }) : comparison };
+  }
+  const { bound } = prepared;
+  if (bound.globalAggregate && core.kind === 'exists') {
+    // EXISTS over one row per correlation value is TRUE, NOT EXISTS FALSE.
+    return { plan, filter: Exprs.literal(negated === core.negated, SqlTypes.boolean(false)) };
+  }
+  const width = plan.schema.length;
+  const conditions = shiftCorrelation(bound.correlation, outer, width);
+  let applyType: ApplyType;
+  if (core.kind === 'exists') {
+    applyType = negated !== core.negated ? 'ANTI' : 'SEMI';
+  } else {
+    const v = Exprs.inputRef(width, bound.plan.schema[0]!.type);
+    const { op, quantifier, inverted } = comparisonOf(core);
+    const not = negated !== inverted;
+    const comparison = makeCall(op, [value!, v], span, { functions });
+    const strict = !comparison.type.nullable;
+    const test = (name: 'IS NOT FALSE' | 'IS NOT TRUE' | 'IS FALSE'): ScalarExpr => makeCall(name, [comparison], span, { functions });
+    const negatedComparison = (): ScalarExpr => makeCall(NEGATED[op], [value!, v], span, { functions });
+    if (quantifier === 'ANY') {
+      // x op ANY q: some v with x op v TRUE; NOT: none with it TRUE or NULL.
+      applyType = not ? 'ANTI' : 'SEMI';
+      conditions.push(!not ? comparison : strict ? comparison : test('IS NOT FALSE'));
+    } else {
+      // x op ALL q: no v with x op v FALSE or NULL; NOT: some v with it FALSE.
+      applyType = not ? 'SEMI' : 'ANTI';
+      conditions.push(strict ? negatedComparison() : test(not ? 'IS FALSE' : 'IS NOT TRUE'));
+    }
+  }
+  return {
+    plan: LogicalApply.create({
+      applyType,
+      input: plan,
+      subquery: bound.plan,
+      condition: conjunction(conditions),
+      valueIndex: 0,
+      emptyValue: null,
+      sql: bound.sql,
+    }),
+  };
+}
+
+/**
+ * A subquery of one value column that may return several rows, as one row per correlation value:
+ * `SINGLE_VALUE(value, name)` grouped by its correlation columns, which fails at runtime when a
+ * group has more than one row. Output: the correlation columns, then the value (the last column).
+ */
+function withSingleValue(bound: BoundSubquery, outerWidth: number): BoundSubquery {
+  const input = bound.plan;
+  const corCount = input.schema.length - 1;
+  const valueType = input.schema[0]!.type;
+  const name = Exprs.literal(bound.sql, SqlTypes.string(false));
+  const preExprs = [...input.schema.slice(1).map((f, i) => Exprs.inputRef(i + 1, f.type)), Exprs.inputRef(0, valueType), name];
+  const preSchema: Field[] = [...input.schema.slice(1), { name: '$value', type: valueType }, { name: '$subquery', type: name.type }];
+  const pre: LogicalNode = LogicalProject.create({ input, exprs: preExprs, names: preSchema.map((f) => f.name) });
+  const type = withNullable(valueType, true);
+  const call = { function: 'SINGLE_VALUE', args: [corCount, corCount + 1], argTypes: [valueType, name.type], distinct: false, filter: null, type, name: '$value' };
+  const plan: LogicalNode = LogicalAggregate.create({ input: pre, keys: input.schema.slice(1).map((_, i) => i), calls: [call] });
+  const correlation = bound.correlation.map((c) =>
+    remapInputs(c, (r) => {
+      if (r.index < outerWidth) return r;
+      const column = r.index - outerWidth;
+      return Exprs.inputRef(outerWidth + (column === 0 ? corCount : column - 1), r.type);
+    }),
+  );
+  return { ...bound, plan, correlation, singleRow: true };
+}
+
+/** The comparison of IN / ANY / ALL; `inverted` for NOT IN written as such. */
+function comparisonOf(core: InSubqueryExpr | ExistsExpr | QuantifiedComparison): { op: QuantifiedComparison['op']; quantifier: 'ANY' | 'ALL'; inverted: boolean } {
+  if (core.kind === 'in-subquery') return { op: '=', quantifier: 'ANY', inverted: core.negated };
+  if (core.kind === 'quantified') return { op: core.op, quantifier: core.quantifier, inverted: false };
+  throw new WeirError('INTERNAL_ERROR', 'EXISTS has no comparison');
+}
+
+const NEGATED: Readonly<Record<QuantifiedComparison['op'], QuantifiedComparison['op']>> = { '=': '<>', '<>': '=', '<': '>=', '>=': '<', '>': '<=', '<=': '>' };
+
+/** Correlation conjuncts re-indexed from (outer scope ++ subquery) to (plan of `width` columns ++ subquery). */
+function shiftCorrelation(correlation: readonly ScalarExpr[], outer: OuterColumns, width: number): ScalarExpr[] {
+  if (outer.toPlan !== undefined) return correlation.map((c) => outer.toPlan!(c, width));
+  return correlation.map((c) => remapInputs(c, (r) => (r.index < outer.width ? r : Exprs.inputRef(r.index - outer.width + width, r.type))));
+}
+
+function conjunction(conjuncts: readonly ScalarExpr[]): ScalarExpr | null {
+  return conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
+}
+
+function requireOneColumn(bound: BoundSubquery, what: string, span: SourceSpan): void {
+  if (bound.width !== 1) {
+    throw new WeirError('INVALID_ARGUMENT', `${what} must return one column, but ${bound.sql} returns ${bound.width}`, { span, hint: 'select exactly one column in the subquery' });
+  }
+}
+
+/** How a subquery is named in plans and errors: where it starts. */
+function subqueryName(span: SourceSpan): string {
+  return `(subquery at line ${span.start.line}, column ${span.start.column})`;
+}
+
+/** True when the select block aggregates (aggregate calls, GROUP BY or HAVING). */
+function isGrouped(query: SelectQuery, ctx: BinderContext): boolean {
+  return query.groupBy.length > 0 || query.having !== undefined || query.items.some((i) => i.kind === 'select-expr' && containsAggregate(i.expr, ctx.functions));
+}
+
+/** The column references of an expression (not inside nested subqueries). */
+function columnRefs(expr: Expr): ColumnRef[] {
+  const refs: ColumnRef[] = [];
+  visitExpr(expr, (e) => {
+    if (e.kind === 'column-ref') refs.push(e);
+  });
+  return refs;
+}
+
+/** Whether a name resolves in a scope (other errors, such as an ambiguous name, count as resolving: binding reports them). */
+function resolves(scope: Scope, ref: ColumnRef): boolean {
+  try {
+    scope.resolve(ref.parts, ref.span);
+    return true;
+  } catch (error) {
+    if (error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) return false;
+    return true;
+  }
+}
+
+/** Binds a subquery, pulling its correlated WHERE conjuncts out. */
+function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
+  const sql = subqueryName(span);
+  if (query.kind !== 'select') {
+    const relation = bindRefusingOuter(query, outer, ctx, sql);
+    return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: false, emptyValue: null, globalAggregate: false, sql };
+  }
+  const grouped = isGrouped(query, ctx);
+  const globalAggregate = grouped && query.groupBy.length === 0;
+  const innerScope = query.from === undefined ? new Scope([]) : bindInnerFrom(query.from, outer, ctx, sql);
+  const isOuter = (ref: ColumnRef): boolean => outer !== undefined && !resolves(innerScope, ref) && resolves(outer, ref);
+  const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
+  refuseDistantReferences(query, innerScope, outer, ctx.outerScopes, sql);
+  const correlated = conjuncts.filter((c) => columnRefs(c).some(isOuter));
+  if (correlated.length === 0) {
+    const relation = bindRefusingOuter(query, outer, ctx, sql);
+    return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
+  }
+  if (query.limit !== undefined || query.offset !== undefined) {
+    throw new WeirError('UNSUPPORTED', `LIMIT and OFFSET are not supported in a correlated subquery ${sql}`, { span, hint: 'drop the LIMIT, or compute the rows per outer value with ROW_NUMBER() OVER (PARTITION BY ...) and join them' });
+  }
+  if (globalAggregate && query.having !== undefined) {
+    throw new WeirError('UNSUPPORTED', `HAVING is not supported in a correlated subquery that aggregates without GROUP BY ${sql}`, { span, hint: 'move the condition out of the subquery: compare its value in the outer WHERE' });
+  }
+  // An aggregating or scalar subquery is computed once per correlation value: each correlated
+  // conjunct must equate an inner column (a grouping key) with an expression of the outer query.
+  const needsEquality = grouped || use === 'scalar';
+  for (const conjunct of correlated) {
+    const ok = conjunct.kind === 'binary' && conjunct.op === '=' && [conjunct.left, conjunct.right].some((side, i) => {
+      const other = i === 0 ? conjunct.right : conjunct.left;
+      const innerSide = grouped ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
+      return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
+    });
+    if (needsEquality && !ok) {
+      const what = grouped ? 'a correlated subquery that aggregates' : 'a correlated scalar subquery';
+      throw new WeirError('UNSUPPORTED', `${what} ${sql} can only be correlated by equalities of an inner column with an outer expression (inner.c = outer.x), not by this condition`, {
+        span: conjunct.span,
+        hint: 'write the condition as equalities, or join the tables in the outer query and aggregate there',
+      });
+    }
+  }
+  // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
+  const corItems: ColumnRef[] = [];
+  const corName = (ref: ColumnRef): string => {
+    const key = ref.parts.map((p) => p.name.toLowerCase()).join('.');
+    let index = corItems.findIndex((c) => c.parts.map((p) => p.name.toLowerCase()).join('.') === key);
+    if (index < 0) {
+      corItems.push(ref);
+      index = corItems.length - 1;
+    }
+    return `$cor${index}`;
+  };
+  const rewritten = correlated.map((c) => mapColumnRefs(c, (ref) => (isOuter(ref) ? ref : { kind: 'column-ref', span: ref.span, parts: [identifier('$sq', ref.span), identifier(corName(ref), ref.span)] })));
+  const local = conjuncts.filter((c) => !correlated.includes(c));
+  const ident = (name: string, s: SourceSpan): Identifier => identifier(name, s);
+  const extraItems: SelectItem[] = corItems.map((ref, i) => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: ident(`$cor${i}`, ref.span) }));
+  const keepItems = use !== 'exists' || grouped;
+  const items: SelectItem[] = [...(keepItems ? query.items : []), ...extraItems];
+  const modified: SelectQuery = {
+    ...query,
+    items,
+    ...(local.length === 0 ? { where: undefined } : { where: local.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })) }),
+    groupBy: grouped ? [...query.groupBy, ...corItems.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+  };
+  const relation = bindRefusingOuter(modified, outer, ctx, sql);
+  const width = relation.schema.length - corItems.length;
+  const subScope = new Scope(relation.schema.map((f, i) => ({ qualifier: '$sq', name: i < width ? `$v${i}` : f.name, type: f.type })));
+  const scope = outer!.concat(subScope);
+  const correlation = rewritten.map((c) => bindExpr(c, { scope, functions: ctx.functions, clause: 'WHERE' }));
+  return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
+}
+
+/** Refuses a column of a query further out than the one directly around the subquery. */
+function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope | undefined, enclosing: readonly Scope[], sql: string): void {
+  if (enclosing.length === 0) return;
+  const exprs: Expr[] = [
+    ...(query.where === undefined ? [] : [query.where]),
+    ...query.items.flatMap((i) => (i.kind === 'select-expr' ? [i.expr] : [])),
+    ...(query.having === undefined ? [] : [query.having]),
+  ];
+  for (const ref of exprs.flatMap(columnRefs)) {
+    if (resolves(inner, ref) || (outer !== undefined && resolves(outer, ref))) continue;
+    if (enclosing.some((scope) => resolves(scope, ref))) {
+      throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads '${ref.parts.map((p) => p.name).join('.')}' of a query two or more levels out, which is not supported`, {
+        span: ref.span,
+        hint: 'a subquery may read the columns of the query directly around it only; join that column into the query in between',
+      });
+    }
+  }
+}
+
+/** The scope of a subquery's FROM; an outer column read inside it is refused saying so. */
+function bindInnerFrom(from: TableRef, outer: Scope | undefined, ctx: BinderContext, sql: string): Scope {
+  try {
+    return bindFrom(from, ctx).scope;
+  } catch (error) {
+    if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
+      const failed = failedOuterReference(from, error, outer);
+      if (failed !== undefined) {
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${failed.parts.map((p) => p.name).join('.')}' inside its FROM, which is not supported (no LATERAL correlation)`, {
+          span: failed.span,
+          hint: "move the condition into the subquery's own WHERE",
+        });
+      }
+    }
+    throw error;
+  }
+}
+
+/** Binds an (uncorrelated) query; a name that only the outer query has is reported as a correlation weir cannot plan there. */
+function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderContext, sql: string) {
+  try {
+    return bindQuery(query, outer === undefined ? ctx : ctx.withOuterScope(outer));
+  } catch (error) {
+    if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
+      const failed = failedOuterReference(query, error, outer);
+      if (failed !== undefined) {
+        const name = failed.parts.map((p) => p.name).join('.');
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' where weir cannot correlate it (inside a UNION, INTERSECT, EXCEPT, a FROM item or a nested block)`, {
+          span: failed.span,
+          hint: 'only the WHERE of a plain SELECT subquery may read the outer query; for a set operation, write one subquery per branch (EXISTS (...) OR EXISTS (...))',
+        });
+      }
+      const ref = outerReferenceOutsideWhere(query, outer);
+      if (ref !== undefined) {
+        const name = ref.parts.map((p) => p.name).join('.');
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' outside its WHERE clause, which is not supported`, {
+          span: ref.span,
+          hint: 'only conditions in the WHERE of a subquery may read the outer query (inner.c = outer.x); join the tables in the outer query instead',
+        });
+      }
+    }
+    throw error;
+  }
+}
+
+/** The column reference an unknown-name error points at, anywhere in a query that is not a plain SELECT, when the outer scope resolves it. */
+function failedOuterReference(query: unknown, error: WeirError, outer: Scope): ColumnRef | undefined {
+  if ((query as { kind?: unknown }).kind === 'select' || error.span === undefined) return undefined;
+  const at = error.span.start.offset;
+  let found: ColumnRef | undefined;
+  const walk = (node: unknown): void => {
+    if (found !== undefined || node === null || typeof node !== 'object') return;
+    if (Array.isArray(node)) return node.forEach(walk);
+    const record = node as Record<string, unknown>;
+    if (record.kind === 'column-ref') {
+      const ref = node as ColumnRef;
+      if (ref.span.start.offset <= at && at < ref.span.end.offset && resolves(outer, ref)) found = ref;
+      return;
+    }
+    for (const [key, value] of Object.entries(record)) if (key !== 'span') walk(value);
+  };
+  walk(query);
+  return found;
+}
+
+/** A column reference of the select list, GROUP BY or HAVING of a select block that only the outer scope resolves. */
+function outerReferenceOutsideWhere(query: Query, outer: Scope): ColumnRef | undefined {
+  if (query.kind !== 'select') return undefined;
+  const exprs: Expr[] = [
+    ...query.items.flatMap((i) => (i.kind === 'select-expr' ? [i.expr] : [])),
+    ...query.groupBy.flatMap((g) => (g.kind === 'group-expr' ? [g.expr] : [])),
+    ...(query.having === undefined ? [] : [query.having]),
+    ...(query.where === undefined ? [] : [query.where]),
+  ];
+  for (const expr of exprs) {
+    for (const ref of columnRefs(expr)) if (resolves(outer, ref)) return ref;
+  }
+  return undefined;
+}
+
+function identifier(name: string, span: SourceSpan): Identifier {
+  return { kind: 'identifier', name, quoted: true, span };
+}
+
+/** A copy of an expression tree with its column references replaced (not inside nested subqueries). */
+function mapColumnRefs(expr: Expr, map: (ref: ColumnRef) => ColumnRef): Expr {
+  const walk = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(walk);
+    if (node === null || typeof node !== 'object') return node;
+    const record = node as Record<string, unknown>;
+    if (record.kind === 'column-ref') return map(node as ColumnRef);
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(record)) out[key] = key === 'query' || key === 'span' ? value : walk(value);
+    return out;
+  };
+  return walk(expr) as Expr;
+}
+
+/**
+ * The value of the first column of an aggregating plan over no rows, when it is not NULL: the
+ * select list's expression with COUNT as 0 and every other aggregate and grouping key as NULL
+ * (the COUNT bug: a correlation value without rows has no group, yet COUNT over it is 0).
+ */
+function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
+  let top = plan;
+  let value: ScalarExpr | undefined;
+  if (top.kind === 'project') {
+    value = top.exprs[0];
+    top = top.input;
+  }
+  if (top.kind !== 'aggregate') return null;
+  const aggregate = top;
+  value ??= Exprs.inputRef(0, aggregate.schema[0]!.type);
+  const substituted = remapInputs(value, (ref) => {
+    const call = ref.index >= aggregate.keys.length ? aggregate.calls[ref.index - aggregate.keys.length] : undefined;
+    return call?.function === 'COUNT' ? Exprs.literal(0, SqlTypes.bigint(false)) : Exprs.literal(null, withNullable(ref.type, true));
+  });
+  return substituted.kind === 'literal' && substituted.value === null ? null : substituted;
+}
+
+
+/**
+ * `x [NOT] IN (SELECT v ...)` and `x <op> ANY | ALL (SELECT v ...)` used as a value, in SQL's
+ * three-valued logic, from scalar subqueries per outer row (each a LEFT join with aggregates grouped
+ * by the correlation columns): `n` the rows, `m` the rows whose `v` is not NULL, and what decides
+ * a TRUE comparison — for `=` the number of rows with `v = x`, for `<` / `<=` the largest `v`, for
+ * `>` / `>=` the smallest, for `<>` both. `x op ANY q` is FALSE when n = 0, TRUE when some `x op v`
+ * is, else NULL when `x` is NULL or m < n, else FALSE; `x op ALL q` is `NOT (x op' ANY q)` with the
+ * negated comparison, NOT IN `NOT (x = ANY q)`. The subquery must be correlated by equalities (as
+ * a scalar subquery); one that aggregates without GROUP BY compares with its one value. Appends
+ * the values to `plan`.
+ */
+export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr | QuantifiedComparison, x: ScalarExpr, outer: Scope, ctx: BinderContext): { plan: LogicalNode; value: ScalarExpr } {
+  const functions = ctx.functions;
+  const span = core.span;
+  const call = (name: string, args: readonly ScalarExpr[]): ScalarExpr => makeCall(name, args, span, { functions });
+  const all = core.kind === 'quantified' && core.quantifier === 'ALL';
+  const written = core.kind === 'in-subquery' ? '=' : core.op;
+  // x op ALL q is NOT (x op' ANY q); NOT IN is NOT (x = ANY q).
+  const op = all ? NEGATED[written] : written;
+  const negated = all || (core.kind === 'in-subquery' && core.negated);
+  const not = (e: ScalarExpr): ScalarExpr => (negated ? call('NOT', [e]) : e);
+  const bound = bindSubquery(core.query, outer, ctx, 'scalar', span);
+  requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', span);
+  const outerColumns: OuterColumns = { width: outer.columns.length };
+  if (bound.globalAggregate) {
+    const scalar: PreparedScalar = { bound: { ...bound, singleRow: true }, type: withNullable(bound.plan.schema[0]!.type, true) };
+    const withValue = attachScalar(plan, scalar, outerColumns);
+    const v = Exprs.inputRef(withValue.schema.length - 1, scalar.type);
+    return { plan: withValue, value: not(call(op, [x, v])) };
+  }
+  const sub = bound.plan;
+  const value = sub.schema[0]!;
+  const bigint = SqlTypes.bigint(false);
+  const extreme = withNullable(withoutTimeAttribute(value.type), true);
+  const aggregateCall = (fn: 'COUNT' | 'MIN' | 'MAX', args: number[], name: string): AggregateCall => ({ function: fn, args, argTypes: args.map((a) => sub.schema[a]!.type), distinct: false, filter: null, type: fn === 'COUNT' ? bigint : extreme, name });
+  // One aggregate grouped by `keys` (sub columns), as [value, keys...]; the correlation re-indexed to it.
+  const grouped = (keys: number[], agg: AggregateCall): BoundSubquery => {
+    const aggregate: LogicalNode = LogicalAggregate.create({ input: sub, keys, calls: [agg] });
+    const exprs = [Exprs.inputRef(keys.length, agg.type), ...keys.map((k, i) => Exprs.inputRef(i, sub.schema[k]!.type))];
+    const projected: LogicalNode = LogicalProject.create({ input: aggregate, exprs, names: [agg.name, ...keys.map((k) => sub.schema[k]!.name)] });
+    const correlation = bound.correlation.map((c) => remapInputs(c, (r) => (r.index < outerColumns.width ? r : Exprs.inputRef(outerColumns.width + 1 + keys.indexOf(r.index - outerColumns.width), r.type))));
+    const emptyValue = agg.function === 'COUNT' ? Exprs.literal(0, bigint) : null;
+    return { ...bound, plan: projected, width: 1, correlation, singleRow: true, emptyValue, globalAggregate: false };
+  };
+  let current = plan;
+  const attach = (b: BoundSubquery): ScalarExpr => {
+    const type = b.plan.schema[0]!.type;
+    current = attachScalar(current, { bound: b, type }, outerColumns);
+    return Exprs.inputRef(current.schema.length - 1, type);
+  };
+  const cors = Array.from({ length: sub.schema.length - 1 }, (_, i) => i + 1);
+  const zero = Exprs.literal(0, bigint);
+  let someTrue: ScalarExpr;
+  if (op === '=') {
+    // The rows whose value equals x: x = v joins the correlation (an equality between the inputs).
+    const equal = grouped([0, ...cors], aggregateCall('COUNT', [], '$equal'));
+    someTrue = call('>', [attach({ ...equal, correlation: [...equal.correlation, call('=', [x, Exprs.inputRef(outerColumns.width + 1, value.type)])] }), zero]);
+  } else if (op === '<' || op === '<=') {
+    someTrue = call(op, [x, attach(grouped(cors, aggregateCall('MAX', [0], '$max')))]);
+  } else if (op === '>' || op === '>=') {
+    someTrue = call(op, [x, attach(grouped(cors, aggregateCall('MIN', [0], '$min')))]);
+  } else {
+    const min = attach(grouped(cors, aggregateCall('MIN', [0], '$min')));
+    const max = attach(grouped(cors, aggregateCall('MAX', [0], '$max')));
+    someTrue = call('OR', [call('<>', [min, x]), call('<>', [max, x])]);
+  }
+  const rows = attach(grouped(cors, aggregateCall('COUNT', [], '$rows')));
+  const values = attach(grouped(cors, aggregateCall('COUNT', [0], '$values')));
+  const bool = SqlTypes.boolean(true);
+  const mark: ScalarExpr = {
+    kind: 'case',
+    whens: [
+      { when: call('=', [rows, zero]), then: Exprs.literal(false, bool) },
+      { when: someTrue, then: Exprs.literal(true, bool) },
+      { when: call('OR', [call('IS NULL', [x]), call('<', [values, rows])]), then: Exprs.literal(null, bool) },
+    ],
+    else: Exprs.literal(false, bool),
+    type: bool,
+  };
+  return { plan: current, value: not(mark) };
+}

@@ -1,0 +1,5 @@
+--fail=reads the outer column 't.x' outside its WHERE clause
+CREATE TABLE t (id BIGINT, k INT, x INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+CREATE TABLE u (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+SELECT id, (SELECT t.x + v FROM u WHERE u.id = t.id) FROM t;
+
