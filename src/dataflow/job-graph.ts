@@ -8,6 +8,7 @@ import type { ConflictStrategy } from '../common/conflict-strategy.js';
 import type { IntervalBounds, JoinType } from '../common/join-type.js';
 import type { OrderKey } from '../common/order-key.js';
 import type { OverFrame } from '../common/over-frame.js';
+import type { WindowFunction } from '../common/window-function.js';
 import { createHash } from 'node:crypto';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
@@ -80,6 +81,7 @@ export type OperatorSpec =
   | IntervalJoinSpec
   | RankSpec
   | OverAggregateSpec
+  | OverWindowSpec
   | UnionSpec
   | SinkSpec
   | SinkUpsertMaterializerSpec
@@ -331,6 +333,21 @@ export interface OverAggregateSpec {
    * insert-only rowtime input drops them as late, and a processing time is never NULL.
    */
   readonly nullsLast?: boolean;
+}
+
+/**
+ * Window functions over any input, each row's partition ordered by `orderKeys` (any columns;
+ * peers in arrival order): output rows are the input row followed by one value per function (see
+ * common/window-function.ts). Each partition keeps its rows in order, with the values last emitted
+ * for them, in one keyed value. A batch's changes are applied to their partitions, each touched
+ * partition's values are computed again, and only what changed is emitted: -D for a removed row,
+ * +I for a new one, -U/+U for a row whose values changed (a neighbour's LAG, a partition's NTILE).
+ */
+export interface OverWindowSpec {
+  readonly kind: 'over-window';
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly OrderKey[];
+  readonly functions: readonly WindowFunction<AggregateCallSpec>[];
 }
 
 /**
