@@ -12,7 +12,7 @@
  */
 import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import { WeirError } from '../../common/errors.js';
-import { overAggregateMode } from './over-aggregate-mode.js';
+import { overAggregateMode, overWindowOfPlainTime } from './over-aggregate-mode.js';
 import type { PhysicalNode } from '../physical/physical-node.js';
 import { ALL_KINDS, INSERT_ONLY, isUpdating, UPSERT, unionModes, type ChangelogMode } from './changelog-mode.js';
 import { hasKeyEqualTo, keysWithin, upsertKeys, type UpsertKey } from './upsert-keys.js';
@@ -125,6 +125,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, true), bound: requireUpdateBefore(node.bound, false) };
     case 'rank':
     case 'over-aggregate':
+    case 'over-window':
       return { ...node, input: requireUpdateBefore(node.input, true) };
     case 'union':
       return { ...node, inputs: node.inputs.map((i) => requireUpdateBefore(i, required)) };
@@ -183,7 +184,13 @@ function produce(node: PhysicalNode): PhysicalNode {
     }
     case 'over-aggregate': {
       const input = produce(node.input);
+      const general = overWindowOfPlainTime(node, input.mode);
+      if (general !== undefined) return { ...general, input, mode: ALL_KINDS };
       return { ...node, input, mode: overAggregateMode(node, input.mode) };
+    }
+    case 'over-window': {
+      const input = produce(node.input);
+      return { ...node, input, mode: ALL_KINDS };
     }
     case 'join': {
       const left = produce(node.left);

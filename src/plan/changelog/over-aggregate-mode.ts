@@ -1,5 +1,7 @@
 /** The changelog mode of an OVER aggregate, and the check that its ORDER BY suits its input. */
 import { WeirError } from '../../common/errors.js';
+import { orderKey } from '../../common/order-key.js';
+import type { WindowFrame } from '../../common/window-function.js';
 import { formatType, timeAttributeOf } from '../../common/sql-type.js';
 import type { PhysicalNode } from '../physical/physical-node.js';
 import { ALL_KINDS, INSERT_ONLY, isUpdating, type ChangelogMode } from './changelog-mode.js';
@@ -14,8 +16,24 @@ export function overAggregateMode(node: Extract<PhysicalNode, { kind: 'over-aggr
   const time = node.input.schema[node.timeIndex]!;
   if (timeAttributeOf(time.type) === undefined) {
     throw new WeirError('PLANNING_ERROR', `OVER windows over an insert-only input must be ordered by a time attribute, but '${time.name}' is a plain ${formatType(time.type)}`, {
-      hint: 'order by a rowtime column (one with a WATERMARK) or a PROCTIME() column',
+      hint: "order by a rowtime column (one with a WATERMARK) or a PROCTIME() column, or use a ROWS frame (ROWS BETWEEN 10 PRECEDING AND CURRENT ROW), which weir computes over rows in any order",
     });
   }
   return INSERT_ONLY;
+}
+
+/**
+ * An OVER aggregate over an insert-only input ordered by a plain TIMESTAMP (no time attribute, so
+ * rows need not arrive in order), as the general OVER operator's node, which handles rows in any
+ * order; undefined when the aggregate runs as it is (an updating input, or a time attribute), or
+ * cannot run there (a RANGE frame with an interval, which {@link overAggregateMode} refuses).
+ */
+export function overWindowOfPlainTime(node: Extract<PhysicalNode, { kind: 'over-aggregate' }>, input: ChangelogMode): Extract<PhysicalNode, { kind: 'over-window' }> | undefined {
+  if (isUpdating(input) || timeAttributeOf(node.input.schema[node.timeIndex]!.type) !== undefined) return undefined;
+  const { unit, preceding } = node.frame;
+  if (unit === 'RANGE' && preceding !== null) return undefined;
+  const frame: WindowFrame = { unit, start: preceding === null ? null : -preceding, end: 0 };
+  const calls = node.calls.map((aggregate) => ({ kind: 'aggregate' as const, aggregate, frame, name: aggregate.name, type: aggregate.type }));
+  const orderKeys = [orderKey(node.timeIndex, false, node.nullsLast ? false : undefined)];
+  return { kind: 'over-window', input: node.input, partitionKeys: node.partitionKeys, orderKeys, calls, schema: node.schema, mode: node.mode };
 }

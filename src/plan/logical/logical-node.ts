@@ -10,10 +10,11 @@ import type { OverFrame } from '../../common/over-frame.js';
 import type { Schema } from '../../common/schema.js';
 import type { SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
+import type { WindowFunction } from '../../common/window-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
-export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter;
+export type LogicalNode = LogicalScan | LogicalValues | LogicalProject | LogicalFilter | LogicalAggregate | LogicalUnion | LogicalWatermarkAssigner | LogicalWindowTvf | LogicalJoin | LogicalRank | LogicalOverAggregate | LogicalOverWindow | LogicalSink | LogicalLookupJoin | LogicalTemporalJoin | LogicalSetOperation | LogicalDynamicFilter;
 
 /** The discriminant of {@link LogicalNode}. */
 export type LogicalKind = LogicalNode['kind'];
@@ -272,6 +273,24 @@ export interface LogicalOverAggregate {
   readonly nullsLast: boolean;
   readonly frame: OverFrame;
   readonly calls: readonly AggregateCall[];
+  readonly schema: Schema;
+}
+
+/** One call of an over-window node: what it computes (common/window-function.ts), and its output column. */
+export type WindowCall = WindowFunction<AggregateCall> & { readonly name: string; readonly type: SqlType };
+
+/**
+ * Window functions sharing one PARTITION BY and ORDER BY (any columns, peers in arrival order):
+ * the input's columns followed by one column per call, each row's value within its partition as
+ * PostgreSQL defines it, over any input (the general OVER operator). A query with several
+ * different windows chains one node per window, each reading the one before.
+ */
+export interface LogicalOverWindow {
+  readonly kind: 'over-window';
+  readonly input: LogicalNode;
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly OrderKey[];
+  readonly calls: readonly WindowCall[];
   readonly schema: Schema;
 }
 

@@ -16,6 +16,7 @@ import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node
 import type { FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
 import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindExpr, callName, type ExprBindContext } from './bind-expr.js';
+import { bindOverWindow } from './bind-over-window.js';
 import { bindRank, RANK_FUNCTIONS } from './bind-rank.js';
 import { sameExpr } from './bind-select.js';
 import type { BinderContext } from './binder-context.js';
@@ -29,14 +30,29 @@ export interface BoundWindowCalls {
 /** Binds `calls` (the OVER calls of one select list, in order) over `input`, whose columns the scope of `ctx` describes. */
 export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall[], windows: SelectQuery['windows'], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
   const resolved = calls.map((call) => ({ call, window: windowOf(call, windows) }));
-  const ranks = resolved.filter(({ call }) => RANK_FUNCTIONS.has(callName(call)));
-  if (ranks.length > 0) {
-    const other = resolved.find(({ call }) => !RANK_FUNCTIONS.has(callName(call)));
-    if (other !== undefined) throw new WeirError('UNSUPPORTED', `${callName(other.call)}(...) OVER cannot be combined with ${callName(ranks[0]!.call)}() in one SELECT`, { span: other.call.span, hint: 'rank in a subquery, and aggregate over its result' });
-    const rank = bindRank(input, ranks[0]!.call, ranks[0]!.window, ranks.slice(1).map((r) => r.call), ctx);
-    return { plan: rank.plan, values: new Map([[ranks[0]!.call, rank.value]]) };
+  // One ranking call alone: a rank node, which runs as Top-N when a filter bounds the number.
+  if (resolved.length === 1 && RANK_FUNCTIONS.has(callName(resolved[0]!.call))) {
+    const rank = bindRank(input, resolved[0]!.call, resolved[0]!.window, [], ctx);
+    return { plan: rank.plan, values: new Map([[resolved[0]!.call, rank.value]]) };
   }
-  return bindOverAggregate(input, resolved, ctx, binder);
+  // Aggregates over windows ordered by one time attribute: Flink's OVER aggregates.
+  if (resolved.every(({ call, window }) => binder.functions.lookup(callName(call))?.kind === 'aggregate' && isTimeOrdered(window, ctx))) return bindOverAggregate(input, resolved, ctx, binder);
+  return bindOverWindow(input, resolved, ctx, binder);
+}
+
+/**
+ * Whether a window suits Flink's OVER aggregate: ordered ascending by one TIMESTAMP column, with a
+ * frame (if any) that ends at the current row and starts at or before it. A RANGE frame with an
+ * offset runs only there, whatever the ORDER BY, so that its errors say what it needs.
+ */
+function isTimeOrdered(spec: WindowSpec, ctx: ExprBindContext): boolean {
+  const frame = spec.frame;
+  if (frame !== undefined && frame.unit === 'RANGE' && (frame.start.kind === 'preceding' || frame.start.kind === 'following')) return true;
+  if (frame !== undefined && (frame.end.kind !== 'current-row' || frame.start.kind === 'following' || frame.start.kind === 'unbounded-following')) return false;
+  const [order, extra] = spec.orderBy;
+  if (order === undefined || extra !== undefined || order.descending) return false;
+  const time = bindExpr(order.expr, ctx);
+  return time.kind === 'input-ref' && (time.type.kind === 'TIMESTAMP' || time.type.kind === 'TIMESTAMP_LTZ');
 }
 
 function bindOverAggregate(input: LogicalNode, resolved: readonly { call: FunctionCall; window: WindowSpec }[], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
