@@ -1,12 +1,15 @@
 /**
- * Binds the calls with an OVER clause in a select list. Ranking functions (ROW_NUMBER, RANK,
- * DENSE_RANK) become a rank node (Top-N, see bind-rank.ts); aggregate functions become OVER
- * aggregate nodes over the FROM relation: one per distinct window (PARTITION BY, ORDER BY and
- * frame), chained so that each reads the one before and appends one column per call over its
- * window — the way Flink's batch planner splits window groups; Flink's streaming planner refuses
- * different windows in one query. Each window follows Flink's rules: ordered ascending by one time
- * attribute, a frame that ends at the current row. Named windows (`OVER w`, `WINDOW w AS (...)`)
- * are resolved here.
+ * Binds the calls with an OVER clause in a select list, choosing one of three forms:
+ * - one ROW_NUMBER, RANK or DENSE_RANK alone becomes a rank node (see bind-rank.ts), which runs as
+ *   Top-N when a filter bounds the number, and as the general OVER operator otherwise;
+ * - aggregate calls only, each over a window ordered ascending by one TIMESTAMP column with a frame
+ *   that ends at the current row (Flink's OVER aggregates), become OVER aggregate nodes: one per
+ *   distinct window (PARTITION BY, ORDER BY and frame), chained so that each reads the one before
+ *   and appends one column per call — the way Flink's batch planner splits window groups;
+ * - anything else (LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTILE, PERCENT_RANK, CUME_DIST, ranks beside
+ *   other calls, windows ordered by other columns or expressions, frames that reach past the
+ *   current row) binds to the general OVER operator's nodes (bind-over-window.ts).
+ * Named windows (`OVER w`, `WINDOW w AS (...)`) are resolved here.
  */
 import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';

@@ -4,7 +4,8 @@
  * row's number as a column, which the select item then reads. Partition and order keys are
  * expressions; those that are not plain columns are computed in a projection below the rank (as
  * Flink's planner does), appended after the FROM columns. ORDER BY keeps NULLS FIRST / LAST
- * (Flink's default otherwise: first ascending, last descending). One ranking call per query.
+ * (Flink's default otherwise: first ascending, last descending). Used for a select list whose
+ * only OVER call is this one; ranks beside other OVER calls bind in bind-over-window.ts.
  */
 import { WeirError } from '../../common/errors.js';
 import { orderKey } from '../../common/order-key.js';
