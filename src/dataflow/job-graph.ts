@@ -333,6 +333,20 @@ export interface OverAggregateSpec {
    * insert-only rowtime input drops them as late, and a processing time is never NULL.
    */
   readonly nullsLast?: boolean;
+  /** LAG calls (`rowtime`/`proctime` only), among the aggregates' results at their `position`s; absent means none. */
+  readonly lags?: readonly OverLagSpec[];
+}
+
+/**
+ * `LAG(arg, offset, default)` in an OVER aggregate: column `arg` of the row `offset` rows before
+ * the current one in its key's processing order, else column `default` of the current row (NULL
+ * when null); its value is the `position`-th of the output's computed columns.
+ */
+export interface OverLagSpec {
+  readonly position: number;
+  readonly arg: number;
+  readonly offset: number;
+  readonly default: number | null;
 }
 
 /**

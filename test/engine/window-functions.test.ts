@@ -9,6 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import { WeirError } from '../../src/common/errors.js';
 import { createEngine } from '../../src/engine/engine.js';
+import { engineWithNexmarkBids } from '../support/nexmark-published.js';
 
 const ROWS = "(VALUES ('a', 1, 10), ('a', 2, 20), ('a', 3, 30), ('a', 4, CAST(NULL AS INT)), ('a', 5, 50), ('b', 1, 7)) AS t(k, o, v)";
 
@@ -75,6 +76,40 @@ describe('window functions', () => {
     ]);
     const [plan] = await engine.execute(`EXPLAIN SELECT LAG(v) OVER (PARTITION BY k ORDER BY o DESC) FROM ${ROWS}`);
     expect(plan).toMatchObject({ kind: 'text', text: expect.stringContaining('OverWindow(partitionBy=[k], orderBy=[o DESC], select=[k, o, v, LAG(v, 1) AS w0$o0], changelogMode=[I,UB,UA,D])') });
+  });
+});
+
+describe('LAG on an event-time stream (Flink streaming LAG)', () => {
+  it('runs in the OVER aggregate beside aggregates: insert-only, each bid with the prices of the bids before it in its auction', async () => {
+    const { engine, bids } = await engineWithNexmarkBids(3000);
+    const sql = 'SELECT auction, price, `dateTime`, LAG(price) OVER w AS prev, LAG(price, 2, -1) OVER w AS prev2, COUNT(*) OVER w AS n FROM bid WINDOW w AS (PARTITION BY auction ORDER BY `dateTime`)';
+    const [plan] = await engine.execute(`EXPLAIN ${sql}`);
+    expect((plan as { text: string }).text).toContain('window=[RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW], select=[auction, bidder, price, channel, url, dateTime, extra, $f7, LAG(price, 1) AS w0$o0, LAG(price, 2, $f7) AS w0$o1, COUNT(*) AS w0$o2], changelogMode=[I])');
+    const ops = new Set<string>();
+    const rows: string[] = [];
+    for await (const { op, row } of engine.subscribe(sql)) {
+      ops.add(op);
+      rows.push(JSON.stringify([row.auction, row.price, (row.dateTime as Date).getTime(), row.prev, row.prev2, row.n]));
+    }
+    expect([...ops]).toEqual(['+I']);
+    // Per auction, bids in time order (ties in arrival order, as they reach the operator).
+    const byAuction = new Map<unknown, typeof bids>();
+    for (const bid of bids) byAuction.set(bid.auction, [...(byAuction.get(bid.auction) ?? []), bid]);
+    const expected = [...byAuction.values()].flatMap((list) => {
+      const sorted = [...list].sort((a, b) => a.dateTime.getTime() - b.dateTime.getTime());
+      return sorted.map((bid, j) => {
+        const peersUpTo = sorted.filter((c) => c.dateTime.getTime() <= bid.dateTime.getTime()).length;
+        return JSON.stringify([bid.auction, bid.price, bid.dateTime.getTime(), sorted[j - 1]?.price ?? null, sorted[j - 2]?.price ?? -1, peersUpTo]);
+      });
+    });
+    expect(rows.sort()).toEqual(expected.sort());
+    expect(expected.some((e) => JSON.parse(e)[4] !== -1)).toBe(true);
+  });
+
+  it('over an updating input runs in the general OVER operator', async () => {
+    const engine = createEngine();
+    const [plan] = await engine.execute(`EXPLAIN SELECT k, LAG(total) OVER (ORDER BY last_ts) AS before FROM (SELECT k, SUM(v) AS total, MAX(ts) AS last_ts FROM (VALUES ('a', 1, TIMESTAMP '2024-01-01 00:00:01')) AS t(k, v, ts) GROUP BY k)`);
+    expect((plan as { text: string }).text).toContain('OverWindow(partitionBy=[], orderBy=[last_ts ASC], select=[k, total, last_ts, LAG(total, 1) AS w0$o0], changelogMode=[I,UB,UA,D])');
   });
 });
 

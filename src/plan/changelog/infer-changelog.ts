@@ -12,7 +12,7 @@
  */
 import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import { WeirError } from '../../common/errors.js';
-import { overAggregateMode, overWindowOfPlainTime } from './over-aggregate-mode.js';
+import { overAggregateMode, overWindowOf } from './over-aggregate-mode.js';
 import type { PhysicalNode } from '../physical/physical-node.js';
 import { ALL_KINDS, INSERT_ONLY, isUpdating, UPSERT, unionModes, type ChangelogMode } from './changelog-mode.js';
 import { hasKeyEqualTo, keysWithin, upsertKeys, type UpsertKey } from './upsert-keys.js';
@@ -184,7 +184,7 @@ function produce(node: PhysicalNode): PhysicalNode {
     }
     case 'over-aggregate': {
       const input = produce(node.input);
-      const general = overWindowOfPlainTime(node, input.mode);
+      const general = overWindowOf(node, input.mode);
       if (general !== undefined) return { ...general, input, mode: ALL_KINDS };
       return { ...node, input, mode: overAggregateMode(node, input.mode) };
     }

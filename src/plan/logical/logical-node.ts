@@ -258,6 +258,24 @@ export interface LogicalRank {
 }
 
 /**
+ * `LAG(x [, offset [, default]])` among OVER aggregates (Flink's streaming LAG, which ignores the
+ * frame): column `arg` of the row `offset` rows before the current one in its partition's time
+ * order (peers in arrival order), else column `default` of the current row, else NULL.
+ */
+export interface OverLagCall {
+  readonly function: 'LAG';
+  readonly lag: true;
+  readonly arg: number;
+  readonly offset: number;
+  readonly default: number | null;
+  readonly type: SqlType;
+  readonly name: string;
+}
+
+/** A call of an OVER aggregate: an aggregate over the frame, or a LAG. */
+export type OverCall = AggregateCall | OverLagCall;
+
+/**
  * `agg(...) OVER (PARTITION BY ... ORDER BY time <frame>)` calls sharing one window: the input's
  * columns followed by one column per call, each row's aggregate over its frame within its
  * partition ordered by the time column `timeIndex` (ascending, NULL times first unless
@@ -272,7 +290,7 @@ export interface LogicalOverAggregate {
   /** `ORDER BY time NULLS LAST` (Flink's default, and false here, puts NULLs first when ascending). */
   readonly nullsLast: boolean;
   readonly frame: OverFrame;
-  readonly calls: readonly AggregateCall[];
+  readonly calls: readonly OverCall[];
   readonly schema: Schema;
 }
 

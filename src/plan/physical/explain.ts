@@ -89,7 +89,7 @@ function describeNode(node: PhysicalNode): string {
     }
     case 'over-aggregate': {
       const input = node.input.schema;
-      const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
+      const calls = node.calls.map((c) => aliased('lag' in c ? `LAG(${names(input)[c.arg]!}, ${c.offset}${c.default === null ? '' : `, ${names(input)[c.default]!}`})` : renderAggregate(c, input), c.name));
       const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
       return `OverAggregate(partitionBy=[${partition}], orderBy=[${names(input)[node.timeIndex]!} ASC${node.nullsLast ? ' NULLS LAST' : ''}], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }

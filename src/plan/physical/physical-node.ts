@@ -10,7 +10,7 @@ import type { Schema } from '../../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, WindowCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, OverCall, WindowCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -124,7 +124,7 @@ export type PhysicalNode =
       readonly timeIndex: number;
       readonly nullsLast: boolean;
       readonly frame: OverFrame;
-      readonly calls: readonly AggregateCall[];
+      readonly calls: readonly OverCall[];
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

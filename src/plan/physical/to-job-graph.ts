@@ -10,9 +10,9 @@
  */
 import type { Schema } from '../../common/schema.js';
 import { timeAttributeOf } from '../../common/sql-type.js';
-import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
+import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type OverLagSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, WindowCall } from '../logical/logical-node.js';
+import type { AggregateCall, OverCall, WindowCall } from '../logical/logical-node.js';
 import type { WindowFunction } from '../../common/window-function.js';
 import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
@@ -313,7 +313,8 @@ function specOf(node: PhysicalNode): OperatorSpec {
         partitionKeys: node.partitionKeys,
         timeIndex: node.timeIndex,
         frame: node.frame,
-        aggregates: aggregateSpecs(node.calls),
+        aggregates: aggregateSpecs(node.calls.filter((c): c is AggregateCall => !('lag' in c))),
+        ...lagSpecs(node.calls),
         mode: retracts(node.input.mode) ? 'updating' : timeAttributeOf(node.input.schema[node.timeIndex]!.type) === 'proctime' ? 'proctime' : 'rowtime',
         ...(node.nullsLast ? { nullsLast: true } : {}),
       };
@@ -388,6 +389,12 @@ function lookupJoinSpec(node: Extract<PhysicalNode, { kind: 'lookup-join' }>): L
 
 function retracts(mode: ChangelogMode): boolean {
   return mode.updateBefore || mode.delete;
+}
+
+/** The LAG calls of an OVER aggregate with their output positions, when it has any. */
+function lagSpecs(calls: readonly OverCall[]): { lags?: OverLagSpec[] } {
+  const lags = calls.flatMap((c, position) => ('lag' in c ? [{ position, arg: c.arg, offset: c.offset, default: c.default }] : []));
+  return lags.length === 0 ? {} : { lags };
 }
 
 /** A window call as the job graph runs it: without its output name and type, an aggregate as its spec. */

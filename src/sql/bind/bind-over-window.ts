@@ -50,7 +50,7 @@ export function bindOverWindow(input: LogicalNode, resolved: readonly { call: Fu
     const same = windows.find((w) => w.fingerprint === fingerprint);
     if (same === undefined) windows.push({ partitionKeys, orderKeys, fingerprint, calls: [i] });
     else same.calls.push(i);
-    return bindCall(call, spec, ctx, binder, indexOfPre);
+    return bindWindowFunction(call, spec, ctx, binder, indexOfPre);
   });
   const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < input.schema.length ? input.schema[i]!.name : `$f${i}`, type: e.type }));
   let plan: LogicalNode = preExprs.length === input.schema.length ? input : { kind: 'project', input, exprs: preExprs, schema: preSchema };
@@ -65,8 +65,8 @@ export function bindOverWindow(input: LogicalNode, resolved: readonly { call: Fu
   return { plan, values };
 }
 
-/** A call bound to what it computes and its type (the name is given per node). */
-function bindCall(call: FunctionCall, spec: WindowSpec, ctx: ExprBindContext, binder: BinderContext, indexOfPre: (expr: ScalarExpr) => number): WindowFunction<AggregateCall> & { readonly type: SqlType } {
+/** A call bound to what it computes and its type (the name is given per node); also binds LAG for the OVER aggregate. */
+export function bindWindowFunction(call: FunctionCall, spec: WindowSpec, ctx: ExprBindContext, binder: BinderContext, indexOfPre: (expr: ScalarExpr) => number): WindowFunction<AggregateCall> & { readonly type: SqlType } {
   const name = callName(call);
   const kind = WINDOW_FUNCTIONS.get(name);
   if (call.distinct) throw new WeirError('UNSUPPORTED', `DISTINCT is not supported in ${name}(...) OVER`, { span: call.span, hint: 'aggregate the distinct values in a subquery (SELECT DISTINCT ...), or use GROUP BY' });

@@ -15,11 +15,11 @@ import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import type { AggregateCall, LogicalNode } from '../../plan/logical/logical-node.js';
+import type { AggregateCall, LogicalNode, OverCall, OverLagCall } from '../../plan/logical/logical-node.js';
 import type { FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
 import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindExpr, callName, type ExprBindContext } from './bind-expr.js';
-import { bindOverWindow } from './bind-over-window.js';
+import { bindOverWindow, bindWindowFunction } from './bind-over-window.js';
 import { bindRank, RANK_FUNCTIONS } from './bind-rank.js';
 import { sameExpr } from './bind-select.js';
 import type { BinderContext } from './binder-context.js';
@@ -38,8 +38,9 @@ export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall
     const rank = bindRank(input, resolved[0]!.call, resolved[0]!.window, [], ctx);
     return { plan: rank.plan, values: new Map([[resolved[0]!.call, rank.value]]) };
   }
-  // Aggregates over windows ordered by one time attribute: Flink's OVER aggregates.
-  if (resolved.every(({ call, window }) => binder.functions.lookup(callName(call))?.kind === 'aggregate' && isTimeOrdered(window, ctx))) return bindOverAggregate(input, resolved, ctx, binder);
+  // Aggregates and LAG over windows ordered by one time attribute: Flink's OVER aggregates.
+  const flinkOver = (call: FunctionCall): boolean => callName(call) === 'LAG' || binder.functions.lookup(callName(call))?.kind === 'aggregate';
+  if (resolved.every(({ call, window }) => flinkOver(call) && isTimeOrdered(window, ctx))) return bindOverAggregate(input, resolved, ctx, binder);
   return bindOverWindow(input, resolved, ctx, binder);
 }
 
@@ -76,10 +77,11 @@ function bindOverAggregate(input: LogicalNode, resolved: readonly { call: Functi
     if (same === undefined) windows.push({ window, fingerprint, calls: [i] });
     else same.calls.push(i);
   });
-  const bound = resolved.map(({ call }) => {
-    const definition = binder.functions.lookup(callName(call));
-    if (definition === undefined || definition.kind !== 'aggregate') {
-      throw new WeirError('UNSUPPORTED', `${callName(call)}(...) OVER is not supported; aggregate functions and ROW_NUMBER, RANK, DENSE_RANK are`, { span: call.span });
+  const bound = resolved.map(({ call, window }): Omit<AggregateCall, 'name'> | Omit<OverLagCall, 'name'> => {
+    if (callName(call) === 'LAG') {
+      const lag = bindWindowFunction(call, window, ctx, binder, indexOfPre);
+      if (lag.kind !== 'offset') throw new WeirError('INTERNAL_ERROR', 'LAG bound to another kind of window function');
+      return { function: 'LAG', lag: true, arg: lag.arg, offset: lag.offset, default: lag.default, type: lag.type };
     }
     return bindAggregateCall(call, ctx.scope, binder, indexOfPre);
   });
@@ -88,7 +90,7 @@ function bindOverAggregate(input: LogicalNode, resolved: readonly { call: Functi
   // One OVER aggregate per window, each reading the one before (whose columns keep their places).
   const column = new Map<number, number>();
   windows.forEach(({ window, calls: callIndexes }, w) => {
-    const calls: AggregateCall[] = callIndexes.map((c, j) => ({ ...bound[c]!, name: `w${w}$o${j}` }));
+    const calls: OverCall[] = callIndexes.map((c, j) => ({ ...bound[c]!, name: `w${w}$o${j}` }) as OverCall);
     callIndexes.forEach((c, j) => column.set(c, plan.schema.length + j));
     const schema: Field[] = [...plan.schema, ...calls.map((c) => ({ name: c.name, type: c.type }))];
     plan = { kind: 'over-aggregate', input: plan, ...window, calls, schema };
