@@ -98,7 +98,9 @@ export function bindWindowFunction(call: FunctionCall, spec: WindowSpec, ctx: Ex
       let type = withNullable(withoutTimeAttribute(value.type), true);
       if (fallback !== undefined && !(fallback.kind === 'literal' && fallback.value === null)) {
         const common = leastRestrictive([type, withoutTimeAttribute(fallback.type)]);
-        if (common === undefined) throw new WeirError('INVALID_ARGUMENT', `the default of ${name} must have the value's type, not ${fallback.type.kind}`, { span: call.args[2]!.span });
+        if (common === undefined) {
+          throw new WeirError('INVALID_ARGUMENT', `the default of ${name} must have the value's type, not ${fallback.type.kind}`, { span: call.args[2]!.span, hint: `cast one to the other: ${name}(CAST(v AS STRING), 1, 'none')` });
+        }
         type = withNullable(common, true);
       }
       const arg = indexOfPre(castTo(value, type));

@@ -221,7 +221,7 @@ describe('over window operator', () => {
 // ---- Property ----
 
 interface Step {
-  readonly op: 'insert' | 'delete' | 'update';
+  readonly op: 'insert' | 'delete' | 'update' | 'duplicate';
   readonly partition: number;
   readonly a: number | null;
   readonly b: number | null;
@@ -231,7 +231,7 @@ interface Step {
 }
 
 const step: fc.Arbitrary<Step> = fc.record({
-  op: fc.constantFrom('insert', 'insert', 'delete', 'update'),
+  op: fc.constantFrom('insert', 'insert', 'delete', 'update', 'duplicate'),
   partition: fc.integer({ min: 0, max: 2 }),
   a: fc.option(fc.integer({ min: 0, max: 4 }), { freq: 5 }),
   b: fc.option(fc.integer({ min: 0, max: 2 }), { freq: 4 }),
@@ -258,14 +258,24 @@ describe('over window operator (property)', () => {
           };
           for (const s of steps) {
             const op = live.length === 0 ? 'insert' : s.op;
-            if (op !== 'insert') {
-              const [old] = live.splice(s.pick % live.length, 1);
-              batch.push([op === 'delete' ? '-D' : '-U', old!]);
-            }
-            if (op !== 'delete') {
-              const row = [s.partition, s.a, s.b, s.v, id++, -(id % 3)];
-              live.push(row);
-              batch.push([op === 'insert' ? '+I' : '+U', row]);
+            if (op === 'duplicate') {
+              // An equal row again (an input without a key): peers that are equal rows.
+              const copy = [...live[s.pick % live.length]!];
+              live.push(copy);
+              batch.push(['+I', copy]);
+            } else {
+              if (op !== 'insert') {
+                // A retraction removes the latest equal row, as the operator does (equal rows are peers, in arrival order).
+                const content = JSON.stringify(live[s.pick % live.length]);
+                const at = live.map((r) => JSON.stringify(r)).lastIndexOf(content);
+                const [old] = live.splice(at, 1);
+                batch.push([op === 'delete' ? '-D' : '-U', old!]);
+              }
+              if (op !== 'delete') {
+                const row = [s.partition, s.a, s.b, s.v, id++, -(id % 3)];
+                live.push(row);
+                batch.push([op === 'insert' ? '+I' : '+U', row]);
+              }
             }
             if (s.batchEnd) check();
           }
