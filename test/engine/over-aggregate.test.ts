@@ -217,7 +217,7 @@ describe('unsupported OVER forms are refused with their position', () => {
   it('OVER in a query with GROUP BY', () =>
     refused('SELECT auction, SUM(price) OVER (ORDER BY `dateTime`) FROM bid GROUP BY auction', 'SUM(...) OVER is not supported in a SELECT with GROUP BY or aggregates', 33));
   it('a RANGE frame with an interval beside a window function', () =>
-    refused("SELECT LAG(price) OVER (ORDER BY `dateTime`), SUM(price) OVER (ORDER BY `dateTime` RANGE BETWEEN INTERVAL '1' SECOND PRECEDING AND CURRENT ROW) FROM bid", 'a RANGE frame with an offset needs a window ordered by one time attribute', 98));
+    refused("SELECT LEAD(price) OVER (ORDER BY `dateTime`), SUM(price) OVER (ORDER BY `dateTime` RANGE BETWEEN INTERVAL '1' SECOND PRECEDING AND CURRENT ROW) FROM bid", 'a RANGE frame with an offset needs a window ordered by one time attribute', 99));
   it('an unknown function with OVER', () => refused('SELECT UPPER(channel) OVER (ORDER BY price) FROM bid', 'UPPER(...) OVER is not supported; aggregate functions and ROW_NUMBER, RANK', 8));
   it('NTILE without a positive constant', () => refused('SELECT NTILE(0) OVER (ORDER BY price) FROM bid', 'NTILE takes a positive integer constant', 14));
   it('a RANGE frame with an offset over several columns', () =>

@@ -162,9 +162,9 @@ function boundOf(bound: FrameBound, frame: AstWindowFrame, ctx: ExprBindContext)
     case 'preceding':
     case 'following': {
       if (frame.unit === 'RANGE') {
-        throw new WeirError('UNSUPPORTED', 'a RANGE frame with an offset needs a window ordered by one time attribute, with only aggregate functions over it', {
+        throw new WeirError('UNSUPPORTED', 'a RANGE frame with an offset needs a window ordered by one time attribute, in a SELECT whose OVER calls are all aggregates or LAG', {
           span: bound.offset.span,
-          hint: "order by a rowtime or PROCTIME() column (RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW), or count rows: ROWS BETWEEN 3 PRECEDING AND CURRENT ROW",
+          hint: "count rows instead (ROWS BETWEEN 3 PRECEDING AND CURRENT ROW), or compute the RANGE aggregate over a time attribute in a subquery (SUM(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS s) and the other window functions over its result",
         });
       }
       const rows = nonNegativeInteger(bindExpr(bound.offset, ctx), 'ROWS frames take a non-negative integer constant: ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING', bound.offset.span);
