@@ -70,7 +70,9 @@ export function bindWindowFunction(call: FunctionCall, spec: WindowSpec, ctx: Ex
   const name = callName(call);
   const kind = WINDOW_FUNCTIONS.get(name);
   if (call.distinct) throw new WeirError('UNSUPPORTED', `DISTINCT is not supported in ${name}(...) OVER`, { span: call.span, hint: 'aggregate the distinct values in a subquery (SELECT DISTINCT ...), or use GROUP BY' });
-  if (call.filter !== undefined && kind !== undefined) throw new WeirError('INVALID_ARGUMENT', `FILTER is only allowed on aggregate functions, not ${name}`, { span: call.filter.span });
+  if (call.filter !== undefined && kind !== undefined) {
+    throw new WeirError('INVALID_ARGUMENT', `FILTER is only allowed on aggregate functions, not ${name}`, { span: call.filter.span, hint: `filter the value instead: ${name}(CASE WHEN ... THEN v END)` });
+  }
   const argument = (i: number): ScalarExpr => {
     const arg = call.args[i]!;
     if (arg.kind === 'star' || arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `${name} takes a value here`, { span: arg.span });

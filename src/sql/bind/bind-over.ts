@@ -35,7 +35,7 @@ export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall
   const resolved = calls.map((call) => ({ call, window: windowOf(call, windows) }));
   // One ranking call alone: a rank node, which runs as Top-N when a filter bounds the number.
   if (resolved.length === 1 && RANK_FUNCTIONS.has(callName(resolved[0]!.call))) {
-    const rank = bindRank(input, resolved[0]!.call, resolved[0]!.window, [], ctx);
+    const rank = bindRank(input, resolved[0]!.call, resolved[0]!.window, ctx);
     return { plan: rank.plan, values: new Map([[resolved[0]!.call, rank.value]]) };
   }
   // Aggregates and LAG over windows ordered by one time attribute: Flink's OVER aggregates.
