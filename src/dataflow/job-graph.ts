@@ -8,6 +8,7 @@ import type { ConflictStrategy } from '../common/conflict-strategy.js';
 import type { IntervalBounds, JoinType } from '../common/join-type.js';
 import type { OrderKey } from '../common/order-key.js';
 import type { OverFrame } from '../common/over-frame.js';
+import type { WindowFunction } from '../common/window-function.js';
 import { createHash } from 'node:crypto';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
@@ -84,6 +85,7 @@ export type OperatorSpec =
   | IntervalJoinSpec
   | RankSpec
   | OverAggregateSpec
+  | OverWindowSpec
   | UnionSpec
   | SinkSpec
   | SinkUpsertMaterializerSpec
@@ -384,6 +386,35 @@ export interface OverAggregateSpec {
    * insert-only rowtime input drops them as late, and a processing time is never NULL.
    */
   readonly nullsLast?: boolean;
+  /** LAG calls (`rowtime`/`proctime` only), among the aggregates' results at their `position`s; absent means none. */
+  readonly lags?: readonly OverLagSpec[];
+}
+
+/**
+ * `LAG(arg, offset, default)` in an OVER aggregate: column `arg` of the row `offset` rows before
+ * the current one in its key's processing order, else column `default` of the current row (NULL
+ * when null); its value is the `position`-th of the output's computed columns.
+ */
+export interface OverLagSpec {
+  readonly position: number;
+  readonly arg: number;
+  readonly offset: number;
+  readonly default: number | null;
+}
+
+/**
+ * Window functions over any input, each row's partition ordered by `orderKeys` (any columns;
+ * peers in arrival order): output rows are the input row followed by one value per function (see
+ * common/window-function.ts). Each partition keeps its rows in order, with the values last emitted
+ * for them, in one keyed value. A batch's changes are applied to their partitions, each touched
+ * partition's values are computed again, and only what changed is emitted: -D for a removed row,
+ * +I for a new one, -U/+U for a row whose values changed (a neighbour's LAG, a partition's NTILE).
+ */
+export interface OverWindowSpec {
+  readonly kind: 'over-window';
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly OrderKey[];
+  readonly functions: readonly WindowFunction<AggregateCallSpec>[];
 }
 
 /**

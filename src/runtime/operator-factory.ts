@@ -10,6 +10,7 @@ import { IntervalJoinOperator } from './operators/interval-join-operator.js';
 import { JoinOperator } from './operators/join-operator.js';
 import { OuterJoinOperator } from './operators/outer-join-operator.js';
 import { OverAggregateOperator } from './operators/over-aggregate-operator.js';
+import { OverWindowOperator } from './operators/over-window-operator.js';
 import { LookupJoinOperator } from './operators/lookup-join-operator.js';
 import { TemporalJoinOperator } from './operators/temporal-join-operator.js';
 import { RankOperator } from './operators/rank-operator.js';
@@ -85,6 +86,8 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
       return spec.rankType === undefined && spec.inputRetracts !== true ? new RankOperator(spec) : new RetractableRankOperator(spec);
     case 'over-aggregate':
       return spec.mode === 'updating' ? new UpdatingOverAggregateOperator(spec) : new OverAggregateOperator(spec);
+    case 'over-window':
+      return new OverWindowOperator(spec);
     case 'window-table':
       return new WindowTableOperator(spec);
     case 'window-rank':

@@ -14,8 +14,8 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../src');
 const FACTORIES = 'plan/logical/logical-node.ts';
-/** Folders whose own node kinds share names with logical ones. */
-const OWN_KINDS = ['sql/parse/', 'plan/physical/', 'plan/changelog/', 'dataflow/', 'runtime/', 'expr/', 'connectors/'];
+/** Folders (and a module) whose own kinds share names with logical ones: window-function.ts's 'aggregate' is a window function. */
+const OWN_KINDS = ['sql/parse/', 'plan/physical/', 'plan/changelog/', 'dataflow/', 'runtime/', 'expr/', 'connectors/', 'common/window-function.ts'];
 
 /** The kinds of LogicalNode, read from the union type so that a new kind is covered without editing this test. */
 function logicalKinds(): string[] {

@@ -1,8 +1,8 @@
 /**
  * OVER aggregates across a stop with savepoint and a resume: the rows waiting for the watermark,
  * the frames (insert-only, event time) and the partitions' rows with their emitted results
- * (updating input) are keyed state, so the resumed job ends with exactly the table of an
- * uninterrupted run, also when resumed at another parallelism (state is redistributed by key).
+ * (updating input), and the general OVER operator's sorted partitions are keyed state, so the
+ * resumed job ends with exactly the table of an uninterrupted run, also when resumed at another parallelism (state is redistributed by key).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,12 +36,14 @@ const QUERIES = {
   'updating input': (sink: string) =>
     `INSERT INTO ${sink} SELECT k, last_id, SUM(top) OVER w, COUNT(*) OVER w FROM (SELECT k, MOD(id, 40) AS g, MAX(v) AS top, MAX(id) AS last_id, MAX(ts) AS last_ts FROM src GROUP BY k, MOD(id, 40))
       WINDOW w AS (PARTITION BY k ORDER BY last_ts RANGE BETWEEN INTERVAL '2' SECOND PRECEDING AND CURRENT ROW)`,
+  // The general OVER operator: rows arrive out of the window's order, so neighbours' values change.
+  'window functions ordered by a plain column': (sink: string) => `INSERT INTO ${sink} SELECT k, id, LAG(v) OVER w, LEAD(id, 2, -1) OVER w FROM src WINDOW w AS (PARTITION BY k ORDER BY v, id)`,
 };
 
 beforeEach(() => resetCollected());
 
 describe('OVER aggregates across a savepoint', () => {
-  const cases = [...Object.entries(QUERIES).map(([name, query]) => ({ name, query, resumedParallelism: 1 })), { name: 'updating input', query: QUERIES['updating input'], resumedParallelism: 2 }];
+  const cases = [...Object.entries(QUERIES).map(([name, query]) => ({ name, query, resumedParallelism: 1 })), { name: 'updating input', query: QUERIES['updating input'], resumedParallelism: 2 }, { name: 'window functions ordered by a plain column', query: QUERIES['window functions ordered by a plain column'], resumedParallelism: 2 }];
   for (const { name, query, resumedParallelism } of cases) {
     it(`${name}: stopped with a savepoint and resumed${resumedParallelism === 1 ? '' : ` at parallelism ${resumedParallelism}`}, the table equals an uninterrupted run`, async () => {
       const dir = mkdtempSync(join(tmpdir(), 'weir-over-'));

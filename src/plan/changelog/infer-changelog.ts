@@ -13,7 +13,7 @@
 import { timeAttributeOf } from '../../common/sql-type.js';
 import type { ConflictStrategy } from '../../common/conflict-strategy.js';
 import { WeirError } from '../../common/errors.js';
-import { overAggregateMode } from './over-aggregate-mode.js';
+import { overAggregateMode, overWindowOf } from './over-aggregate-mode.js';
 import type { PhysicalNode } from '../physical/physical-node.js';
 import { ALL_KINDS, INSERT_ONLY, isUpdating, UPSERT, unionModes, type ChangelogMode } from './changelog-mode.js';
 import { hasKeyEqualTo, keysWithin, upsertKeys, type UpsertKey } from './upsert-keys.js';
@@ -128,6 +128,7 @@ function requireUpdateBefore(node: PhysicalNode, required: boolean): PhysicalNod
       return { ...node, input: requireUpdateBefore(node.input, true), bound: requireUpdateBefore(node.bound, false) };
     case 'rank':
     case 'over-aggregate':
+    case 'over-window':
     // Each input row gives several rows: an update must retract every row of its old version.
     case 'correlate':
       return { ...node, input: requireUpdateBefore(node.input, true) };
@@ -196,7 +197,13 @@ function produce(node: PhysicalNode): PhysicalNode {
     }
     case 'over-aggregate': {
       const input = produce(node.input);
+      const general = overWindowOf(node, input.mode);
+      if (general !== undefined) return { ...general, input, mode: ALL_KINDS };
       return { ...node, input, mode: overAggregateMode(node, input.mode) };
+    }
+    case 'over-window': {
+      const input = produce(node.input);
+      return { ...node, input, mode: ALL_KINDS };
     }
     case 'join': {
       const left = produce(node.left);

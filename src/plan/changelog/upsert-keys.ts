@@ -95,6 +95,9 @@ function derive(node: PhysicalNode): UpsertKey[] {
     }
     case 'over-aggregate':
       return distributed(upsertKeys(node.input), node.partitionKeys);
+    case 'over-window':
+      // Not (partition, ROW_NUMBER): a -U/+U pair of one row may carry different numbers.
+      return distributed(upsertKeys(node.input), node.partitionKeys);
     case 'window-table': {
       const windowStart = node.input.schema.length;
       return upsertKeys(node.input).map((key) => [...key, windowStart]);

@@ -17,6 +17,7 @@ import { WeirError } from '../../common/errors.js';
 import type { Field, Schema } from '../../common/schema.js';
 import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
+import type { WindowFunction } from '../../common/window-function.js';
 import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 
@@ -33,6 +34,7 @@ export type LogicalNode =
   | LogicalJoin
   | LogicalRank
   | LogicalOverAggregate
+  | LogicalOverWindow
   | LogicalSink
   | LogicalLookupJoin
   | LogicalTemporalJoin
@@ -377,6 +379,24 @@ export interface LogicalRank {
 }
 
 /**
+ * `LAG(x [, offset [, default]])` among OVER aggregates (Flink's streaming LAG, which ignores the
+ * frame): column `arg` of the row `offset` rows before the current one in its partition's time
+ * order (peers in arrival order), else column `default` of the current row, else NULL.
+ */
+export interface OverLagCall {
+  readonly function: 'LAG';
+  readonly lag: true;
+  readonly arg: number;
+  readonly offset: number;
+  readonly default: number | null;
+  readonly type: SqlType;
+  readonly name: string;
+}
+
+/** A call of an OVER aggregate: an aggregate over the frame, or a LAG. */
+export type OverCall = AggregateCall | OverLagCall;
+
+/**
  * `agg(...) OVER (PARTITION BY ... ORDER BY time <frame>)` calls sharing one window: the input's
  * columns followed by one column per call, each row's aggregate over its frame within its
  * partition ordered by the time column `timeIndex` (ascending, NULL times first unless
@@ -391,7 +411,25 @@ export interface LogicalOverAggregate {
   /** `ORDER BY time NULLS LAST` (Flink's default, and false here, puts NULLs first when ascending). */
   readonly nullsLast: boolean;
   readonly frame: OverFrame;
-  readonly calls: readonly AggregateCall[];
+  readonly calls: readonly OverCall[];
+  readonly schema: Schema;
+}
+
+/** One call of an over-window node: what it computes (common/window-function.ts), and its output column. */
+export type WindowCall = WindowFunction<AggregateCall> & { readonly name: string; readonly type: SqlType };
+
+/**
+ * Window functions sharing one PARTITION BY and ORDER BY (any columns, peers in arrival order):
+ * the input's columns followed by one column per call, each row's value within its partition as
+ * PostgreSQL defines it, over any input (the general OVER operator). A query with several
+ * different windows chains one node per window, each reading the one before.
+ */
+export interface LogicalOverWindow {
+  readonly kind: 'over-window';
+  readonly input: LogicalNode;
+  readonly partitionKeys: readonly number[];
+  readonly orderKeys: readonly OrderKey[];
+  readonly calls: readonly WindowCall[];
   readonly schema: Schema;
 }
 
@@ -535,6 +573,14 @@ export const LogicalExpand = {
 export const LogicalCorrelate = {
   create(args: Fields<LogicalCorrelate> & { readonly columns: Schema }): LogicalCorrelate {
     return { kind: 'correlate', input: args.input, fn: args.fn, joinType: args.joinType, condition: args.condition, schema: [...args.input.schema, ...args.columns] };
+  },
+};
+
+/** The factory of {@link LogicalOverWindow}: the input's columns, then one column per call (its name and type). */
+export const LogicalOverWindow = {
+  create(args: Fields<LogicalOverWindow>): LogicalOverWindow {
+    const schema: Field[] = [...args.input.schema, ...args.calls.map((c) => ({ name: c.name, type: c.type }))];
+    return { kind: 'over-window', input: args.input, partitionKeys: args.partitionKeys, orderKeys: args.orderKeys, calls: args.calls, schema };
   },
 };
 

@@ -19,6 +19,7 @@ export function uniqueKey(node: LogicalNode): readonly number[] | undefined {
     case 'filter':
     case 'watermark-assigner':
     case 'over-aggregate':
+    case 'over-window':
     case 'dynamic-filter':
       return uniqueKey(node.input);
     case 'semi-join':

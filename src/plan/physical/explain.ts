@@ -13,7 +13,8 @@ import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import { formatMode } from '../changelog/changelog-mode.js';
 import { upsertKeys } from '../changelog/upsert-keys.js';
-import type { AggregateCall, RankRange } from '../logical/logical-node.js';
+import type { AggregateCall, RankRange, WindowCall } from '../logical/logical-node.js';
+import { formatWindowFrame } from '../../common/window-function.js';
 import type { ReuseMarks } from './explain-reuse.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
@@ -100,9 +101,16 @@ function describeNode(node: PhysicalNode): string {
     }
     case 'over-aggregate': {
       const input = node.input.schema;
-      const calls = node.calls.map((c) => aliased(renderAggregate(c, input), c.name));
+      const calls = node.calls.map((c) => aliased('lag' in c ? `LAG(${names(input)[c.arg]!}, ${c.offset}${c.default === null ? '' : `, ${names(input)[c.default]!}`})` : renderAggregate(c, input), c.name));
       const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
       return `OverAggregate(partitionBy=[${partition}], orderBy=[${names(input)[node.timeIndex]!} ASC${node.nullsLast ? ' NULLS LAST' : ''}], window=[${formatOverFrame(node.frame)}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
+    }
+    case 'over-window': {
+      const input = node.input.schema;
+      const calls = node.calls.map((c) => aliased(renderWindowCall(c, input), c.name));
+      const partition = node.partitionKeys.map((k) => names(input)[k]!).join(', ');
+      const order = node.orderKeys.map((o) => formatOrderKey(o, names(input)[o.index]!)).join(', ');
+      return `OverWindow(partitionBy=[${partition}], orderBy=[${order}], select=[${[...fields(input).split(', '), ...calls].join(', ')}], ${mode})`;
     }
     case 'join': {
       const specs = `leftInputSpec=[${joinInputSpec(node.left, node.leftKeys)}], rightInputSpec=[${joinInputSpec(node.right, node.rightKeys)}]`;
@@ -221,6 +229,27 @@ function windowColumns(schema: Schema, start: number, end: number): string {
 
 function aliased(text: string, name: string): string {
   return text === name ? text : `${text} AS ${name}`;
+}
+
+/** A window function call as SQL writes it, with its frame where the value depends on one: `LAG(v, 1)`, `SUM(v) OVER (ROWS BETWEEN 1 PRECEDING AND CURRENT ROW)`. */
+function renderWindowCall(call: WindowCall, input: Schema): string {
+  const column = (i: number): string => names(input)[i]!;
+  switch (call.kind) {
+    case 'ranking':
+      return `${call.function}()`;
+    case 'ntile':
+      return `NTILE(${call.buckets})`;
+    case 'offset':
+      return `${call.function}(${column(call.arg)}, ${call.offset}${call.default === null ? '' : `, ${column(call.default)}`})`;
+    case 'frame-value':
+      return `${call.function}(${column(call.arg)}) OVER (${formatWindowFrame(call.frame)})`;
+    case 'aggregate':
+      return `${renderAggregate(call.aggregate, input)} OVER (${formatWindowFrame(call.frame)})`;
+    default: {
+      const unknown: never = call;
+      throw new Error(`unknown window call ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 function renderAggregate(call: AggregateCall, input: Schema): string {

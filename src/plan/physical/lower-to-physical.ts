@@ -87,9 +87,13 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
     case 'rank': {
       const range = node.range;
       if (range === undefined) {
-        throw new WeirError('UNSUPPORTED', `${node.rankType}() OVER (...) runs only as Top-N: filter its result by an upper bound on the number, e.g. WHERE rn <= 10`, {
-          hint: 'compare the number with integer constants (rn <= 10, rn < 11, rn = 3, rn BETWEEN 2 AND 5, rn > 1 AND rn <= 3) in a WHERE on the query that computes it; Flink has the same rule: an unbounded row number would change every row of a partition on each insert',
-        });
+        // Without an upper bound (no Top-N), every row is numbered by the general OVER operator
+        // (weir's extension: Flink runs ranks only as Top-N).
+        const input = lowerToPhysical(node.input);
+        const exchange: PhysicalNode = { kind: 'exchange', input, keys: node.partitionKeys.length === 0 ? null : node.partitionKeys, schema: input.schema, mode };
+        const number = node.schema[node.schema.length - 1]!;
+        const calls = [{ kind: 'ranking' as const, function: node.rankType, name: number.name, type: number.type }];
+        return { kind: 'over-window', input: exchange, partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, calls, schema: node.schema, mode };
       }
       const windowed = lowerWindowRank(node, range, lowerToPhysical);
       if (windowed !== undefined) return windowed;
@@ -107,6 +111,7 @@ export function lowerToPhysical(node: LogicalNode): PhysicalNode {
         mode,
       };
     }
+    case 'over-window':
     case 'over-aggregate': {
       const input = lowerToPhysical(node.input);
       const exchange: PhysicalNode = { kind: 'exchange', input, keys: node.partitionKeys.length === 0 ? null : node.partitionKeys, schema: input.schema, mode };

@@ -11,7 +11,7 @@ import type { AlignedWindowSpec, WindowSpec } from '../../common/window-spec.js'
 import type { CorrelateFunction } from '../../expr/correlate-function.js';
 import type { ScalarExpr } from '../../expr/scalar-expr.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
+import type { AggregateCall, OverCall, WindowCall, DynamicFilterComparison, LookupTable, RankRange, RankType, ScanSource, SetOperator, SinkTarget } from '../logical/logical-node.js';
 
 /** Any physical node; `mode` is what it emits (filled in by changelog inference). */
 export type PhysicalNode =
@@ -164,7 +164,17 @@ export type PhysicalNode =
       readonly timeIndex: number;
       readonly nullsLast: boolean;
       readonly frame: OverFrame;
-      readonly calls: readonly AggregateCall[];
+      readonly calls: readonly OverCall[];
+      readonly schema: Schema;
+      readonly mode: ChangelogMode;
+    }
+  /** Window functions over any input, partitions ordered by any columns (the general OVER operator); see LogicalOverWindow. */
+  | {
+      readonly kind: 'over-window';
+      readonly input: PhysicalNode;
+      readonly partitionKeys: readonly number[];
+      readonly orderKeys: readonly OrderKey[];
+      readonly calls: readonly WindowCall[];
       readonly schema: Schema;
       readonly mode: ChangelogMode;
     }

@@ -10,9 +10,10 @@
  */
 import type { Schema } from '../../common/schema.js';
 import { timeAttributeOf } from '../../common/sql-type.js';
-import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
+import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type OverLagSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
-import type { AggregateCall } from '../logical/logical-node.js';
+import type { AggregateCall, OverCall, WindowCall } from '../logical/logical-node.js';
+import type { WindowFunction } from '../../common/window-function.js';
 import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
@@ -33,7 +34,7 @@ export interface JobGraphOptions {
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
-const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'semi-join', 'rank', 'over-aggregate', 'set-operation', 'sink-upsert-materializer', 'changelog-normalize']);
+const TTL_OPERATORS: ReadonlySet<OperatorSpec['kind']> = new Set(['group-aggregate', 'join', 'semi-join', 'rank', 'over-aggregate', 'over-window', 'set-operation', 'sink-upsert-materializer', 'changelog-normalize']);
 
 /** The job graph of one or more sink plans (a statement set runs several sinks in one job). */
 export function toJobGraph(roots: readonly PhysicalNode[], options: JobGraphOptions): JobGraph {
@@ -316,10 +317,13 @@ function specOf(node: PhysicalNode): OperatorSpec {
         partitionKeys: node.partitionKeys,
         timeIndex: node.timeIndex,
         frame: node.frame,
-        aggregates: aggregateSpecs(node.calls),
+        aggregates: aggregateSpecs(node.calls.filter((c): c is AggregateCall => !('lag' in c))),
+        ...lagSpecs(node.calls),
         mode: retracts(node.input.mode) ? 'updating' : timeAttributeOf(node.input.schema[node.timeIndex]!.type) === 'proctime' ? 'proctime' : 'rowtime',
         ...(node.nullsLast ? { nullsLast: true } : {}),
       };
+    case 'over-window':
+      return { kind: 'over-window', partitionKeys: node.partitionKeys, orderKeys: node.orderKeys, functions: node.calls.map(windowFunctionSpec) };
     case 'join':
       return {
         kind: 'join',
@@ -401,6 +405,32 @@ function lookupJoinSpec(node: Extract<PhysicalNode, { kind: 'lookup-join' }>): L
 
 function retracts(mode: ChangelogMode): boolean {
   return mode.updateBefore || mode.delete;
+}
+
+/** The LAG calls of an OVER aggregate with their output positions, when it has any. */
+function lagSpecs(calls: readonly OverCall[]): { lags?: OverLagSpec[] } {
+  const lags = calls.flatMap((c, position) => ('lag' in c ? [{ position, arg: c.arg, offset: c.offset, default: c.default }] : []));
+  return lags.length === 0 ? {} : { lags };
+}
+
+/** A window call as the job graph runs it: without its output name and type, an aggregate as its spec. */
+function windowFunctionSpec(call: WindowCall): WindowFunction<AggregateCallSpec> {
+  switch (call.kind) {
+    case 'ranking':
+      return { kind: 'ranking', function: call.function };
+    case 'ntile':
+      return { kind: 'ntile', buckets: call.buckets };
+    case 'offset':
+      return { kind: 'offset', function: call.function, arg: call.arg, offset: call.offset, default: call.default };
+    case 'frame-value':
+      return { kind: 'frame-value', function: call.function, arg: call.arg, frame: call.frame };
+    case 'aggregate':
+      return { kind: 'aggregate', aggregate: aggregateSpecs([call.aggregate])[0]!, frame: call.frame };
+    default: {
+      const unknown: never = call;
+      throw new Error(`unknown window call ${JSON.stringify(unknown)}`);
+    }
+  }
 }
 
 function aggregateSpecs(calls: readonly AggregateCall[]): AggregateCallSpec[] {

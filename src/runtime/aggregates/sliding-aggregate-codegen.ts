@@ -22,6 +22,8 @@ export interface SlidingAggregateProgram {
   retract(acc: unknown[], row: Row): void;
   /** The aggregate results, in call order. */
   results(acc: unknown[]): unknown[];
+  /** The results over no rows (an empty frame): COUNT's 0, NULL for most others. */
+  empty(): unknown[];
 }
 
 /** Generates the program for `aggregates` (throws a WeirError for an unsupported call). */
@@ -52,6 +54,11 @@ export function generateSlidingAggregate(aggregates: readonly AggregateCallSpec[
     function results(acc) {
       return [${parts.map(({ codegen, slots }) => codegen.result(slots)).join(', ')}];
     }
-    return { create, accumulate, retract, results };`;
+    function empty() {
+      const acc = create();
+      ${parts.map((p) => p.codegen.init(p.slots)).join(' ')}
+      return results(acc);
+    }
+    return { create, accumulate, retract, results, empty };`;
   return scope.instantiate<SlidingAggregateProgram>(source);
 }

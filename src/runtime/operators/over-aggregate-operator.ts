@@ -11,7 +11,9 @@
  *
  * Per key, the accumulator of the last frame and the rows it holds (for bounded frames; an
  * unbounded frame only accumulates) live in keyed state; rows are retracted from it as they leave
- * the frame, so state holds only what later frames can still need.
+ * the frame, so state holds only what later frames can still need. LAG calls (Flink's streaming
+ * LAG) read the last rows processed for the key, of which state keeps as many as the largest
+ * offset; peers (a RANGE frame's rows of one time) share their aggregates, not their LAGs.
  */
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -31,6 +33,8 @@ interface OverFrameState {
   readonly acc: unknown[];
   readonly rows: Row[];
   last: number;
+  /** The last rows processed, oldest first, as many as the largest LAG offset (absent without LAG calls). */
+  recent?: Row[];
 }
 
 /** The runtime implementation of an `over-aggregate` job-graph node in `rowtime` or `proctime` mode. */
@@ -44,12 +48,15 @@ export class OverAggregateOperator implements StreamOperator {
   private readonly timers = new WindowTimers();
   /** Rows dropped because their key had already processed their time (late). */
   lateRows = 0;
+  /** The largest LAG offset (0 without LAG calls). */
+  private readonly lagReach: number;
 
   /** Generates the aggregates' code; throws a WeirError when an aggregate call is not supported. */
   constructor(readonly spec: OverAggregateSpec) {
     invariant(spec.mode !== 'updating', 'an updating OVER aggregate runs in UpdatingOverAggregateOperator');
     this.partitionOf = keySelector(spec.partitionKeys);
     this.program = generateSlidingAggregate(spec.aggregates);
+    this.lagReach = Math.max(0, ...(spec.lags ?? []).map((l) => l.offset));
   }
 
   open(context: OperatorContext): void {
@@ -129,11 +136,27 @@ export class OverAggregateOperator implements StreamOperator {
         for (const row of frame.rows.splice(0, Math.max(0, leaving))) program.retract(frame.acc, row);
       }
       const results = program.results(frame.acc);
-      for (let j = i; j < end; j++) out.push(RowKind.INSERT, [...rows[j]!, ...results]);
+      for (let j = i; j < end; j++) out.push(RowKind.INSERT, [...rows[j]!, ...(this.spec.lags === undefined ? results : this.withLags(results, rows[j]!, frame))]);
       frame.last = time;
       i = end;
     }
     this.frames.update(frame);
+  }
+
+  /** The output values of `row`: the aggregates' `results` with its LAG values at their positions; then `row` joins the recent rows. */
+  private withLags(results: readonly unknown[], row: Row, frame: OverFrameState): unknown[] {
+    const recent = (frame.recent ??= []);
+    const values: unknown[] = [];
+    let next = 0;
+    for (const lag of this.spec.lags!) {
+      while (values.length < lag.position) values.push(results[next++]);
+      const before = lag.offset === 0 ? row : recent[recent.length - lag.offset];
+      values.push(before !== undefined ? (before[lag.arg] ?? null) : lag.default === null ? null : (row[lag.default] ?? null));
+    }
+    while (next < results.length) values.push(results[next++]);
+    recent.push(row);
+    if (recent.length > this.lagReach) recent.shift();
+    return values;
   }
 
   private timeOf(row: Row): number {

@@ -12,6 +12,7 @@
  * slides over them, and each whose results changed is emitted as -U/+U. A retraction of a row the
  * partition does not hold is ignored with one warning.
  */
+import { invariant } from '../../common/errors.js';
 import { keySelector, rowsEqual, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
@@ -39,6 +40,7 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
 
   /** Generates the aggregates' code; throws a WeirError when an aggregate call is not supported. */
   constructor(readonly spec: OverAggregateSpec) {
+    invariant(spec.lags === undefined, 'LAG over an updating input runs in OverWindowOperator');
     this.partitionOf = keySelector(spec.partitionKeys);
     this.program = generateSlidingAggregate(spec.aggregates);
     this.nullTime = spec.nullsLast === true ? Infinity : -Infinity;

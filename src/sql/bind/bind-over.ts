@@ -1,21 +1,25 @@
 /**
- * Binds the calls with an OVER clause in a select list. Ranking functions (ROW_NUMBER, RANK,
- * DENSE_RANK) become a rank node (Top-N, see bind-rank.ts); aggregate functions become OVER
- * aggregate nodes over the FROM relation: one per distinct window (PARTITION BY, ORDER BY and
- * frame), chained so that each reads the one before and appends one column per call over its
- * window — the way Flink's batch planner splits window groups; Flink's streaming planner refuses
- * different windows in one query. Each window follows Flink's rules: ordered ascending by one time
- * attribute, a frame that ends at the current row. Named windows (`OVER w`, `WINDOW w AS (...)`)
- * are resolved here.
+ * Binds the calls with an OVER clause in a select list, choosing one of three forms:
+ * - one ROW_NUMBER, RANK or DENSE_RANK alone becomes a rank node (see bind-rank.ts), which runs as
+ *   Top-N when a filter bounds the number, and as the general OVER operator otherwise;
+ * - aggregate calls only, each over a window ordered ascending by one TIMESTAMP column with a frame
+ *   that ends at the current row (Flink's OVER aggregates), become OVER aggregate nodes: one per
+ *   distinct window (PARTITION BY, ORDER BY and frame), chained so that each reads the one before
+ *   and appends one column per call — the way Flink's batch planner splits window groups;
+ * - anything else (LAG, LEAD, FIRST_VALUE, LAST_VALUE, NTILE, PERCENT_RANK, CUME_DIST, ranks beside
+ *   other calls, windows ordered by other columns or expressions, frames that reach past the
+ *   current row) binds to the general OVER operator's nodes (bind-over-window.ts).
+ * Named windows (`OVER w`, `WINDOW w AS (...)`) are resolved here.
  */
 import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import type { OverFrame } from '../../common/over-frame.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { type AggregateCall, type LogicalNode, LogicalOverAggregate, LogicalProject } from '../../plan/logical/logical-node.js';
+import { type AggregateCall, type LogicalNode, LogicalOverAggregate, LogicalProject, type OverCall, type OverLagCall } from '../../plan/logical/logical-node.js';
 import type { FrameBound, FunctionCall, SelectQuery, WindowFrame, WindowSpec } from '../parse/ast.js';
 import { bindAggregateCall } from './bind-aggregate-call.js';
 import { bindExpr, callName, type ExprBindContext } from './bind-expr.js';
+import { bindOverWindow, bindWindowFunction } from './bind-over-window.js';
 import { bindRank, RANK_FUNCTIONS } from './bind-rank.js';
 import { sameExpr } from './bind-select.js';
 import type { BinderContext } from './binder-context.js';
@@ -29,14 +33,30 @@ export interface BoundWindowCalls {
 /** Binds `calls` (the OVER calls of one select list, in order) over `input`, whose columns the scope of `ctx` describes. */
 export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall[], windows: SelectQuery['windows'], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
   const resolved = calls.map((call) => ({ call, window: windowOf(call, windows) }));
-  const ranks = resolved.filter(({ call }) => RANK_FUNCTIONS.has(callName(call)));
-  if (ranks.length > 0) {
-    const other = resolved.find(({ call }) => !RANK_FUNCTIONS.has(callName(call)));
-    if (other !== undefined) throw new WeirError('UNSUPPORTED', `${callName(other.call)}(...) OVER cannot be combined with ${callName(ranks[0]!.call)}() in one SELECT`, { span: other.call.span, hint: 'rank in a subquery, and aggregate over its result' });
-    const rank = bindRank(input, ranks[0]!.call, ranks[0]!.window, ranks.slice(1).map((r) => r.call), ctx);
-    return { plan: rank.plan, values: new Map([[ranks[0]!.call, rank.value]]) };
+  // One ranking call alone: a rank node, which runs as Top-N when a filter bounds the number.
+  if (resolved.length === 1 && RANK_FUNCTIONS.has(callName(resolved[0]!.call))) {
+    const rank = bindRank(input, resolved[0]!.call, resolved[0]!.window, ctx);
+    return { plan: rank.plan, values: new Map([[resolved[0]!.call, rank.value]]) };
   }
-  return bindOverAggregate(input, resolved, ctx, binder);
+  // Aggregates and LAG over windows ordered by one time attribute: Flink's OVER aggregates.
+  const flinkOver = (call: FunctionCall): boolean => callName(call) === 'LAG' || binder.functions.lookup(callName(call))?.kind === 'aggregate';
+  if (resolved.every(({ call, window }) => flinkOver(call) && isTimeOrdered(window, ctx))) return bindOverAggregate(input, resolved, ctx, binder);
+  return bindOverWindow(input, resolved, ctx, binder);
+}
+
+/**
+ * Whether a window suits Flink's OVER aggregate: ordered ascending by one TIMESTAMP column, with a
+ * frame (if any) that ends at the current row and starts at or before it. A RANGE frame with an
+ * offset runs only there, whatever the ORDER BY, so that its errors say what it needs.
+ */
+function isTimeOrdered(spec: WindowSpec, ctx: ExprBindContext): boolean {
+  const frame = spec.frame;
+  if (frame !== undefined && frame.unit === 'RANGE' && (frame.start.kind === 'preceding' || frame.start.kind === 'following')) return true;
+  if (frame !== undefined && (frame.end.kind !== 'current-row' || frame.start.kind === 'following' || frame.start.kind === 'unbounded-following')) return false;
+  const [order, extra] = spec.orderBy;
+  if (order === undefined || extra !== undefined || order.descending) return false;
+  const time = bindExpr(order.expr, ctx);
+  return time.kind === 'input-ref' && (time.type.kind === 'TIMESTAMP' || time.type.kind === 'TIMESTAMP_LTZ');
 }
 
 function bindOverAggregate(input: LogicalNode, resolved: readonly { call: FunctionCall; window: WindowSpec }[], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
@@ -57,10 +77,11 @@ function bindOverAggregate(input: LogicalNode, resolved: readonly { call: Functi
     if (same === undefined) windows.push({ window, fingerprint, calls: [i] });
     else same.calls.push(i);
   });
-  const bound = resolved.map(({ call }) => {
-    const definition = binder.functions.lookup(callName(call));
-    if (definition === undefined || definition.kind !== 'aggregate') {
-      throw new WeirError('UNSUPPORTED', `${callName(call)}(...) OVER is not supported; aggregate functions and ROW_NUMBER, RANK, DENSE_RANK are`, { span: call.span });
+  const bound = resolved.map(({ call, window }): Omit<AggregateCall, 'name'> | Omit<OverLagCall, 'name'> => {
+    if (callName(call) === 'LAG') {
+      const lag = bindWindowFunction(call, window, ctx, binder, indexOfPre);
+      if (lag.kind !== 'offset') throw new WeirError('INTERNAL_ERROR', 'LAG bound to another kind of window function');
+      return { function: 'LAG', lag: true, arg: lag.arg, offset: lag.offset, default: lag.default, type: lag.type };
     }
     return bindAggregateCall(call, ctx.scope, binder, indexOfPre);
   });
@@ -69,7 +90,7 @@ function bindOverAggregate(input: LogicalNode, resolved: readonly { call: Functi
   // One OVER aggregate per window, each reading the one before (whose columns keep their places).
   const column = new Map<number, number>();
   windows.forEach(({ window, calls: callIndexes }, w) => {
-    const calls: AggregateCall[] = callIndexes.map((c, j) => ({ ...bound[c]!, name: `w${w}$o${j}` }));
+    const calls: OverCall[] = callIndexes.map((c, j) => ({ ...bound[c]!, name: `w${w}$o${j}` }) as OverCall);
     callIndexes.forEach((c, j) => column.set(c, plan.schema.length + j));
     plan = LogicalOverAggregate.create({ input: plan, ...window, calls });
   });

@@ -4,7 +4,8 @@
  * row's number as a column, which the select item then reads. Partition and order keys are
  * expressions; those that are not plain columns are computed in a projection below the rank (as
  * Flink's planner does), appended after the FROM columns. ORDER BY keeps NULLS FIRST / LAST
- * (Flink's default otherwise: first ascending, last descending). One ranking call per query.
+ * (Flink's default otherwise: first ascending, last descending). Used for a select list whose
+ * only OVER call is this one; ranks beside other OVER calls bind in bind-over-window.ts.
  */
 import { WeirError } from '../../common/errors.js';
 import { orderKey } from '../../common/order-key.js';
@@ -19,10 +20,8 @@ import { bindExpr, callName, visitExpr, type ExprBindContext } from './bind-expr
 /** The ranking functions, which bind to a rank node. */
 export const RANK_FUNCTIONS: ReadonlySet<string> = new Set<RankType>(['ROW_NUMBER', 'RANK', 'DENSE_RANK']);
 
-/** The rank node for ranking call `call` over `window`, and the call's value over it; `others` are further ranking calls, refused. */
-export function bindRank(input: LogicalNode, call: FunctionCall, over: WindowSpec, others: readonly FunctionCall[], ctx: ExprBindContext): { plan: LogicalNode; value: ScalarExpr } {
-  const other = others[0];
-  if (other !== undefined) throw new WeirError('UNSUPPORTED', 'only one ROW_NUMBER(), RANK() or DENSE_RANK() per query is supported', { span: other.span, hint: 'rank in a subquery, and rank its result again in the outer query' });
+/** The rank node for ranking call `call` over `window`, and the call's value over it. */
+export function bindRank(input: LogicalNode, call: FunctionCall, over: WindowSpec, ctx: ExprBindContext): { plan: LogicalNode; value: ScalarExpr } {
   const name = callName(call) as RankType;
   if (call.args.length > 0) throw new WeirError('INVALID_ARGUMENT', `${name}() takes no arguments`, { span: call.span });
   if (over.frame !== undefined) throw new WeirError('UNSUPPORTED', `${name}() takes OVER (PARTITION BY ... ORDER BY ...) without a frame`, { span: over.frame.span });

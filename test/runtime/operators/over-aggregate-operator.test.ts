@@ -137,6 +137,33 @@ describe('over aggregate operator (insert-only, rowtime)', () => {
   });
 });
 
+describe('over aggregate operator with LAG (rowtime)', () => {
+  it('gives each row the values of the rows processed before it in its key (peers apart), among the aggregates, across a restore', async () => {
+    const lagSpec: OverAggregateSpec = {
+      ...spec({ unit: 'RANGE', preceding: null }, 'rowtime'),
+      lags: [
+        { position: 0, arg: 2, offset: 1, default: null },
+        { position: 2, arg: 2, offset: 2, default: 3 },
+      ],
+    };
+    const h = await OperatorHarness.open(new OverAggregateOperator(lagSpec));
+    h.push([['+I', ['a', 10, 1, 1]], ['+I', ['a', 20, 4, 3]], ['+I', ['a', 10, 2, 2]]]);
+    h.watermark(15);
+    // Output: row, LAG(v), SUM(v), LAG(v, 2, id), COUNT(*), MAX(v); peers at 10 share the aggregates.
+    expect(h.output).toEqual([
+      ['+I', ['a', 10, 1, 1, null, 3, 1, 2, 2]],
+      ['+I', ['a', 10, 2, 2, 1, 3, 2, 2, 2]],
+    ]);
+    const restored = await OperatorHarness.open(new OverAggregateOperator(lagSpec), { restore: { snapshot: h.state.snapshot()! } });
+    restored.push([['+I', ['a', 30, 8, 4]]]);
+    restored.watermark(Infinity);
+    expect(restored.output).toEqual([
+      ['+I', ['a', 20, 4, 3, 2, 7, 1, 3, 4]],
+      ['+I', ['a', 30, 8, 4, 4, 15, 2, 4, 8]],
+    ]);
+  });
+});
+
 describe('over aggregate operator (updating)', () => {
   it('an insert before other rows updates the rows whose frame it enters; a delete undoes it', async () => {
     const h = await OperatorHarness.open(new UpdatingOverAggregateOperator(spec({ unit: 'ROWS', preceding: 1 }, 'updating')));

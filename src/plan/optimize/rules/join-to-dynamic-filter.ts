@@ -99,6 +99,7 @@ export function atMostOneRow(node: LogicalNode): boolean {
     case 'join':
     case 'rank':
     case 'over-aggregate':
+    case 'over-window':
     case 'sink':
     case 'lookup-join':
     case 'temporal-join':

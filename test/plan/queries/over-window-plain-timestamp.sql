@@ -1,3 +1,2 @@
---fail=OVER windows over an insert-only input must be ordered by a time attribute, but 'ts' is a plain TIMESTAMP(3)
 CREATE TABLE events (k INT, ts TIMESTAMP(3)) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
 SELECT k, COUNT(*) OVER (PARTITION BY k ORDER BY ts) FROM events;

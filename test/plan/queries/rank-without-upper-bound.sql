@@ -1,3 +1,2 @@
---fail=ROW_NUMBER() OVER (...) runs only as Top-N: filter its result by an upper bound on the number
 CREATE TABLE bids (auction BIGINT, price BIGINT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
 SELECT * FROM (SELECT auction, price, ROW_NUMBER() OVER (PARTITION BY auction ORDER BY price) AS rn FROM bids) WHERE rn > 2;
