@@ -190,16 +190,16 @@ const WRAP_SHIFT: Readonly<Record<string, number>> = { TINYINT: 24, SMALLINT: 16
 
 /**
  * A JS expression narrowing the integer result `result` to `type` as Java does: TINYINT, SMALLINT
- * and INT wrap around (two's complement), as Flink's generated Java does; BIGINT is checked to stay
- * a safe integer (a larger result is an ARITHMETIC_OVERFLOW naming `a op b`, never a rounded
- * number, as weir's BIGINT holds ±2^53). `result` must be exact (below 2^53 in magnitude) for the
- * wrap to be exact: INT products go through Math.imul.
+ * and INT wrap around (two's complement), as Flink's generated Java does. `result` must be exact
+ * (below 2^53 in magnitude) for the wrap to be exact: INT products go through Math.imul. BIGINT
+ * results are not computed here: their operands may be bigints (see common/int64.ts), so BIGINT
+ * operations call the `int64*` helpers, which wrap to 64 bits themselves; `bigint` is that call.
  */
-export function integerResult(ctx: CodegenContext, type: SqlType, result: string, op: string, a: string, b?: string): string {
+export function integerResult(type: SqlType, result: string, bigint: string): string {
   if (type.kind === 'INT') return `(${result}) | 0`;
   const shift = WRAP_SHIFT[type.kind];
   if (shift !== undefined) return `((${result}) << ${shift}) >> ${shift}`;
-  return `${ctx.lib('bigintResult')}(${result}, ${a}, '${op}'${b === undefined ? '' : `, ${b}`})`;
+  return bigint;
 }
 
 /** BOOLEAN, nullable as told. */

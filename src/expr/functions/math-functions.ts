@@ -56,7 +56,8 @@ function roundLike(helpers: { readonly integer: string; readonly decimal: string
       generate: (ctx, args) => {
         const value = args[0]!;
         if (args.length === 1) return value.code;
-        return integerResult(ctx, value.type, `${ctx.lib(helpers.integer)}(${value.code}, ${digitsCode(args)})`, helpers.integer, value.code);
+        const rounded = `${ctx.lib(helpers.integer)}(${value.code}, ${digitsCode(args)})`;
+        return integerResult(value.type, rounded, rounded);
       },
     },
     {
@@ -133,12 +134,13 @@ function absGenerate(ctx: CodegenContext, a: ArgCode): string {
     case 'INTERVAL_YEAR_MONTH':
       return `Math.abs(${a.code})`;
     default:
-      return integerResult(ctx, a.type, `Math.abs(${a.code})`, 'ABS', a.code);
+      return integerResult(a.type, `Math.abs(${a.code})`, `${ctx.lib('int64Abs')}(${a.code})`);
   }
 }
 
 function signGenerate(a: ArgCode): string {
   if (a.type.kind === 'FLOAT' || a.type.kind === 'DOUBLE') return `Math.sign(${a.code})`;
+  if (a.type.kind === 'BIGINT') return `(${a.code} > 0 ? 1 : ${a.code} < 0 ? -1 : 0)`;
   if (a.type.kind !== 'DECIMAL') return `Math.sign(${a.code}) + 0`;
   const one = `${pow10(a.type.scale)}n`;
   return `${a.code} > 0n ? ${one} : ${a.code} < 0n ? -${one} : 0n`;
