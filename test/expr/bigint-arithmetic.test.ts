@@ -119,6 +119,15 @@ describe('BIGINT wrap facts (as Flink computes them)', () => {
     expect(evaluate(call('-', x, y), [8821808526777993777n, 8821808526777993770n])).toBe(7);
   });
 
+  it('hands a BIGINT beyond 2^53 to functions of doubles and of positions as a double (Java widening), never a bigint', () => {
+    expect(evaluate(call('POWER', x, lit.int(2)), [2n ** 62n])).toBe(2 ** 124);
+    expect(evaluate(call('SQRT', x), [2n ** 62n])).toBe(2 ** 31);
+    expect(evaluate(call('SUBSTRING', lit.str('abc'), x), [9007199254740993n])).toBe('');
+    expect(evaluate(call('BIN', x), [-9223372036854775808n])).toBe('1' + '0'.repeat(63));
+    expect(evaluate(call('HEX', x), [8821808526777993777n])).toBe(8821808526777993777n.toString(16).toUpperCase());
+    expect(evaluate(call('SIGN', x), [-9007199254740993n])).toBe(-1);
+  });
+
   it('groups bigint keys by value: one IN set, one Map entry per value', () => {
     const inList = compiler.predicate(Exprs.call('IN', [x, lit.of(8821808526777993777n, T.bigint(false)), lit.of(3, T.bigint(false))], T.boolean(false)));
     expect([8821808526777993777n, 3, 8821808526777993776n].map((v) => inList([v]))).toEqual([true, true, false]);

@@ -23,6 +23,7 @@ function integerSignature(int64: string, compute: (ctx: CodegenContext, a: strin
     args: [Arg.INTEGER, Arg.INTEGER],
     coerce: (types) => allTo(types, leastRestrictive(types)!),
     returns: sameType,
+    exactInt64: true,
     generate: (ctx, [a, b]) =>
       a!.type.kind === 'BIGINT' ? `${ctx.lib(int64)}(${a!.code}, ${b!.code})` : integerResult(a!.type, compute(ctx, a!.code, b!.code, a!.type), ''),
   };
@@ -122,6 +123,7 @@ const modSignatures: readonly Signature[] = [
   {
     args: [Arg.INTEGER, Arg.INTEGER],
     returns: (types) => types[1]!,
+    exactInt64: true,
     // A constant non-zero divisor cannot fail: inline (`+ 0` turns JS's -0 into 0); a BIGINT dividend beyond 2^53 (a bigint) takes the helper.
     generate: (ctx, [a, b]) => {
       if (typeof b!.constant?.value !== 'number' || b!.constant.value === 0) return `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`;
@@ -136,6 +138,7 @@ const modSignatures: readonly Signature[] = [
 const negateForms = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
   args: [family],
   returns: sameType,
+  exactInt64: true,
   generate: (ctx, [a]) => (isIntegerType(a!.type) ? integerResult(a!.type, `-${a!.code}`, `${ctx.lib('int64Negate')}(${a!.code})`) : `-${a!.code}`),
 });
 

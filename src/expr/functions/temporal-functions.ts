@@ -192,6 +192,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.NUMERIC, Arg.INTEGER],
         optional: 1,
+        exactInt64: true,
         coerce: (types) => [types[0]!.kind === 'DECIMAL' || types[0]!.kind === 'FLOAT' ? SqlTypes.double(types[0]!.nullable) : types[0]!, ...types.slice(1)],
         returns: SqlTypes.timestampLtz(3, false),
         generate: (ctx, [epoch, precision]) => {
