@@ -86,6 +86,32 @@ describe('BIGINT over the full 64-bit range in queries', () => {
     ]);
   });
 
+  it('keeps 64-bit keys and values of a writable table exactly through its log, INSERT, UPDATE and DELETE', async () => {
+    const home = process.cwd();
+    process.chdir(mkdtempSync(join(tmpdir(), 'weir-bigint-table-')));
+    try {
+      const ddl = 'CREATE TABLE ledger (id BIGINT, amount BIGINT, PRIMARY KEY (id) NOT ENFORCED)';
+      const e = createEngine();
+      await e.execute(`${ddl};
+        INSERT INTO ledger VALUES (9223372036854775807, 1), (-9223372036854775808, -1), (9007199254740993, 9007199254740993), (8821808526777993777, 0);
+        INSERT INTO ledger VALUES (9007199254740993, 9007199254740995);
+        UPDATE ledger SET amount = amount + 9223372036854775806 WHERE id = 9223372036854775807;
+        DELETE FROM ledger WHERE id = 8821808526777993777;`);
+      const again = createEngine();
+      await again.execute(`${ddl}; SET 'execution.runtime-mode' = 'batch';`);
+      const rows = await again.query('SELECT id, amount FROM ledger');
+      const byId = (a: Record<string, unknown>, b: Record<string, unknown>): number => (BigInt(a.id as number) < BigInt(b.id as number) ? -1 : 1);
+      expect([...rows].sort(byId)).toEqual([
+        { id: -9223372036854775808n, amount: -1 },
+        { id: 9007199254740993n, amount: 9007199254740995n },
+        { id: 9223372036854775807n, amount: 9223372036854775807n },
+      ]);
+      expect(await again.query('SELECT SUM(amount) AS total FROM ledger')).toEqual([{ total: api(long(-1n + 9007199254740995n + 9223372036854775807n)) }]);
+    } finally {
+      process.chdir(home);
+    }
+  });
+
   it('prints the exact digits in the CLI formats', async () => {
     const e = await engine();
     const rows = await e.query('SELECT id FROM events WHERE id = 8821808526777993777 OR id = 9007199254740993 OR id = 42');
