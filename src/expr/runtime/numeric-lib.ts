@@ -7,6 +7,7 @@ import { divideHalfUp, fitsPrecision, formatDecimal, pow10, rescaleDecimal } fro
 import { WeirError } from '../../common/errors.js';
 import { int64Quotient, int64Remainder, int64ToBigInt, wrapInt64, type Int64 } from '../../common/int64.js';
 
+/** BIGINT arithmetic for generated code: exact 64-bit, wrapping as Java's long, numbers while the values are safe integers (see common/int64.ts). */
 export { int64Abs, int64Add, int64Multiply, int64Negate, int64Subtract, int64ToNumber } from '../../common/int64.js';
 
 function describeOperation(a: unknown, op: string, b: unknown): string {
