@@ -4,6 +4,8 @@
  * its components with length prefixes, so that no component can be confused with a separator.
  * Keys are only compared for equality and hashed; their order carries no meaning. Whole rows can
  * be compared and hashed under the same equality without being encoded (for indexes of rows).
+ * A BIGINT is a number or a bigint depending only on its value (int64.ts), so one value always
+ * has one key, one encoding and one hash.
  */
 import type { Row } from './row.js';
 

@@ -2,8 +2,9 @@
  * SQL types as Flink defines them, and the JavaScript representation of their values.
  *
  * Value representation (a row is a positional array of these; SQL NULL is `null`):
- * BOOLEAN → boolean; TINYINT/SMALLINT/INT/BIGINT → number (BIGINT limited to the safe-integer
- * range: anything outside is an error, never a rounded number); FLOAT/DOUBLE → number;
+ * BOOLEAN → boolean; TINYINT/SMALLINT/INT → number; BIGINT → the full signed 64-bit range,
+ * exactly, as a number when the value is a safe integer and a bigint otherwise (never a bigint
+ * inside the safe range: see int64.ts); FLOAT/DOUBLE → number;
  * DECIMAL(p,s) → bigint holding the unscaled value (the scale lives in the type);
  * CHAR/VARCHAR → string; DATE → days since 1970-01-01; TIME → milliseconds of the day;
  * TIMESTAMP(p)/TIMESTAMP_LTZ(p) → epoch milliseconds; INTERVAL DAY TO SECOND → milliseconds;

@@ -592,17 +592,25 @@ export function partFingerprints(graph: JobGraph): Record<string, string> {
   return Object.fromEntries([...byPart].map(([part, nodes]) => [part, graphFingerprint({ ...graph, nodes })]));
 }
 
+/** A JSON.stringify replacer that tags bigint values (DECIMALs, BIGINTs beyond 2^53) as `{ "$bigint": "<digits>" }`, so that they survive; {@link bigintReviver} undoes it. */
+export function bigintReplacer(_key: string, value: unknown): unknown {
+  return typeof value === 'bigint' ? { $bigint: value.toString() } : value;
+}
+
+/** The JSON.parse reviver that turns the tags of {@link bigintReplacer} back into bigints. */
+export function bigintReviver(_key: string, value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && '$bigint' in value && Object.keys(value).length === 1) {
+    return BigInt((value as { $bigint: string }).$bigint);
+  }
+  return value;
+}
+
 /** Serialises a graph to JSON text (bigint values are tagged so that they survive). */
 export function serializeJobGraph(graph: JobGraph): string {
-  return JSON.stringify(graph, (_key, value: unknown) => (typeof value === 'bigint' ? { $bigint: value.toString() } : value));
+  return JSON.stringify(graph, bigintReplacer);
 }
 
 /** The inverse of {@link serializeJobGraph}. */
 export function deserializeJobGraph(text: string): JobGraph {
-  return JSON.parse(text, (_key, value: unknown) => {
-    if (value !== null && typeof value === 'object' && '$bigint' in value && Object.keys(value).length === 1) {
-      return BigInt((value as { $bigint: string }).$bigint);
-    }
-    return value;
-  }) as JobGraph;
+  return JSON.parse(text, bigintReviver) as JobGraph;
 }

@@ -5,8 +5,9 @@
  * HALF_UP and a value that does not fit the DECIMAL's precision becomes NULL, strings are trimmed
  * before parsing, CHAR(n) pads and VARCHAR(n) cuts. Text that does not convert is an error
  * (EXECUTION_ERROR `cannot cast 'abc' to INT`, ARITHMETIC_OVERFLOW `INT overflow in
- * CAST('3000000000' AS INT)`), which TRY_CAST turns into NULL. weir's BIGINT holds ±2^53: a value
- * beyond is an error rather than a wrapped or saturated one.
+ * CAST('3000000000' AS INT)`), which TRY_CAST turns into NULL. BIGINT values are exact 64-bit
+ * (common/int64.ts): a DECIMAL wraps into it and a DOUBLE saturates at its bounds, as in Java, and
+ * text beyond them is an overflow error.
  */
 import {
   decimalFromNumber,
@@ -20,6 +21,7 @@ import {
 } from '../common/decimal.js';
 import { floorDiv, floorMod, MILLIS_PER_DAY, parseDate, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
 import { WeirError } from '../common/errors.js';
+import { int64FromDouble, int64ToNumber, parseInt64, wrapInt64, type Int64 } from '../common/int64.js';
 import { formatType, isIntegerType, isStringType, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
 import { formatValue } from '../common/value-format.js';
 import type { CodegenContext } from './function-definition.js';
@@ -32,7 +34,7 @@ const INTEGER_RANGE: Readonly<Record<string, readonly [number, number]>> = {
   TINYINT: [-128, 127],
   SMALLINT: [-32768, 32767],
   INT: [-2147483648, 2147483647],
-  BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  BIGINT: [-(2 ** 63), 2 ** 63],
 };
 
 const typeName = (type: SqlType): string => formatType(withNullable(type, true));
@@ -153,12 +155,11 @@ function toIntegerConverter(from: SqlType, to: SqlType): Converter | undefined {
     if (n >= min && n <= max) return n + 0;
     throw castOverflow(value, from, to);
   };
-  /** A Java narrowing of an exact integer: wrapped to TINYINT/SMALLINT/INT, checked for BIGINT. */
-  const narrow = (value: unknown, n: number): number => (bits === undefined ? checked(value, n) : wrapTo(bits, n));
   if (isIntegerType(from)) {
     const [fromMin, fromMax] = INTEGER_RANGE[from.kind]!;
     if (fromMin >= min && fromMax <= max) return undefined;
-    return (value: number) => narrow(value, value);
+    // Only a narrowing from BIGINT (whose values may be bigints) into TINYINT/SMALLINT/INT remains.
+    return (value: Int64) => (typeof value === 'number' ? wrapTo(bits!, value) : Number(BigInt.asIntN(bits!, value)));
   }
   switch (from.kind) {
     case 'BOOLEAN':
@@ -167,9 +168,9 @@ function toIntegerConverter(from: SqlType, to: SqlType): Converter | undefined {
     case 'DOUBLE':
       // Java: double → long/int saturates (NaN → 0); a TINYINT/SMALLINT goes through int, then wraps.
       return (value: number) => {
+        if (bits === undefined) return int64FromDouble(value);
         if (Number.isNaN(value)) return 0;
         const truncated = Math.trunc(value) + 0;
-        if (bits === undefined) return checked(value, truncated);
         const saturated = Math.min(2147483647, Math.max(-2147483648, truncated));
         return wrapTo(bits, saturated);
       };
@@ -178,8 +179,7 @@ function toIntegerConverter(from: SqlType, to: SqlType): Converter | undefined {
       return (value: bigint) => {
         const truncated = truncateDecimal(value, scale);
         if (bits !== undefined) return Number(BigInt.asIntN(bits, truncated));
-        if (truncated < BigInt(min) || truncated > BigInt(max)) throw castOverflow(value, from, to);
-        return Number(truncated);
+        return wrapInt64(truncated);
       };
     }
     default:
@@ -187,7 +187,11 @@ function toIntegerConverter(from: SqlType, to: SqlType): Converter | undefined {
         const text = value.trim();
         if (!INTEGER_TEXT.test(text)) throw cannotCast(value, from, to);
         const point = text.indexOf('.');
-        return checked(value, Number(point < 0 ? text : text.slice(0, point)));
+        const digits = point < 0 ? text : text.slice(0, point);
+        if (bits !== undefined) return checked(value, Number(digits));
+        const parsed = parseInt64(digits);
+        if (parsed === undefined) throw castOverflow(value, from, to);
+        return parsed;
       };
   }
 }
@@ -203,9 +207,10 @@ function toApproximateConverter(from: SqlType, to: SqlType): Converter | undefin
     case 'FLOAT':
       return undefined;
     case 'INT':
-    case 'BIGINT':
     case 'DOUBLE':
       return float ? Math.fround : undefined;
+    case 'BIGINT':
+      return float ? (value: Int64) => Math.fround(int64ToNumber(value)) : int64ToNumber;
     case 'BOOLEAN':
       return (value: boolean) => (value ? 1 : 0);
     case 'DECIMAL': {
@@ -233,7 +238,7 @@ function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL
     case 'INT':
     case 'BIGINT': {
       const unit = pow10(scale);
-      return (value: number) => fit(value, BigInt(value) * unit);
+      return (value: Int64) => fit(value, BigInt(value) * unit);
     }
     case 'FLOAT':
     case 'DOUBLE':
@@ -327,7 +332,7 @@ export function generateCast(ctx: CodegenContext, code: string, from: SqlType, t
   return tryCast ? `${ctx.lib('tryCast')}(${name}, ${code})` : `${name}(${code})`;
 }
 
-const INTEGER_DIGITS: Readonly<Record<string, number>> = { TINYINT: 3, SMALLINT: 5, INT: 10, BIGINT: 16 };
+const INTEGER_DIGITS: Readonly<Record<string, number>> = { TINYINT: 3, SMALLINT: 5, INT: 10, BIGINT: 19 };
 
 const converters = new Map<string, Converter | undefined>();
 

@@ -2,6 +2,7 @@
  * The functions a session knows: Flink's built-ins plus user-defined JS scalar functions.
  * Names are case-insensitive; lookups return the definition under its canonical upper-case name.
  */
+import { int64FromBigInt, normalizeInt64 } from '../common/int64.js';
 import { WeirError } from '../common/errors.js';
 import type { Row } from '../common/row.js';
 import type { Field } from '../common/schema.js';
@@ -229,7 +230,8 @@ function resultChecker(name: string, type: SqlType): (value: unknown) => unknown
       const shown = typeof value === 'string' ? `'${value}'` : typeof value === 'bigint' ? `${value}n` : String(value);
       throw new WeirError('EXECUTION_ERROR', `function ${name} returned ${shown}, which is not a ${expected} value`);
     }
-    return value;
+    // A BIGINT may come back as a bigint: kept in the normalized form (a number when it is safe).
+    return typeof value === 'bigint' && type.kind === 'BIGINT' ? normalizeInt64(value) : value;
   };
 }
 
@@ -240,7 +242,6 @@ function representationCheck(type: SqlType): (value: unknown) => boolean {
     case 'TINYINT':
     case 'SMALLINT':
     case 'INT':
-    case 'BIGINT':
     case 'DATE':
     case 'TIME':
     case 'TIMESTAMP':
@@ -248,6 +249,8 @@ function representationCheck(type: SqlType): (value: unknown) => boolean {
     case 'INTERVAL_DAY_TIME':
     case 'INTERVAL_YEAR_MONTH':
       return (v) => Number.isSafeInteger(v);
+    case 'BIGINT':
+      return (v) => Number.isSafeInteger(v) || (typeof v === 'bigint' && int64FromBigInt(v) !== undefined);
     case 'FLOAT':
     case 'DOUBLE':
       return (v) => typeof v === 'number';

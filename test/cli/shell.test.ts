@@ -44,6 +44,18 @@ describe('weir with statements on stdin', () => {
     expect(run.stderr).toContain('[INFO] Execute statement succeeded.');
   });
 
+  it('prints every digit of a BIGINT beyond 2^53, in each format (a JSON string where a double would round it)', async () => {
+    const sql = 'SELECT id, id - 1 AS prev FROM (VALUES (CAST(8821808526777993777 AS BIGINT)), (CAST(42 AS BIGINT))) AS t(id);';
+    const ndjson = await pipe(sql);
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    expect(ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { id: '8821808526777993777', prev: '8821808526777993776' },
+      { id: 42, prev: 41 },
+    ]);
+    expect((await pipe(sql, ['--format', 'csv'])).stdout).toBe('id,prev\n8821808526777993777,8821808526777993776\n42,41\n');
+    expect((await pipe(sql, ['--format', 'table'])).stdout).toContain('8821808526777993777');
+  });
+
   it('writes csv and tables on request', async () => {
     const sql = "SELECT k, n FROM (VALUES ('x,y', 1), ('z', CAST(NULL AS INT))) AS t(k, n);";
     expect((await pipe(sql, ['--format', 'csv'])).stdout).toBe('k,n\n"x,y",1\nz,\n');

@@ -14,7 +14,10 @@ describe('CAST from strings', () => {
     expect(cast('+12', T.string(), T.bigint())).toBe(12);
     expect(() => cast('abc', T.string(), T.int())).toThrowError(new WeirError('EXECUTION_ERROR', "cannot cast 'abc' to INT"));
     expect(() => cast('3000000000', T.string(), T.int())).toThrowError(new WeirError('ARITHMETIC_OVERFLOW', "INT overflow in CAST('3000000000' AS INT)"));
-    expect(() => cast('9007199254740993', T.string(), T.bigint())).toThrow('BIGINT overflow');
+    expect(cast('9007199254740993', T.string(), T.bigint())).toBe(9007199254740993n);
+    expect(cast(' -9223372036854775808 ', T.string(), T.bigint())).toBe(-9223372036854775808n);
+    expect(cast('9007199254740991', T.string(), T.bigint())).toBe(9007199254740991);
+    expect(() => cast('9223372036854775808', T.string(), T.bigint())).toThrowError(new WeirError('ARITHMETIC_OVERFLOW', "BIGINT overflow in CAST('9223372036854775808' AS BIGINT)"));
   });
 
   it('parses doubles, decimals and booleans', () => {
@@ -47,7 +50,14 @@ describe('CAST between numbers', () => {
     expect(cast(-3e9, T.double(), T.smallint())).toBe(0);
     expect(cast(40000.5, T.double(), T.smallint())).toBe(-25536);
     expect(cast(Number.NaN, T.double(), T.bigint())).toBe(0);
-    expect(() => cast(1e300, T.double(), T.bigint())).toThrowError(new WeirError('ARITHMETIC_OVERFLOW', 'BIGINT overflow in CAST(1.0E300 AS BIGINT)'));
+    expect(cast(1e300, T.double(), T.bigint())).toBe(9223372036854775807n);
+    expect(cast(-1e300, T.double(), T.bigint())).toBe(-9223372036854775808n);
+    expect(cast(2 ** 60, T.double(), T.bigint())).toBe(2n ** 60n);
+    expect(cast(9223372036854775807n, T.bigint(), T.int())).toBe(-1);
+    expect(cast(9007199254740993n, T.bigint(), T.double())).toBe(9007199254740992);
+    expect(cast(-9223372036854775808n, T.bigint(), T.decimal(19, 0))).toBe(-9223372036854775808n);
+    expect(cast(12345678901234567890123n, T.decimal(23, 0), T.bigint())).toBe(BigInt.asIntN(64, 12345678901234567890123n));
+    expect(cast(-9223372036854775807n, T.bigint(), T.string())).toBe('-9223372036854775807');
     expect(cast(300, T.int(), T.tinyint())).toBe(44);
     expect(cast(3000000000, T.bigint(), T.int())).toBe(-1294967296);
     expect(cast(3000000012n, T.decimal(12, 2), T.tinyint())).toBe(-128);

@@ -8,6 +8,7 @@
  * as their text. Values a double cannot hold exactly (a long DECIMAL, a BIGINT past 2^53) are
  * read from the record's exact text, never rounded.
  */
+import { parseInt64 } from '../../common/int64.js';
 import type { Row } from '../../common/row.js';
 import type { Schema } from '../../common/schema.js';
 import type { RowField, SqlType } from '../../common/sql-type.js';
@@ -146,13 +147,16 @@ function jsonConverter(type: SqlType, settings: JsonSettings): JsonConverter {
         if (value >= min && value <= max && Number.isSafeInteger(value)) return value + 0;
         throw outOfRange(shown(), type);
       };
+      // A BIGINT beyond 2^53 from its exact text (an integer written with an exponent or a fraction is not exact text of a long).
+      const exactInteger = (text: string): unknown =>
+        type.kind === 'BIGINT' && /^-?\d+$/.test(text) ? (parseInt64(text) ?? integer(Number(text), () => text)) : integer(Number(text), () => text);
       return (value) => {
         if (typeof value === 'number') {
           if (exactWhenLarge && !Number.isSafeInteger(value) && Number.isInteger(value)) throw NEEDS_EXACT;
           return integer(value, () => String(value));
         }
         if (typeof value === 'string') return parse(value);
-        if (value instanceof JsonNumberText) return integer(Number(value.text), () => value.text);
+        if (value instanceof JsonNumberText) return exactInteger(value.text);
         throw notValid(shownJson(value), type);
       };
     }

@@ -6,6 +6,7 @@
  * `'3000000000' is out of range for INT`. Numbers and temporal values may carry surrounding
  * spaces; strings are taken as they are.
  */
+import { parseInt64 } from '../../common/int64.js';
 import { parseDate, parseTime, parseTimestamp, truncateMillis } from '../../common/datetime.js';
 import { fitsPrecision, parseDecimal, rescaleDecimal } from '../../common/decimal.js';
 import { formatType, withNullable, type SqlType } from '../../common/sql-type.js';
@@ -40,7 +41,7 @@ export function outOfRange(shown: string, type: SqlType): RecordDecodeError {
   return new RecordDecodeError(`${shown} is out of range for ${typeName(type)}`);
 }
 
-/** The integer range of each integer type (BIGINT: the safe integers, see sql-type.ts). */
+/** The integer range of each integer type (BIGINT: only its safe part; larger BIGINT text is parsed exactly, see common/int64.ts). */
 export const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   TINYINT: [-128, 127],
   SMALLINT: [-32768, 32767],
@@ -82,8 +83,12 @@ export function textValueParser(type: SqlType): TextValueParser {
       return (text, shown) => {
         if (!INTEGER_TEXT.test(text)) throw notValid(shown ?? quoteValue(text), type);
         const value = Number(text);
-        if (value < min || value > max || (type.kind === 'BIGINT' && !Number.isSafeInteger(value))) throw outOfRange(shown ?? quoteValue(text), type);
-        return value + 0;
+        if (value >= min && value <= max && Number.isSafeInteger(value)) return value + 0;
+        if (type.kind === 'BIGINT') {
+          const exact = parseInt64(text);
+          if (exact !== undefined) return exact;
+        }
+        throw outOfRange(shown ?? quoteValue(text), type);
       };
     }
     case 'FLOAT':

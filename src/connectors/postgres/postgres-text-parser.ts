@@ -4,13 +4,14 @@
  * column types a weir type can read without loss. Sessions run with `TimeZone = UTC` and
  * `DateStyle = ISO`, so dates and timestamps arrive as `2024-01-31 12:00:00.123456[+00]`.
  *
- * BOOLEAN←bool; SMALLINT←int2; INT←int2/int4; BIGINT←int2/int4/int8 (values beyond ±(2^53−1) are
- * errors); TINYINT←int2 (values beyond ±127 are errors); FLOAT←float4; DOUBLE←float4/float8/
+ * BOOLEAN←bool; SMALLINT←int2; INT←int2/int4; BIGINT←int2/int4/int8 (every int8 exactly, see
+ * common/int64.ts); TINYINT←int2 (values beyond ±127 are errors); FLOAT←float4; DOUBLE←float4/float8/
  * int2/int4; DECIMAL(p,s)←numeric whose digits fit, and integers that fit; CHAR/VARCHAR/STRING←any
  * type, as its text; DATE←date; TIME←time; TIMESTAMP←timestamp; TIMESTAMP_LTZ←timestamptz.
  */
 import { fitsPrecision, parseDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
 import { dateFromParts, MILLIS_PER_DAY, parseTime, truncateMillis } from '../../common/datetime.js';
+import { parseInt64 } from '../../common/int64.js';
 import { formatType, type SqlType } from '../../common/sql-type.js';
 
 /** Turns the text of one value into its weir value; throws an Error saying why the text does not fit. */
@@ -93,7 +94,12 @@ export function textParser(type: SqlType): TextParser {
     case 'INT':
       return integerParser(type, -2147483648, 2147483647);
     case 'BIGINT':
-      return integerParser(type, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+      return (text) => {
+        if (!/^[+-]?\d+$/.test(text)) throw notA(type, text);
+        const value = parseInt64(text);
+        if (value === undefined) throw new Error(`${text} is outside the range of ${formatType({ ...type, nullable: true })}`);
+        return value;
+      };
     case 'FLOAT':
       return (text) => Math.fround(floatOf(type, text));
     case 'DOUBLE':
@@ -148,7 +154,7 @@ function integerParser(type: SqlType, min: number, max: number): TextParser {
     if (!/^[+-]?\d+$/.test(text)) throw notA(type, text);
     const value = Number(text);
     if (value < min || value > max || !Number.isSafeInteger(value)) {
-      throw new Error(`${text} is outside the range of ${formatType({ ...type, nullable: true })}${type.kind === 'BIGINT' ? ' that weir holds exactly (±(2^53 − 1))' : ''}`);
+      throw new Error(`${text} is outside the range of ${formatType({ ...type, nullable: true })}`);
     }
     return value;
   };

@@ -5,6 +5,7 @@
  * the BIGINT range and the sum of decimals against DECIMAL(38), as Flink types them.
  */
 import { decimalToNumber, divideHalfUp, pow10 } from '../../common/decimal.js';
+import { int64ToNumber, normalizeInt64, type Int64 } from '../../common/int64.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { AggregateFactory, SourceScope } from './aggregate-codegen.js';
 import { unsupportedAggregate } from './aggregate-codegen.js';
@@ -24,16 +25,21 @@ export const avgAggregate: AggregateFactory = (context) => {
 };
 
 function sumTypeOf(arg: NumericClass): SqlType {
-  if (arg.kind === 'integer') return SqlTypes.bigint();
+  if (arg.kind === 'integer' || arg.kind === 'int64') return SqlTypes.bigint();
   if (arg.kind === 'float') return SqlTypes.double();
   return SqlTypes.decimal(38, arg.scale);
 }
 
 /** Source that divides sum `s` by count `n` into the result class, or null when unsupported. */
 function divisionSource(arg: NumericClass, result: NumericClass, scope: SourceScope): ((s: string, n: string) => string) | null {
-  if (arg.kind === 'integer' && result.kind === 'integer') {
+  const integral = (c: NumericClass) => c.kind === 'integer' || c.kind === 'int64';
+  if (integral(arg) && integral(result)) {
     const divide = scope.bind(truncatingDivide, 'truncatingDivide');
     return (s, n) => `${divide}(${s}, ${n})`;
+  }
+  if (integral(arg) && result.kind === 'float') {
+    const toNumber = scope.bind(int64ToNumber, 'int64ToNumber');
+    return result.single === true ? (s, n) => `Math.fround(${toNumber}(${s}) / ${n})` : (s, n) => `${toNumber}(${s}) / ${n}`;
   }
   if (arg.kind !== 'decimal' && result.kind === 'float') return result.single === true ? (s, n) => `Math.fround(${s} / ${n})` : (s, n) => `${s} / ${n}`;
   if (arg.kind === 'decimal' && result.kind === 'float') {
@@ -50,10 +56,12 @@ function divisionSource(arg: NumericClass, result: NumericClass, scope: SourceSc
 }
 
 /**
- * `sum / count` truncated toward zero, exact for safe integers: the floating-point quotient can
- * be one off near an integer, so it is corrected by the sign and size of the remainder.
+ * `sum / count` truncated toward zero, exact: for a safe-integer sum the floating-point quotient
+ * can be one off near an integer, so it is corrected by the sign and size of the remainder; a
+ * bigint sum (a BIGINT beyond 2^53) is divided as a bigint.
  */
-export function truncatingDivide(sum: number, count: number): number {
+export function truncatingDivide(sum: Int64, count: number): Int64 {
+  if (typeof sum === 'bigint') return normalizeInt64(sum / BigInt(count));
   let q = Math.trunc(sum / count);
   const r = sum - q * count;
   if (sum >= 0) {

@@ -2,15 +2,16 @@
  * SUM, and the running sum that AVG shares with it. The accumulator is `[sum, count of non-NULL
  * values]`: the count says when the result goes back to NULL under retraction. TINYINT, SMALLINT
  * and INT sums wrap around as Java's do (Flink's SUM(INT) is an INT computed with `+`; wrapping
- * commutes with retraction, so the result is the same in any order); BIGINT sums are checked
- * against the safe integers after every change (so a checked sum is always exact, and a sum beyond
- * them is an error rather than a rounded number); DECIMAL sums are exact bigints checked against
+ * commutes with retraction, so the result is the same in any order); BIGINT sums are exact 64-bit
+ * values (common/int64.ts: numbers while they are safe integers) that wrap around as Java's long
+ * does; INTERVAL sums are checked against the safe integers; DECIMAL sums are exact bigints checked against
  * the result precision; FLOAT/DOUBLE sums are plain numbers (a FLOAT one rounded to 32 bits after
  * every step), reset to 0 when their last value is retracted so that rounding residue does not
  * outlive the values.
  */
 import { pow10 } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
+import { int64Add, int64Subtract, int64ToNumber } from '../../common/int64.js';
 import { formatType, isIntegerType, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { AggregateCodegen, AggregateFactory, SourceScope } from './aggregate-codegen.js';
 import { unsupportedAggregate } from './aggregate-codegen.js';
@@ -18,6 +19,7 @@ import { unsupportedAggregate } from './aggregate-codegen.js';
 /** How a numeric type is added up. */
 export type NumericClass =
   | { readonly kind: 'integer'; readonly min: number; readonly max: number; readonly bits?: 8 | 16 | 32 }
+  | { readonly kind: 'int64' }
   | { readonly kind: 'float'; readonly single?: boolean }
   | { readonly kind: 'decimal'; readonly precision: number; readonly scale: number };
 
@@ -25,7 +27,6 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   TINYINT: [-128, 127],
   SMALLINT: [-32768, 32767],
   INT: [-2147483648, 2147483647],
-  BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
   INTERVAL_DAY_TIME: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
   INTERVAL_YEAR_MONTH: [-2147483648, 2147483647],
 };
@@ -40,6 +41,7 @@ export function wrapInteger(value: string, bits: 8 | 16 | 32): string {
 
 /** The numeric class of a type, or null when it is not numeric. */
 export function numericClass(type: SqlType): NumericClass | null {
+  if (type.kind === 'BIGINT') return { kind: 'int64' };
   const range = INTEGER_RANGES[type.kind];
   const bits = WRAPPING_BITS[type.kind];
   if (range !== undefined) return bits === undefined ? { kind: 'integer', min: range[0], max: range[1] } : { kind: 'integer', min: range[0], max: range[1], bits };
@@ -69,6 +71,17 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
       merge: ([s, n], [t, m]) => `${s} = ${wrapInteger(`${s} + ${t}`, bits)}; ${n} += ${m};`,
     };
   }
+  if (sum.kind === 'int64' && (arg.kind === 'integer' || arg.kind === 'int64')) {
+    const add = scope.bind(int64Add, 'int64Add');
+    const subtract = scope.bind(int64Subtract, 'int64Subtract');
+    return {
+      slots: 2,
+      init: ([s, n]) => `${s} = 0; ${n} = 0;`,
+      accumulate: ([s, n], [v]) => `${s} = ${add}(${s}, ${v}); ${n}++;`,
+      retract: ([s, n], [v]) => `${s} = ${subtract}(${s}, ${v}); ${n}--;`,
+      merge: ([s, n], [t, m]) => `${s} = ${add}(${s}, ${t}); ${n} += ${m};`,
+    };
+  }
   if (sum.kind === 'integer' && arg.kind === 'integer') {
     const check = (s: string) => `if (${s} > ${sum.max} || ${s} < ${sum.min}) throw ${overflow}();`;
     return {
@@ -82,11 +95,12 @@ export function sumAccumulation(fn: string, arg: NumericClass, sum: NumericClass
   if (sum.kind === 'float' && arg.kind !== 'decimal') {
     // A FLOAT sum is a float, rounded after every step as Java's float arithmetic.
     const round = (e: string) => (sum.single === true ? `Math.fround(${e})` : e);
+    const toNumber = arg.kind === 'int64' ? scope.bind(int64ToNumber, 'int64ToNumber') : '';
     return {
       slots: 2,
       init: ([s, n]) => `${s} = 0; ${n} = 0;`,
-      accumulate: ([s, n], [v]) => `${s} = ${round(`${s} + ${v}`)}; ${n}++;`,
-      retract: ([s, n], [v]) => `if (--${n} === 0) ${s} = 0; else ${s} = ${round(`${s} - ${v}`)};`,
+      accumulate: ([s, n], [v]) => `${s} = ${round(`${s} + ${toNumber}(${v})`)}; ${n}++;`,
+      retract: ([s, n], [v]) => `if (--${n} === 0) ${s} = 0; else ${s} = ${round(`${s} - ${toNumber}(${v})`)};`,
       merge: ([s, n], [t, m]) => `${s} = ${round(`${s} + ${t}`)}; ${n} += ${m};`,
     };
   }

@@ -10,6 +10,7 @@
  * accumulator is `[n, Σx, Σx²]` and retracts in O(1).
  */
 import { decimalFromNumber, decimalToNumber, divideHalfUp, fitsPrecision, pow10 } from '../../common/decimal.js';
+import { wrapInt64, type Int64 } from '../../common/int64.js';
 import { isIntegerType, MAX_DECIMAL_PRECISION, type SqlType } from '../../common/sql-type.js';
 import { unsupportedAggregate, type AggregateFactory } from './aggregate-codegen.js';
 
@@ -27,12 +28,12 @@ export function approximateVariance(kind: VarianceKind, n: number, sum: number, 
   return isRoot(kind) ? Math.pow(variance, 0.5) : variance;
 }
 
-/** The statistic of integers (exact sums), with Flink's integer divisions; a number to be narrowed to the result type. */
-export function integerVariance(kind: VarianceKind, n: number, sum: bigint, sumSquares: bigint): number | null {
+/** The statistic of integers (exact sums), with Flink's integer divisions; a bigint to be narrowed to the result type. */
+export function integerVariance(kind: VarianceKind, n: number, sum: bigint, sumSquares: bigint): bigint | null {
   const denominator = isSample(kind) ? n - 1 : n;
   if (n === 0 || denominator === 0) return null;
   const variance = (sumSquares - (sum * sum) / BigInt(n)) / BigInt(denominator);
-  return isRoot(kind) ? Math.trunc(Math.pow(Number(variance), 0.5)) : Number(variance);
+  return isRoot(kind) ? BigInt(Math.trunc(Math.pow(Number(variance), 0.5))) : variance;
 }
 
 /**
@@ -51,12 +52,11 @@ export function decimalVariance(kind: VarianceKind, n: number, sum: bigint, sumS
 
 const INTEGER_BITS: Readonly<Record<string, number>> = { TINYINT: 8, SMALLINT: 16, INT: 32 };
 
-/** The result narrowed to an integer type as a Java cast does (wrapping); BIGINT values are kept (they are far inside ±2^53 for any realistic input). */
-export function narrowInteger(value: number | null, kind: SqlType['kind']): number | null {
+/** The result narrowed to an integer type as a Java cast does (wrapping to 8, 16, 32 or 64 bits; a BIGINT in its normalized form). */
+export function narrowInteger(value: bigint | null, kind: SqlType['kind']): Int64 | null {
   if (value === null) return null;
   const bits = INTEGER_BITS[kind];
-  if (bits === undefined) return value;
-  return bits === 32 ? value | 0 : (value << (32 - bits)) >> (32 - bits);
+  return bits === undefined ? wrapInt64(value) : Number(BigInt.asIntN(bits, value));
 }
 
 /** The generator of one of the four statistics. */

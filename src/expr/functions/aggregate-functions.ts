@@ -85,7 +85,7 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
     ],
     countAggregate,
   ),
-  defineAggregate('SUM', 'SUM(x): the sum of the non-NULL values (TINYINT, SMALLINT and INT sums wrap around as in Java); NULL when there are none', [{ args: [Arg.NUMERIC], returns: sumType }], sumAggregate),
+  defineAggregate('SUM', 'SUM(x): the sum of the non-NULL values (TINYINT, SMALLINT, INT and BIGINT sums wrap around as in Java); NULL when there are none', [{ args: [Arg.NUMERIC], returns: sumType }], sumAggregate),
   defineAggregate('AVG', 'AVG(x): the average of the non-NULL values (integers truncate); NULL when there are none', [{ args: [Arg.NUMERIC], returns: avgType }], avgAggregate),
   defineAggregate('MIN', 'MIN(x): the smallest non-NULL value', [orderable], minAggregate),
   defineAggregate('MAX', 'MAX(x): the largest non-NULL value', [orderable], maxAggregate),

@@ -1,7 +1,7 @@
 /**
- * `+ - * /`, MOD (`%`) and NEGATE. Integer operands share their widest type; TINYINT, SMALLINT and
- * INT results wrap around as Java's do (Flink's generated code), BIGINT results are checked (weir's
- * BIGINT holds ±2^53: beyond is an error, never a rounded number); `/` on integers truncates like
+ * `+ - * /`, MOD (`%`) and NEGATE. Integer operands share their widest type; TINYINT, SMALLINT,
+ * INT and BIGINT results wrap around as Java's do (Flink's generated code; BIGINT values are exact
+ * 64-bit, see common/int64.ts, so `9223372036854775807 + 1` is `-9223372036854775808`); `/` on integers truncates like
  * Java and a zero integer divisor is an error, as Java's ArithmeticException. An exact operand with
  * a DECIMAL makes the operation DECIMAL with Flink's result precision and scale, NULL when the
  * result does not fit it (Flink's DECIMAL overflow); a FLOAT/DOUBLE operand makes it approximate.
@@ -17,12 +17,15 @@ type DecimalType = Extract<SqlType, { kind: 'DECIMAL' }>;
 
 const sameType = (types: readonly SqlType[]): SqlType => types[0]!;
 
-function integerSignature(op: string, compute: (ctx: CodegenContext, a: string, b: string, type: SqlType) => string): Signature {
+/** An integer operation: `compute` for TINYINT/SMALLINT/INT (wrapped), the `int64` helper for BIGINT (whose operands may be bigints). */
+function integerSignature(int64: string, compute: (ctx: CodegenContext, a: string, b: string, type: SqlType) => string): Signature {
   return {
     args: [Arg.INTEGER, Arg.INTEGER],
     coerce: (types) => allTo(types, leastRestrictive(types)!),
     returns: sameType,
-    generate: (ctx, [a, b]) => integerResult(ctx, a!.type, compute(ctx, a!.code, b!.code, a!.type), op, a!.code, b!.code),
+    exactInt64: true,
+    generate: (ctx, [a, b]) =>
+      a!.type.kind === 'BIGINT' ? `${ctx.lib(int64)}(${a!.code}, ${b!.code})` : integerResult(a!.type, compute(ctx, a!.code, b!.code, a!.type), ''),
   };
 }
 
@@ -120,8 +123,13 @@ const modSignatures: readonly Signature[] = [
   {
     args: [Arg.INTEGER, Arg.INTEGER],
     returns: (types) => types[1]!,
-    // A constant non-zero divisor cannot fail: inline (`+ 0` turns JS's -0 into 0).
-    generate: (ctx, [a, b]) => (typeof b!.constant?.value === 'number' && b!.constant.value !== 0 ? `(${a!.code} % ${b!.code} + 0)` : `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`),
+    exactInt64: true,
+    // A constant non-zero divisor cannot fail: inline (`+ 0` turns JS's -0 into 0); a BIGINT dividend beyond 2^53 (a bigint) takes the helper.
+    generate: (ctx, [a, b]) => {
+      if (typeof b!.constant?.value !== 'number' || b!.constant.value === 0) return `${ctx.lib('integerMod')}(${a!.code}, ${b!.code})`;
+      const inline = `(${a!.code} % ${b!.code} + 0)`;
+      return a!.type.kind === 'BIGINT' ? `(typeof ${a!.code} === 'number' ? ${inline} : ${ctx.lib('integerMod')}(${a!.code}, ${b!.code}))` : inline;
+    },
   },
   decimalSignature('decimalMod', decimalModType),
   approximateSignature('%'),
@@ -130,7 +138,8 @@ const modSignatures: readonly Signature[] = [
 const negateForms = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
   args: [family],
   returns: sameType,
-  generate: (ctx, [a]) => (isIntegerType(a!.type) ? integerResult(ctx, a!.type, `-${a!.code}`, '-', a!.code) : `-${a!.code}`),
+  exactInt64: true,
+  generate: (ctx, [a]) => (isIntegerType(a!.type) ? integerResult(a!.type, `-${a!.code}`, `${ctx.lib('int64Negate')}(${a!.code})`) : `-${a!.code}`),
 });
 
 /** The arithmetic operators. */
@@ -139,7 +148,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
     name: '+',
     description: 'a + b: numeric addition; timestamp or date plus an interval; interval sum',
     signatures: [
-      integerSignature('+', (_ctx, a, b) => `${a} + ${b}`),
+      integerSignature('int64Add', (_ctx, a, b) => `${a} + ${b}`),
       decimalSignature('decimalAdd', decimalPlusType),
       approximateSignature('+'),
       ...plusTemporal,
@@ -149,7 +158,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
     name: '-',
     description: 'a - b: numeric subtraction; timestamp or date minus an interval; interval difference',
     signatures: [
-      integerSignature('-', (_ctx, a, b) => `${a} - ${b}`),
+      integerSignature('int64Subtract', (_ctx, a, b) => `${a} - ${b}`),
       decimalSignature('decimalSubtract', decimalPlusType),
       approximateSignature('-'),
       ...minusTemporal,
@@ -159,7 +168,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
     name: '*',
     description: 'a * b: numeric multiplication; an interval times an integer',
     signatures: [
-      integerSignature('*', (_ctx, a, b, type) => (type.kind === 'INT' ? `Math.imul(${a}, ${b})` : `${a} * ${b}`)),
+      integerSignature('int64Multiply', (_ctx, a, b, type) => (type.kind === 'INT' ? `Math.imul(${a}, ${b})` : `${a} * ${b}`)),
       decimalTimesSignature(),
       approximateSignature('*'),
       ...timesInterval,
@@ -169,7 +178,7 @@ export const arithmeticFunctions: readonly ScalarFunctionDefinition[] = [
     name: '/',
     description: 'a / b: division; integers truncate toward zero; a zero integer or DECIMAL divisor is an error (a DOUBLE one gives ±Infinity or NaN)',
     signatures: [
-      integerSignature('/', (ctx, a, b) => `${ctx.lib('integerDivide')}(${a}, ${b})`),
+      integerSignature('integerDivide', (ctx, a, b) => `${ctx.lib('integerDivide')}(${a}, ${b})`),
       decimalSignature('decimalDivide', decimalDivideType),
       approximateSignature('/'),
     ],

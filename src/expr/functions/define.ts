@@ -79,6 +79,13 @@ export interface Signature extends ArgumentForm {
   readonly returns: SqlType | ((types: readonly SqlType[], literals: Literals) => SqlType);
   /** A JS expression for the result (see ScalarFunctionDefinition.generate). */
   readonly generate: (ctx: CodegenContext, args: readonly ArgCode[], call: CallExpr) => string;
+  /**
+   * The generator handles BIGINT arguments in both forms (a number, or a bigint beyond 2^53: see
+   * common/int64.ts). Without it, a BIGINT argument at a numeric position reaches the generator as
+   * a number (rounded to a double beyond 2^53, as Java's long-to-double widening does), so that
+   * helpers written for numbers never meet a bigint.
+   */
+  readonly exactInt64?: boolean;
 }
 
 /** What a built-in scalar function is made of. */
@@ -155,13 +162,27 @@ export function defineScalar(spec: ScalarSpec): ScalarFunctionDefinition {
     generate(ctx, args, call) {
       const found = matchForm(spec.signatures, args.map((a) => a.type));
       if (found === undefined) throw noMatchingSignature(spec.name, args.map((a) => a.type), forms);
-      return found.signature.generate(ctx, args, call);
+      const { signature } = found;
+      return signature.generate(ctx, signature.exactInt64 === true ? args : widenedInt64(ctx, args, familiesFor(signature, args.length)!), call);
     },
     yieldsNull(argTypes) {
       return matchForm(spec.signatures, argTypes)?.signature.yieldsNull === true;
     },
   };
   return spec.generateStatements === undefined ? definition : { ...definition, generateStatements: spec.generateStatements };
+}
+
+const NUMBER_FAMILIES: ReadonlySet<ArgFamily> = new Set([Arg.INTEGER, Arg.EXACT, Arg.NUMERIC]);
+
+/** `args` with every BIGINT argument at a numeric position converted to a number (see Signature.exactInt64); the same array when there is none. */
+function widenedInt64(ctx: CodegenContext, args: readonly ArgCode[], families: readonly ArgFamily[]): readonly ArgCode[] {
+  if (!args.some((a, i) => a.type.kind === 'BIGINT' && NUMBER_FAMILIES.has(families[i]!))) return args;
+  return args.map((a, i) => {
+    if (a.type.kind !== 'BIGINT' || !NUMBER_FAMILIES.has(families[i]!)) return a;
+    const value = a.constant?.value;
+    if (a.constant !== undefined) return typeof value === 'bigint' ? { ...a, code: numberLiteral(Number(value)), constant: { value: Number(value) } } : a;
+    return { ...a, code: `${ctx.lib('int64ToNumber')}(${a.code})` };
+  });
 }
 
 /** The value of a literal argument that must be constant (an EXTRACT unit, a TRIM mode), or a TYPE_MISMATCH naming the function. */
@@ -190,16 +211,16 @@ const WRAP_SHIFT: Readonly<Record<string, number>> = { TINYINT: 24, SMALLINT: 16
 
 /**
  * A JS expression narrowing the integer result `result` to `type` as Java does: TINYINT, SMALLINT
- * and INT wrap around (two's complement), as Flink's generated Java does; BIGINT is checked to stay
- * a safe integer (a larger result is an ARITHMETIC_OVERFLOW naming `a op b`, never a rounded
- * number, as weir's BIGINT holds ±2^53). `result` must be exact (below 2^53 in magnitude) for the
- * wrap to be exact: INT products go through Math.imul.
+ * and INT wrap around (two's complement), as Flink's generated Java does. `result` must be exact
+ * (below 2^53 in magnitude) for the wrap to be exact: INT products go through Math.imul. BIGINT
+ * results are not computed here: their operands may be bigints (see common/int64.ts), so BIGINT
+ * operations call the `int64*` helpers, which wrap to 64 bits themselves; `bigint` is that call.
  */
-export function integerResult(ctx: CodegenContext, type: SqlType, result: string, op: string, a: string, b?: string): string {
+export function integerResult(type: SqlType, result: string, bigint: string): string {
   if (type.kind === 'INT') return `(${result}) | 0`;
   const shift = WRAP_SHIFT[type.kind];
   if (shift !== undefined) return `((${result}) << ${shift}) >> ${shift}`;
-  return `${ctx.lib('bigintResult')}(${result}, ${a}, '${op}'${b === undefined ? '' : `, ${b}`})`;
+  return bigint;
 }
 
 /** BOOLEAN, nullable as told. */

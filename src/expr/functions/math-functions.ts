@@ -53,10 +53,12 @@ function roundLike(helpers: { readonly integer: string; readonly decimal: string
       args: [Arg.INTEGER, Arg.INTEGER],
       optional: 1,
       returns: sameType,
+      exactInt64: true,
       generate: (ctx, args) => {
         const value = args[0]!;
         if (args.length === 1) return value.code;
-        return integerResult(ctx, value.type, `${ctx.lib(helpers.integer)}(${value.code}, ${digitsCode(args)})`, helpers.integer, value.code);
+        const rounded = `${ctx.lib(helpers.integer)}(${value.code}, ${digitsCode(args)})`;
+        return integerResult(value.type, rounded, rounded);
       },
     },
     {
@@ -93,7 +95,7 @@ function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
     name,
     description: `${name}(x): the ${name === 'FLOOR' ? 'largest integer not greater' : 'smallest integer not less'} than x; ${name}(t TO unit): the date, time or timestamp rounded ${name === 'FLOOR' ? 'down' : 'up'} to the unit`,
     signatures: [
-      { args: [Arg.INTEGER], returns: sameType, generate: (_ctx, [a]) => a!.code },
+      { args: [Arg.INTEGER], returns: sameType, exactInt64: true, generate: (_ctx, [a]) => a!.code },
       {
         args: [Arg.DECIMAL],
         returns: (types) => {
@@ -133,12 +135,13 @@ function absGenerate(ctx: CodegenContext, a: ArgCode): string {
     case 'INTERVAL_YEAR_MONTH':
       return `Math.abs(${a.code})`;
     default:
-      return integerResult(ctx, a.type, `Math.abs(${a.code})`, 'ABS', a.code);
+      return integerResult(a.type, `Math.abs(${a.code})`, `${ctx.lib('int64Abs')}(${a.code})`);
   }
 }
 
 function signGenerate(a: ArgCode): string {
   if (a.type.kind === 'FLOAT' || a.type.kind === 'DOUBLE') return `Math.sign(${a.code})`;
+  if (a.type.kind === 'BIGINT') return `(${a.code} > 0 ? 1 : ${a.code} < 0 ? -1 : 0)`;
   if (a.type.kind !== 'DECIMAL') return `Math.sign(${a.code}) + 0`;
   const one = `${pow10(a.type.scale)}n`;
   return `${a.code} > 0n ? ${one} : ${a.code} < 0n ? -${one} : 0n`;
@@ -147,6 +150,7 @@ function signGenerate(a: ArgCode): string {
 const unaryNumeric = (generate: (ctx: CodegenContext, a: ArgCode) => string): Signature => ({
   args: [Arg.NUMERIC],
   returns: sameType,
+  exactInt64: true,
   generate: (ctx, [a]) => generate(ctx, a!),
 });
 
@@ -244,13 +248,13 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
   defineScalar({
     name: 'BIN',
     description: 'BIN(n): n in binary (negative numbers as 64-bit two’s complement)',
-    signatures: [{ args: [Arg.INTEGER], returns: SqlTypes.string(false), generate: (ctx, [n]) => `${ctx.lib('binaryString')}(${n!.code})` }],
+    signatures: [{ args: [Arg.INTEGER], returns: SqlTypes.string(false), exactInt64: true, generate: (ctx, [n]) => `${ctx.lib('binaryString')}(${n!.code})` }],
   }),
   defineScalar({
     name: 'HEX',
     description: 'HEX(n) or HEX(s): an integer in upper-case hex (negative as 64-bit two’s complement), or the UTF-8 bytes of a string',
     signatures: [
-      { args: [Arg.INTEGER], returns: SqlTypes.string(false), generate: (ctx, [n]) => `${ctx.lib('hexOfInteger')}(${n!.code})` },
+      { args: [Arg.INTEGER], returns: SqlTypes.string(false), exactInt64: true, generate: (ctx, [n]) => `${ctx.lib('hexOfInteger')}(${n!.code})` },
       { args: [Arg.STRING], returns: SqlTypes.string(false), generate: (ctx, [s]) => `${ctx.lib('hexOfString')}(${s!.code})` },
     ],
   }),

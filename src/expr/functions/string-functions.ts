@@ -431,7 +431,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     nulls: 'custom',
     signatures: [
       { args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${s!.code} !== null && ${ctx.lib('isDigit')}(${s!.code})` },
-      { args: [Arg.INTEGER], returns: booleanType(false), generate: (_ctx, [n]) => `${n!.code} !== null` },
+      { args: [Arg.INTEGER], returns: booleanType(false), exactInt64: true, generate: (_ctx, [n]) => `${n!.code} !== null` },
     ],
   }),
   defineScalar({

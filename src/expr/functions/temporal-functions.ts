@@ -215,13 +215,15 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.NUMERIC, Arg.INTEGER],
         optional: 1,
+        exactInt64: true,
         coerce: (types) => [types[0]!.kind === 'DECIMAL' || types[0]!.kind === 'FLOAT' ? SqlTypes.double(types[0]!.nullable) : types[0]!, ...types.slice(1)],
         returns: SqlTypes.timestampLtz(3, false),
         generate: (ctx, [epoch, precision]) => {
           const constant = precision === undefined ? 3 : precision.constant?.value;
-          if (constant === 3 && epoch!.type.kind !== 'DOUBLE') return epoch!.code;
-          if (constant === 0 && epoch!.type.kind !== 'DOUBLE') return `${ctx.lib('bigintResult')}(${epoch!.code} * 1000, ${epoch!.code}, '*', 1000)`;
-          return `${ctx.lib('epochToMillis')}(${epoch!.code}, ${precision?.code ?? '3'})`;
+          const exact = epoch!.type.kind === 'BIGINT' ? `${ctx.lib('int64AsEpoch')}(${epoch!.code})` : epoch!.code;
+          if (constant === 3 && epoch!.type.kind !== 'DOUBLE') return exact;
+          if (constant === 0 && epoch!.type.kind !== 'DOUBLE') return `${ctx.lib('bigintResult')}(${exact} * 1000, ${epoch!.code}, '*', 1000)`;
+          return `${ctx.lib('epochToMillis')}(${exact}, ${precision?.code ?? '3'})`;
         },
       },
       {

@@ -5,6 +5,10 @@
  */
 import { divideHalfUp, fitsPrecision, formatDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
+import { int64Quotient, int64Remainder, int64ToBigInt, wrapInt64, type Int64 } from '../../common/int64.js';
+
+/** BIGINT arithmetic for generated code: exact 64-bit, wrapping as Java's long, numbers while the values are safe integers (see common/int64.ts). */
+export { int64Abs, int64Add, int64Multiply, int64Negate, int64Subtract, int64ToNumber } from '../../common/int64.js';
 
 function describeOperation(a: unknown, op: string, b: unknown): string {
   if (b !== undefined) return `${a} ${op} ${b}`;
@@ -16,12 +20,18 @@ function overflow(typeName: string, a: unknown, op: string, b: unknown): WeirErr
 }
 
 /**
- * `r` when it is a BIGINT (a safe integer: results beyond 2^53 - 1 are errors, never rounded);
- * otherwise ARITHMETIC_OVERFLOW naming `a op b` (or `op(a)` when `b` is undefined). Normalises -0 to 0.
+ * `r` when it is a safe integer of milliseconds (a TIMESTAMP computed from a BIGINT); otherwise
+ * ARITHMETIC_OVERFLOW naming `a op b` (or `op(a)` when `b` is undefined). Normalises -0 to 0.
  */
 export function bigintResult(r: number, a: number, op: string, b?: number): number {
   if (Number.isSafeInteger(r)) return r + 0;
   throw overflow('BIGINT', a, op, b);
+}
+
+/** A BIGINT used as epoch milliseconds (or seconds): the number itself, an error for a value beyond 2^53 (no TIMESTAMP is that far). */
+export function int64AsEpoch(value: Int64): number {
+  if (typeof value === 'number') return value;
+  throw new WeirError('ARITHMETIC_OVERFLOW', `${value} is outside the range of TIMESTAMP_LTZ(3)`);
 }
 
 /** `r` when it is a finite number of INTERVAL milliseconds or months. */
@@ -34,16 +44,16 @@ function divisionByZero(expression: string): WeirError {
   return new WeirError('EXECUTION_ERROR', `division by zero in ${expression}`);
 }
 
-/** Integer division truncating toward zero, as Java; exact for safe integers. Division by zero is an error. */
-export function integerDivide(a: number, b: number): number {
+/** Integer division truncating toward zero, as Java (BIGINT operands may be bigints; `MIN / -1` wraps). Division by zero is an error. */
+export function integerDivide(a: Int64, b: Int64): Int64 {
   if (b === 0) throw divisionByZero(`${a} / 0`);
-  return (a - (a % b)) / b + 0;
+  return int64Quotient(a, b);
 }
 
-/** Integer remainder with the sign of the dividend, as Java's `%`. Zero divisor is an error. */
-export function integerMod(a: number, b: number): number {
+/** Integer remainder with the sign of the dividend, as Java's `%` (BIGINT operands may be bigints). Zero divisor is an error. */
+export function integerMod(a: Int64, b: Int64): Int64 {
   if (b === 0) throw divisionByZero(`MOD(${a}, 0)`);
-  return (a % b) + 0;
+  return int64Remainder(a, b);
 }
 
 /** The result of a DECIMAL(p, s) operation: rounded HALF_UP from `exactScale` to `s`; NULL when it does not fit `p` (Flink's DECIMAL overflow). */
@@ -112,8 +122,17 @@ export function decimalCeil(value: bigint, s: number): bigint {
 }
 
 /** Rounds an integer HALF_UP to `-digits` tens (ROUND(123, -1) = 120); non-negative `digits` leave it unchanged. */
-export function integerRound(value: number, digits: number): number {
+export function integerRound(value: Int64, digits: number): Int64 {
   if (digits >= 0) return value;
+  if (typeof value === 'bigint' || digits < -15 || Math.abs(value) > 2 ** 52) {
+    const big = int64ToBigInt(value);
+    if (digits < -18) return 0;
+    const unit = 10n ** BigInt(-digits);
+    const remainder = big % unit;
+    const down = big - remainder;
+    const magnitude = remainder < 0n ? -remainder : remainder;
+    return wrapInt64(magnitude * 2n >= unit ? down + (big < 0n ? -unit : unit) : down);
+  }
   const unit = 10 ** -digits;
   const remainder = value % unit;
   const down = value - remainder;
@@ -138,8 +157,13 @@ export function doubleRound(value: number, digits: number): number {
 }
 
 /** Truncates an integer toward zero to `-digits` tens (TRUNCATE(129, -1) = 120); non-negative `digits` leave it unchanged. */
-export function integerTruncate(value: number, digits: number): number {
+export function integerTruncate(value: Int64, digits: number): Int64 {
   if (digits >= 0) return value;
+  if (typeof value === 'bigint' || digits < -15) {
+    if (digits < -18) return 0;
+    const big = int64ToBigInt(value);
+    return wrapInt64(big - (big % 10n ** BigInt(-digits)));
+  }
   const unit = 10 ** -digits;
   return value - (value % unit) + 0;
 }
@@ -208,12 +232,12 @@ export function randomInteger(bound: number): number {
   return Math.floor(Math.random() * bound);
 }
 
-/** Java's Long.toBinaryString of a safe integer (negative numbers as 64-bit two's complement). */
-export function binaryString(value: number): string {
-  return value >= 0 ? value.toString(2) : BigInt.asUintN(64, BigInt(value)).toString(2);
+/** Java's Long.toBinaryString of a BIGINT (negative numbers as 64-bit two's complement). */
+export function binaryString(value: Int64): string {
+  return value >= 0 ? value.toString(2) : BigInt.asUintN(64, int64ToBigInt(value)).toString(2);
 }
 
-/** Java's Long.toHexString of a safe integer, upper case (negative numbers as 64-bit two's complement). */
-export function hexOfInteger(value: number): string {
-  return (value >= 0 ? value.toString(16) : BigInt.asUintN(64, BigInt(value)).toString(16)).toUpperCase();
+/** Java's Long.toHexString of a BIGINT, upper case (negative numbers as 64-bit two's complement). */
+export function hexOfInteger(value: Int64): string {
+  return (value >= 0 ? value.toString(16) : BigInt.asUintN(64, int64ToBigInt(value)).toString(16)).toUpperCase();
 }

@@ -16,6 +16,7 @@ import { createHash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WeirError } from '../../common/errors.js';
+import { bigintReplacer, bigintReviver } from '../../dataflow/job-graph.js';
 import { CHECKPOINT_METADATA_VERSION, READABLE_METADATA_VERSIONS, type CheckpointMetadata } from './checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint, StateFileRef } from './checkpoint-storage.js';
 import { FAILPOINTS, failpoint } from './failpoints.js';
@@ -242,7 +243,7 @@ async function readMetadata(folder: string): Promise<CheckpointMetadata> {
 function parseMetadata(text: string, file: string): CheckpointMetadata {
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(text, bigintReviver);
   } catch (error) {
     throw invalidMetadata(file, `not valid JSON (${(error as Error).message})`);
   }
@@ -257,7 +258,7 @@ function parseMetadata(text: string, file: string): CheckpointMetadata {
   }
   if (version >= 2) {
     if (typeof checksum !== 'string') throw invalidMetadata(file, "its 'checksum' is missing");
-    if (checksum !== checksumOf(JSON.stringify(record))) throw invalidMetadata(file, 'its content does not match its checksum');
+    if (checksum !== checksumOf(JSON.stringify(record, bigintReplacer))) throw invalidMetadata(file, 'its content does not match its checksum');
   }
   const problem = metadataProblem(record);
   if (problem !== undefined) throw invalidMetadata(file, problem);
@@ -315,10 +316,14 @@ function invalidMetadata(file: string, problem: string): WeirError {
   return new WeirError('CHECKPOINT_ERROR', `${file} is corrupt: ${problem}`, { permanent: true });
 }
 
-/** The metadata as JSON with its checksum (of the JSON without it) as the last field. */
+/**
+ * The metadata as JSON with its checksum (of the JSON without it) as the last field. Operator
+ * state may hold rows, so bigint values (DECIMALs, BIGINTs beyond 2^53) are tagged as in the job
+ * graph and read back as bigints.
+ */
 function serializeMetadata(metadata: CheckpointMetadata, folder: string): string {
   try {
-    return `${JSON.stringify({ ...metadata, checksum: checksumOf(JSON.stringify(metadata)) })}\n`;
+    return `${JSON.stringify({ ...metadata, checksum: checksumOf(JSON.stringify(metadata, bigintReplacer)) }, bigintReplacer)}\n`;
   } catch (error) {
     throw new WeirError('CHECKPOINT_ERROR', `cannot serialize the metadata of ${folder}: ${(error as Error).message}`, { cause: error });
   }

@@ -3,7 +3,7 @@
  * record): counters kept by the runners, routers and readers, busy time from the busy clock,
  * the input watermark, keyed state entries, snapshot bytes and a sink's pending transactions.
  */
-import type { JobNode } from '../../dataflow/job-graph.js';
+import { bigintReplacer, type JobNode } from '../../dataflow/job-graph.js';
 import type { Subtask } from './subtask-wiring.js';
 
 /** Per-node counters and gauges, summed (or, for the watermark, the minimum) over subtasks. */
@@ -69,6 +69,6 @@ export function nodeMetrics(node: JobNode, subtasks: readonly Subtask[], snapsho
 
 /** Bytes a subtask wrote for a checkpoint: its keyed state file and its operator state (kept as JSON in the metadata). */
 export function snapshotSize(keyed: Uint8Array | undefined, operatorState: unknown): number {
-  const json = operatorState === undefined ? 0 : Buffer.byteLength(JSON.stringify(operatorState) ?? '');
+  const json = operatorState === undefined ? 0 : Buffer.byteLength(JSON.stringify(operatorState, bigintReplacer) ?? '');
   return (keyed?.byteLength ?? 0) + json;
 }

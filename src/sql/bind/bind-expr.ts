@@ -5,6 +5,7 @@
  * become.
  */
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
+import { INT64_MIN } from '../../common/int64.js';
 import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
@@ -68,6 +69,8 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       if (expr.op === '+') return operand;
       // A negative number is a literal, as in Calcite, so that functions reading constants (ROUND's digits) see it.
       if (expr.op === '-' && operand.kind === 'literal' && (typeof operand.value === 'number' || typeof operand.value === 'bigint')) {
+        // -9223372036854775808: the literal 2^63 is a DECIMAL(19, 0), its negation Long.MIN_VALUE a BIGINT.
+        if (operand.type.kind === 'DECIMAL' && operand.type.scale === 0 && operand.value === -INT64_MIN) return Exprs.literal(INT64_MIN, SqlTypes.bigint(false));
         return Exprs.literal(-operand.value, operand.type);
       }
       return makeCall(expr.op === 'NOT' ? 'NOT' : 'NEGATE', [operand], expr.span, ctx);

@@ -1,18 +1,21 @@
 /** Types and runtime values of literals as Flink types them (`10` INT, `0.908` DECIMAL(3, 3), `1e6` DOUBLE). */
 import { parseDecimal } from '../../common/decimal.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
+import { parseInt64 } from '../../common/int64.js';
 import { formatType, MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { castConverter } from '../../expr/cast.js';
 import { Exprs, type LiteralExpr } from '../../expr/scalar-expr.js';
 import type { IntervalLiteral, IntervalUnit, TypedLiteral } from '../parse/ast.js';
 
-/** A numeric literal: INT when it fits, then BIGINT, then DECIMAL(p, 0); with a point DECIMAL(p, s); with an exponent DOUBLE. */
+/** A numeric literal: INT when it fits, then BIGINT (exact to 2^63 − 1, see common/int64.ts), then DECIMAL(p, 0); with a point DECIMAL(p, s); with an exponent DOUBLE. */
 export function numberLiteral(text: string, span: SourceSpan): LiteralExpr {
   if (/[eE]/.test(text)) return Exprs.literal(Number(text), SqlTypes.double(false));
   if (!text.includes('.')) {
     const value = Number(text);
     if (Number.isSafeInteger(value) && value <= 0x7fffffff) return Exprs.literal(value, SqlTypes.int(false));
     if (Number.isSafeInteger(value)) return Exprs.literal(value, SqlTypes.bigint(false));
+    const int64 = parseInt64(text);
+    if (int64 !== undefined) return Exprs.literal(int64, SqlTypes.bigint(false));
   }
   const decimal = parseDecimal(text);
   if (decimal === undefined) throw new WeirError('INTERNAL_ERROR', `the grammar accepted a malformed number '${text}'`);
@@ -142,10 +145,7 @@ export function stringLiteralAs(value: string, span: SourceSpan, type: SqlType, 
   return Exprs.literal(converted, target);
 
   function outOfRange(): WeirError {
-    return new WeirError('ARITHMETIC_OVERFLOW', `${column} has type ${name}, and '${value}' is outside its range`, {
-      span,
-      ...(target.kind === 'BIGINT' ? { hint: `weir's BIGINT holds integers from -${Number.MAX_SAFE_INTEGER} to ${Number.MAX_SAFE_INTEGER} (±(2^53 - 1)) exactly` } : {}),
-    });
+    return new WeirError('ARITHMETIC_OVERFLOW', `${column} has type ${name}, and '${value}' is outside its range`, { span });
   }
 
   function invalid(): WeirError {

@@ -97,7 +97,7 @@ describe('csv record decoder', () => {
       ['b', 'yes', "column 'b': 'yes' is not a valid BOOLEAN"],
       ['ti', '200', "column 'ti': '200' is out of range for TINYINT"],
       ['i', '1.5', "column 'i': '1.5' is not a valid INT"],
-      ['bi', '9007199254740992', "column 'bi': '9007199254740992' is out of range for BIGINT"],
+      ['bi', '9223372036854775808', "column 'bi': '9223372036854775808' is out of range for BIGINT"],
       ['f', '1e39', "column 'f': '1e39' is out of range for FLOAT"],
       ['d', 'one', "column 'd': 'one' is not a valid DOUBLE"],
       ['dec', 'abc', "column 'dec': 'abc' is not a valid DECIMAL(10, 2)"],

@@ -106,8 +106,12 @@ describe('json record decoder', () => {
     expect(d.decode('{"wide":123456789012345678901234.56,"bi":1,"x":0.1}')).toEqual([12345678901234567890123456n, 1, 0.1]);
     expect(d.decode('{"wide":1234567890123456.78}')).toEqual([123456789012345678n, null, null]);
     expect(d.decode('{"wide":1.005}')).toEqual([101n, null, null]);
-    expect(failure(() => d.decode('{"bi":9007199254740993}')).message).toBe("column 'bi': 9007199254740993 is out of range for BIGINT");
-    expect(failure(() => d.decode('{"bi":"9007199254740993"}')).message).toBe("column 'bi': '9007199254740993' is out of range for BIGINT");
+    expect(d.decode('{"bi":9007199254740993}')).toEqual([null, 9007199254740993n, null]);
+    expect(d.decode('{"bi":"9007199254740993"}')).toEqual([null, 9007199254740993n, null]);
+    expect(d.decode('{"bi":-9223372036854775808,"wide":0.1}')).toEqual([10n, -9223372036854775808n, null]);
+    expect(d.decode('{"bi":9007199254740991}')).toEqual([null, 9007199254740991, null]);
+    expect(failure(() => d.decode('{"bi":9223372036854775808}')).message).toBe("column 'bi': 9223372036854775808 is out of range for BIGINT");
+    expect(failure(() => d.decode('{"bi":"9223372036854775808"}')).message).toBe("column 'bi': '9223372036854775808' is out of range for BIGINT");
     expect(failure(() => d.decode('{"wide":1e40}')).message).toBe("column 'wide': 1e+40 is out of range for DECIMAL(38, 2)");
   });
 

@@ -81,6 +81,30 @@ describe('nats source in the engine', () => {
     expect(await db.preparedGids()).toEqual([]);
   });
 
+  it('64-bit BIGINT ids in JSON messages (raw numbers beyond 2^53) → GROUP BY → postgres keep every digit', async () => {
+    const [s, db] = await Promise.all([stream(), database()]);
+    const ids = [9223372036854775807n, -9223372036854775808n, 9007199254740993n, 8821808526777993777n, 42n];
+    const messages = Array.from({ length: 200 }, (_, i) => ({ id: i < ids.length ? ids[i]! : (1_700_000_000_000n + BigInt(i)) << 22n, grp: ids[i % ids.length]!, v: BigInt(i) * 281474976710656n }));
+    // Written by hand: JSON.stringify cannot write a bigint, and a Number would round it.
+    await s.publishMany('eu', messages.map((m) => `{"id":${m.id},"grp":${m.grp},"v":${m.v}}`));
+    await db.client.query('CREATE TABLE raw (id BIGINT, grp BIGINT, v BIGINT)');
+    await db.client.query(`INSERT INTO raw VALUES ${messages.map((m) => `(${m.id}, ${m.grp}, ${m.v})`).join(', ')}`);
+    const engine = createEngine({ onWarning: () => {} });
+    const job = lastJob(
+      await engine.execute(`CREATE TABLE events (id BIGINT, grp BIGINT, v BIGINT) WITH (
+          'connector' = 'nats', 'url' = '${s.url}', 'stream' = '${s.name}', 'subject' = '${s.name}.*', 'format' = 'json', 'scan.bounded.mode' = 'latest');
+        CREATE TABLE by_grp (grp BIGINT, n BIGINT, total BIGINT, lo BIGINT, hi BIGINT, PRIMARY KEY (grp) NOT ENFORCED)
+          WITH ('connector' = 'postgres', 'url' = '${db.url}', 'table-name' = 'by_grp');
+        INSERT INTO by_grp SELECT grp, COUNT(*), SUM(v), MIN(id), MAX(id) FROM events GROUP BY grp;`),
+    );
+    expect(await job.result(), String(job.error)).toBe('FINISHED');
+    const batch = 'SELECT grp, count(*) AS n, sum(v)::bigint AS total, min(id) AS lo, max(id) AS hi FROM raw GROUP BY grp';
+    const sink = 'SELECT grp, n, total, lo, hi FROM by_grp';
+    expect(await db.rows(`(${batch}) EXCEPT ALL (${sink})`)).toEqual([]);
+    expect(await db.rows(`(${sink}) EXCEPT ALL (${batch})`)).toEqual([]);
+    expect(await db.rows('SELECT count(*)::int AS n FROM by_grp')).toEqual([{ n: ids.length }]);
+  });
+
   it('checks options when the table is created', async () => {
     const s = await stream();
     const engine = createEngine({ onWarning: () => {} });

@@ -47,6 +47,17 @@ async function checkpointError(promise: Promise<unknown>): Promise<string> {
 }
 
 describe('FileCheckpointStorage', () => {
+  it('round-trips operator state holding bigint values (rows with BIGINTs beyond 2^53 and DECIMALs), checksum included', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    const id = await storage.nextCheckpointId();
+    await storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', new Uint8Array([id]));
+    const rows = { kinds: [0, 3], rows: [[9223372036854775807n, 12345n, 'a'], [-9007199254740993n, 7, null]] };
+    const withRows: CheckpointMetadata = { ...metadata(id), operators: { lookup: { parallelism: 1, subtasks: [{ subtask: 0, keyGroups: [0, 127], operatorState: rows }] } } };
+    await storage.commitMetadata(withRows);
+    const latest = await new FileCheckpointStorage(dir, 'job').latest();
+    expect(latest?.metadata).toEqual(withRows);
+  });
+
   it('round-trips state files and metadata', async () => {
     const storage = new FileCheckpointStorage(dir, 'job');
     const id = await storage.nextCheckpointId();

@@ -122,7 +122,7 @@ describe('binder', () => {
   });
 
   it.each([
-    ["INSERT INTO typed (id) VALUES ('8821808526777993777')", "column 'id' of 'typed' has type BIGINT, and '8821808526777993777' is outside its range", 'ARITHMETIC_OVERFLOW', "'88"],
+    ["INSERT INTO typed (id) VALUES ('9223372036854775808')", "column 'id' of 'typed' has type BIGINT, and '9223372036854775808' is outside its range", 'ARITHMETIC_OVERFLOW', "'92"],
     ["INSERT INTO typed (id) VALUES ('12.5')", "column 'id' of 'typed' has type BIGINT, and '12.5' is not a valid BIGINT", 'INVALID_ARGUMENT', "'12.5'"],
     ["INSERT INTO typed (id, ts) VALUES (1, '2022-13-10 12:00:00')", "column 'ts' of 'typed' has type TIMESTAMP(3), and '2022-13-10 12:00:00' is not a valid TIMESTAMP(3)", 'INVALID_ARGUMENT', "'2022"],
     ["INSERT INTO typed (ok) VALUES ('maybe')", "column 'ok' of 'typed' has type BOOLEAN, and 'maybe' is not a valid BOOLEAN", 'INVALID_ARGUMENT', "'maybe'"],
@@ -134,7 +134,6 @@ describe('binder', () => {
     await engine.execute("CREATE TABLE typed (id BIGINT, ts TIMESTAMP(3), d DATE, price DECIMAL(10, 2), ok BOOLEAN, x DOUBLE, s STRING) WITH ('connector' = 'blackhole')");
     const error = await failure(engine, sql);
     expect({ message: error.message, code: error.code, column: error.span?.start.column }).toEqual({ message, code, column: sql.indexOf(pointsAt) + 1 });
-    if (code === 'ARITHMETIC_OVERFLOW' && message.includes('BIGINT')) expect(error.hint).toBe("weir's BIGINT holds integers from -9007199254740991 to 9007199254740991 (±(2^53 - 1)) exactly");
   });
 
   it('merges the USING and NATURAL columns into one, listed first, converted to the type both compare as, COALESCEd for FULL', async () => {
