@@ -77,6 +77,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private finalCheckpoint: Promise<void> | undefined;
   private readonly timers = new WallClockTimerService((error) => void this.fail(error));
   private readonly snapshotBytes = new Map<Subtask, number>();
+  /** Once the job has ended and closed: its last metrics and progress (its subtasks, with their state, are let go). */
+  private ended: { readonly metrics: NodeMetrics[]; readonly progress: JobProgress } | undefined;
   readonly mode: BarrierHandler['mode'];
 
   constructor(
@@ -212,11 +214,13 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Counters and gauges per node, over its subtasks. */
   metrics(): NodeMetrics[] {
+    if (this.ended !== undefined) return this.ended.metrics;
     return this.graph.nodes.map((node) => nodeMetrics(node, this.subtasks.filter((s) => s.node === node), this.snapshotBytes));
   }
 
   /** Records read by the sources, and their progress through input of known size. */
   progress(): JobProgress {
+    if (this.ended !== undefined) return this.ended.progress;
     let rows = 0;
     let done = 0;
     let total: number | undefined = 0;
@@ -290,7 +294,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** @internal SourceTaskHost */
   acknowledgeSource(task: SourceTask, barrier: Barrier, offset: unknown): void {
-    const subtask = this.subtasks.find((s) => s.source === task)!;
+    const subtask = this.subtasks.find((s) => s.source === task);
+    if (subtask === undefined) return; // the job has ended and let its subtasks go: nothing to checkpoint
     const operatorState = { offset };
     this.coordinator?.acknowledge(barrier.id, {
       nodeId: subtask.node.id,
@@ -343,7 +348,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   snapshot(runner: OperatorRunner, barrier: Barrier): void {
     const coordinator = this.coordinator;
     if (coordinator === undefined) return;
-    const subtask = this.subtasks.find((s) => s.runner === runner)!;
+    const subtask = this.subtasks.find((s) => s.runner === runner);
+    if (subtask === undefined) return; // the job has ended and let its subtasks go: nothing to checkpoint
     let keyed: Uint8Array | undefined;
     let operatorState: unknown;
     const started = performance.now();
@@ -457,5 +463,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         }
       }
     }
+    // A session keeps every job it ran (SHOW JOBS): an ended one keeps its figures, not its
+    // operators and their state, which a restarted job (every CREATE of a view) would pile up.
+    this.ended = { metrics: this.metrics(), progress: this.progress() };
+    this.subtasks.length = 0;
+    this.snapshotBytes.clear();
+    this.barrierFor.clear();
   }
 }
