@@ -1,0 +1,115 @@
+/**
+ * Throughput of weir's decision-support workload (test/support/dss-generator.ts and
+ * dss-queries.ts): the tables loaded as writable weir tables, every analytic query a materialized
+ * view into a throwaway PostgreSQL 15 cluster, then rounds of inserts, updates and deletes, each
+ * round's statements followed by FLUSH. The figure is rows changed per second with every view
+ * maintained: from the first statement of the first round until the last round's FLUSH returns
+ * (every view's change committed in PostgreSQL). The load and the first materialization are timed
+ * apart.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createEngine } from '../src/engine/engine.js';
+import { DSS_TABLES, generateDss, type DssSizes } from '../test/support/dss-generator.js';
+import { DSS_QUERIES } from '../test/support/dss-queries.js';
+import { freshDatabase } from '../test/support/pg-query.js';
+import { startPostgresCluster } from '../test/support/postgres-cluster.js';
+
+/** The name `--only` selects this benchmark by. */
+export const DSS_BENCH = 'dss';
+
+/** What to run. */
+export interface DssBenchOptions {
+  readonly sizes: DssSizes;
+  log(line: string): void;
+}
+
+/** The section of the results. */
+export interface DssSection {
+  readonly measuredAt: string;
+  readonly sizes: DssSizes;
+  readonly views: number;
+  readonly cluster: string;
+  /** Rows the load inserted, and its rate (INSERT ... VALUES statements, before any view exists). */
+  readonly loadRows: number;
+  readonly loadRowsPerSecond: number;
+  /** CREATE of every view and the FLUSH after it: the views computed over the loaded rows. */
+  readonly createViewsMs: number;
+  readonly materializeMs: number;
+  /** The change rounds: rows inserted, updated and deleted, and the time until the last FLUSH returned. */
+  readonly rowsChanged: number;
+  readonly changeSeconds: number;
+  readonly rowsChangedPerSecond: number;
+  /** Per round, statements plus FLUSH: median and max. */
+  readonly roundMs: { readonly median: number; readonly max: number };
+}
+
+/** Runs the workload once and returns the section for the results. */
+export async function runDssBench(options: DssBenchOptions): Promise<DssSection> {
+  const workload = generateDss(options.sizes);
+  const cluster = await startPostgresCluster({ fsync: 'on' });
+  const dir = mkdtempSync(join(tmpdir(), 'weir-dss-bench-'));
+  const engine = createEngine();
+  try {
+    const url = await freshDatabase('weir_dss_bench', cluster.url);
+    await engine.execute(`SET 'state.checkpoints.dir' = '${join(dir, 'checkpoints')}'; ${DSS_TABLES.map((t) => t.weir).join('; ')}`);
+    let start = performance.now();
+    for (const statement of workload.load) await engine.execute(statement);
+    const loadSeconds = (performance.now() - start) / 1000;
+    options.log(`  loaded ${workload.loadRows} rows in ${loadSeconds.toFixed(1)} s`);
+    start = performance.now();
+    for (const [name, query] of Object.entries(DSS_QUERIES)) await engine.execute(`CREATE MATERIALIZED VIEW ${name} WITH ('url' = '${url}') AS ${query}`);
+    const createViewsMs = performance.now() - start;
+    start = performance.now();
+    await engine.execute('FLUSH');
+    const materializeMs = performance.now() - start;
+    options.log(`  ${Object.keys(DSS_QUERIES).length} views created in ${createViewsMs.toFixed(0)} ms, materialized in ${materializeMs.toFixed(0)} ms`);
+    const rounds: number[] = [];
+    const changeStart = performance.now();
+    for (const round of workload.rounds) {
+      const roundStart = performance.now();
+      await engine.execute(`${round.statements.join('; ')}; FLUSH;`);
+      rounds.push(performance.now() - roundStart);
+    }
+    const changeSeconds = (performance.now() - changeStart) / 1000;
+    const rowsChanged = workload.rounds.reduce((sum, round) => sum + round.rowsChanged, 0);
+    const sorted = [...rounds].sort((a, b) => a - b);
+    const section: DssSection = {
+      measuredAt: new Date().toISOString(),
+      sizes: options.sizes,
+      views: Object.keys(DSS_QUERIES).length,
+      cluster: 'PostgreSQL 15, throwaway cluster, fsync=on; checkpoints to local files',
+      loadRows: workload.loadRows,
+      loadRowsPerSecond: Math.round(workload.loadRows / loadSeconds),
+      createViewsMs: Math.round(createViewsMs),
+      materializeMs: Math.round(materializeMs),
+      rowsChanged,
+      changeSeconds: Number(changeSeconds.toFixed(2)),
+      rowsChangedPerSecond: Math.round(rowsChanged / changeSeconds),
+      roundMs: { median: Math.round(sorted[Math.floor(sorted.length / 2)]!), max: Math.round(sorted[sorted.length - 1]!) },
+    };
+    options.log(`  ${rowsChanged} rows changed in ${workload.rounds.length} rounds in ${section.changeSeconds} s: ${section.rowsChangedPerSecond} rows/s with every view maintained`);
+    return section;
+  } finally {
+    await engine.close();
+    rmSync(dir, { recursive: true, force: true });
+    cluster.destroy();
+  }
+}
+
+/** The section of latest.md. */
+export function dssMarkdown(section: DssSection): string[] {
+  const { sizes } = section;
+  return [
+    '',
+    `### Decision-support workload: ${section.views} materialized views maintained through change rounds (${sizes.orders.toLocaleString('en-US')} orders, ${section.loadRows.toLocaleString('en-US')} rows loaded)`,
+    '',
+    `weir's own analytic queries (test/support/dss-queries.ts: correlated subqueries, EXISTS / NOT IN, outer joins, set operations, ROLLUP, pivots) over ${sizes.customers} customers, ${sizes.suppliers} suppliers and ${sizes.orders} orders with their lines, every query a materialized view. ` +
+      `${sizes.rounds} rounds of ${sizes.changesPerRound} new orders (with lines), ${sizes.changesPerRound} updates each of status, quantity and balance and ${sizes.changesPerRound} deleted orders (with lines), each round followed by FLUSH. ${section.cluster}.`,
+    '',
+    '| load rows/s | CREATE views ms | first FLUSH ms | rows changed | change rounds s | rows changed/s (all views maintained) | round ms (median / max) |',
+    '|---:|---:|---:|---:|---:|---:|---:|',
+    `| ${section.loadRowsPerSecond.toLocaleString('en-US')} | ${section.createViewsMs} | ${section.materializeMs} | ${section.rowsChanged.toLocaleString('en-US')} | ${section.changeSeconds} | ${section.rowsChangedPerSecond.toLocaleString('en-US')} | ${section.roundMs.median} / ${section.roundMs.max} |`,
+  ];
+}
