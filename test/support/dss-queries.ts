@@ -2,8 +2,8 @@
  * weir's own decision-support queries over the schema of dss-generator.ts: analytic reports in the
  * spirit of a warehouse's (revenue by region, customers above their average, suppliers nobody
  * buys from...), written for this project. Each is valid in weir's Flink SQL and in PostgreSQL,
- * every output column named (so a view's columns and PostgreSQL's agree), and free of division and
- * AVG (exact decimals on both sides, no rounding to tell apart).
+ * every output column named (so a view's columns and PostgreSQL's agree), and free of division (AVG
+ * only compared, never output: exact decimals on both sides, no rounding to tell apart).
  */
 
 /** View name → query. */
@@ -86,4 +86,40 @@ export const DSS_QUERIES: Readonly<Record<string, string>> = {
   // Customers with an order bigger than anything their nation's suppliers hold (ALL over a correlated subquery).
   orders_above_all_suppliers: `SELECT o.o_id AS o_id, o.c_id AS c_id FROM orders o JOIN customer c ON o.c_id = c.c_id
     WHERE o.total > ALL (SELECT s.balance FROM supplier s WHERE s.n_id = c.n_id AND s.balance IS NOT NULL)`,
+
+  // Open orders per customer, zero included (a COUNT scalar subquery in SELECT: no row counts 0).
+  open_orders_per_customer: `SELECT c.c_id AS c_id, (SELECT COUNT(*) FROM orders o WHERE o.c_id = c.c_id AND o.status = 'OPEN') AS open_orders FROM customer c`,
+  // Customers of nations where no rich supplier lives (NOT IN over a nullable column, correlated by nothing).
+  customers_of_poor_nations: `SELECT c.c_id AS c_id, c.n_id AS n_id FROM customer c WHERE c.n_id NOT IN (SELECT s.n_id FROM supplier s WHERE s.balance > 8000)`,
+  // Customers by size of their largest order (EXISTS inside a CASE).
+  customer_kind: `SELECT c.c_id AS c_id, CASE WHEN EXISTS (SELECT 1 FROM orders o WHERE o.c_id = c.c_id AND o.total > 1900) THEN 'BIG' ELSE 'SMALL' END AS kind FROM customer c`,
+  // Whether a supplier's nation has a rich customer (IN in the SELECT list, three-valued).
+  supplier_has_rich_neighbour: `SELECT s.s_id AS s_id, s.n_id IN (SELECT c.n_id FROM customer c WHERE c.balance > 4900) AS has_rich FROM supplier s`,
+  // Customers and suppliers per nation side by side (FULL JOIN of two aggregates).
+  parties_per_nation: `SELECT COALESCE(cc.n_id, ss.n_id) AS n_id, cc.customers AS customers, ss.suppliers AS suppliers
+    FROM (SELECT n_id, COUNT(*) AS customers FROM customer WHERE segment = 'PUBLIC' GROUP BY n_id) cc
+    FULL JOIN (SELECT n_id, COUNT(*) AS suppliers FROM supplier WHERE balance > 5000 GROUP BY n_id) ss ON cc.n_id = ss.n_id`,
+  // Nations with their count of public customers, zero included (condition in the outer join's ON).
+  public_customers_per_nation: `SELECT n.n_id AS n_id, COUNT(c.c_id) AS public_customers FROM nation n LEFT JOIN customer c ON c.n_id = n.n_id AND c.segment = 'PUBLIC' GROUP BY n.n_id`,
+  // Each customer's two largest orders (ties share a rank).
+  top_orders_per_customer: `SELECT c_id, o_id, total FROM (SELECT o.c_id AS c_id, o.o_id AS o_id, o.total AS total, RANK() OVER (PARTITION BY o.c_id ORDER BY o.total DESC) AS rk FROM orders o) t WHERE rk <= 2`,
+  // Order counts by segment and status with every subtotal.
+  segment_status_cube: `SELECT c.segment AS segment, o.status AS status, COUNT(*) AS orders, GROUPING(c.segment, o.status) AS level
+    FROM orders o JOIN customer c ON o.c_id = c.c_id GROUP BY CUBE(c.segment, o.status)`,
+  // Nations whose revenue is at least half the best nation's (aggregate compared with an aggregate of aggregates).
+  leading_nations: `SELECT t.n_id AS n_id, t.revenue AS revenue FROM (SELECT c.n_id AS n_id, SUM(o.total) AS revenue FROM orders o JOIN customer c ON o.c_id = c.c_id GROUP BY c.n_id) t
+    WHERE t.revenue * 2 >= (SELECT MAX(u.revenue) FROM (SELECT c2.n_id AS n_id, SUM(o2.total) AS revenue FROM orders o2 JOIN customer c2 ON o2.c_id = c2.c_id GROUP BY c2.n_id) u)`,
+  // Returned lines per supplier with FILTER.
+  supplier_returns: `SELECT l.s_id AS s_id, COUNT(*) FILTER (WHERE l.returned) AS returned_lines, COUNT(*) AS lines FROM lineitem l GROUP BY l.s_id`,
+  // Segment and region pairs that occur (DISTINCT over a join).
+  segment_regions: `SELECT DISTINCT c.segment AS segment, n.region AS region FROM customer c JOIN nation n ON c.n_id = n.n_id`,
+  // Multiset set operations: statuses of northern orders not in southern, with multiplicity.
+  status_except_all: `SELECT o.status AS status FROM orders o JOIN customer c ON o.c_id = c.c_id WHERE c.n_id <= 6
+    EXCEPT ALL SELECT o.status AS status FROM orders o JOIN customer c ON o.c_id = c.c_id WHERE c.n_id > 10`,
+  status_intersect_all: `SELECT o.status AS status FROM orders o JOIN customer c ON o.c_id = c.c_id WHERE c.n_id <= 3
+    INTERSECT ALL SELECT o.status AS status FROM orders o JOIN customer c ON o.c_id = c.c_id WHERE c.n_id > 9`,
+  // Each customer's spending as a running total over its orders, in order id order.
+  customer_running_total: `SELECT o.o_id AS o_id, SUM(o.total) OVER (PARTITION BY o.c_id ORDER BY o.o_id ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS running FROM orders o`,
+  // Orders above their customer's average total, with AVG.
+  orders_above_avg: `SELECT o.o_id AS o_id FROM orders o WHERE o.total > (SELECT AVG(o2.total) FROM orders o2 WHERE o2.c_id = o.c_id)`,
 };
