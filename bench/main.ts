@@ -111,8 +111,8 @@ async function main(): Promise<void> {
   if (wants(DSS_BENCH)) {
     log('decision-support workload: rows changed per second with every materialized view maintained');
     const sizes = options.quick
-      ? { customers: 500, suppliers: 60, orders: 4_000, rounds: 8, changesPerRound: 60 }
-      : { customers: 3_000, suppliers: 300, orders: 20_000, rounds: 20, changesPerRound: 200 };
+      ? { customers: 300, suppliers: 40, orders: 2_000, rounds: 6, changesPerRound: 40 }
+      : { customers: 1_000, suppliers: 120, orders: 6_000, rounds: 10, changesPerRound: 100 };
     report = { ...report, dss: await runDssBench({ sizes, log }) };
   }
   if (options.only !== undefined) report = carryOver(readReport(RESULTS), report);
