@@ -9,6 +9,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { StateSizeMeasurement } from './bench-measurement.js';
 import { parseBenchOptions } from './bench-options.js';
+import { DSS_BENCH, runDssBench } from './dss-bench.js';
 import type { CheckpointRun } from './checkpoint-bench.js';
 import { CHILD_FLAG, pinsCores, runInChild, type ChildOptions } from './child-process-runner.js';
 import { generateRows, runHandwritten, runWeirGroupBy, runWeirSourceOnly } from './group-by-bench.js';
@@ -106,6 +107,13 @@ async function main(): Promise<void> {
   if (wants(VIEW_DDL_BENCH)) {
     log('materialized views: the pause of the running views while one more is created or dropped');
     report = { ...report, viewDdl: await runViewDdlBench({ rows: options.quick ? 20_000 : 200_000, repeats: options.quick ? 3 : 7, log }) };
+  }
+  if (wants(DSS_BENCH)) {
+    log('decision-support workload: rows changed per second with every materialized view maintained');
+    const sizes = options.quick
+      ? { customers: 300, suppliers: 40, orders: 2_000, rounds: 6, changesPerRound: 40 }
+      : { customers: 1_000, suppliers: 120, orders: 6_000, rounds: 10, changesPerRound: 100 };
+    report = { ...report, dss: await runDssBench({ sizes, log }) };
   }
   if (options.only !== undefined) report = carryOver(readReport(RESULTS), report);
   writeReport(RESULTS, report);

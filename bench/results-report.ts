@@ -2,7 +2,7 @@
  * Writes the benchmark's results: `bench/results/latest.json` (every measurement) and
  * `latest.md` (the machine, the Nexmark table with weir/hand-written and weir/d2mini ratios and
  * Flink's published per-core figures beside them, the goals, the GROUP BY and checkpoint
- * benchmarks, the PostgreSQL sink and the pause of materialized views under CREATE/DROP). A partial run (`--only`) keeps the sections it did not
+ * benchmarks, the PostgreSQL sink, the pause of materialized views under CREATE/DROP and the decision-support workload). A partial run (`--only`) keeps the sections it did not
  * measure from the previous latest.json.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -15,6 +15,7 @@ import type { Measurement } from './group-by-bench.js';
 import type { NexmarkWorkload } from './nexmark-query-catalog.js';
 import type { PgSinkSection } from './pg-sink-bench.js';
 import { pgSinkMarkdown } from './pg-sink-report.js';
+import { dssMarkdown, type DssSection } from './dss-bench.js';
 import { viewDdlMarkdown, type ViewDdlSection } from './view-ddl-bench.js';
 
 /** Everything one `npm run bench` measured. */
@@ -35,6 +36,8 @@ export interface BenchReport {
   readonly postgresSink?: PgSinkSection;
   /** The pause of running materialized views while one more is created or dropped. */
   readonly viewDdl?: ViewDdlSection;
+  /** Rows changed per second through weir's decision-support workload, every view maintained. */
+  readonly dss?: DssSection;
 }
 
 /** The machine the numbers come from. */
@@ -122,6 +125,7 @@ function jsonDocument(report: BenchReport) {
     ...(report.checkpointOverhead === undefined ? {} : { checkpointOverhead: report.checkpointOverhead }),
     ...(report.postgresSink === undefined ? {} : { postgresSink: report.postgresSink }),
     ...(report.viewDdl === undefined ? {} : { viewDdl: report.viewDdl }),
+    ...(report.dss === undefined ? {} : { dss: report.dss }),
   };
 }
 
@@ -204,6 +208,7 @@ function markdown(report: BenchReport): string {
   }
   if (report.postgresSink !== undefined) lines.push(...pgSinkMarkdown(report.postgresSink));
   if (report.viewDdl !== undefined) lines.push(...viewDdlMarkdown(report.viewDdl));
+  if (report.dss !== undefined) lines.push(...dssMarkdown(report.dss));
   return lines.join('\n') + '\n';
 }
 
@@ -218,9 +223,9 @@ function medianOf(values: readonly number[]): number {
 export function readReport(dir: string): BenchReport | undefined {
   const file = join(dir, 'latest.json');
   if (!existsSync(file)) return undefined;
-  const { workload, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  const { workload, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl, dss } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
   const { events, tps, runs, pinnedCore } = workload;
-  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl } as BenchReport;
+  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl, dss } as BenchReport;
 }
 
 /**
@@ -250,6 +255,7 @@ export function carryOver(previous: BenchReport | undefined, current: BenchRepor
     ...pick('checkpointOverhead'),
     ...pick('postgresSink'),
     ...pick('viewDdl'),
+    ...pick('dss'),
   };
 }
 
