@@ -86,7 +86,8 @@ const CLUSTER_SETTINGS = { fsync: 'on', track_commit_timestamp: 'on', ...STATEME
 /** The name `--only` selects this benchmark by. */
 export const PG_SINK_BENCH = 'pg-sink';
 
-function spread(values: readonly number[]): Spread | undefined {
+/** Median, 90th percentile and maximum of `values` (nearest rank, 0.1 ms); undefined for none. */
+export function spread(values: readonly number[]): Spread | undefined {
   if (values.length === 0) return undefined;
   const sorted = [...values].sort((a, b) => a - b);
   const at = (q: number): number => Number(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!.toFixed(1));

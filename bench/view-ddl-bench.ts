@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { createEngine } from '../src/engine/engine.js';
 import { freshDatabase } from '../test/support/pg-query.js';
 import { startPostgresCluster, type PostgresCluster } from '../test/support/postgres-cluster.js';
-import type { Spread } from './pg-sink-bench.js';
+import { spread, type Spread } from './pg-sink-bench.js';
 
 /** The name `--only` selects this benchmark by. */
 export const VIEW_DDL_BENCH = 'view-ddl';
@@ -50,10 +50,9 @@ export interface ViewDdlSection {
 
 const CASES = [1, 4, 16];
 
-function spread(values: readonly number[]): Spread {
-  const sorted = [...values].sort((a, b) => a - b);
-  const at = (q: number): number => Number(sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)]!.toFixed(1));
-  return { median: at(0.5), p90: at(0.9), max: at(1) };
+/** The spread of measurements taken at least once. */
+function spreadOf(values: readonly number[]): Spread {
+  return spread(values)!;
 }
 
 async function timed(run: () => Promise<unknown>): Promise<number> {
@@ -85,7 +84,7 @@ async function measureCase(cluster: PostgresCluster, views: number, options: Vie
       flush.push(await timed(() => engine.execute('FLUSH')));
       drop.push(await timed(() => engine.execute('DROP MATERIALIZED VIEW extra')));
     }
-    const result = { runningViews: views, createMs: spread(create), dropMs: spread(drop), flushAfterCreateMs: spread(flush) };
+    const result = { runningViews: views, createMs: spreadOf(create), dropMs: spreadOf(drop), flushAfterCreateMs: spreadOf(flush) };
     options.log(`  ${views} running view(s): CREATE ${result.createMs.median} ms, DROP ${result.dropMs.median} ms (medians), FLUSH after CREATE ${result.flushAfterCreateMs.median} ms`);
     return result;
   } finally {
