@@ -55,6 +55,7 @@ describe('postgres-cdc at DDL time', () => {
   it('refuses an unknown option, a bad slot name, a missing table-name, no primary key and a type it cannot read', () => {
     expect(() => validate({ 'table-name': 't', 'slot.nmae': 'x' })).toThrow("postgres-cdc does not support option 'slot.nmae'; did you mean 'slot.name'?");
     expect(() => validate({ 'table-name': 't', 'slot.name': 'My-Slot' })).toThrow("postgres-cdc option 'slot.name' must be 1 to 63 lower-case letters, digits or underscores, got 'My-Slot'");
+    expect(() => validate({ 'table-name': 't', 'changelog-mode': 'retract' })).toThrow("postgres-cdc option 'changelog-mode' must be 'all' or 'upsert', got 'retract'");
     expect(() => validate({})).toThrow("postgres-cdc needs option 'table-name'");
     expect(() => validate({ 'table-name': 't' }, [])).toThrow("postgres-cdc needs the table's primary key: declare PRIMARY KEY (...) NOT ENFORCED");
     expect(() => validate({ 'table-name': 't' }, ['id'], [...schema, { name: 'tags', type: SqlTypes.array(SqlTypes.string()) }])).toThrow(

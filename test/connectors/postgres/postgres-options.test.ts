@@ -54,6 +54,7 @@ describe('postgres sink options', () => {
   it('refuses unknown options with a suggestion, and bad values naming the option', () => {
     expect(() => parse({ 'sink.semantics': 'exactly-once' })).toThrow(new WeirError('INVALID_OPTION', "postgres does not support option 'sink.semantics'; did you mean 'sink.semantic'?"));
     expect(() => parse({ password: 'x' })).toThrow("postgres does not support option 'password'");
+    expect(() => parse({ 'sink.prepared-transaction.warn-age': 'an hour' })).toThrow("option 'sink.prepared-transaction.warn-age' must be a duration such as '500 ms' or '1 s', got 'an hour'");
     expect(() => parse({ 'sink.semantic': 'exactly_once' })).toThrow("postgres option 'sink.semantic' must be 'exactly-once' or 'at-least-once', got 'exactly_once'");
     expect(() => parse({ 'sink.buffer-flush.max-rows': '0' })).toThrow("postgres option 'sink.buffer-flush.max-rows' must be a positive integer, got '0'");
     expect(() => parse({ 'sink.parallelism': 'two' })).toThrow("postgres option 'sink.parallelism' must be a positive integer, got 'two'");
