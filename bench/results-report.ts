@@ -16,6 +16,7 @@ import type { NexmarkWorkload } from './nexmark-query-catalog.js';
 import type { PgSinkSection } from './pg-sink-bench.js';
 import { pgSinkMarkdown } from './pg-sink-report.js';
 import { dssMarkdown, type DssSection } from './dss-bench.js';
+import { stateScaleMarkdown, type StateScaleSection } from './state-scale-bench.js';
 import { viewDdlMarkdown, type ViewDdlSection } from './view-ddl-bench.js';
 
 /** Everything one `npm run bench` measured. */
@@ -33,6 +34,8 @@ export interface BenchReport {
     /** Per checkpointed run: the share of its time processing stopped for synchronous snapshots. */
     readonly syncShares?: readonly number[];
   };
+  /** Checkpoints of millions of keys: throughput, synchronous pauses and sizes. */
+  readonly stateScale?: StateScaleSection;
   readonly postgresSink?: PgSinkSection;
   /** The pause of running materialized views while one more is created or dropped. */
   readonly viewDdl?: ViewDdlSection;
@@ -123,6 +126,7 @@ function jsonDocument(report: BenchReport) {
     ...(report.stateSize === undefined ? {} : { stateSize: report.stateSize }),
     ...(report.groupBy === undefined ? {} : { groupBy: report.groupBy }),
     ...(report.checkpointOverhead === undefined ? {} : { checkpointOverhead: report.checkpointOverhead }),
+    ...(report.stateScale === undefined ? {} : { stateScale: report.stateScale }),
     ...(report.postgresSink === undefined ? {} : { postgresSink: report.postgresSink }),
     ...(report.viewDdl === undefined ? {} : { viewDdl: report.viewDdl }),
     ...(report.dss === undefined ? {} : { dss: report.dss }),
@@ -206,6 +210,7 @@ function markdown(report: BenchReport): string {
         `${checkpointed.checkpoints} checkpoints in the median run, the last took ${checkpointed.lastCheckpointMs?.toFixed(0) ?? 'n/a'} ms and holds ${checkpointed.lastCheckpointBytes === undefined ? 'n/a' : `${(checkpointed.lastCheckpointBytes / 1024).toFixed(0)} KiB`}.`,
     );
   }
+  if (report.stateScale !== undefined) lines.push(...stateScaleMarkdown(report.stateScale));
   if (report.postgresSink !== undefined) lines.push(...pgSinkMarkdown(report.postgresSink));
   if (report.viewDdl !== undefined) lines.push(...viewDdlMarkdown(report.viewDdl));
   if (report.dss !== undefined) lines.push(...dssMarkdown(report.dss));
@@ -223,9 +228,9 @@ function medianOf(values: readonly number[]): number {
 export function readReport(dir: string): BenchReport | undefined {
   const file = join(dir, 'latest.json');
   if (!existsSync(file)) return undefined;
-  const { workload, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl, dss } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  const { workload, results, stateSize, groupBy, checkpointOverhead, stateScale, postgresSink, viewDdl, dss } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
   const { events, tps, runs, pinnedCore } = workload;
-  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, postgresSink, viewDdl, dss } as BenchReport;
+  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, stateScale, postgresSink, viewDdl, dss } as BenchReport;
 }
 
 /**
@@ -253,6 +258,7 @@ export function carryOver(previous: BenchReport | undefined, current: BenchRepor
     ...pick('stateSize'),
     ...pick('groupBy'),
     ...pick('checkpointOverhead'),
+    ...pick('stateScale'),
     ...pick('postgresSink'),
     ...pick('viewDdl'),
     ...pick('dss'),
