@@ -1,6 +1,7 @@
 /** What one benchmark child process is asked to measure, and what it reports. */
 import type { CheckpointRun } from './checkpoint-bench.js';
 import type { PgSinkRun, PgSinkSpec } from './pg-sink-measurement.js';
+import type { RecoveryRun, RecoverySpec } from './recovery-bench.js';
 import type { StateScaleRun, StateScaleSpec } from './state-scale-bench.js';
 
 /** Who runs the query. */
@@ -33,7 +34,7 @@ export interface CheckpointSpec {
 }
 
 /** What a child measures. */
-export type ChildSpec = NexmarkSpec | StateSizeSpec | PgSinkSpec | CheckpointSpec | StateScaleSpec;
+export type ChildSpec = NexmarkSpec | StateSizeSpec | PgSinkSpec | CheckpointSpec | StateScaleSpec | RecoverySpec;
 
 /** How a measurement ended: `unsupported` when weir rejects the query, `failed` when its job failed or the child died. */
 export type MeasurementStatus = 'ok' | 'unsupported' | 'failed' | 'timeout';
@@ -83,7 +84,7 @@ export interface StateSizeMeasurement {
 }
 
 /** What a child prints as its last stdout line. */
-export type ChildResult = NexmarkMeasurement | StateSizeMeasurement | PgSinkRun | CheckpointRun | StateScaleRun;
+export type ChildResult = NexmarkMeasurement | StateSizeMeasurement | PgSinkRun | CheckpointRun | StateScaleRun | RecoveryRun;
 
 /** The run with the median events/s (the lower middle one for an even count), with every run's rate attached. */
 export function medianRun(runs: readonly NexmarkMeasurement[]): NexmarkMeasurement {

@@ -14,6 +14,8 @@ export interface ChildOptions {
   readonly timeoutMs: number;
   /** When set, children write V8 CPU profiles (`--cpu-prof`) into this folder. */
   readonly profileDir?: string;
+  /** The child ends by killing itself with SIGKILL (recovery-bench.ts): that is success, and it resolves with undefined. */
+  readonly killsItself?: boolean;
 }
 
 /** The argument that makes the script run one measurement and exit. */
@@ -35,8 +37,8 @@ const WEIR_YOUNG_GENERATION = '--max-semi-space-size=64';
 
 const runsWeir = (spec: ChildSpec): boolean => spec.kind !== 'nexmark' || spec.engine === 'weir';
 
-/** Runs `spec` in a child process; rejects when the child fails or times out (with its stderr). */
-export function runInChild(spec: ChildSpec, options: ChildOptions): Promise<ChildResult> {
+/** Runs `spec` in a child process; rejects when the child fails or times out (with its stderr). Resolves with undefined only for a child that killed itself as `killsItself` expects. */
+export function runInChild(spec: ChildSpec, options: ChildOptions): Promise<ChildResult | undefined> {
   const node = [
     '--expose-gc',
     '--max-old-space-size=12288',
@@ -60,7 +62,8 @@ export function runInChild(spec: ChildSpec, options: ChildOptions): Promise<Chil
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       const last = stdout.trim().split('\n').pop();
-      if (code === 0 && last !== undefined && last.startsWith('{')) resolve(JSON.parse(last) as ChildResult);
+      if (options.killsItself === true && signal === 'SIGKILL') resolve(undefined);
+      else if (code === 0 && last !== undefined && last.startsWith('{')) resolve(JSON.parse(last) as ChildResult);
       else reject(new Error(`child exited ${signal ?? code}: ${stderr.trim().split('\n').slice(-3).join(' | ')}`));
     });
   });

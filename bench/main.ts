@@ -19,6 +19,7 @@ import { nexmarkQueries } from './nexmark-query-catalog.js';
 import { runOperatorMicroBench } from './operator-micro-bench.js';
 import { PG_SINK_BENCH, runPgSinkBench } from './pg-sink-bench.js';
 import { carryOver, readReport, writeReport, type BenchReport } from './results-report.js';
+import { RECOVERY_BENCH, runRecoveryBench } from './recovery-bench.js';
 import { runStateScaleBench, STATE_SCALE_BENCH } from './state-scale-bench.js';
 import { runViewDdlBench, VIEW_DDL_BENCH } from './view-ddl-bench.js';
 
@@ -103,6 +104,9 @@ async function main(): Promise<void> {
   }
   if (wants(STATE_SCALE_BENCH)) {
     report = { ...report, stateScale: await runStateScaleBench({ ...childOptions, quick: options.quick, log }) };
+  }
+  if (wants(RECOVERY_BENCH)) {
+    report = { ...report, recovery: await runRecoveryBench({ ...childOptions, quick: options.quick, log }) };
   }
   if (wants(PG_SINK_BENCH)) {
     log(`PostgreSQL sink: ${options.pgRows} rows per run, ${options.runs} run(s) per case, 1 s EXACTLY_ONCE checkpoints`);

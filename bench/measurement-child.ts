@@ -18,6 +18,7 @@ import { HANDWRITTEN_QUERIES, type ReferenceQuery } from './handwritten-queries.
 import { eventChunks, settleChunk } from './nexmark-events.js';
 import { nexmarkDdl, nexmarkQueries } from './nexmark-query-catalog.js';
 import { runPgSinkChild } from './pg-sink-child.js';
+import { runRecoveryChild } from './recovery-bench.js';
 import { runStateScaleChild } from './state-scale-bench.js';
 import { replayedNexmarkConnector } from './replayed-nexmark-connector.js';
 import { timedNexmarkConnector, type GeneratorClock } from './timed-nexmark-connector.js';
@@ -28,6 +29,7 @@ export async function runChildSpec(spec: ChildSpec): Promise<ChildResult> {
   if (spec.kind === 'pg-sink') return runPgSinkChild(spec);
   if (spec.kind === 'checkpoint') return runCheckpointBench(spec.rows, spec.checkpointing);
   if (spec.kind === 'state-scale') return runStateScaleChild(spec);
+  if (spec.kind === 'recovery') return runRecoveryChild(spec);
   return spec.engine === 'weir' ? runWeir(spec) : runReference(spec);
 }
 

@@ -16,6 +16,7 @@ import type { NexmarkWorkload } from './nexmark-query-catalog.js';
 import type { PgSinkSection } from './pg-sink-bench.js';
 import { pgSinkMarkdown } from './pg-sink-report.js';
 import { dssMarkdown, type DssSection } from './dss-bench.js';
+import { recoveryMarkdown, type RecoveryRun } from './recovery-bench.js';
 import { stateScaleMarkdown, type StateScaleSection } from './state-scale-bench.js';
 import { viewDdlMarkdown, type ViewDdlSection } from './view-ddl-bench.js';
 
@@ -36,6 +37,8 @@ export interface BenchReport {
   };
   /** Checkpoints of millions of keys: throughput, synchronous pauses and sizes. */
   readonly stateScale?: StateScaleSection;
+  /** Time from a restart after SIGKILL to processing again, by size of state. */
+  readonly recovery?: readonly RecoveryRun[];
   readonly postgresSink?: PgSinkSection;
   /** The pause of running materialized views while one more is created or dropped. */
   readonly viewDdl?: ViewDdlSection;
@@ -127,6 +130,7 @@ function jsonDocument(report: BenchReport) {
     ...(report.groupBy === undefined ? {} : { groupBy: report.groupBy }),
     ...(report.checkpointOverhead === undefined ? {} : { checkpointOverhead: report.checkpointOverhead }),
     ...(report.stateScale === undefined ? {} : { stateScale: report.stateScale }),
+    ...(report.recovery === undefined ? {} : { recovery: report.recovery }),
     ...(report.postgresSink === undefined ? {} : { postgresSink: report.postgresSink }),
     ...(report.viewDdl === undefined ? {} : { viewDdl: report.viewDdl }),
     ...(report.dss === undefined ? {} : { dss: report.dss }),
@@ -211,6 +215,7 @@ function markdown(report: BenchReport): string {
     );
   }
   if (report.stateScale !== undefined) lines.push(...stateScaleMarkdown(report.stateScale));
+  if (report.recovery !== undefined) lines.push(...recoveryMarkdown(report.recovery));
   if (report.postgresSink !== undefined) lines.push(...pgSinkMarkdown(report.postgresSink));
   if (report.viewDdl !== undefined) lines.push(...viewDdlMarkdown(report.viewDdl));
   if (report.dss !== undefined) lines.push(...dssMarkdown(report.dss));
@@ -228,9 +233,9 @@ function medianOf(values: readonly number[]): number {
 export function readReport(dir: string): BenchReport | undefined {
   const file = join(dir, 'latest.json');
   if (!existsSync(file)) return undefined;
-  const { workload, results, stateSize, groupBy, checkpointOverhead, stateScale, postgresSink, viewDdl, dss } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
+  const { workload, results, stateSize, groupBy, checkpointOverhead, stateScale, recovery, postgresSink, viewDdl, dss } = JSON.parse(readFileSync(file, 'utf8')) as BenchReport;
   const { events, tps, runs, pinnedCore } = workload;
-  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, stateScale, postgresSink, viewDdl, dss } as BenchReport;
+  return { workload: { events, tps, runs, pinnedCore }, results, stateSize, groupBy, checkpointOverhead, stateScale, recovery, postgresSink, viewDdl, dss } as BenchReport;
 }
 
 /**
@@ -259,6 +264,7 @@ export function carryOver(previous: BenchReport | undefined, current: BenchRepor
     ...pick('groupBy'),
     ...pick('checkpointOverhead'),
     ...pick('stateScale'),
+    ...pick('recovery'),
     ...pick('postgresSink'),
     ...pick('viewDdl'),
     ...pick('dss'),

@@ -8,6 +8,7 @@ import { parseTimestamp } from '../../common/datetime.js';
 import { fitsPrecision, formatDecimal, parseDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
 import { parseDuration } from '../../common/duration.js';
 import type { Schema } from '../../common/schema.js';
+import { INT64_MAX, INT64_MIN } from '../../common/int64.js';
 import { formatType, type SqlType } from '../../common/sql-type.js';
 
 /** Flink's default rate. */
@@ -28,8 +29,12 @@ export const MAX_COLLECTION_LENGTH = 1000;
 /** How the values of one column (or nested field) are generated, before any NULLs are mixed in. */
 export type GenPlan =
   | { readonly kind: 'sequence'; readonly start: number; readonly end: number }
+  /** A BIGINT sequence whose bounds leave the safe-integer range (values are 64-bit BIGINTs). */
+  | { readonly kind: 'int64-sequence'; readonly start: bigint; readonly end: bigint }
   | { readonly kind: 'boolean' }
   | { readonly kind: 'integer'; readonly min: number; readonly max: number }
+  /** Uniform BIGINTs over a range wider than the safe integers (Flink's default: the whole long range). */
+  | { readonly kind: 'int64'; readonly min: bigint; readonly max: bigint }
   | { readonly kind: 'float'; readonly min: number; readonly max: number }
   | { readonly kind: 'decimal'; readonly min: bigint; readonly max: bigint }
   | { readonly kind: 'string'; readonly length: number; readonly varLen: boolean }
@@ -80,6 +85,10 @@ const INTEGER_RANGES: Readonly<Record<string, readonly [number, number]>> = {
   BIGINT: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
 };
 
+const SAFE_MIN = BigInt(Number.MIN_SAFE_INTEGER);
+const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
+const isSafe = (value: bigint): boolean => value >= SAFE_MIN && value <= SAFE_MAX;
+
 const FLOAT_MAX = 3.4028234663852886e38;
 
 /** Parses and validates datagen options for a table with this (physical) schema. */
@@ -125,6 +134,7 @@ function planSequence(reader: OptionReader, name: string, type: SqlType, inColle
     throw invalid(`datagen option '${kindKey}' = 'sequence' is not supported for ${formatType(type)} field '${name}'; only numeric and string fields can be sequences`);
   }
   rejectPresent(reader, name, ['min', 'max', 'max-past', 'length', 'var-len'], `does not apply to sequence field '${name}'`);
+  if (type.kind === 'BIGINT') return planInt64Sequence(reader, name);
   const bound = (suffix: 'start' | 'end'): number => {
     const value = reader.integer(key(suffix), Number.MIN_SAFE_INTEGER);
     if (value === undefined) throw invalid(`datagen option '${key(suffix)}' is required when '${kindKey}' is 'sequence'`);
@@ -142,6 +152,21 @@ function planSequence(reader: OptionReader, name: string, type: SqlType, inColle
     if (longest > type.length) throw invalid(`datagen sequence field '${name}' has values of ${longest} characters, longer than ${formatType(type)}`);
   }
   return { kind: 'sequence', start, end };
+}
+
+/** A BIGINT sequence: bounds anywhere in the 64-bit range, at most 2^53 values. */
+function planInt64Sequence(reader: OptionReader, name: string): GenPlan {
+  const key = (suffix: FieldOption): string => `fields.${name}.${suffix}`;
+  const bound = (suffix: 'start' | 'end'): bigint => {
+    const value = reader.int64(key(suffix));
+    if (value === undefined) throw invalid(`datagen option '${key(suffix)}' is required when '${key('kind')}' is 'sequence'`);
+    return value;
+  };
+  const start = bound('start');
+  const end = bound('end');
+  if (end < start) throw invalid(`datagen option '${key('end')}' (${end}) must not be less than '${key('start')}' (${start})`);
+  if (end - start + 1n > SAFE_MAX) throw invalid(`datagen sequence field '${name}' has more than 2^53 values`);
+  return isSafe(start) && isSafe(end) ? { kind: 'sequence', start: Number(start), end: Number(end) } : { kind: 'int64-sequence', start, end };
 }
 
 function sequenceRange(type: SqlType): readonly [number, number] | undefined {
@@ -175,10 +200,16 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
     case 'TIME':
       rejectPresent(reader, name, ['min', 'max', 'max-past', 'length', 'var-len'], notFor);
       return { kind: type.kind === 'BOOLEAN' ? 'boolean' : type.kind === 'DATE' ? 'date' : 'time' };
+    case 'BIGINT': {
+      rejectPresent(reader, name, ['max-past', 'length', 'var-len'], notFor);
+      const min = reader.int64(key('min')) ?? INT64_MIN;
+      const max = reader.int64(key('max')) ?? INT64_MAX;
+      if (min > max) throw orderError(name, String(min), String(max));
+      return isSafe(min) && isSafe(max) ? { kind: 'integer', min: Number(min), max: Number(max) } : { kind: 'int64', min, max };
+    }
     case 'TINYINT':
     case 'SMALLINT':
-    case 'INT':
-    case 'BIGINT': {
+    case 'INT': {
       rejectPresent(reader, name, ['max-past', 'length', 'var-len'], notFor);
       const [lowest, highest] = INTEGER_RANGES[type.kind]!;
       const inRange = (suffix: 'min' | 'max', fallback: number): number => {
@@ -273,8 +304,8 @@ function sequenceLength(fields: readonly FieldPlan[]): number | undefined {
   let first = '';
   const visit = (plan: FieldPlan): void => {
     if (plan.gen.kind === 'row') plan.gen.fields.forEach(visit);
-    if (plan.gen.kind !== 'sequence') return;
-    const count = plan.gen.end - plan.gen.start + 1;
+    if (plan.gen.kind !== 'sequence' && plan.gen.kind !== 'int64-sequence') return;
+    const count = plan.gen.kind === 'sequence' ? plan.gen.end - plan.gen.start + 1 : Number(plan.gen.end - plan.gen.start + 1n);
     if (length === undefined) {
       length = count;
       first = plan.name;
@@ -317,6 +348,16 @@ class OptionReader {
       const what = lowest === 1 ? 'a positive integer' : lowest === 0 ? 'a non-negative integer' : `an integer of at least ${lowest}`;
       throw invalid(`datagen option '${key}' must be ${what}, got '${text}'`);
     }
+    return value;
+  }
+
+  /** A BIGINT option: any integer within the 64-bit range, exactly. */
+  int64(key: string): bigint | undefined {
+    const text = this.take(key);
+    if (text === undefined) return undefined;
+    if (!/^\s*[+-]?\d+\s*$/.test(text)) throw invalid(`datagen option '${key}' must be an integer, got '${text}'`);
+    const value = BigInt(text.trim());
+    if (value < INT64_MIN || value > INT64_MAX) throw invalid(`datagen option '${key}' must be within the range of BIGINT [${INT64_MIN}, ${INT64_MAX}], got '${text}'`);
     return value;
   }
 

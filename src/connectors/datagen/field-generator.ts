@@ -8,6 +8,7 @@
 import type { Row } from '../../common/row.js';
 import { floorMod, MILLIS_PER_DAY, truncateMillis } from '../../common/datetime.js';
 import { pow10 } from '../../common/decimal.js';
+import { normalizeInt64 } from '../../common/int64.js';
 import type { SqlType } from '../../common/sql-type.js';
 import { draw, streamKey, unit53, type StreamKey } from './counter-random.js';
 import type { DatagenConfig, FieldPlan, GenPlan } from './datagen-options.js';
@@ -78,8 +79,14 @@ function valueGenerator(
       const { k1, k2 } = key(VALUE);
       return (row) => draw(k1, k2, row) >= 0x80000000;
     }
+    case 'int64-sequence': {
+      const start = gen.start;
+      return (row) => normalizeInt64(start + BigInt(row));
+    }
     case 'integer':
       return integerGenerator(gen.min, gen.max, key(VALUE), key(VALUE_2));
+    case 'int64':
+      return int64Generator(gen.min, gen.max, key(VALUE), key(VALUE_2));
     case 'float':
       return floatGenerator(gen.min, gen.max, type.kind === 'FLOAT', key(VALUE), key(VALUE_2));
     case 'decimal':
@@ -149,6 +156,19 @@ function integerGenerator(min: number, max: number, a: StreamKey, b: StreamKey):
   return (row) => {
     const value = min + Math.floor(unit53(a, b, row) * span);
     return value > max ? max : value;
+  };
+}
+
+/**
+ * Uniform BIGINTs in [min, max] for a range wider than the safe integers: 64 random bits scaled
+ * to the span (exact for the whole long range, where the span is 2^64), in normalized form (a
+ * number when the value is a safe integer).
+ */
+function int64Generator(min: bigint, max: bigint, a: StreamKey, b: StreamKey): FieldGenerator {
+  const span = max - min + 1n;
+  return (row) => {
+    const bits = (BigInt(draw(a.k1, a.k2, row)) << 32n) | BigInt(draw(b.k1, b.k2, row));
+    return normalizeInt64(min + ((bits * span) >> 64n));
   };
 }
 

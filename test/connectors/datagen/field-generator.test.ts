@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { isInt64 } from '../../../src/common/int64.js';
 import type { Row } from '../../../src/common/row.js';
 import { SqlTypes } from '../../../src/common/sql-type.js';
 import { draw, streamKey } from '../../../src/connectors/datagen/counter-random.js';
@@ -38,15 +39,40 @@ describe('datagen random values', () => {
     expect(values.every(Number.isInteger)).toBe(true);
   });
 
-  it('uses the type range by default (BIGINT: the safe-integer range)', async () => {
+  it('uses the type range by default (BIGINT: the whole 64-bit range, as Flink)', async () => {
     const rows = await generate(datagenSpec({}, schemaOf(['t', SqlTypes.tinyint()], ['b', SqlTypes.bigint()])), 5000);
     const tiny = column(rows, 0) as number[];
     expect(Math.min(...tiny)).toBe(-128);
     expect(Math.max(...tiny)).toBe(127);
-    const big = column(rows, 1) as number[];
-    expect(big.every(Number.isSafeInteger)).toBe(true);
-    expect(big.some((v) => v > 2 ** 52)).toBe(true);
-    expect(big.some((v) => v < -(2 ** 52))).toBe(true);
+    const big = column(rows, 1) as (number | bigint)[];
+    expect(big.every(isInt64)).toBe(true);
+    // Almost every value of the long range is beyond 2^53; both signs appear.
+    expect(big.filter((v) => typeof v === 'bigint').length).toBeGreaterThan(4900);
+    expect(big.some((v) => v > 2n ** 62n)).toBe(true);
+    expect(big.some((v) => v < -(2n ** 62n))).toBe(true);
+    const mean = big.reduce<number>((sum, v) => sum + Number(v) / 2 ** 63, 0) / big.length;
+    expect(Math.abs(mean)).toBeLessThan(0.05);
+  });
+
+  it('keeps BIGINTs within bounds beyond 2^53, exactly, reaching both ends of a small span', async () => {
+    const min = 9223372036854775800n;
+    const rows = await generate(datagenSpec({ 'fields.b.min': String(min), 'fields.b.max': '9223372036854775807' }, schemaOf(['b', SqlTypes.bigint()])), 2000);
+    const values = column(rows) as bigint[];
+    expect(values.every((v) => typeof v === 'bigint' && v >= min && v <= 2n ** 63n - 1n)).toBe(true);
+    expect(new Set(values).size).toBe(8);
+    // A range across the safe bound: values on both sides, each in normalized form.
+    const across = await generate(datagenSpec({ 'fields.b.min': String(2 ** 53 - 4), 'fields.b.max': String(2n ** 53n + 3n) }, schemaOf(['b', SqlTypes.bigint()])), 2000);
+    const acrossValues = column(across) as (number | bigint)[];
+    expect(acrossValues.every(isInt64)).toBe(true);
+    expect(new Set(acrossValues.map(String)).size).toBe(8);
+  });
+
+  it('refuses BIGINT bounds outside the 64-bit range, naming the option', () => {
+    const schema = schemaOf(['b', SqlTypes.bigint()]);
+    expect(() => parseDatagenOptions(new Map([['connector', 'datagen'], ['fields.b.max', '9223372036854775808']]), schema)).toThrow(
+      "datagen option 'fields.b.max' must be within the range of BIGINT [-9223372036854775808, 9223372036854775807], got '9223372036854775808'",
+    );
+    expect(() => parseDatagenOptions(new Map([['connector', 'datagen'], ['fields.b.min', '1.5']]), schema)).toThrow("datagen option 'fields.b.min' must be an integer, got '1.5'");
   });
 
   it('keeps doubles and floats within [min, max)', async () => {
@@ -190,6 +216,14 @@ describe('datagen sequences', () => {
   it('stops at number-of-rows when it is smaller', async () => {
     const options = { 'number-of-rows': '3', 'fields.id.kind': 'sequence', 'fields.id.start': '0', 'fields.id.end': '99' };
     expect(column(await generate(datagenSpec(options, schemaOf(['id', SqlTypes.bigint()]))))).toEqual([0, 1, 2]);
+  });
+
+  it('counts a BIGINT sequence beyond 2^53 exactly', async () => {
+    const options = { 'fields.id.kind': 'sequence', 'fields.id.start': '9223372036854775805', 'fields.id.end': '9223372036854775807' };
+    const rows = await generate(datagenSpec(options, schemaOf(['id', SqlTypes.bigint()])), 10);
+    expect(column(rows)).toEqual([9223372036854775805n, 9223372036854775806n, 9223372036854775807n]);
+    const across = { 'fields.id.kind': 'sequence', 'fields.id.start': String(2 ** 53 - 2), 'fields.id.end': String(2n ** 53n + 1n) };
+    expect(column(await generate(datagenSpec(across, schemaOf(['id', SqlTypes.bigint()])), 10))).toEqual([2 ** 53 - 2, 2 ** 53 - 1, 2n ** 53n, 2n ** 53n + 1n]);
   });
 
   it('splits a sequence between subtasks', async () => {
