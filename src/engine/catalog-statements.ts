@@ -25,8 +25,12 @@ export interface ShowContext {
 /** Answers a SHOW statement. */
 export function show(statement: Extract<Statement, { kind: 'show' }>, session: ShowContext): StatementResult {
   switch (statement.what) {
-    case 'TABLES':
-      return { kind: 'rows', schema: [stringField('table name')], rows: session.catalog.tables().map((t) => [t.name]) };
+    case 'TABLES': {
+      // As Flink's (Hive style): tables and views; SHOW VIEWS lists the views alone.
+      const { catalog } = session;
+      const names = [...new Set([...catalog.tables(), ...catalog.views(), ...catalog.materializedViews()].map((t) => t.name))].sort((a, b) => a.localeCompare(b));
+      return { kind: 'rows', schema: [stringField('table name')], rows: names.map((name) => [name]) };
+    }
     case 'MATERIALIZED VIEWS':
       return {
         kind: 'rows',

@@ -45,7 +45,7 @@ describe('session', () => {
       ) WITH ('connector' = 'datagen');
       CREATE VIEW v AS SELECT id, d FROM t;`);
     const [tables, views, describe] = await e.execute('SHOW TABLES; SHOW VIEWS; DESCRIBE t;');
-    expect(tables).toMatchObject({ kind: 'rows', rows: [['t']] });
+    expect(tables).toMatchObject({ kind: 'rows', rows: [['t'], ['v']] });
     expect(views).toMatchObject({ kind: 'rows', rows: [['v']] });
     expect(describe).toMatchObject({
       kind: 'rows',
