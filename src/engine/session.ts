@@ -6,6 +6,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { parseDuration } from '../common/duration.js';
+import { formatType, quoteIdentifierIfNeeded, withoutTimeAttribute } from '../common/sql-type.js';
 import type { Connector, ExternalResult } from '../connectors/api/connector.js';
 import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError, type SourceSpan } from '../common/errors.js';
@@ -138,6 +139,7 @@ export class Session {
   private alreadyExists(statement: Statement): boolean {
     switch (statement.kind) {
       case 'create-table':
+      case 'create-table-as':
       case 'create-view':
         return statement.ifNotExists && this.catalog.find(objectName(statement.name.parts, statement.name.span)) !== undefined;
       case 'create-materialized-view':
@@ -234,6 +236,8 @@ export class Session {
         this.catalog.add(bindCreateView(statement, text, binder), { ifNotExists: statement.ifNotExists, span: statement.name.span });
         return ok('Execute statement succeeded.');
       }
+      case 'create-table-as':
+        return this.createTableAs(statement, binder);
       case 'drop':
         return this.drop(statement);
       case 'insert': {
@@ -304,6 +308,30 @@ export class Session {
    * read is dropped only with CASCADE, which drops them first (and forgets them in the store);
    * otherwise the DROP is refused naming them.
    */
+  /**
+   * Flink's CTAS: the table is created with the query's columns (its DDL, not the CTAS, is what
+   * the store keeps, so a restored session does not run the query again), then the query runs as
+   * an INSERT into it. A query that cannot be inserted leaves no table behind.
+   */
+  private async createTableAs(statement: Extract<Statement, { kind: 'create-table-as' }>, binder: BinderContext): Promise<StatementResult> {
+    const name = objectName(statement.name.parts, statement.name.span);
+    if (statement.ifNotExists && this.catalog.find(name) !== undefined) return ok('Execute statement succeeded.');
+    const { schema } = bindQuery(statement.query, binder);
+    const quote = (text: string): string => `'${text.replace(/'/g, "''")}'`;
+    const columns = schema.map((f) => `  ${quoteIdentifierIfNeeded(f.name)} ${formatType(withoutTimeAttribute(f.type))}`);
+    const options = statement.options.map((o) => `  ${quote(o.key)} = ${quote(o.value)}`);
+    const table = quoteIdentifierIfNeeded(name);
+    const ddl = `CREATE ${statement.temporary ? 'TEMPORARY ' : ''}TABLE ${table} (\n${columns.join(',\n')}\n)${options.length === 0 ? '' : ` WITH (\n${options.join(',\n')}\n)`}`;
+    for (const created of parseScript(ddl)) await this.execute(created);
+    try {
+      const [insert] = parseScript(`INSERT INTO ${table} ${statement.queryText}`);
+      return await this.execute(insert!);
+    } catch (error) {
+      for (const dropped of parseScript(`DROP TABLE ${table}`)) await this.execute(dropped);
+      throw error;
+    }
+  }
+
   private async drop(statement: Extract<Statement, { kind: 'drop' }>): Promise<StatementResult> {
     const name = objectName(statement.name.parts, statement.name.span);
     if (statement.object === 'FUNCTION') {

@@ -429,6 +429,7 @@ export interface UnnestRef extends Node {
 /** One statement of a script. */
 export type Statement =
   | CreateTable
+  | CreateTableAs
   | CreateView
   | CreateMaterializedView
   | CreateFunction
@@ -462,7 +463,7 @@ export interface OptionEntry extends Node {
 /**
  * `CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name (columns, [WATERMARK FOR c AS expr],
  * [PRIMARY KEY (...) NOT ENFORCED]) [COMMENT '...'] [PARTITIONED BY (...)] [WITH (...)]`,
- * and `CREATE TABLE name WITH (...) AS query` / `LIKE` are not supported.
+ * (`LIKE` is not supported; `CREATE TABLE name WITH (...) AS query` is {@link CreateTableAs}).
  */
 export interface CreateTable extends Node {
   readonly kind: 'create-table';
@@ -475,6 +476,21 @@ export interface CreateTable extends Node {
   readonly partitionedBy: readonly Identifier[];
   readonly comment?: string;
   readonly options: readonly OptionEntry[];
+}
+
+/**
+ * `CREATE [TEMPORARY] TABLE [IF NOT EXISTS] name [WITH (...)] AS query` (Flink's CTAS): a table with
+ * the query's columns (a writable table without options), into which the query runs as a job.
+ */
+export interface CreateTableAs extends Node {
+  readonly kind: 'create-table-as';
+  readonly name: QualifiedName;
+  readonly temporary: boolean;
+  readonly ifNotExists: boolean;
+  readonly options: readonly OptionEntry[];
+  readonly query: Query;
+  /** The query's text exactly as written: the job is the INSERT of this text. */
+  readonly queryText: string;
 }
 
 /** `CREATE [TEMPORARY] VIEW [IF NOT EXISTS] name [(c1, c2)] AS query`. */
