@@ -24,6 +24,12 @@ export interface JobGraph {
   readonly version: typeof JOB_GRAPH_VERSION;
   readonly name: string;
   readonly nodes: readonly JobNode[];
+  /**
+   * Flink's `table.local-time-zone`, resolved (`Asia/Shanghai`, `GMT+08:00`; never `default`): the
+   * zone the job's expressions and windows read TIMESTAMP_LTZ instants in. Absent means UTC. Part
+   * of the fingerprint: a checkpoint restores only into a graph computing in the same zone.
+   */
+  readonly localTimeZone?: string;
 }
 
 /** One operator of the job, with its inputs and output schema. */
@@ -582,7 +588,10 @@ export function unionJobGraphs(name: string, parts: readonly { readonly part: st
     const prefixed = (id: string): string => `${part}.${id}`;
     return graph.nodes.map((node) => ({ ...node, id: prefixed(node.id), part, inputs: node.inputs.map((edge) => ({ ...edge, from: prefixed(edge.from) })) }));
   });
-  return { version: JOB_GRAPH_VERSION, name, nodes };
+  const zones = new Set(parts.map(({ graph }) => graph.localTimeZone));
+  if (zones.size > 1) throw new WeirError('INTERNAL_ERROR', `the parts of one graph compute in different zones: ${[...zones].map((z) => z ?? 'UTC').join(', ')}`);
+  const zone = parts[0]?.graph.localTimeZone;
+  return { version: JOB_GRAPH_VERSION, name, nodes, ...(zone === undefined ? {} : { localTimeZone: zone }) };
 }
 
 /** The fingerprint of each part of a union graph (see {@link graphFingerprint}); empty for a graph without parts. */

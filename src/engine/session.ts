@@ -245,11 +245,11 @@ export class Session {
         return ok(`Inserted into '${sink.target.name}'.`);
       }
       case 'update': {
-        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions));
+        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }));
         return ok(`Updated ${changed} row${changed === 1 ? '' : 's'} in '${objectName(statement.target.parts, statement.target.span)}'.`);
       }
       case 'delete': {
-        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions));
+        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }));
         return ok(`Deleted ${removed} row${removed === 1 ? '' : 's'} from '${objectName(statement.target.parts, statement.target.span)}'.`);
       }
       case 'statement-set':
@@ -440,6 +440,7 @@ export class Session {
       reuseSources: this.config.getBoolean('table.optimizer.reuse-source-enabled'),
       reuseSubplans: this.config.getBoolean('table.optimizer.reuse-sub-plan-enabled'),
       requireOnConflict: this.config.getBoolean('table.exec.sink.require-on-conflict'),
+      timeZone: this.config.timeZone(),
     };
   }
 

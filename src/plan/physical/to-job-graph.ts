@@ -14,6 +14,7 @@ import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph,
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, OverCall, WindowCall } from '../logical/logical-node.js';
 import type { WindowFunction } from '../../common/window-function.js';
+import { isUtcZone } from '../../common/time-zone.js';
 import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
@@ -31,6 +32,8 @@ export interface JobGraphOptions {
   readonly reuseSubplans?: boolean;
   /** Whether a function gives the same result for the same arguments; absent: every function does. Operators calling one that does not are never shared. */
   readonly isDeterministicFunction?: (name: string) => boolean;
+  /** The resolved session zone the job computes TIMESTAMP_LTZ in; recorded in the graph unless UTC. */
+  readonly timeZone?: string;
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
@@ -106,7 +109,8 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
   };
 
   for (const root of roots) visit(root);
-  return { graph: { version: JOB_GRAPH_VERSION, name: options.name, nodes }, nodeIds: ids };
+  const zone = options.timeZone === undefined || isUtcZone(options.timeZone) ? {} : { localTimeZone: options.timeZone };
+  return { graph: { version: JOB_GRAPH_VERSION, name: options.name, nodes, ...zone }, nodeIds: ids };
 }
 
 /**
