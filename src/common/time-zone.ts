@@ -169,3 +169,52 @@ export function instantOf(wall: number, zone: string): number {
   // A gap: the wall time does not exist; Java moves it later by the length of the gap.
   return wall - before;
 }
+
+/** How far ahead {@link localWatermark} looks for a clock set back (more than any daylight saving shift). */
+const LOOKAHEAD = 6 * 3_600_000;
+
+/**
+ * The latest instant whose wall-clock time in `zone` is at or before `wall`: in an overlap (fall
+ * back) the later of the two, in a gap (spring forward) the last instant before it. A window
+ * ending (exclusively) at wall-clock `end` holds no instant after `lastInstantAtOrBefore(end - 1)`:
+ * it is the window's `window_time` and the watermark that closes it.
+ */
+export function lastInstantAtOrBefore(wall: number, zone: string): number {
+  if (!Number.isFinite(wall)) return wall;
+  const rule = zoneRule(zone);
+  if (typeof rule === 'number') return wall - rule;
+  let best = -Infinity;
+  for (const offset of [offsetAt(zone, wall - 86_400_000), offsetAt(zone, wall + 86_400_000)]) {
+    const candidate = wall - offset;
+    if (localOf(candidate, zone) <= wall && candidate > best) best = candidate;
+  }
+  return best;
+}
+
+/**
+ * The wall-clock watermark in `zone` of the (UTC) watermark `instant`: the latest wall-clock time
+ * `w` such that every instant reading `w` or earlier is at or before `instant` — so a window of
+ * wall-clock bounds whose last millisecond is at or before it has seen all its rows. It is the
+ * wall-clock time of `instant` except just before a fall back, when the hour about to repeat is
+ * not complete yet. Infinite watermarks stay as they are.
+ */
+export function localWatermark(instant: number, zone: string): number {
+  if (!Number.isFinite(instant)) return instant;
+  const rule = zoneRule(zone);
+  if (typeof rule === 'number') return instant + rule;
+  const next = instant + 1;
+  const offset = offsetAt(zone, next);
+  let lowest = next + offset;
+  if (offsetAt(zone, next + LOOKAHEAD) < offset) {
+    // The clock is set back within the look-ahead: find the first instant of the lower offset.
+    let low = next;
+    let high = next + LOOKAHEAD;
+    while (high - low > 1) {
+      const middle = Math.floor((low + high) / 2);
+      if (offsetAt(zone, middle) < offset) high = middle;
+      else low = middle;
+    }
+    lowest = Math.min(lowest, high + offsetAt(zone, high));
+  }
+  return lowest - 1;
+}

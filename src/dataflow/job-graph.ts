@@ -211,6 +211,13 @@ export interface WindowAggregateSpec {
   readonly kind: 'window-aggregate';
   readonly window: WindowSpec;
   readonly timeIndex: number;
+  /**
+   * Over a TIMESTAMP_LTZ time column, the session zone (absent for UTC): windows are aligned to
+   * the wall clock of the zone (a 1-day TUMBLE starts at local midnight; window_start and
+   * window_end are wall-clock TIMESTAMPs) and close when the watermark has passed their last
+   * instant, as Flink's windows over TIMESTAMP_LTZ.
+   */
+  readonly timeZone?: string;
   readonly keys: readonly number[];
   readonly aggregates: readonly AggregateCallSpec[];
   /**
@@ -432,6 +439,12 @@ export interface WindowTableSpec {
   readonly kind: 'window-table';
   readonly window: AlignedWindowSpec;
   readonly timeIndex: number;
+  /**
+   * Over a TIMESTAMP_LTZ time column, the session zone (absent for UTC): windows are aligned to
+   * the wall clock of the zone (window_start and window_end are wall-clock TIMESTAMPs, window_time
+   * the window's last instant), as Flink's windows over TIMESTAMP_LTZ.
+   */
+  readonly timeZone?: string;
 }
 
 /**
