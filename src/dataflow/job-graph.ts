@@ -466,6 +466,8 @@ export interface WindowRankSpec {
   /** Whether output rows end with their number (Flink's outputRankNumber); absent means true. */
   readonly outputRankNumber?: boolean;
   readonly windowEnd: number;
+  /** The session zone when the window runs over a TIMESTAMP_LTZ time outside UTC: window ends are wall-clock times there, compared with the watermark read on that clock. */
+  readonly timeZone?: string;
 }
 
 /**
@@ -487,6 +489,8 @@ export interface WindowJoinSpec {
   readonly rightKeys: readonly number[];
   readonly leftWindowEnd: number;
   readonly rightWindowEnd: number;
+  /** The session zone when the windows run over a TIMESTAMP_LTZ time outside UTC: window ends are wall-clock times there, compared with the watermark read on that clock. */
+  readonly timeZone?: string;
 }
 
 /**

@@ -151,6 +151,26 @@ describe('window TVFs over TIMESTAMP_LTZ in the session zone', () => {
     expect(warnings.filter((w) => w.includes('late'))).toEqual([]);
   });
 
+  it('America/New_York: a window Top-N and a window join close their wall-clock windows by the watermark read on that clock', async () => {
+    const rows = events(Date.UTC(2021, 10, 5, 20), Date.UTC(2021, 10, 9, 6), 23 * 60_000, 29);
+    const { engine, warnings } = await engineIn('America/New_York', rows, 7);
+    const startOf = (t: number): number => floorTo(newYork(t), HOUR * 6);
+    const top = await engine.query(`SELECT window_start, price, rn FROM (
+        SELECT *, ROW_NUMBER() OVER (PARTITION BY window_start, window_end ORDER BY price DESC) AS rn
+        FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '6' HOUR))) WHERE rn <= 2`);
+    const byWindow = new Map<number, number[]>();
+    for (const e of rows) byWindow.set(startOf(e.ms), [...(byWindow.get(startOf(e.ms)) ?? []), e.price]);
+    const expectedTop = [...byWindow].flatMap(([start, prices]) => [...prices].sort((a, b) => b - a).slice(0, 2).map((p, i) => [start, p, i + 1]));
+    expect(sorted(top.map((r) => [millis(r.window_start), r.price, Number(r.rn)]))).toEqual(sorted(expectedTop));
+
+    const joined = await engine.query(`SELECT L.window_start, COUNT(*) AS n FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '6' HOUR)) L
+        JOIN (SELECT * FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '6' HOUR)) WHERE price < 300) R
+        ON L.window_start = R.window_start AND L.window_end = R.window_end GROUP BY L.window_start`);
+    const expectedJoin = [...byWindow].map(([start, prices]) => [start, prices.length * prices.filter((p) => p < 300).length]).filter(([, n]) => n! > 0);
+    expect(sorted(joined.map((r) => [millis(r.window_start), Number(r.n)]))).toEqual(sorted(expectedJoin));
+    expect(warnings.filter((w) => w.includes('late'))).toEqual([]);
+  });
+
   it('UTC keeps windows on UTC (the job graph records no zone)', async () => {
     const rows = events(Date.UTC(2021, 5, 1, 3), Date.UTC(2021, 5, 3, 20), 41 * 60_000, 17);
     const { engine } = await engineIn('UTC', rows);

@@ -374,6 +374,7 @@ function specOf(node: PhysicalNode, zone: string | undefined): OperatorSpec {
         ...(node.range.start === 1 ? {} : { rankStart: node.range.start }),
         ...(node.outputNumber ? {} : { outputRankNumber: false }),
         windowEnd: node.windowEnd,
+        ...(node.zoned === true && zone !== undefined && !isUtcZone(zone) ? { timeZone: zone } : {}),
       };
     case 'window-join':
       return {
@@ -384,6 +385,7 @@ function specOf(node: PhysicalNode, zone: string | undefined): OperatorSpec {
         leftKeys: node.leftKeys,
         rightKeys: node.rightKeys,
         leftWindowEnd: node.leftWindow.end,
+        ...(node.zoned === true && zone !== undefined && !isUtcZone(zone) ? { timeZone: zone } : {}),
         rightWindowEnd: node.rightWindow.end,
       };
     case 'dynamic-filter':
