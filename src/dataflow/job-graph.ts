@@ -56,6 +56,12 @@ export interface JobNode {
    * idle and does not hold back watermarks downstream. Not part of the fingerprint.
    */
   readonly sourceIdleTimeoutMillis?: number;
+  /**
+   * The zone of this node's part when it differs from the graph's (a union of parts planned in
+   * different session zones: materialized views keep the zone they were created in); absent: the
+   * graph's {@link JobGraph.localTimeZone}. Part of the fingerprint.
+   */
+  readonly localTimeZone?: string;
 }
 
 /**
@@ -589,7 +595,7 @@ export interface SinkSpec {
  * only be restored into a graph with the same fingerprint.
  */
 export function graphFingerprint(graph: JobGraph): string {
-  const shape = graph.nodes.map((n) => ({ id: n.id, spec: n.spec, inputs: n.inputs, schema: n.schema }));
+  const shape = graph.nodes.map((n) => ({ id: n.id, spec: n.spec, inputs: n.inputs, schema: n.schema, ...(n.localTimeZone === undefined ? {} : { localTimeZone: n.localTimeZone }) }));
   return createHash('sha256').update(serializeJobGraph({ ...graph, name: '', nodes: shape as unknown as JobNode[] })).digest('hex').slice(0, 32);
 }
 
@@ -603,12 +609,11 @@ export function unionJobGraphs(name: string, parts: readonly { readonly part: st
   const nodes = parts.flatMap(({ part, graph }) => {
     if (!/^[A-Za-z0-9_-]+$/.test(part)) throw new WeirError('INTERNAL_ERROR', `part name '${part}' is not made of [A-Za-z0-9_-]`);
     const prefixed = (id: string): string => `${part}.${id}`;
-    return graph.nodes.map((node) => ({ ...node, id: prefixed(node.id), part, inputs: node.inputs.map((edge) => ({ ...edge, from: prefixed(edge.from) })) }));
+    // Each part keeps its own zone, on its nodes (the union has none of its own).
+    const zone = graph.localTimeZone === undefined ? {} : { localTimeZone: graph.localTimeZone };
+    return graph.nodes.map((node) => ({ ...node, id: prefixed(node.id), part, ...zone, inputs: node.inputs.map((edge) => ({ ...edge, from: prefixed(edge.from) })) }));
   });
-  const zones = new Set(parts.map(({ graph }) => graph.localTimeZone));
-  if (zones.size > 1) throw new WeirError('INTERNAL_ERROR', `the parts of one graph compute in different zones: ${[...zones].map((z) => z ?? 'UTC').join(', ')}`);
-  const zone = parts[0]?.graph.localTimeZone;
-  return { version: JOB_GRAPH_VERSION, name, nodes, ...(zone === undefined ? {} : { localTimeZone: zone }) };
+  return { version: JOB_GRAPH_VERSION, name, nodes };
 }
 
 /** The fingerprint of each part of a union graph (see {@link graphFingerprint}); empty for a graph without parts. */

@@ -208,7 +208,9 @@ export class Session {
       case 'create-materialized-view': {
         const name = nameOf(statement.name);
         const instance = this.materialized.instanceOf(name);
-        return this.store.record({ kind: 'materialized-view', name, ddl: text, settings: Object.fromEntries(this.config.entries()), ...(instance === undefined ? {} : { instance }) });
+        // The zone resolved ('default' is the process's zone now): the view computes in it in a later process too.
+        const settings = { ...Object.fromEntries(this.config.entries()), 'table.local-time-zone': this.config.timeZone() };
+        return this.store.record({ kind: 'materialized-view', name, ddl: text, settings, ...(instance === undefined ? {} : { instance }) });
       }
       case 'drop': {
         const kind = STORED_KINDS[statement.object];

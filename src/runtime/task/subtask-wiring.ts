@@ -46,8 +46,8 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
   }
   const runners = new Map<string, OperatorRunner[]>();
   const byNode = new Map<string, Subtask[]>();
-  // The graph's zone, not the session's: a restored job computes in the zone it was planned in.
-  const compiler = services.compiler.withTimeZone(graph.localTimeZone ?? UTC_ZONE);
+  // The graph's zone (or the node's part's), not the session's: a restored job computes in the zone it was planned in.
+  const compilerOf = (node: JobNode): ExprCompiler => services.compiler.withTimeZone(node.localTimeZone ?? graph.localTimeZone ?? UTC_ZONE);
   // Consumers are created first (reverse topological order), so producers can connect to them.
   for (const node of [...graph.nodes].reverse()) {
     const subtasks: Subtask[] = [];
@@ -68,7 +68,7 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
       if (isSourceNode(node)) {
         subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources, node.sourceIdleTimeoutMillis) });
       } else {
-        const operator = createOperator(node, compiler, services.connectors);
+        const operator = createOperator(node, compilerOf(node), services.connectors);
         const channelsPerInput = node.inputs.map((edge) => channelCount(graph, edge.from, edge.partitioning.kind, node.parallelism));
         subtasks.push({ node, index, output, state, operator, runner: new OperatorRunner(operator, output, channelsPerInput, barriers) });
       }
