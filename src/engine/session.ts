@@ -166,7 +166,7 @@ export class Session {
         if (parsed === undefined) continue;
         if (parsed.statement.kind === 'create-materialized-view') {
           const statement = parsed.statement;
-          await this.withSettings(object.settings ?? {}, () => this.materialized.create(statement, parsed.text, new BinderContext(this.catalog, this.functions), false, object.instance));
+          await this.withSettings(object.settings ?? {}, () => this.materialized.create(statement, parsed.text, new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone()), false, object.instance));
           viewSettings = object.settings ?? {};
         } else {
           await this.executeStatement(parsed.statement, parsed.text);
@@ -223,7 +223,7 @@ export class Session {
   }
 
   private async executeStatement(statement: Statement, text: string): Promise<StatementResult> {
-    const binder = new BinderContext(this.catalog, this.functions);
+    const binder = new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone());
     switch (statement.kind) {
       case 'create-table': {
         const table = bindCreateTable(statement, text, binder);
@@ -370,7 +370,7 @@ export class Session {
    */
   readSystemTables(parsed: ParsedStatement): Promise<ExternalResult | undefined> {
     return querySystemTables(parsed, {
-      bind: (query) => bindQuery(query, new BinderContext(this.catalog, this.functions)),
+      bind: (query) => bindQuery(query, new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone())),
       run: (statement, createWriter) => this.subscribe(statement, createWriter, { listed: false }),
     });
   }
@@ -419,7 +419,7 @@ export class Session {
     const id = randomBytes(6).toString('hex');
     this.subscriptionWriters.set(id, createWriter);
     try {
-      const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
+      const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone()), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
       // Its changes reach the consumer as they come, so it is never restarted: a replay would repeat them.
       const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text, { restartable: false, ...(options.listed === false ? { listed: false } : {}) });
       if (result.kind !== 'job') throw new WeirError('INTERNAL_ERROR', 'a subscription did not start a job');
