@@ -171,6 +171,23 @@ describe('window TVFs over TIMESTAMP_LTZ in the session zone', () => {
     expect(warnings.filter((w) => w.includes('late'))).toEqual([]);
   });
 
+  it('Asia/Shanghai: SESSION windows show their bounds on the wall clock', async () => {
+    // Bursts of rows 1 minute apart, bursts 20 minutes apart: sessions of a 5-minute gap are the bursts.
+    const rows: Event[] = [];
+    for (let burst = 0; burst < 12; burst++) for (let i = 0; i <= burst % 4; i++) rows.push({ price: burst * 10 + i, ms: Date.UTC(2021, 5, 1, 15) + burst * 20 * 60_000 + i * 60_000 });
+    const { engine } = await engineIn('Asia/Shanghai', rows, 3);
+    const sessions = await engine.query(
+      "SELECT window_start, window_end, COUNT(*) AS n, SUM(price) AS s FROM TABLE(SESSION(TABLE ev, DESCRIPTOR(ts), INTERVAL '5' MINUTE)) GROUP BY window_start, window_end",
+    );
+    const expected = Array.from({ length: 12 }, (_, burst) => {
+      const members = rows.filter((e) => e.price >= burst * 10 && e.price < burst * 10 + 10);
+      const first = Math.min(...members.map((e) => e.ms));
+      const last = Math.max(...members.map((e) => e.ms));
+      return [shanghai(first), shanghai(last + 5 * 60_000), members.length, members.reduce((a, e) => a + e.price, 0)];
+    });
+    expect(sorted(sessions.map((r) => [millis(r.window_start), millis(r.window_end), Number(r.n), Number(r.s)]))).toEqual(sorted(expected));
+  });
+
   it('UTC keeps windows on UTC (the job graph records no zone)', async () => {
     const rows = events(Date.UTC(2021, 5, 1, 3), Date.UTC(2021, 5, 3, 20), 41 * 60_000, 17);
     const { engine } = await engineIn('UTC', rows);
