@@ -85,12 +85,15 @@ function zoneRule(zone: string): Intl.DateTimeFormat | number {
 }
 
 const BUCKET = 900_000;
+const MAX_DATE = 8_640_000_000_000_000;
 const bucketOffsets = new Map<string, Map<number, number>>();
 
 /** The offset from UTC of `zone` at the instant `millis`, in milliseconds (whole seconds, as the zone database has them). */
-export function offsetAt(zone: string, millis: number): number {
+export function offsetAt(zone: string, instant: number): number {
   const rule = zoneRule(zone);
   if (typeof rule === 'number') return rule;
+  // Beyond JavaScript's dates (±100,000,000 days) a zone keeps the offset it has at their edge.
+  const millis = Math.min(MAX_DATE - 86_400_000, Math.max(-MAX_DATE + 86_400_000, instant));
   // Offsets are cached per quarter hour of the instant when both ends of it have the same one.
   const bucket = Math.floor(millis / BUCKET);
   let cache = bucketOffsets.get(zone);

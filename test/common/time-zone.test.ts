@@ -99,5 +99,8 @@ describe('time zones', () => {
     const bc = Date.UTC(-100, 5, 1);
     expect(localOf(bc, 'GMT-08:00')).toBe(bc - 8 * HOUR);
     expect(instantOf(localOf(bc, 'Europe/Berlin'), 'Europe/Berlin')).toBe(bc);
+    // Past JavaScript's last date the offset is the one at the edge, not an error.
+    expect(localOf(9e15, 'Asia/Shanghai')).toBe(9e15 + 8 * HOUR);
+    expect(localOf(-9e15, 'GMT-08:00')).toBe(-9e15 - 8 * HOUR);
   });
 });
