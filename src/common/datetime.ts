@@ -1,7 +1,8 @@
 /**
  * Calendar arithmetic for the temporal value representation (sql-type.ts): DATE = days since
  * 1970-01-01, TIME = milliseconds of the day, TIMESTAMP = epoch milliseconds. All arithmetic is
- * UTC and proleptic Gregorian; TIMESTAMP has no time zone, and TIMESTAMP_LTZ is rendered in UTC.
+ * UTC and proleptic Gregorian; TIMESTAMP has no time zone. A TIMESTAMP_LTZ is an instant (epoch
+ * milliseconds), read as a wall-clock time of the session zone through common/time-zone.ts.
  */
 
 /** Milliseconds in a day. */

@@ -5,14 +5,16 @@ import { formatDecimal } from './decimal.js';
 import { formatDate, formatTimeOfDay, formatTimestamp } from './datetime.js';
 import { invariant } from './errors.js';
 import type { SqlType } from './sql-type.js';
+import { localOf, UTC_ZONE } from './time-zone.js';
 
 /**
  * The text of a non-NULL value of `type`, as Flink's CAST to STRING: `TRUE`, `1.0E7`, `10.500`,
  * `2020-01-01 12:00:00.000`, `+0 00:00:04.000`, `(1, a)`, `[1, 2]`, `{a=1, b=2}`.
  * The value must not be NULL: how a top-level NULL is shown is the caller's choice; NULLs nested
- * in a ROW, ARRAY or MAP render as `NULL`.
+ * in a ROW, ARRAY or MAP render as `NULL`. A TIMESTAMP_LTZ instant is shown as its wall-clock time
+ * in `zone` (a resolved `table.local-time-zone`; UTC when not given).
  */
-export function formatValue(value: unknown, type: SqlType): string {
+export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZONE): string {
   invariant(value !== null && value !== undefined, 'formatValue called with NULL');
   switch (type.kind) {
     case 'BOOLEAN':
@@ -36,22 +38,23 @@ export function formatValue(value: unknown, type: SqlType): string {
     case 'TIME':
       return formatTimeOfDay(value as number, type.precision);
     case 'TIMESTAMP':
-    case 'TIMESTAMP_LTZ':
       return formatTimestamp(value as number, type.precision);
+    case 'TIMESTAMP_LTZ':
+      return formatTimestamp(localOf(value as number, zone), type.precision);
     case 'INTERVAL_DAY_TIME':
       return formatIntervalDayTime(value as number);
     case 'INTERVAL_YEAR_MONTH':
       return formatIntervalYearMonth(value as number);
     case 'ROW': {
       const row = value as readonly unknown[];
-      return `(${type.fields.map((field, i) => formatNested(row[i], field.type)).join(', ')})`;
+      return `(${type.fields.map((field, i) => formatNested(row[i], field.type, zone)).join(', ')})`;
     }
     case 'ARRAY':
-      return `[${(value as readonly unknown[]).map((element) => formatNested(element, type.element)).join(', ')}]`;
+      return `[${(value as readonly unknown[]).map((element) => formatNested(element, type.element, zone)).join(', ')}]`;
     case 'MAP': {
       const entries: string[] = [];
       for (const [k, v] of value as ReadonlyMap<unknown, unknown>) {
-        entries.push(`${formatNested(k, type.key)}=${formatNested(v, type.value)}`);
+        entries.push(`${formatNested(k, type.key, zone)}=${formatNested(v, type.value, zone)}`);
       }
       return `{${entries.join(', ')}}`;
     }
@@ -60,8 +63,8 @@ export function formatValue(value: unknown, type: SqlType): string {
   }
 }
 
-function formatNested(value: unknown, type: SqlType): string {
-  return value === null || value === undefined ? 'NULL' : formatValue(value, type);
+function formatNested(value: unknown, type: SqlType, zone: string): string {
+  return value === null || value === undefined ? 'NULL' : formatValue(value, type, zone);
 }
 
 /** Java's `Double.toString`: `1.0`, `0.5`, `1.0E7`, `1.234E-5`, `NaN`, `Infinity`, `-0.0`. */

@@ -24,6 +24,12 @@ export interface JobGraph {
   readonly version: typeof JOB_GRAPH_VERSION;
   readonly name: string;
   readonly nodes: readonly JobNode[];
+  /**
+   * Flink's `table.local-time-zone`, resolved (`Asia/Shanghai`, `GMT+08:00`; never `default`): the
+   * zone the job's expressions and windows read TIMESTAMP_LTZ instants in. Absent means UTC. Part
+   * of the fingerprint: a checkpoint restores only into a graph computing in the same zone.
+   */
+  readonly localTimeZone?: string;
 }
 
 /** One operator of the job, with its inputs and output schema. */
@@ -50,6 +56,12 @@ export interface JobNode {
    * idle and does not hold back watermarks downstream. Not part of the fingerprint.
    */
   readonly sourceIdleTimeoutMillis?: number;
+  /**
+   * The zone of this node's part when it differs from the graph's (a union of parts planned in
+   * different session zones: materialized views keep the zone they were created in); absent: the
+   * graph's {@link JobGraph.localTimeZone}. Part of the fingerprint.
+   */
+  readonly localTimeZone?: string;
 }
 
 /**
@@ -205,6 +217,13 @@ export interface WindowAggregateSpec {
   readonly kind: 'window-aggregate';
   readonly window: WindowSpec;
   readonly timeIndex: number;
+  /**
+   * Over a TIMESTAMP_LTZ time column, the session zone (absent for UTC): windows are aligned to
+   * the wall clock of the zone (a 1-day TUMBLE starts at local midnight; window_start and
+   * window_end are wall-clock TIMESTAMPs) and close when the watermark has passed their last
+   * instant, as Flink's windows over TIMESTAMP_LTZ.
+   */
+  readonly timeZone?: string;
   readonly keys: readonly number[];
   readonly aggregates: readonly AggregateCallSpec[];
   /**
@@ -426,6 +445,12 @@ export interface WindowTableSpec {
   readonly kind: 'window-table';
   readonly window: AlignedWindowSpec;
   readonly timeIndex: number;
+  /**
+   * Over a TIMESTAMP_LTZ time column, the session zone (absent for UTC): windows are aligned to
+   * the wall clock of the zone (window_start and window_end are wall-clock TIMESTAMPs, window_time
+   * the window's last instant), as Flink's windows over TIMESTAMP_LTZ.
+   */
+  readonly timeZone?: string;
 }
 
 /**
@@ -447,6 +472,8 @@ export interface WindowRankSpec {
   /** Whether output rows end with their number (Flink's outputRankNumber); absent means true. */
   readonly outputRankNumber?: boolean;
   readonly windowEnd: number;
+  /** The session zone when the window runs over a TIMESTAMP_LTZ time outside UTC: window ends are wall-clock times there, compared with the watermark read on that clock. */
+  readonly timeZone?: string;
 }
 
 /**
@@ -468,6 +495,8 @@ export interface WindowJoinSpec {
   readonly rightKeys: readonly number[];
   readonly leftWindowEnd: number;
   readonly rightWindowEnd: number;
+  /** The session zone when the windows run over a TIMESTAMP_LTZ time outside UTC: window ends are wall-clock times there, compared with the watermark read on that clock. */
+  readonly timeZone?: string;
 }
 
 /**
@@ -566,7 +595,7 @@ export interface SinkSpec {
  * only be restored into a graph with the same fingerprint.
  */
 export function graphFingerprint(graph: JobGraph): string {
-  const shape = graph.nodes.map((n) => ({ id: n.id, spec: n.spec, inputs: n.inputs, schema: n.schema }));
+  const shape = graph.nodes.map((n) => ({ id: n.id, spec: n.spec, inputs: n.inputs, schema: n.schema, ...(n.localTimeZone === undefined ? {} : { localTimeZone: n.localTimeZone }) }));
   return createHash('sha256').update(serializeJobGraph({ ...graph, name: '', nodes: shape as unknown as JobNode[] })).digest('hex').slice(0, 32);
 }
 
@@ -580,7 +609,9 @@ export function unionJobGraphs(name: string, parts: readonly { readonly part: st
   const nodes = parts.flatMap(({ part, graph }) => {
     if (!/^[A-Za-z0-9_-]+$/.test(part)) throw new WeirError('INTERNAL_ERROR', `part name '${part}' is not made of [A-Za-z0-9_-]`);
     const prefixed = (id: string): string => `${part}.${id}`;
-    return graph.nodes.map((node) => ({ ...node, id: prefixed(node.id), part, inputs: node.inputs.map((edge) => ({ ...edge, from: prefixed(edge.from) })) }));
+    // Each part keeps its own zone, on its nodes (the union has none of its own).
+    const zone = graph.localTimeZone === undefined ? {} : { localTimeZone: graph.localTimeZone };
+    return graph.nodes.map((node) => ({ ...node, id: prefixed(node.id), part, ...zone, inputs: node.inputs.map((edge) => ({ ...edge, from: prefixed(edge.from) })) }));
   });
   return { version: JOB_GRAPH_VERSION, name, nodes };
 }

@@ -114,7 +114,8 @@ export class Engine {
    * is thrown from the loop.
    */
   async *subscribe(sql: string | ParsedStatement, options: QueryOptions = {}): AsyncGenerator<Change> {
-    for await (const { op, row, schema } of this.changes(sql, options)) yield { op, row: toApiRow(row, schema) };
+    const zone = this.session.config.timeZone();
+    for await (const { op, row, schema } of this.changes(sql, options)) yield { op, row: toApiRow(row, schema, zone) };
   }
 
   /**
@@ -141,7 +142,8 @@ export class Engine {
     const statement = only.length === 1 ? only[0]!.statement : undefined;
     const order = statement?.kind === 'query' && !ordered ? resultOrder(statement.query, schema) : undefined;
     if (order !== undefined) rows.sort(rowComparator(order));
-    return rows.map((row) => toApiRow(row, schema));
+    const zone = this.session.config.timeZone();
+    return rows.map((row) => toApiRow(row, schema, zone));
   }
 
   /** The changes of a SELECT as {@link subscribe} describes them, with rows in internal form and their schema. */

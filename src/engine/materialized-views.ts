@@ -38,7 +38,8 @@ export interface MaterializedViewHost {
 
 /** The views of one session: their sinks, the part of the views' job each is, and that job. */
 export class MaterializedViews {
-  private readonly views = new Map<string, { readonly sink: LogicalSink; readonly instance: string }>();
+  /** Each view's plan, job-graph part and the session zone it was created in (it keeps computing in that zone). */
+  private readonly views = new Map<string, { readonly sink: LogicalSink; readonly instance: string; readonly timeZone: string | undefined }>();
   private running: JobHandle | undefined;
 
   constructor(private readonly host: MaterializedViewHost) {}
@@ -83,7 +84,7 @@ export class MaterializedViews {
       keepTableOnDrop: statement.options.some((o) => o.key === KEEP_TABLE_OPTION && o.value === 'true'),
       instance: instance ?? `${name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40)}-${randomBytes(4).toString('hex')}`,
     };
-    this.views.set(name, { sink, instance: view.instance });
+    this.views.set(name, { sink, instance: view.instance, timeZone: this.host.plannerOptions().timeZone });
     catalog.addMaterializedView(view, statement.name.span);
     if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
     let failure: unknown;
@@ -116,7 +117,10 @@ export class MaterializedViews {
     if (this.views.size === 0) return ok('No materialized view is left to maintain.');
     const options = this.host.plannerOptions();
     const views = [...this.views.values()];
-    const parts = views.map(({ sink, instance }) => ({ part: instance, graph: buildJobGraph(planPhysical([sink], options), instance, options) }));
+    const parts = views.map(({ sink, instance, timeZone }) => {
+      const own = timeZone === undefined ? options : { ...options, timeZone };
+      return { part: instance, graph: buildJobGraph(planPhysical([sink], own), instance, own) };
+    });
     const graph = unionJobGraphs(`materialized views (${this.names().join(', ')})`, parts);
     const result = await this.host.runGraph(graph, views.map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
     if (result.kind === 'job') this.running = result.job;

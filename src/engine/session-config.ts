@@ -4,6 +4,7 @@
  */
 import { parseDuration } from '../common/duration.js';
 import { WeirError } from '../common/errors.js';
+import { resolveTimeZone } from '../common/time-zone.js';
 import { ANALYZER_RULES, DEFAULT_MAX_PASSES, DEFAULT_RULES } from '../plan/optimize/optimizer.js';
 
 /** A setting weir understands: its default and how its value is checked. */
@@ -24,6 +25,7 @@ const nonNegativeInt = (value: string, key: string): void => {
   if (!/^\d+$/.test(value.trim())) throw new WeirError('INVALID_OPTION', `'${key}' must be a non-negative integer, got '${value}'`);
 };
 const anything = (): void => {};
+const timeZone = (value: string, key: string): void => void resolveTimeZone(value, key);
 const numberIn = (low: number, high: number, lowOpen: boolean) => (value: string, key: string): void => {
   const n = Number(value.trim());
   const ok = value.trim() !== '' && Number.isFinite(n) && (lowOpen ? n > low : n >= low) && n <= high;
@@ -47,6 +49,11 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
     default: 'true',
     description: 'an updating query into a sink whose primary key is no key of the query needs ON CONFLICT (else the latest row of a key wins)',
     validate: oneOf('true', 'false'),
+  },
+  'table.local-time-zone': {
+    default: 'default',
+    description: "the zone TIMESTAMP_LTZ values are shown and computed in: 'default' (the process's zone), a region id ('Asia/Shanghai', 'UTC') or an offset ('GMT+08:00')",
+    validate: timeZone,
   },
   'table.optimizer.max-passes': { default: String(DEFAULT_MAX_PASSES), description: 'passes of the optimizer rules at most, when they do not reach a fixpoint before', validate: positiveInt },
   'table.optimizer.reuse-source-enabled': { default: 'true', description: 'a job reads a table it scans more than once with one source', validate: oneOf('true', 'false') },
@@ -130,6 +137,11 @@ export class SessionConfig {
   /** Every explicitly set key with its value, sorted. */
   entries(): [string, string][] {
     return [...this.values.entries()].sort(([a], [b]) => a.localeCompare(b));
+  }
+
+  /** The resolved `table.local-time-zone` (`default` is the process's zone now). */
+  timeZone(): string {
+    return resolveTimeZone(this.get('table.local-time-zone')!);
   }
 
   /** Optimizer rules switched off with `table.optimizer.<rule>.enabled = false`. */

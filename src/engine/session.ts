@@ -168,7 +168,7 @@ export class Session {
         if (parsed === undefined) continue;
         if (parsed.statement.kind === 'create-materialized-view') {
           const statement = parsed.statement;
-          await this.withSettings(object.settings ?? {}, () => this.materialized.create(statement, parsed.text, new BinderContext(this.catalog, this.functions), false, object.instance));
+          await this.withSettings(object.settings ?? {}, () => this.materialized.create(statement, parsed.text, new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone()), false, object.instance));
           viewSettings = object.settings ?? {};
         } else {
           await this.executeStatement(parsed.statement, parsed.text);
@@ -210,7 +210,9 @@ export class Session {
       case 'create-materialized-view': {
         const name = nameOf(statement.name);
         const instance = this.materialized.instanceOf(name);
-        return this.store.record({ kind: 'materialized-view', name, ddl: text, settings: Object.fromEntries(this.config.entries()), ...(instance === undefined ? {} : { instance }) });
+        // The zone resolved ('default' is the process's zone now): the view computes in it in a later process too.
+        const settings = { ...Object.fromEntries(this.config.entries()), 'table.local-time-zone': this.config.timeZone() };
+        return this.store.record({ kind: 'materialized-view', name, ddl: text, settings, ...(instance === undefined ? {} : { instance }) });
       }
       case 'drop': {
         const kind = STORED_KINDS[statement.object];
@@ -223,7 +225,7 @@ export class Session {
   }
 
   private async executeStatement(statement: Statement, text: string): Promise<StatementResult> {
-    const binder = new BinderContext(this.catalog, this.functions);
+    const binder = new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone());
     switch (statement.kind) {
       case 'create-table': {
         const table = bindCreateTable(statement, text, binder);
@@ -249,11 +251,11 @@ export class Session {
         return ok(`Inserted into '${sink.target.name}'.`);
       }
       case 'update': {
-        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions));
+        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }));
         return ok(`Updated ${changed} row${changed === 1 ? '' : 's'} in '${objectName(statement.target.parts, statement.target.span)}'.`);
       }
       case 'delete': {
-        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions));
+        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }));
         return ok(`Deleted ${removed} row${removed === 1 ? '' : 's'} from '${objectName(statement.target.parts, statement.target.span)}'.`);
       }
       case 'statement-set':
@@ -396,7 +398,7 @@ export class Session {
    */
   readSystemTables(parsed: ParsedStatement): Promise<ExternalResult | undefined> {
     return querySystemTables(parsed, {
-      bind: (query) => bindQuery(query, new BinderContext(this.catalog, this.functions)),
+      bind: (query) => bindQuery(query, new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone())),
       run: (statement, createWriter) => this.subscribe(statement, createWriter, { listed: false }),
     });
   }
@@ -445,7 +447,7 @@ export class Session {
     const id = randomBytes(6).toString('hex');
     this.subscriptionWriters.set(id, createWriter);
     try {
-      const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
+      const sink = querySink(only.statement.query, new BinderContext(this.catalog, this.functions, undefined, undefined, undefined, this.config.timeZone()), SUBSCRIPTION_CONNECTOR, { [SUBSCRIPTION_ID]: id });
       // Its changes reach the consumer as they come, so it is never restarted: a replay would repeat them.
       const result = await this.startJob([sink], this.config.get('pipeline.name') || 'subscription', only.text, { restartable: false, ...(options.listed === false ? { listed: false } : {}) });
       if (result.kind !== 'job') throw new WeirError('INTERNAL_ERROR', 'a subscription did not start a job');
@@ -468,6 +470,7 @@ export class Session {
       reuseSources: this.config.getBoolean('table.optimizer.reuse-source-enabled'),
       reuseSubplans: this.config.getBoolean('table.optimizer.reuse-sub-plan-enabled'),
       requireOnConflict: this.config.getBoolean('table.exec.sink.require-on-conflict'),
+      timeZone: this.config.timeZone(),
     };
   }
 

@@ -21,6 +21,7 @@ import {
 } from '../common/decimal.js';
 import { floorDiv, floorMod, MILLIS_PER_DAY, parseDate, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
 import { WeirError } from '../common/errors.js';
+import { instantOf, localOf, UTC_ZONE } from '../common/time-zone.js';
 import { int64FromDouble, int64ToNumber, parseInt64, wrapInt64, type Int64 } from '../common/int64.js';
 import { formatType, isIntegerType, isStringType, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
 import { formatValue } from '../common/value-format.js';
@@ -53,15 +54,17 @@ function castOverflow(value: unknown, from: SqlType, to: SqlType): WeirError {
 
 /**
  * The converter for non-NULL values of `from` into `to`, or undefined when the representation
- * needs no change. Throws TYPE_MISMATCH when CAST does not allow the pair.
+ * needs no change. Throws TYPE_MISMATCH when CAST does not allow the pair. `zone` (a resolved
+ * `table.local-time-zone`) is where a TIMESTAMP_LTZ instant has its wall-clock time: casts
+ * between TIMESTAMP_LTZ and TIMESTAMP, DATE, TIME or text go through it, as in Flink.
  */
-export function castConverter(from: SqlType, to: SqlType): Converter | undefined {
+export function castConverter(from: SqlType, to: SqlType, zone: string = UTC_ZONE): Converter | undefined {
   if (from.kind === 'NULL') return undefined;
   if (!canCast(from, to)) throw new WeirError('TYPE_MISMATCH', `cannot cast ${typeName(from)} to ${typeName(to)}`);
   switch (to.kind) {
     case 'CHAR':
     case 'VARCHAR':
-      return toStringConverter(from, to);
+      return toStringConverter(from, to, zone);
     case 'BOOLEAN':
       return toBooleanConverter(from, to);
     case 'TINYINT':
@@ -75,27 +78,27 @@ export function castConverter(from: SqlType, to: SqlType): Converter | undefined
     case 'DECIMAL':
       return toDecimalConverter(from, to);
     case 'DATE':
-      return toDateConverter(from, to);
+      return toDateConverter(from, to, zone);
     case 'TIME':
-      return toTimeConverter(from, to);
+      return toTimeConverter(from, to, zone);
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ':
-      return toTimestampConverter(from, to);
+      return toTimestampConverter(from, to, zone);
     case 'ROW': {
       const row = from as Extract<SqlType, { kind: 'ROW' }>;
-      const fields = to.fields.map((field, i) => castConverter(row.fields[i]!.type, field.type));
+      const fields = to.fields.map((field, i) => castConverter(row.fields[i]!.type, field.type, zone));
       if (fields.every((f) => f === undefined)) return undefined;
       return (value: readonly unknown[]) => value.map((v, i) => (v === null || fields[i] === undefined ? v : fields[i]!(v)));
     }
     case 'ARRAY': {
-      const element = castConverter((from as Extract<SqlType, { kind: 'ARRAY' }>).element, to.element);
+      const element = castConverter((from as Extract<SqlType, { kind: 'ARRAY' }>).element, to.element, zone);
       if (element === undefined) return undefined;
       return (value: readonly unknown[]) => value.map((v) => (v === null ? v : element(v)));
     }
     case 'MAP': {
       const map = from as Extract<SqlType, { kind: 'MAP' }>;
-      const key = castConverter(map.key, to.key);
-      const val = castConverter(map.value, to.value);
+      const key = castConverter(map.key, to.key, zone);
+      const val = castConverter(map.value, to.value, zone);
       if (key === undefined && val === undefined) return undefined;
       return (value: ReadonlyMap<unknown, unknown>) => {
         const result = new Map<unknown, unknown>();
@@ -108,7 +111,7 @@ export function castConverter(from: SqlType, to: SqlType): Converter | undefined
   }
 }
 
-function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>): Converter | undefined {
+function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>, zone: string): Converter | undefined {
   const fitLength = to.kind === 'CHAR' ? (s: string) => (s.length > to.length ? s.slice(0, to.length) : s.padEnd(to.length, ' ')) : (s: string) => (s.length > to.length ? s.slice(0, to.length) : s);
   if (isStringType(from)) {
     const fromLength = (from as { length: number }).length;
@@ -116,8 +119,8 @@ function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 
     if (to.kind === 'CHAR' && from.kind === 'CHAR' && fromLength === to.length) return undefined;
     return fitLength;
   }
-  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from);
-  return (value) => fitLength(formatValue(value, from));
+  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from, zone);
+  return (value) => fitLength(formatValue(value, from, zone));
 }
 
 const TRUE_TEXT = new Set(['t', 'true', 'y', 'yes', '1']);
@@ -259,9 +262,10 @@ function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL
   }
 }
 
-function toDateConverter(from: SqlType, to: SqlType): Converter | undefined {
+function toDateConverter(from: SqlType, to: SqlType, zone: string): Converter | undefined {
   if (from.kind === 'DATE') return undefined;
-  if (from.kind === 'TIMESTAMP' || from.kind === 'TIMESTAMP_LTZ') return (value: number) => floorDiv(value, MILLIS_PER_DAY);
+  if (from.kind === 'TIMESTAMP') return (value: number) => floorDiv(value, MILLIS_PER_DAY);
+  if (from.kind === 'TIMESTAMP_LTZ') return (value: number) => floorDiv(localOf(value, zone), MILLIS_PER_DAY);
   return (value: string) => {
     const days = parseDate(value);
     if (days === undefined) throw cannotCast(value, from, to);
@@ -269,10 +273,11 @@ function toDateConverter(from: SqlType, to: SqlType): Converter | undefined {
   };
 }
 
-function toTimeConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIME' }>): Converter | undefined {
+function toTimeConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIME' }>, zone: string): Converter | undefined {
   const precision = to.precision;
   if (from.kind === 'TIME') return from.precision <= precision ? undefined : (value: number) => truncateMillis(value, precision);
-  if (from.kind === 'TIMESTAMP' || from.kind === 'TIMESTAMP_LTZ') return (value: number) => truncateMillis(floorMod(value, MILLIS_PER_DAY), precision);
+  if (from.kind === 'TIMESTAMP') return (value: number) => truncateMillis(floorMod(value, MILLIS_PER_DAY), precision);
+  if (from.kind === 'TIMESTAMP_LTZ') return (value: number) => truncateMillis(floorMod(localOf(value, zone), MILLIS_PER_DAY), precision);
   return (value: string) => {
     const millis = parseTime(value);
     if (millis === undefined) throw cannotCast(value, from, to);
@@ -280,19 +285,26 @@ function toTimeConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIME' }>):
   };
 }
 
-function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>): Converter | undefined {
+function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>, zone: string): Converter | undefined {
   const precision = to.precision;
+  const truncates = from.kind !== 'DATE' && !isStringType(from) && (from as { precision: number }).precision > precision && precision < 3;
+  // Between a wall-clock TIMESTAMP (or DATE, or text) and an instant, through the session zone.
+  const toInstant = to.kind === 'TIMESTAMP_LTZ' && from.kind !== 'TIMESTAMP_LTZ';
+  const toWall = to.kind === 'TIMESTAMP' && from.kind === 'TIMESTAMP_LTZ';
   switch (from.kind) {
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ':
-      return from.precision <= precision || precision >= 3 ? undefined : (value: number) => truncateMillis(value, precision);
+      if (toInstant) return (value: number) => instantOf(truncateMillis(value, precision), zone);
+      if (toWall) return (value: number) => truncateMillis(localOf(value, zone), precision);
+      return truncates ? (value: number) => truncateMillis(value, precision) : undefined;
     case 'DATE':
-      return (value: number) => value * MILLIS_PER_DAY;
+      return toInstant ? (value: number) => instantOf(value * MILLIS_PER_DAY, zone) : (value: number) => value * MILLIS_PER_DAY;
     default:
       return (value: string) => {
         const millis = parseTimestamp(value);
         if (millis === undefined) throw cannotCast(value, from, to);
-        return truncateMillis(millis, precision);
+        const wall = truncateMillis(millis, precision);
+        return toInstant ? instantOf(wall, zone) : wall;
       };
   }
 }
@@ -326,7 +338,7 @@ export function generateCast(ctx: CodegenContext, code: string, from: SqlType, t
   if (isIntegerType(from) && to.kind === 'DECIMAL' && INTEGER_DIGITS[from.kind]! + to.scale <= to.precision) {
     return to.scale === 0 ? `BigInt(${code})` : `BigInt(${code}) * ${pow10(to.scale)}n`;
   }
-  const converter = cachedConverter(from, to);
+  const converter = cachedConverter(from, to, ctx.timeZone);
   if (converter === undefined) return code;
   const name = ctx.constant(converter, `cast_${to.kind.toLowerCase()}`);
   return tryCast ? `${ctx.lib('tryCast')}(${name}, ${code})` : `${name}(${code})`;
@@ -337,10 +349,10 @@ const INTEGER_DIGITS: Readonly<Record<string, number>> = { TINYINT: 3, SMALLINT:
 const converters = new Map<string, Converter | undefined>();
 
 /** {@link castConverter}, shared across compilations (converters are pure), so one cast is one closure constant. */
-function cachedConverter(from: SqlType, to: SqlType): Converter | undefined {
-  const key = `${formatType(from)} -> ${formatType(to)}`;
+function cachedConverter(from: SqlType, to: SqlType, zone: string): Converter | undefined {
+  const key = `${formatType(from)} -> ${formatType(to)} @ ${zone}`;
   if (converters.has(key)) return converters.get(key);
-  const converter = castConverter(from, to);
+  const converter = castConverter(from, to, zone);
   converters.set(key, converter);
   return converter;
 }

@@ -11,6 +11,7 @@
  * Naming is deterministic: the same expression always yields the same source.
  */
 import { WeirError } from '../common/errors.js';
+import { UTC_ZONE } from '../common/time-zone.js';
 import type { ChangeBatch, Row } from '../common/row.js';
 import { formatType, sameType, withNullable, type SqlType } from '../common/sql-type.js';
 import { castConverter, castMayYieldNull, generateCast } from './cast.js';
@@ -39,6 +40,8 @@ const nullValue = (type: SqlType): Value => ({ code: 'null', type, nonNull: fals
 
 /** Accumulates the statements of one generated function and the closure it needs. */
 class SourceBuilder implements StatementContext {
+  constructor(readonly timeZone: string) {}
+
   private readonly lines: string[] = [];
   private depth = 1;
   private locals = 0;
@@ -194,7 +197,7 @@ class ExprCodegen {
   private cast(value: Value, to: SqlType, tryCast: boolean): Value {
     if (value.type.kind === 'NULL' || value.constant?.value === null) return nullValue(to);
     if (value.constant !== undefined) {
-      const folded = foldCast(value.constant.value, value.type, to);
+      const folded = foldCast(value.constant.value, value.type, to, this.out.timeZone);
       if (folded !== undefined) return this.literal(folded.value, to);
     }
     const converted = generateCast(this.out, value.code, value.type, to, tryCast);
@@ -324,9 +327,9 @@ function truthTest(value: Value): string {
 }
 
 /** A constant converted at compile time; undefined when the conversion fails (it then fails at run time, if ever reached). */
-function foldCast(value: unknown, from: SqlType, to: SqlType): { value: unknown } | undefined {
+function foldCast(value: unknown, from: SqlType, to: SqlType, timeZone: string): { value: unknown } | undefined {
   try {
-    const converter = castConverter(from, to);
+    const converter = castConverter(from, to, timeZone);
     return { value: converter === undefined ? value : converter(value) };
   } catch (error) {
     if (error instanceof WeirError && error.code !== 'TYPE_MISMATCH') return undefined;
@@ -351,7 +354,20 @@ function instantiate<T>(generated: GeneratedSource): T {
  * offending value. Each call compiles a fresh function, to be instantiated once per operator.
  */
 export class ExprCompiler {
-  constructor(private readonly registry: FunctionRegistry) {}
+  /** The zone TIMESTAMP_LTZ values are computed in (`table.local-time-zone`, resolved); UTC unless given. */
+  readonly timeZone: string;
+
+  constructor(
+    private readonly registry: FunctionRegistry,
+    options: { readonly timeZone?: string } = {},
+  ) {
+    this.timeZone = options.timeZone ?? UTC_ZONE;
+  }
+
+  /** A compiler of the same functions computing in `timeZone` (a job graph's zone). */
+  withTimeZone(timeZone: string): ExprCompiler {
+    return timeZone === this.timeZone ? this : new ExprCompiler(this.registry, { timeZone });
+  }
 
   /** The table function registered as `name` (a Correlate calls it); throws when there is none. */
   tableFunction(name: string): TableFunctionDefinition {
@@ -427,7 +443,7 @@ export class ExprCompiler {
 
   /** The generated source of {@link maxOf}. */
   maxOfSource(expr: ScalarExpr): GeneratedSource {
-    const out = new SourceBuilder();
+    const out = new SourceBuilder(this.timeZone);
     const gen = new ExprCodegen(this.registry, out, rowInput);
     out.emit('let max = -Infinity;');
     out.block('for (let i = 0, n = rows.length; i < n; i++)', () => {
@@ -450,7 +466,7 @@ export class ExprCompiler {
 
   /** The generated source of {@link calc}, or with `watermark` of {@link calcMaxOf}. */
   calcSource(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null, watermark: ScalarExpr | null = null): GeneratedSource {
-    const out = new SourceBuilder();
+    const out = new SourceBuilder(this.timeZone);
     const gen = new ExprCodegen(this.registry, out, rowInput);
     out.emit('const kinds = input.kinds;');
     out.emit('const rows = input.rows;');
@@ -481,7 +497,7 @@ export class ExprCompiler {
   }
 
   private single(name: string, params: string, input: (index: number) => string, body: (gen: ExprCodegen, out: SourceBuilder) => void): GeneratedSource {
-    const out = new SourceBuilder();
+    const out = new SourceBuilder(this.timeZone);
     body(new ExprCodegen(this.registry, out, input), out);
     return out.build(name, params);
   }

@@ -36,6 +36,8 @@ export interface CodegenContext {
   constant(value: unknown, hint?: string): string;
   /** The identifier of a helper from the runtime library (see expr/runtime-lib.ts), e.g. `lib('like')`. */
   lib(name: string): string;
+  /** The resolved zone TIMESTAMP_LTZ values are computed in (`table.local-time-zone`): a constant of the compilation. */
+  readonly timeZone: string;
 }
 
 /** A scalar function or operator. */

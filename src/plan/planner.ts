@@ -37,6 +37,8 @@ export interface PlannerOptions {
   readonly reuseSubplans?: boolean;
   /** `table.exec.sink.require-on-conflict`: an updating query into a primary key that is no key of it needs ON CONFLICT (default true). */
   readonly requireOnConflict?: boolean;
+  /** The resolved `table.local-time-zone`: constants fold in it and the job graph records it (absent or UTC: UTC). */
+  readonly timeZone?: string;
 }
 
 /** A planned statement: its physical plans (one per sink, or one query). */
@@ -46,7 +48,7 @@ export interface PlannedQuery {
 
 /** The logical plan after the analyzer and the enabled optimizer rules. */
 export function optimizeLogical(plan: LogicalNode, options: PlannerOptions): LogicalNode {
-  const result = optimizePlan(plan, { functions: options.functions }, { ...(options.disabledRules === undefined ? {} : { disabled: options.disabledRules }), ...(options.maxPasses === undefined ? {} : { maxPasses: options.maxPasses }) });
+  const result = optimizePlan(plan, { functions: options.functions, ...(options.timeZone === undefined ? {} : { timeZone: options.timeZone }) }, { ...(options.disabledRules === undefined ? {} : { disabled: options.disabledRules }), ...(options.maxPasses === undefined ? {} : { maxPasses: options.maxPasses }) });
   if (!result.converged && options.requireFixpoint === true) {
     throw new WeirError('INTERNAL_ERROR', `the optimizer did not reach a fixpoint in ${result.passes} passes; rules still changing the plan: ${result.changedInLastPass.join(', ')}`);
   }
@@ -91,7 +93,7 @@ export function buildJobGraph(planned: PlannedQuery, name: string, options: Plan
 }
 
 function jobGraphOptions(name: string, options: PlannerOptions): JobGraphOptions {
-  const { stateTtlMillis, sourceIdleTimeoutMillis, reuseSources, reuseSubplans, functions } = options;
+  const { stateTtlMillis, sourceIdleTimeoutMillis, reuseSources, reuseSubplans, functions, timeZone } = options;
   return {
     name,
     parallelism: options.parallelism,
@@ -103,5 +105,6 @@ function jobGraphOptions(name: string, options: PlannerOptions): JobGraphOptions
     ...(reuseSubplans === undefined ? {} : { reuseSubplans }),
     ...(stateTtlMillis === undefined ? {} : { stateTtlMillis }),
     ...(sourceIdleTimeoutMillis === undefined ? {} : { sourceIdleTimeoutMillis }),
+    ...(timeZone === undefined ? {} : { timeZone }),
   };
 }

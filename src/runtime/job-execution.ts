@@ -92,6 +92,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         {
           jobName: checkpointing.jobKey,
           graphFingerprint: graphFingerprint(graph),
+          ...(graph.localTimeZone === undefined ? {} : { localTimeZone: graph.localTimeZone }),
           ...(graph.nodes.some((n) => n.part !== undefined) ? { partFingerprints: partFingerprints(graph) } : {}),
           maxParallelism: services.maxParallelism,
           parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),

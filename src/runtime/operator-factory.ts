@@ -101,7 +101,7 @@ export function createOperator(node: JobNode, compiler: ExprCompiler, connectors
     case 'set-operation':
       return new SetOperationOperator(spec);
     case 'sink':
-      return new SinkOperator(connectors.sink(spec.connector).createWriter(spec));
+      return new SinkOperator(connectors.sink(spec.connector).createWriter(spec), compiler.timeZone);
     case 'sink-upsert-materializer':
       return new SinkUpsertMaterializerOperator(spec, node.schema);
     case 'changelog-normalize':

@@ -12,6 +12,8 @@ export interface SinkContext {
   readonly parallelism: number;
   /** Identifies this run of the job in the process (writers of one run may coordinate, e.g. commit together); absent outside a job. */
   readonly run?: object;
+  /** The job's resolved `table.local-time-zone` (absent: UTC): where writers that render TIMESTAMP_LTZ as text show its wall-clock time. */
+  readonly timeZone?: string;
   /** Reports a problem that does not stop the job, for logs and metrics. */
   warn(message: string): void;
 }

@@ -36,6 +36,26 @@ describe('processing-time windows', () => {
     });
   }
 
+  it('lays processing-time windows on the session zone\'s wall clock (PROCTIME() is a TIMESTAMP_LTZ) and fires them on time', async () => {
+    const engine = createEngine();
+    await engine.execute(`SET 'table.local-time-zone' = 'GMT+05:30'; ${EVENTS}`);
+    const offset = 5.5 * 3_600_000;
+    const windows: { n: number; ws: number; we: number; at: number }[] = [];
+    const query = "SELECT k, COUNT(*) AS n, window_start AS ws, window_end AS we FROM TABLE(TUMBLE(TABLE timed, DESCRIPTOR(pt), INTERVAL '1' SECOND)) GROUP BY k, window_start, window_end";
+    const started = Date.now();
+    for await (const change of engine.subscribe(query)) {
+      windows.push({ n: change.row.n as number, ws: (change.row.ws as Date).getTime(), we: (change.row.we as Date).getTime(), at: Date.now() });
+      if (windows.length === 2) break;
+    }
+    for (const w of windows) {
+      // Wall-clock bounds 5:30 ahead of UTC; the window fires once its last instant (we - 5:30) has passed (a timer 5:30 late would never fire within the test).
+      expect(w.we - w.ws).toBe(1000);
+      expect(w.at).toBeGreaterThanOrEqual(w.we - offset - 5);
+      expect(w.we - offset).toBeGreaterThan(started);
+    }
+    expect(windows[1]!.n).toBeGreaterThan(50);
+  });
+
   it('TUMBLE_PROCTIME reads a processing-time window; TUMBLE_ROWTIME is refused on one', async () => {
     const engine = createEngine();
     await engine.execute(EVENTS);

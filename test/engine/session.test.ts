@@ -77,6 +77,19 @@ describe('session', () => {
     expect(list).toMatchObject({ kind: 'rows', rows: [['my.own.key', 'x']] });
   });
 
+  it("refuses a bad 'table.local-time-zone' at SET and keeps the zone it had", async () => {
+    const e = engine();
+    await e.execute("SET 'table.local-time-zone' = 'Asia/Shanghai'");
+    for (const bad of ['Mars/Olympus', 'PST', 'UTC+8']) {
+      await expect(e.execute(`SET 'table.local-time-zone' = '${bad}'`)).rejects.toThrow(`'table.local-time-zone' must be a zone id such as 'Asia/Shanghai', 'UTC' or 'GMT+08:00', got '${bad}'`);
+    }
+    expect(await e.query('SELECT CAST(TO_TIMESTAMP_LTZ(0) AS STRING) AS t')).toEqual([{ t: '1970-01-01 08:00:00.000' }]);
+    await e.execute("SET 'table.local-time-zone' = 'GMT+01:00'");
+    expect(await e.query('SELECT CAST(TO_TIMESTAMP_LTZ(0) AS STRING) AS t')).toEqual([{ t: '1970-01-01 01:00:00.000' }]);
+    await e.execute("RESET 'table.local-time-zone'");
+    expect(e.session.config.timeZone()).toBe(Intl.DateTimeFormat().resolvedOptions().timeZone);
+  });
+
   it('rejects a duplicate table and drops with IF EXISTS', async () => {
     const e = engine();
     await e.execute("CREATE TABLE t (a INT) WITH ('connector' = 'datagen')");

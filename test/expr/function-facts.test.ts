@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
-import { AGGREGATE_FACTS, AGGREGATE_ROWS, FACTS, type Fact } from './function-facts.js';
+import { AGGREGATE_FACTS, AGGREGATE_ROWS, FACTS, ZONED_FACTS, type Fact } from './function-facts.js';
 import { describeOutcome, evaluateExpressions, type Outcome } from './sql-expressions.js';
 
 function expectedText(fact: Fact): string {
@@ -34,6 +34,19 @@ describe('Flink function facts', () => {
     it(`${category} (${facts.length} facts)`, async () => {
       expect(facts.length).toBeGreaterThan(0);
       const outcomes = await evaluateExpressions(engine, facts.map(([sql]) => sql), from);
+      const actual = facts.map((fact, i) => `${fact[0]} → ${actualText(fact, outcomes[i]!)}`);
+      const expected = facts.map((fact) => `${fact[0]} → ${expectedText(fact)}`);
+      expect(actual).toEqual(expected);
+    });
+  }
+});
+
+describe('Flink function facts in a session time zone', () => {
+  for (const [zone, facts] of Object.entries(ZONED_FACTS)) {
+    it(`${zone} (${facts.length} facts)`, async () => {
+      const engine = createEngine();
+      await engine.execute(`SET 'table.local-time-zone' = '${zone}'`);
+      const outcomes = await evaluateExpressions(engine, facts.map(([sql]) => sql));
       const actual = facts.map((fact, i) => `${fact[0]} → ${actualText(fact, outcomes[i]!)}`);
       const expected = facts.map((fact) => `${fact[0]} → ${expectedText(fact)}`);
       expect(actual).toEqual(expected);

@@ -31,6 +31,7 @@ export class PrintWriter implements SinkWriter {
   readonly #identifier: string;
   readonly #stream: PrintStream;
   #prefix = '';
+  #timeZone = 'UTC';
 
   /** `stream` defaults to process.stdout, or process.stderr when `'standard-error' = 'true'`. */
   constructor(spec: SinkSpec, stream?: PrintStream) {
@@ -41,6 +42,7 @@ export class PrintWriter implements SinkWriter {
 
   async open(context: SinkContext): Promise<void> {
     this.#prefix = linePrefix(this.#identifier, context.subtask, context.parallelism);
+    this.#timeZone = context.timeZone ?? 'UTC';
   }
 
   /** Writes the batch's lines at once; returns a promise that resolves on 'drain' when the stream is full. */
@@ -55,7 +57,7 @@ export class PrintWriter implements SinkWriter {
       for (let c = 0; c < types.length; c++) {
         const value = row[c];
         if (c > 0) line += ', ';
-        line += value === null || value === undefined ? 'null' : formatValue(value, types[c]!);
+        line += value === null || value === undefined ? 'null' : formatValue(value, types[c]!, this.#timeZone);
       }
       text += `${this.#prefix}${ROW_KIND_SHORT[kinds[i]!]}[${line}]\n`;
     }

@@ -10,6 +10,7 @@ import { MAX_DECIMAL_PRECISION, SqlTypes, type SqlType } from '../../common/sql-
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { JavaRandom } from '../runtime/numeric-lib.js';
 import { temporalRounder } from '../runtime/temporal-lib.js';
+import { isUtcZone } from '../../common/time-zone.js';
 import { decimalRoundType } from '../type-coercion.js';
 import { allTo, Arg, constantArg, defineScalar, integerResult, numberLiteral, type Literals, type Signature } from './define.js';
 
@@ -121,7 +122,13 @@ function temporalRounding(name: 'FLOOR' | 'CEIL', family: (typeof Arg)[keyof typ
       if (typeof unit === 'string') temporalRounder(unit, kind, name === 'CEIL');
       return types[0]!;
     },
-    generate: (ctx, [value, unit]) => `${ctx.constant(temporalRounder(String(constantArg(name, unit, 'time unit')), kind, name === 'CEIL'), name.toLowerCase())}(${value!.code})`,
+    generate: (ctx, [value, unit]) => {
+      const round = ctx.constant(temporalRounder(String(constantArg(name, unit, 'time unit')), kind, name === 'CEIL'), name.toLowerCase());
+      if (value!.type.kind !== 'TIMESTAMP_LTZ' || isUtcZone(ctx.timeZone)) return `${round}(${value!.code})`;
+      // A TIMESTAMP_LTZ is rounded on the session zone's wall clock (FLOOR(... TO DAY) is local midnight), as in Flink.
+      const zone = JSON.stringify(ctx.timeZone);
+      return `${ctx.lib('instantOf')}(${round}(${ctx.lib('localOf')}(${value!.code}, ${zone})), ${zone})`;
+    },
   };
 }
 

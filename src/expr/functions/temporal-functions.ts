@@ -2,9 +2,13 @@
  * Date and time functions: EXTRACT and its shorthands (YEAR, HOUR, ...), DATE_FORMAT with Java
  * SimpleDateFormat patterns, TO_TIMESTAMP/TO_DATE/TO_TIMESTAMP_LTZ, FROM_UNIXTIME,
  * UNIX_TIMESTAMP, TIMESTAMPADD/TIMESTAMPDIFF and the current-time functions (non-deterministic).
- * All in UTC. Units and constant patterns are resolved once, into the closure.
+ * TIMESTAMP and DATE values are wall-clock times without a zone; a TIMESTAMP_LTZ instant is read
+ * as its wall-clock time in the session zone (`ctx.timeZone`), as are the current date and time
+ * (LOCALTIMESTAMP, CURRENT_DATE, CURRENT_TIME), FROM_UNIXTIME and UNIX_TIMESTAMP(text), as in
+ * Flink. Units and constant patterns are resolved once, into the closure.
  */
 import { MILLIS_PER_DAY } from '../../common/datetime.js';
+import { isUtcZone } from '../../common/time-zone.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { compileDateFormatter, compileDateParser } from '../runtime/date-format.js';
@@ -31,9 +35,18 @@ function extractorOf(unit: string, type: SqlType): (value: number) => number {
   }
 }
 
+/** A JS expression for the wall-clock time (epoch milliseconds of the local date and time) in the session zone of the instant `code` (UTC: the instant itself). */
+export function localTimeCode(ctx: CodegenContext, code: string): string {
+  return isUtcZone(ctx.timeZone) ? code : `${ctx.lib('localOf')}(${code}, ${JSON.stringify(ctx.timeZone)})`;
+}
+
+
+/** The value of a timestamp argument as wall-clock milliseconds: a TIMESTAMP_LTZ through the session zone. */
+const wallOf = (ctx: CodegenContext, value: ArgCode): string => (value.type.kind === 'TIMESTAMP_LTZ' ? localTimeCode(ctx, value.code) : value.code);
+
 /** The extractor of `unit` for values of `type`, as a closure constant. */
 function extractorCode(ctx: CodegenContext, unit: string, value: ArgCode): string {
-  return `${ctx.constant(extractorOf(unit, value.type), unit.toLowerCase())}(${value.code})`;
+  return `${ctx.constant(extractorOf(unit, value.type), unit.toLowerCase())}(${wallOf(ctx, value)})`;
 }
 
 /** Validates a literal unit against the value type at resolution, so a bad unit fails when the query is bound. */
@@ -84,18 +97,24 @@ function formatCode(ctx: CodegenContext, millis: string, pattern: ArgCode | unde
   return `${ctx.lib('dateFormat')}(${millis}, ${pattern.code})`;
 }
 
+/** The current instant's wall-clock milliseconds in the session zone. */
+const localNow = (ctx: CodegenContext): string => localTimeCode(ctx, 'Date.now()');
+
 /** A parser of text to epoch milliseconds or NULL: precompiled for a literal pattern. */
 function parseCode(ctx: CodegenContext, text: string, pattern: ArgCode | undefined, helper: string): string {
   if (pattern?.constant === undefined) return `${ctx.lib(helper)}(${text}${pattern === undefined ? '' : `, ${pattern.code}`})`;
   return `${ctx.constant(compileDateParser(pattern.constant.value as string), 'parse')}(${text}) ?? null`;
 }
 
+/** The current time as a value of `type`: an instant for TIMESTAMP_LTZ, else the wall-clock time in the session zone. */
 function now(ctx: CodegenContext, type: SqlType): string {
   switch (type.kind) {
     case 'DATE':
-      return `${ctx.lib('floorDiv')}(Date.now(), ${MILLIS_PER_DAY})`;
+      return `${ctx.lib('floorDiv')}(${localNow(ctx)}, ${MILLIS_PER_DAY})`;
     case 'TIME':
-      return `${ctx.lib('floorMod')}(Math.floor(Date.now() / 1000) * 1000, ${MILLIS_PER_DAY})`;
+      return `${ctx.lib('floorMod')}(Math.floor(${localNow(ctx)} / 1000) * 1000, ${MILLIS_PER_DAY})`;
+    case 'TIMESTAMP':
+      return localNow(ctx);
     default:
       return 'Date.now()';
   }
@@ -161,7 +180,10 @@ const tumbleBound = defineScalar({
     {
       args: [Arg.TIMESTAMP, Arg.INTERVAL_DT, Arg.INTERVAL_DT, Arg.INTERVAL_DT],
       returns: SqlTypes.timestamp(3, false),
-      generate: (_ctx, [ts, size, offset, shift]) => `(Math.floor((${ts!.code} - ${offset!.code}) / ${size!.code}) * ${size!.code} + ${offset!.code} + ${shift!.code})`,
+      generate: (ctx, [ts, size, offset, shift]) => {
+        const time = wallOf(ctx, ts!);
+        return `(Math.floor((${time} - ${offset!.code}) / ${size!.code}) * ${size!.code} + ${offset!.code} + ${shift!.code})`;
+      },
     },
   ],
 });
@@ -179,7 +201,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     name: 'DATE_FORMAT',
     description: "DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'): the timestamp (or timestamp text) in a Java SimpleDateFormat pattern",
     signatures: [
-      { args: [Arg.TIMESTAMP, Arg.STRING], returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, ts!.code, pattern) },
+      { args: [Arg.TIMESTAMP, Arg.STRING], returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, wallOf(ctx, ts!), pattern) },
       { args: [Arg.DATE, Arg.STRING], returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
       {
         args: [Arg.STRING, Arg.STRING],
@@ -237,23 +259,31 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'FROM_UNIXTIME',
-    description: "FROM_UNIXTIME(seconds[, 'pattern']): epoch seconds as text (default pattern yyyy-MM-dd HH:mm:ss)",
+    description: "FROM_UNIXTIME(seconds[, 'pattern']): epoch seconds as text of the wall-clock time in the session zone (default pattern yyyy-MM-dd HH:mm:ss)",
     signatures: [
       {
         args: [Arg.INTEGER, Arg.STRING],
         optional: 1,
+        exactInt64: true,
         returns: STRING,
-        generate: (ctx, [seconds, pattern]) => formatCode(ctx, `${seconds!.code} * 1000`, pattern),
+        generate: (ctx, [seconds, pattern]) => `${ctx.lib('fromUnixtimeIn')}(${seconds!.code}, ${JSON.stringify(ctx.timeZone)}${pattern === undefined ? '' : `, ${pattern.code}`})`,
       },
     ],
   }),
   defineScalar({
     name: 'UNIX_TIMESTAMP',
-    description: "UNIX_TIMESTAMP(): the current epoch seconds; UNIX_TIMESTAMP(s[, 'pattern']): the text's epoch seconds, NULL when it does not match",
+    description:
+      "UNIX_TIMESTAMP(): the current epoch seconds; UNIX_TIMESTAMP(s[, 'pattern']): the epoch seconds of the text read in the session zone (or the offset it carries), -9223372036854775808 when it does not match",
     deterministic: false,
     signatures: [
       { args: [], returns: BIGINT, generate: () => 'Math.floor(Date.now() / 1000)' },
-      { args: [Arg.STRING, Arg.STRING], optional: 1, nullable: true, returns: BIGINT, generate: (ctx, [s, p]) => `${ctx.lib('unixTimestamp')}(${s!.code}${p === undefined ? '' : `, ${p.code}`})` },
+      {
+        args: [Arg.STRING, Arg.STRING],
+        optional: 1,
+        nullable: true,
+        returns: BIGINT,
+        generate: (ctx, [s, p]) => `${ctx.lib('unixTimestampIn')}(${s!.code}, ${p === undefined ? 'undefined' : p.code}, ${JSON.stringify(ctx.timeZone)})`,
+      },
     ],
   }),
   defineScalar({
@@ -319,10 +349,10 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     }),
   ),
   currentTime('CURRENT_TIMESTAMP', SqlTypes.timestampLtz(3, false), 'CURRENT_TIMESTAMP: the current time as TIMESTAMP_LTZ(3), evaluated per record'),
-  currentTime('LOCALTIMESTAMP', SqlTypes.timestamp(3, false), 'LOCALTIMESTAMP: the current time as TIMESTAMP(3) (UTC), evaluated per record'),
+  currentTime('LOCALTIMESTAMP', SqlTypes.timestamp(3, false), 'LOCALTIMESTAMP: the current wall-clock time in the session zone as TIMESTAMP(3), evaluated per record'),
   currentTime('CURRENT_ROW_TIMESTAMP', SqlTypes.timestampLtz(3, false), 'CURRENT_ROW_TIMESTAMP(): the current time as TIMESTAMP_LTZ(3)'),
-  currentTime('CURRENT_DATE', SqlTypes.date(false), 'CURRENT_DATE: the current date (UTC)'),
-  currentTime('CURRENT_TIME', SqlTypes.time(0, false), 'CURRENT_TIME: the current time of day (UTC)'),
+  currentTime('CURRENT_DATE', SqlTypes.date(false), 'CURRENT_DATE: the current date in the session zone'),
+  currentTime('CURRENT_TIME', SqlTypes.time(0, false), 'CURRENT_TIME: the current time of day in the session zone'),
   proctime,
   defineScalar({
     name: 'OVERLAPS',

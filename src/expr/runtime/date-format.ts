@@ -91,7 +91,8 @@ function fieldCode(letter: string, n: number): string {
     case 's':
       return padded('(Math.floor(t / 1000) % 60)');
     case 'S':
-      return padded('(t % 1000)');
+      // Fraction of the second (java.time's, as Flink's DATE_FORMAT): S is tenths, SSS milliseconds, SSSSSS micro (zeros past the milliseconds).
+      return n <= 3 ? `pad(t % 1000, 3).slice(0, ${n})` : `pad(t % 1000, 3) + ${JSON.stringify('0'.repeat(n - 3))}`;
     case 'z':
       return '"UTC"';
     case 'Z':
@@ -242,6 +243,11 @@ function fieldSetter(letter: string, count: number): (f: MutableFields, value: s
     default:
       return () => true;
   }
+}
+
+/** True when the pattern reads a zone or offset (z, Z, X), so that what it parses is an instant rather than a wall-clock time. */
+export function patternHasZone(pattern: string): boolean {
+  return tokenize(pattern).some((t) => t.kind === 'field' && 'zZX'.includes(t.letter));
 }
 
 const formatterCache = new Map<string, (millis: number) => string>();

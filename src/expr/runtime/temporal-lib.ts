@@ -4,7 +4,11 @@
  */
 import { addMonthsToDays, addMonthsToMillis, civilFromDays, daysFromCivil, floorDiv, floorMod, isoDayOfWeek, MILLIS_PER_DAY, parseDate, parseTimestamp } from '../../common/datetime.js';
 import { WeirError } from '../../common/errors.js';
-import { cachedDateFormatter, cachedDateParser } from './date-format.js';
+import { INT64_MIN, type Int64 } from '../../common/int64.js';
+import { instantOf, localOf } from '../../common/time-zone.js';
+import { cachedDateFormatter, cachedDateParser, patternHasZone } from './date-format.js';
+
+export { instantOf, localOf };
 
 /** The units EXTRACT accepts for DATE values (and the date part of timestamps). */
 export const DATE_UNITS = ['MILLENNIUM', 'CENTURY', 'DECADE', 'YEAR', 'ISOYEAR', 'QUARTER', 'MONTH', 'WEEK', 'DAY', 'DOY', 'DOW', 'ISODOW', 'EPOCH'] as const;
@@ -147,16 +151,32 @@ export function toDate(text: string, pattern?: string): number | null {
   return millis === undefined ? null : floorDiv(millis, MILLIS_PER_DAY);
 }
 
-/** UNIX_TIMESTAMP(text[, pattern]): epoch seconds, or NULL when the text does not match. */
-export function unixTimestamp(text: string, pattern?: string): number | null {
+/** Long.MIN_VALUE, what Flink's UNIX_TIMESTAMP gives for text it cannot parse. */
+const UNPARSEABLE_SECONDS: Int64 = INT64_MIN;
+
+/**
+ * UNIX_TIMESTAMP(text[, pattern]) in `zone`: the epoch seconds of the text read as a wall-clock
+ * time of the zone (or of the offset the text carries, when the pattern has z, Z or X); Flink's
+ * Long.MIN_VALUE when the text does not match.
+ */
+export function unixTimestampIn(text: string, pattern: string | undefined, zone: string): Int64 {
   const millis = toTimestamp(text, pattern);
-  return millis === null ? null : floorDiv(millis, 1000);
+  if (millis === null) return UNPARSEABLE_SECONDS;
+  const instant = pattern !== undefined && patternHasZone(pattern) ? millis : instantOf(millis, zone);
+  return floorDiv(instant, 1000);
 }
 
-/** FROM_UNIXTIME(seconds[, pattern]): epoch seconds rendered in the pattern (default `yyyy-MM-dd HH:mm:ss`). */
-export function fromUnixtime(seconds: number, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
-  return cachedDateFormatter(pattern)(seconds * 1000);
+/** The largest magnitude of epoch seconds FROM_UNIXTIME renders: JavaScript's date range (±100,000,000 days). */
+const MAX_UNIX_SECONDS = 8_640_000_000_000;
+
+/** FROM_UNIXTIME(seconds[, pattern]) in `zone`: the wall-clock time of the epoch seconds rendered in the pattern (default `yyyy-MM-dd HH:mm:ss`). */
+export function fromUnixtimeIn(seconds: Int64, zone: string, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
+  if (typeof seconds === 'bigint' || Math.abs(seconds) > MAX_UNIX_SECONDS) {
+    throw new WeirError('EXECUTION_ERROR', `FROM_UNIXTIME: ${seconds} seconds is outside the supported range of dates (±${MAX_UNIX_SECONDS} seconds from 1970-01-01)`);
+  }
+  return cachedDateFormatter(pattern)(localOf(seconds * 1000, zone));
 }
+
 
 /**
  * `(s0, e0) OVERLAPS (s1, e1)` of comparable instants (NULL for an unknown one): each period's ends

@@ -10,14 +10,19 @@
 import type { WindowSpec } from '../../common/window-spec.js';
 import { isRowFunctionWindow, type LogicalJoin, type LogicalNode, type LogicalRank } from './logical-node.js';
 
-/** What a column of a windowed relation is, when it is one of the window's columns. */
-export type WindowRole = { readonly role: 'start' | 'end' | 'time'; readonly window: WindowSpec } | undefined;
+/**
+ * What a column of a windowed relation is, when it is one of the window's columns. `zoned`: the
+ * window runs over a TIMESTAMP_LTZ time, so its bounds are wall-clock times of the session zone
+ * and operators closing it read the watermark on that clock.
+ */
+export type WindowRole = { readonly role: 'start' | 'end' | 'time'; readonly window: WindowSpec; readonly zoned?: true } | undefined;
 
-/** The window columns of a windowed relation. */
+/** The window columns of a windowed relation (`zoned` as in {@link WindowRole}). */
 export interface WindowColumns {
   readonly window: WindowSpec;
   readonly start: number;
   readonly end: number;
+  readonly zoned?: true;
 }
 
 /** The role of each output column of `node` (all undefined when the node is not windowed). */
@@ -58,7 +63,7 @@ export function windowColumnsOf(roles: readonly WindowRole[]): WindowColumns | u
   if (start < 0) return undefined;
   const window = roles[start]!.window;
   const end = roles.findIndex((r) => r?.role === 'end' && sameWindow(r.window, window));
-  return end < 0 ? undefined : { window, start, end };
+  return end < 0 ? undefined : { window, start, end, ...(roles[start]!.zoned === true ? { zoned: true as const } : {}) };
 }
 
 /**
@@ -95,5 +100,6 @@ export function sameWindow(a: WindowSpec, b: WindowSpec): boolean {
 /** The roles of a window TVF's columns: its input's, then window_start, window_end, window_time. */
 function tvfRoles(tvf: Extract<LogicalNode, { kind: 'window-tvf' }>): WindowRole[] {
   const { window } = tvf;
-  return [...tvf.input.schema.map(() => undefined), { role: 'start', window }, { role: 'end', window }, { role: 'time', window }];
+  const zoned = tvf.input.schema[tvf.timeIndex]!.type.kind === 'TIMESTAMP_LTZ' ? { zoned: true as const } : {};
+  return [...tvf.input.schema.map(() => undefined), { role: 'start', window, ...zoned }, { role: 'end', window, ...zoned }, { role: 'time', window, ...zoned }];
 }

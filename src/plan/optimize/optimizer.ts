@@ -36,6 +36,8 @@ import { subqueryToSemiJoin } from './rules/subquery-to-semi-join.js';
 /** What rules may consult. */
 export interface RewriteContext {
   readonly functions: FunctionRegistry;
+  /** The resolved session zone (`table.local-time-zone`) constants are folded in; UTC when absent. */
+  readonly timeZone?: string;
 }
 
 /**

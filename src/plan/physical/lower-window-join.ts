@@ -27,6 +27,7 @@ export function lowerWindowJoin(node: LogicalJoin, lower: (node: LogicalNode) =>
     left: exchange(lower(node.left), leftKeys),
     right: exchange(lower(node.right), rightKeys),
     window: windows.left.window,
+    ...(windows.left.zoned === true || windows.right.zoned === true ? { zoned: true as const } : {}),
     leftKeys,
     rightKeys,
     leftWindow: { start: windows.left.start, end: windows.left.end },

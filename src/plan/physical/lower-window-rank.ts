@@ -19,6 +19,7 @@ export function lowerWindowRank(node: LogicalRank, range: RankRange, lower: (nod
     kind: 'window-rank',
     input: { kind: 'exchange', input, keys: partitionKeys, schema: input.schema, mode: INSERT_ONLY },
     window: columns.window,
+    ...(columns.zoned === true ? { zoned: true as const } : {}),
     windowStart: columns.start,
     windowEnd: columns.end,
     partitionKeys,

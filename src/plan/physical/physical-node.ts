@@ -185,6 +185,8 @@ export type PhysicalNode =
       readonly kind: 'window-rank';
       readonly input: PhysicalNode;
       readonly window: WindowSpec;
+      /** The window runs over a TIMESTAMP_LTZ time: its bounds are wall-clock times of the session zone. */
+      readonly zoned?: true;
       readonly windowStart: number;
       readonly windowEnd: number;
       readonly partitionKeys: readonly number[];
@@ -201,6 +203,8 @@ export type PhysicalNode =
       readonly left: PhysicalNode;
       readonly right: PhysicalNode;
       readonly window: WindowSpec;
+      /** The windows run over a TIMESTAMP_LTZ time: their bounds are wall-clock times of the session zone. */
+      readonly zoned?: true;
       readonly leftKeys: readonly number[];
       readonly rightKeys: readonly number[];
       readonly leftWindow: { readonly start: number; readonly end: number };

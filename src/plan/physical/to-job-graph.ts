@@ -9,11 +9,12 @@
  * operators over equal inputs (computed once).
  */
 import type { Schema } from '../../common/schema.js';
-import { timeAttributeOf } from '../../common/sql-type.js';
+import { timeAttributeOf, type SqlType } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type OverLagSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
 import type { AggregateCall, OverCall, WindowCall } from '../logical/logical-node.js';
 import type { WindowFunction } from '../../common/window-function.js';
+import { isUtcZone } from '../../common/time-zone.js';
 import { remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { physicalInputs, type PhysicalNode } from './physical-node.js';
 
@@ -31,6 +32,8 @@ export interface JobGraphOptions {
   readonly reuseSubplans?: boolean;
   /** Whether a function gives the same result for the same arguments; absent: every function does. Operators calling one that does not are never shared. */
   readonly isDeterministicFunction?: (name: string) => boolean;
+  /** The resolved session zone the job computes TIMESTAMP_LTZ in; recorded in the graph unless UTC. */
+  readonly timeZone?: string;
 }
 
 /** Operators whose keyed state nothing but a time-to-live bounds (windowed operators clean up by watermark). */
@@ -87,7 +90,7 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
     if (existing !== undefined) return existing;
     const fused = fuseAroundAssigner(node, consumers, readers);
     const inputs = node.kind === 'sink' ? sinkInputs(node) : (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
-    const spec = fused?.spec ?? specOf(node);
+    const spec = fused?.spec ?? specOf(node, options.timeZone);
     const schema = fused?.schema ?? node.schema;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
@@ -106,7 +109,8 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
   };
 
   for (const root of roots) visit(root);
-  return { graph: { version: JOB_GRAPH_VERSION, name: options.name, nodes }, nodeIds: ids };
+  const zone = options.timeZone === undefined || isUtcZone(options.timeZone) ? {} : { localTimeZone: options.timeZone };
+  return { graph: { version: JOB_GRAPH_VERSION, name: options.name, nodes, ...zone }, nodeIds: ids };
 }
 
 /**
@@ -261,7 +265,12 @@ function parallelismOf(spec: OperatorSpec, inputs: readonly JobEdge[], nodes: re
   return Math.max(...inputs.map((e) => nodes.find((n) => n.id === e.from)!.parallelism));
 }
 
-function specOf(node: PhysicalNode): OperatorSpec {
+/** The zone of windows over `timeType`: the session's for a TIMESTAMP_LTZ time column outside UTC, else none. */
+function windowZone(timeType: SqlType, zone: string | undefined): { timeZone?: string } {
+  return timeType.kind === 'TIMESTAMP_LTZ' && zone !== undefined && !isUtcZone(zone) ? { timeZone: zone } : {};
+}
+
+function specOf(node: PhysicalNode, zone: string | undefined): OperatorSpec {
   switch (node.kind) {
     case 'source':
       return { kind: 'source', table: node.source.name, connector: node.source.connector, options: node.source.options, schema: node.tableSchema, ...(node.source.primaryKey.length > 0 ? { primaryKey: node.source.primaryKey } : {}) };
@@ -290,6 +299,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         kind: 'window-aggregate',
         window: node.window,
         timeIndex: node.timeIndex,
+        ...windowZone(node.input.schema[node.timeIndex]!.type, zone),
         keys: node.keys,
         aggregates: aggregateSpecs(node.calls),
         ...(node.processingTime === true ? { processingTime: true } : {}),
@@ -354,7 +364,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
       return { kind: 'interval-join', joinType, leftKeys, rightKeys, leftArity: node.left.schema.length, rightArity: node.right.schema.length, bounds, condition };
     }
     case 'window-table':
-      return { kind: 'window-table', window: node.window, timeIndex: node.timeIndex };
+      return { kind: 'window-table', window: node.window, timeIndex: node.timeIndex, ...windowZone(node.input.schema[node.timeIndex]!.type, zone) };
     case 'window-rank':
       return {
         kind: 'window-rank',
@@ -364,6 +374,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         ...(node.range.start === 1 ? {} : { rankStart: node.range.start }),
         ...(node.outputNumber ? {} : { outputRankNumber: false }),
         windowEnd: node.windowEnd,
+        ...(node.zoned === true && zone !== undefined && !isUtcZone(zone) ? { timeZone: zone } : {}),
       };
     case 'window-join':
       return {
@@ -374,6 +385,7 @@ function specOf(node: PhysicalNode): OperatorSpec {
         leftKeys: node.leftKeys,
         rightKeys: node.rightKeys,
         leftWindowEnd: node.leftWindow.end,
+        ...(node.zoned === true && zone !== undefined && !isUtcZone(zone) ? { timeZone: zone } : {}),
         rightWindowEnd: node.rightWindow.end,
       };
     case 'dynamic-filter':

@@ -31,6 +31,8 @@ export interface CheckpointConfig {
 export interface CoordinatorHost {
   readonly jobName: string;
   readonly graphFingerprint: string;
+  /** The job graph's zone (`table.local-time-zone`), absent for UTC. */
+  readonly localTimeZone?: string;
   /** Each part's fingerprint, for a graph of parts. */
   readonly partFingerprints?: Readonly<Record<string, string>>;
   readonly maxParallelism: number;
@@ -302,6 +304,7 @@ export class CheckpointCoordinator {
       kind: barrier.kind,
       completedAt: Date.now(),
       graphFingerprint: this.host.graphFingerprint,
+      ...(this.host.localTimeZone === undefined ? {} : { localTimeZone: this.host.localTimeZone }),
       ...(this.host.partFingerprints === undefined ? {} : { partFingerprints: this.host.partFingerprints }),
       maxParallelism: this.host.maxParallelism,
       finished: barrier.final,

@@ -37,6 +37,8 @@ export interface CheckpointMetadata {
   readonly completedAt: number;
   /** Identifies the job graph (independent of parallelism); a restore into another graph is refused. */
   readonly graphFingerprint: string;
+  /** The zone the job computed TIMESTAMP_LTZ in (`table.local-time-zone`, resolved); absent for UTC. */
+  readonly localTimeZone?: string;
   /** For a graph of independent parts: each part's fingerprint, so that unchanged parts restore while others start afresh. */
   readonly partFingerprints?: Readonly<Record<string, string>>;
   readonly maxParallelism: number;

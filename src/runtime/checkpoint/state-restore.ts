@@ -5,6 +5,7 @@
  * subtask 0, which commits or aborts them before any subtask writes.
  */
 import { WeirError } from '../../common/errors.js';
+import { UTC_ZONE } from '../../common/time-zone.js';
 import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../common/key-codec.js';
 import { graphFingerprint, partFingerprints, type JobGraph } from '../../dataflow/job-graph.js';
 import type { Subtask } from '../task/subtask-wiring.js';
@@ -21,6 +22,12 @@ export function restorableSubtasks(subtasks: readonly Subtask[], graph: JobGraph
   if (graph.nodes.some((n) => n.part !== undefined)) {
     const now = partFingerprints(graph);
     return new Set(subtasks.filter(({ node }) => node.part !== undefined && metadata.partFingerprints?.[node.part] === now[node.part] && metadata.operators[node.id] !== undefined));
+  }
+  const [then, now] = [metadata.localTimeZone ?? UTC_ZONE, graph.localTimeZone ?? UTC_ZONE];
+  if (then !== now && metadata.graphFingerprint !== graphFingerprint(graph)) {
+    throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} was taken by job '${graph.name}' computing in time zone '${then}', not '${now}'; it cannot be restored in another zone`, {
+      hint: `SET 'table.local-time-zone' = '${then}' to resume it, or start the job from scratch (weir run --fresh)`,
+    });
   }
   if (metadata.graphFingerprint !== graphFingerprint(graph)) {
     throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} was taken by a different query than job '${graph.name}' runs now; it cannot be restored`, {

@@ -20,12 +20,13 @@
  * `[start, end, ...key values, ...accumulator]` (see MergingAggregateProgram) of plain data, so
  * that it is snapshotted and redistributed by key group like any keyed state.
  */
+import { localOf } from '../../common/time-zone.js';
 import { invariant } from '../../common/errors.js';
 import { keySelector, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
-import { generateMergingAggregate, type MergingAggregateProgram } from '../aggregates/merging-aggregate-codegen.js';
+import { generateMergingAggregate, type MergingAggregateProgram, type OutputColumn } from '../aggregates/merging-aggregate-codegen.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { WindowTimers } from './window-timers.js';
@@ -48,7 +49,7 @@ export class SessionWindowAggregateOperator implements StreamOperator {
   private readonly keyOf: KeySelector;
   private readonly program: MergingAggregateProgram;
   /** For each key column of an output row, where its value is in a session record. */
-  private readonly outputSources: readonly number[];
+  private readonly outputSources: readonly OutputColumn[];
   private readonly out = new ChangeBatch();
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
@@ -64,7 +65,8 @@ export class SessionWindowAggregateOperator implements StreamOperator {
     const { timeIndex } = spec;
     this.keyColumns = spec.keys.filter((k) => k < timeIndex);
     this.keyOf = keySelector(this.keyColumns);
-    this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? START : k === timeIndex + 2 ? END : KEY_VALUES + this.keyColumns.indexOf(k)));
+    // window_start and window_end are the bounds resultRow passes (wall-clock ones over TIMESTAMP_LTZ in a zone).
+    this.outputSources = spec.keys.map((k) => (k === timeIndex + 1 ? 'window_start' : k === timeIndex + 2 ? 'window_end' : KEY_VALUES + this.keyColumns.indexOf(k)));
     this.program = generateMergingAggregate(spec.aggregates, KEY_VALUES + this.keyColumns.length, this.outputSources);
   }
 
@@ -143,8 +145,11 @@ export class SessionWindowAggregateOperator implements StreamOperator {
     return target;
   }
 
+  /** The output row of a session; over a TIMESTAMP_LTZ time in a zone (`spec.timeZone`) its bounds are wall-clock times there, as TUMBLE's are. */
   private resultRow(session: Session): Row {
-    return this.program.row(session, session, session[START] as number, session[END] as number);
+    const zone = this.spec.timeZone;
+    const [start, end] = [session[START] as number, session[END] as number];
+    return zone === undefined ? this.program.row(session, session, start, end) : this.program.row(session, session, localOf(start, zone), localOf(end, zone));
   }
 
   private late(): void {

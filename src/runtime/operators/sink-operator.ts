@@ -29,7 +29,11 @@ export class SinkOperator implements StreamOperator {
   /** Batches and watermarks that arrived while a pre-commit was in flight (few: the sources wait); they belong to the next transaction. */
   private held: (ChangeBatch | number)[] | null = null;
 
-  constructor(private readonly writer: SinkWriter) {}
+  /** `timeZone`: the job's resolved zone, handed to the writer (the print sink shows TIMESTAMP_LTZ in it). */
+  constructor(
+    private readonly writer: SinkWriter,
+    private readonly timeZone?: string,
+  ) {}
 
   initializeState(context: StateInitializationContext): void {
     if (!context.isRestored()) return;
@@ -40,7 +44,7 @@ export class SinkOperator implements StreamOperator {
 
   async open(context: OperatorContext): Promise<void> {
     this.context = context;
-    await this.writer.open({ subtask: context.subtask, parallelism: context.parallelism, run: context.run, warn: (m) => context.warn(m) });
+    await this.writer.open({ subtask: context.subtask, parallelism: context.parallelism, run: context.run, ...(this.timeZone === undefined ? {} : { timeZone: this.timeZone }), warn: (m) => context.warn(m) });
     if (this.restored !== undefined && isTransactional(this.writer)) {
       await this.writer.recover(this.restored.pending, this.restored.checkpointId);
     }

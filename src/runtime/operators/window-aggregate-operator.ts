@@ -16,6 +16,10 @@
  * clock when it arrives, and windows fire on processing-time timers instead of watermarks; the
  * end of input (the final watermark) fires every window still open, as Flink does.
  *
+ * Over a TIMESTAMP_LTZ time in a zone (`spec.timeZone`), windows are laid on the zone's wall
+ * clock, as Flink's: a row's time is read as its wall-clock time, window bounds are wall-clock
+ * times, and a watermark closes the windows whose every instant it has passed (localWatermark).
+ *
  * Rows are late for windows that have fired: a row is counted once per such window (`lateRows`),
  * dropped when all its windows have fired, and otherwise counted only in the windows still open.
  *
@@ -29,6 +33,7 @@ import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
+import { lastInstantAtOrBefore, localOf, localWatermark } from '../../common/time-zone.js';
 import { forEachWindow, type AlignedWindowSpec } from '../../common/window-spec.js';
 import type { WindowAggregateSpec } from '../../dataflow/job-graph.js';
 import { generateMergingAggregate, type MergingAggregateProgram, type OutputColumn } from '../aggregates/merging-aggregate-codegen.js';
@@ -56,6 +61,8 @@ const KEY_VALUES = 1;
 /** The runtime implementation of a `window-aggregate` job-graph node over TUMBLE, HOP or CUMULATE windows. */
 export class WindowAggregateOperator implements StreamOperator {
   private readonly window: AlignedWindowSpec;
+  /** The zone whose wall clock the windows are laid on (a TIMESTAMP_LTZ time outside UTC); times, window bounds and `watermark` are then wall-clock times. */
+  private readonly zone: string | undefined;
   private readonly slices: WindowSlices;
   /** Whether every window is its own pane (an aggregate reads the window bounds). */
   private readonly perWindow: boolean;
@@ -92,6 +99,7 @@ export class WindowAggregateOperator implements StreamOperator {
     invariant(spec.window.kind !== 'SESSION', 'session windows run in SessionWindowAggregateOperator');
     const { timeIndex } = spec;
     this.window = spec.window;
+    this.zone = spec.timeZone;
     this.slices = windowSlices(spec.window);
     this.perWindow = spec.aggregates.some((a) => a.args.some((i) => i > timeIndex) || (a.filter !== null && a.filter > timeIndex));
     this.keyColumns = spec.keys.filter((k) => k < timeIndex);
@@ -119,8 +127,9 @@ export class WindowAggregateOperator implements StreamOperator {
     const now = processingTime === true ? this.context.processingTime.now() : undefined;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
-      const time = now ?? row[timeIndex];
-      if (typeof time !== 'number') continue;
+      const instant = now ?? row[timeIndex];
+      if (typeof instant !== 'number') continue;
+      const time = this.zone === undefined ? instant : localOf(instant, this.zone);
       if (this.perWindow) {
         forEachWindow(this.window, time, (start, end) => {
           if (end - 1 <= this.watermark) this.late();
@@ -136,8 +145,13 @@ export class WindowAggregateOperator implements StreamOperator {
   }
 
   processWatermark(watermark: number): void {
-    if (this.spec.processingTime !== true || watermark === Infinity) this.fireUpTo(watermark);
+    if (this.spec.processingTime !== true || watermark === Infinity) this.fireUpTo(this.wallClock(watermark));
     this.context.output.emitWatermark(watermark);
+  }
+
+  /** The watermark (or processing time) `instant` in the windows' time: the zone's wall clock when they have one (see localWatermark). */
+  private wallClock(instant: number): number {
+    return this.zone === undefined ? instant : localWatermark(instant, this.zone);
   }
 
   close(): void {
@@ -151,9 +165,10 @@ export class WindowAggregateOperator implements StreamOperator {
     const next = this.timers.nextTime();
     if (next === undefined || next === this.scheduled?.time) return;
     this.scheduled?.cancel();
-    const cancel = this.context.processingTime.registerTimer(next, (time) => {
+    const at = this.zone === undefined ? next : lastInstantAtOrBefore(next, this.zone);
+    const cancel = this.context.processingTime.registerTimer(at, (time) => {
       this.scheduled = undefined;
-      this.fireUpTo(time);
+      this.fireUpTo(this.wallClock(time));
       this.schedule();
     });
     this.scheduled = { time: next, cancel };

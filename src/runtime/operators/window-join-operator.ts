@@ -23,6 +23,7 @@ import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
 import { hasNull, nullPadder, rowCombiner } from './join-rows.js';
+import { localWatermark } from '../../common/time-zone.js';
 import { WindowTimers } from './window-timers.js';
 
 /** Keyed state: a key's open windows with the rows of each side (see the module comment). */
@@ -121,11 +122,13 @@ export class WindowJoinOperator implements StreamOperator {
   }
 
   processWatermark(watermark: number): void {
-    this.watermark = watermark;
+    // Window ends over a TIMESTAMP_LTZ time are wall-clock times of the zone: the watermark is read on that clock.
+    const zone = this.spec.timeZone;
+    this.watermark = zone === undefined ? watermark : localWatermark(watermark, zone);
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
-    this.timers.advance(watermark, (_, last) => {
+    this.timers.advance(this.watermark, (_, last) => {
       const end = last + 1;
       const keys = this.keysByEnd.get(end)!;
       this.keysByEnd.delete(end);

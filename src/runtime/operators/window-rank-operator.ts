@@ -14,6 +14,7 @@ import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { DroppedRowCounter, LATE_ROW } from './dropped-row-counter.js';
 import { rowOrder } from './row-order.js';
+import { localWatermark } from '../../common/time-zone.js';
 import { WindowTimers } from './window-timers.js';
 
 /** Keyed state: the ordered first rows of one partition of one window. */
@@ -69,13 +70,15 @@ export class WindowRankOperator implements StreamOperator {
   }
 
   processWatermark(watermark: number): void {
-    this.watermark = watermark;
+    // Window ends over a TIMESTAMP_LTZ time are wall-clock times of the zone: the watermark is read on that clock.
+    const zone = this.spec.timeZone;
+    this.watermark = zone === undefined ? watermark : localWatermark(watermark, zone);
     const out = this.out;
     out.clear();
     const state = this.context.keyedState;
     const start = Math.max(1, this.spec.rankStart ?? 1);
     const numbered = this.spec.outputRankNumber !== false;
-    this.timers.advance(watermark, (key) => {
+    this.timers.advance(this.watermark, (key) => {
       state.setCurrentKey(key);
       const rows = this.top.value() ?? [];
       for (let i = start - 1; i < rows.length; i++) out.push(RowKind.INSERT, numbered ? [...rows[i]!, i + 1] : rows[i]!);

@@ -6,9 +6,12 @@
  * changelog: the windows are a function of the row, so a retraction expands to the copies its
  * insertion made. Rows with a NULL time belong to no window: dropped and counted (as in Flink).
  * Late rows are not dropped here (as in Flink: the window operators downstream do). Watermarks
- * pass through unchanged.
+ * pass through unchanged. Over a TIMESTAMP_LTZ time in a zone (`spec.timeZone`), windows are laid
+ * on the zone's wall clock: window_start and window_end are wall-clock times, window_time the
+ * window's last instant (a TIMESTAMP_LTZ).
  */
 import { ChangeBatch } from '../../common/row.js';
+import { lastInstantAtOrBefore, localOf } from '../../common/time-zone.js';
 import { forEachWindow } from '../../common/window-spec.js';
 import type { WindowTableSpec } from '../../dataflow/job-graph.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
@@ -34,7 +37,7 @@ export class WindowTableOperator implements StreamOperator {
   processBatch(batch: ChangeBatch): void {
     const out = this.out;
     out.clear();
-    const { window, timeIndex } = this.spec;
+    const { window, timeIndex, timeZone } = this.spec;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
       const time = row[timeIndex];
@@ -43,7 +46,8 @@ export class WindowTableOperator implements StreamOperator {
         continue;
       }
       const kind = batch.kinds[i]!;
-      forEachWindow(window, time, (start, end) => out.push(kind, [...row, start, end, end - 1]));
+      if (timeZone === undefined) forEachWindow(window, time, (start, end) => out.push(kind, [...row, start, end, end - 1]));
+      else forEachWindow(window, localOf(time, timeZone), (start, end) => out.push(kind, [...row, start, end, lastInstantAtOrBefore(end - 1, timeZone)]));
     }
     if (out.size > 0) this.context.output.collect(out);
   }

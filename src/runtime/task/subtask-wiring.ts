@@ -3,6 +3,7 @@
  * router whose channels lead into the consumer subtasks its edge reaches (the subtask of the same
  * index for forward edges, all of them for hash, broadcast and rebalance).
  */
+import { UTC_ZONE } from '../../common/time-zone.js';
 import type { JobGraph, JobNode } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import { createOperator, createSourceReader, isSourceNode, type ConnectorResolver } from '../operator-factory.js';
@@ -45,6 +46,8 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
   }
   const runners = new Map<string, OperatorRunner[]>();
   const byNode = new Map<string, Subtask[]>();
+  // The graph's zone (or the node's part's), not the session's: a restored job computes in the zone it was planned in.
+  const compilerOf = (node: JobNode): ExprCompiler => services.compiler.withTimeZone(node.localTimeZone ?? graph.localTimeZone ?? UTC_ZONE);
   // Consumers are created first (reverse topological order), so producers can connect to them.
   for (const node of [...graph.nodes].reverse()) {
     const subtasks: Subtask[] = [];
@@ -65,7 +68,7 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
       if (isSourceNode(node)) {
         subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources, node.sourceIdleTimeoutMillis) });
       } else {
-        const operator = createOperator(node, services.compiler, services.connectors);
+        const operator = createOperator(node, compilerOf(node), services.connectors);
         const channelsPerInput = node.inputs.map((edge) => channelCount(graph, edge.from, edge.partitioning.kind, node.parallelism));
         subtasks.push({ node, index, output, state, operator, runner: new OperatorRunner(operator, output, channelsPerInput, barriers) });
       }

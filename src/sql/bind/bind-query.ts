@@ -230,7 +230,7 @@ export function bindValues(query: ValuesQuery, ctx: BinderContext, bindCell?: Va
     return type;
   });
   const schema: Schema = types.map((type, i) => ({ name: `EXPR$${i}`, type }));
-  const compiler = new ExprCompiler(ctx.functions);
+  const compiler = new ExprCompiler(ctx.functions, { timeZone: ctx.timeZone });
   const values = rows.map((row) => row.map((expr, i) => evaluateConstant(castTo(expr, types[i]!), compiler, query.span)));
   return { plan: LogicalValues.create({ rows: values, columns: schema }), schema };
 }

@@ -62,7 +62,8 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
     ...input.schema,
     { name: 'window_start', type: SqlTypes.timestamp(3, false) },
     { name: 'window_end', type: SqlTypes.timestamp(3, false) },
-    { name: 'window_time', type: { kind: 'TIMESTAMP' as const, nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime' } },
+    // As Flink: over a TIMESTAMP_LTZ time the bounds are wall-clock TIMESTAMPs of the session zone and window_time an instant.
+    { name: 'window_time', type: { kind: input.schema[timeIndex]!.type.kind === 'TIMESTAMP_LTZ' ? ('TIMESTAMP_LTZ' as const) : ('TIMESTAMP' as const), nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime' } },
   ];
   const plan: LogicalNode = LogicalWindowTvf.create({ input, timeIndex, window, partitionKeys });
   return { plan, schema };

@@ -1,4 +1,5 @@
 /** What every binding step shares: the catalog, the functions, and the CTEs in scope. */
+import { UTC_ZONE } from '../../common/time-zone.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
@@ -30,11 +31,13 @@ export class BinderContext {
     private readonly viewStack: readonly string[] = [],
     /** The scopes of the queries around the subquery being bound, nearest first (see bind-subquery.ts). */
     readonly outerScopes: readonly Scope[] = [],
+    /** The resolved session zone (`table.local-time-zone`) constants such as VALUES rows are evaluated in. */
+    readonly timeZone: string = UTC_ZONE,
   ) {}
 
   /** A context for binding a subquery whose enclosing query has the columns of `scope`. */
   withOuterScope(scope: Scope): BinderContext {
-    return new BinderContext(this.catalog, this.functions, this.ctes, this.viewStack, [scope, ...this.outerScopes]);
+    return new BinderContext(this.catalog, this.functions, this.ctes, this.viewStack, [scope, ...this.outerScopes], this.timeZone);
   }
 
   /** The CTE of that name, if one is visible. */
@@ -46,7 +49,7 @@ export class BinderContext {
   withCte(name: string, query: Query, columnNames: readonly string[] | undefined): BinderContext {
     const next = new Map(this.ctes);
     next.set(name, { name, query, columnNames, context: this });
-    return new BinderContext(this.catalog, this.functions, next, this.viewStack, this.outerScopes);
+    return new BinderContext(this.catalog, this.functions, next, this.viewStack, this.outerScopes, this.timeZone);
   }
 
   /** A context for expanding a catalog view, which sees no CTEs; fails on a view that refers to itself. */
@@ -54,6 +57,6 @@ export class BinderContext {
     if (this.viewStack.includes(name)) {
       throw new WeirError('INVALID_ARGUMENT', `view '${name}' refers to itself: ${[...this.viewStack, name].join(' -> ')}`, { span });
     }
-    return new BinderContext(this.catalog, this.functions, new Map(), [...this.viewStack, name]);
+    return new BinderContext(this.catalog, this.functions, new Map(), [...this.viewStack, name], [], this.timeZone);
   }
 }

@@ -33,32 +33,53 @@ const MILLIS: Readonly<Record<Exclude<IntervalUnit, 'YEAR' | 'MONTH'>, number>> 
   MILLISECOND: 1,
 };
 
-/** `INTERVAL '4' SECOND` → 4000 ms (INTERVAL DAY TO SECOND); `INTERVAL '1-2' YEAR TO MONTH` → 14 months. */
+/** The largest value of a field after the leading one (`1 23:59:59.999`, `1-11`). */
+const FIELD_MAX: Readonly<Partial<Record<IntervalUnit, number>>> = { MONTH: 11, HOUR: 23, MINUTE: 59, SECOND: 59 };
+
+/**
+ * `INTERVAL '4' SECOND` → 4000 ms (INTERVAL DAY TO SECOND); `INTERVAL '1-2' YEAR TO MONTH` → 14
+ * months; `INTERVAL '10 00:00:00.004' DAY(2) TO SECOND(3)`. Fields after the leading one must be in
+ * their range (hours 0–23, ...). A written precision bounds the leading field's digits (`'100'
+ * DAY(2)` overflows, as in Flink) and SECOND's fraction digits; without one the leading field is
+ * not bounded (Flink's default is 2 digits: weir accepts more).
+ */
 export function intervalLiteral(literal: IntervalLiteral): LiteralExpr {
   const text = literal.value.trim();
+  const qualifier = `${literal.from}${literal.leadingPrecision === undefined ? '' : `(${literal.leadingPrecision})`}${literal.to === undefined ? '' : ` TO ${literal.to}`}${literal.fractionalPrecision === undefined ? '' : `(${literal.fractionalPrecision})`}`;
   const bad = (): never => {
     throw new WeirError('INVALID_ARGUMENT', `invalid interval literal '${literal.value}' for ${literal.from}${literal.to ? ' TO ' + literal.to : ''}`, { span: literal.span });
   };
   const sign = text.startsWith('-') ? -literal.sign : literal.sign;
   const body = text.replace(/^[-+]/, '');
-  if (literal.from === 'YEAR' || literal.from === 'MONTH') {
-    const match = literal.from === 'YEAR' && literal.to === 'MONTH' ? /^(\d+)-(\d+)$/.exec(body) : /^(\d+)$/.exec(body);
-    if (match === null) return bad();
-    const months = literal.from === 'YEAR' ? Number(match[1]) * 12 + Number(match[2] ?? 0) : Number(match[1]);
+  const units: IntervalUnit[] = literal.from === 'YEAR' || literal.from === 'MONTH' ? ['YEAR', 'MONTH'] : ['DAY', 'HOUR', 'MINUTE', 'SECOND'];
+  const start = literal.from === 'MILLISECOND' ? -1 : units.indexOf(literal.from);
+  const end = literal.to === undefined ? start : units.indexOf(literal.to);
+  const parts = start < 0 ? [body] : body.split(units[start] === 'YEAR' && end > start ? '-' : /[ :]/);
+  const fields = start < 0 ? ['MILLISECOND' as const] : units.slice(start, end + 1);
+  const yearMonth = literal.from === 'YEAR' || literal.from === 'MONTH';
+  // Only the last field (seconds, or a single field) may have a fraction.
+  if (parts.length !== fields.length || !parts.every((p, i) => (i === parts.length - 1 && !yearMonth ? /^\d+(\.\d+)?$/ : /^\d+$/).test(p))) return bad();
+  const leading = parts[0]!.split('.')[0]!;
+  if (literal.leadingPrecision !== undefined && leading.replace(/^0+(?=\d)/, '').length > literal.leadingPrecision) {
+    throw new WeirError('INVALID_ARGUMENT', `interval field value ${leading} exceeds the precision of the ${literal.from}(${literal.leadingPrecision}) field of INTERVAL ${qualifier}`, { span: literal.span });
+  }
+  const fraction = parts[parts.length - 1]!.split('.')[1] ?? '';
+  if (literal.fractionalPrecision !== undefined && fraction.length > literal.fractionalPrecision) {
+    throw new WeirError('INVALID_ARGUMENT', `interval fraction .${fraction} has more digits than the fractional precision ${literal.fractionalPrecision} of INTERVAL ${qualifier}`, { span: literal.span });
+  }
+  fields.forEach((field, i) => {
+    const max = FIELD_MAX[field];
+    if (i > 0 && max !== undefined && Number(parts[i]) >= max + 1) {
+      throw new WeirError('INVALID_ARGUMENT', `invalid interval literal '${literal.value}' for INTERVAL ${qualifier}: ${field} must be at most ${max}, got ${parts[i]}`, { span: literal.span });
+    }
+  });
+  if (yearMonth) {
+    const months = fields.reduce((total, field, i) => total + Number(parts[i]) * (field === 'YEAR' ? 12 : 1), 0);
     return Exprs.literal(sign * months, SqlTypes.intervalYearMonth(false));
   }
-  const units: Exclude<IntervalUnit, 'YEAR' | 'MONTH'>[] = ['DAY', 'HOUR', 'MINUTE', 'SECOND'];
-  const start = literal.from === 'MILLISECOND' ? -1 : units.indexOf(literal.from);
-  if (literal.to === undefined || start < 0) {
-    if (!/^\d+(\.\d+)?$/.test(body)) return bad();
-    return Exprs.literal(sign * Math.round(Number(body) * MILLIS[literal.from as keyof typeof MILLIS]), SqlTypes.intervalDayTime(false));
-  }
-  const parts = body.split(/[ :]/);
-  const end = units.indexOf(literal.to as (typeof units)[number]);
-  if (end < start || parts.length !== end - start + 1 || !parts.every((p) => /^\d+(\.\d+)?$/.test(p))) return bad();
   let millis = 0;
-  parts.forEach((part, i) => (millis += Number(part) * MILLIS[units[start + i]!]));
-  return Exprs.literal(sign * Math.round(millis), SqlTypes.intervalDayTime(false));
+  fields.forEach((field, i) => (millis += Number(parts[i]) * MILLIS[field as keyof typeof MILLIS]));
+  return Exprs.literal(sign * Math.round(millis) + 0, SqlTypes.intervalDayTime(false));
 }
 
 /** `DATE '2020-01-01'` (days), `TIME '12:00:00'` (ms of day), `TIMESTAMP '2020-01-01 12:00:00.123'` (epoch ms). */

@@ -127,6 +127,10 @@ export interface IntervalLiteral extends Node {
   readonly sign: 1 | -1;
   readonly from: IntervalUnit;
   readonly to?: IntervalUnit;
+  /** The leading field's precision when written (`DAY(3)`): its value may have at most that many digits. */
+  readonly leadingPrecision?: number;
+  /** SECOND's fractional precision when written (`SECOND(3)`, `SECOND(2, 6)`): at most that many fraction digits. */
+  readonly fractionalPrecision?: number;
 }
 
 /** `DATE '2020-01-01'`, `TIME '12:00:00'`, `TIMESTAMP '2020-01-01 00:00:00'`. */

@@ -59,6 +59,18 @@ describe('print writer', () => {
     vi.restoreAllMocks();
   });
 
+  it("shows a TIMESTAMP_LTZ in the job's zone, and a TIMESTAMP as it is", async () => {
+    const stream = new RecordingStream();
+    const ltzSpec: SinkSpec = { ...spec(), schema: [{ name: 'at', type: SqlTypes.timestampLtz(3) }, { name: 'ts', type: SqlTypes.timestamp(3) }] };
+    const writer = new PrintWriter(ltzSpec, stream);
+    await writer.open({ subtask: 0, parallelism: 1, timeZone: 'America/New_York', warn: () => {} });
+    writer.write(ChangeBatch.of([[RowKind.INSERT, [noon, noon]]]));
+    const utc = new PrintWriter(ltzSpec, stream);
+    await utc.open({ subtask: 0, parallelism: 1, warn: () => {} });
+    utc.write(ChangeBatch.of([[RowKind.INSERT, [noon, noon]]]));
+    expect(stream.chunks).toEqual(['+I[2020-01-01 07:00:00.000, 2020-01-01 12:00:00.000]\n', '+I[2020-01-01 12:00:00.000, 2020-01-01 12:00:00.000]\n']);
+  });
+
   it('writes one line per change in Flink’s format, the whole batch at once', async () => {
     const stream = new RecordingStream();
     const writer = await openWriter(stream);

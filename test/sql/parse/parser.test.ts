@@ -141,14 +141,17 @@ describe('CREATE TABLE', () => {
 
   it('normalises type synonyms', () => {
     const types = 'a INTEGER, b STRING, c BYTES, d DEC(5), e NUMERIC, f REAL, g DOUBLE PRECISION, h TIMESTAMP(3) WITH LOCAL TIME ZONE, '
-      + 'i TIMESTAMP_LTZ(6), j TIMESTAMP WITHOUT TIME ZONE, k INTERVAL DAY TO SECOND, l INTERVAL YEAR TO MONTH, m INTERVAL MINUTE, n CHAR, o BINARY(4), p TIME(0), q BOOLEAN NULL';
+      + 'i TIMESTAMP_LTZ(6), j TIMESTAMP WITHOUT TIME ZONE, k INTERVAL DAY TO SECOND, l INTERVAL YEAR TO MONTH, m INTERVAL MINUTE, n CHAR, o BINARY(4), p TIME(0), q BOOLEAN NULL, '
+      + 'r INTERVAL DAY(2) TO SECOND(3), s INTERVAL YEAR(4) TO MONTH, u INTERVAL SECOND(3, 6)';
     const statement = parseStatement(`CREATE TABLE t (${types})`) as CreateTable;
     const written = statement.columns.map((column) => column.kind === 'computed-column' ? undefined : withoutSpans(column.type));
     expect(written).toEqual([
       type('INT'), type('VARCHAR'), type('VARBINARY'), type('DECIMAL', [5]), type('DECIMAL'), type('FLOAT'), type('DOUBLE'),
       type('TIMESTAMP_LTZ', [3]), type('TIMESTAMP_LTZ', [6]), type('TIMESTAMP'), type('INTERVAL_DAY_TIME'), type('INTERVAL_YEAR_MONTH'),
       type('INTERVAL_DAY_TIME'), type('CHAR'), type('BINARY', [4]), type('TIME', [0]), type('BOOLEAN'),
+      type('INTERVAL_DAY_TIME'), type('INTERVAL_YEAR_MONTH'), type('INTERVAL_DAY_TIME'),
     ]);
+    expect(() => parseStatement('CREATE TABLE t (d INTERVAL DAY(9) TO SECOND)')).toThrow('the precision of DAY must be between 1 and 6, got 9');
   });
 });
 
@@ -443,6 +446,13 @@ describe('expressions', () => {
     expect(expression("INTERVAL '1 2' DAY TO HOUR")).toEqual({ kind: 'interval', value: '1 2', sign: 1, from: 'DAY', to: 'HOUR' });
     expect(expression("INTERVAL - '1' HOUR")).toEqual({ kind: 'interval', value: '1', sign: -1, from: 'HOUR' });
     expect(expression("INTERVAL '2' YEARS")).toEqual({ kind: 'interval', value: '2', sign: 1, from: 'YEAR' });
+    expect(expression("INTERVAL '10 00:00:00.004' DAY(2) TO SECOND(3)")).toEqual({
+      kind: 'interval', value: '10 00:00:00.004', sign: 1, from: 'DAY', to: 'SECOND', leadingPrecision: 2, fractionalPrecision: 3,
+    });
+    expect(expression("INTERVAL '1-2' YEAR(2) TO MONTH")).toEqual({ kind: 'interval', value: '1-2', sign: 1, from: 'YEAR', to: 'MONTH', leadingPrecision: 2 });
+    expect(expression("INTERVAL '1.5' SECOND(2, 6)")).toEqual({ kind: 'interval', value: '1.5', sign: 1, from: 'SECOND', leadingPrecision: 2, fractionalPrecision: 6 });
+    expect(() => expression("INTERVAL '1' SECOND(2, 10)")).toThrow('the fractional precision of SECOND must be between 0 and 9, got 10');
+    expect(() => expression("INTERVAL '1' MINUTE(2, 3)")).toThrow('only a SECOND field takes a fractional precision');
   });
 
   it('special forms become plain calls', () => {

@@ -16,11 +16,11 @@ export const reduceConstantExpressions: RewriteRule = {
   rewrite(node: LogicalNode, context: RewriteContext): LogicalNode {
     switch (node.kind) {
       case 'project': {
-        const exprs = node.exprs.map((e) => reduce(e, context.functions));
+        const exprs = node.exprs.map((e) => reduce(e, context.functions, context.timeZone));
         return exprs.every((e, i) => e === node.exprs[i]) ? node : LogicalProject.create({ input: node.input, exprs, names: node.schema.map((f) => f.name) });
       }
       case 'filter': {
-        const condition = reduce(node.condition, context.functions);
+        const condition = reduce(node.condition, context.functions, context.timeZone);
         return condition === node.condition ? node : LogicalFilter.create({ input: node.input, condition });
       }
       default:
@@ -29,29 +29,32 @@ export const reduceConstantExpressions: RewriteRule = {
   },
 };
 
-/** `expr` with its deterministic sub-expressions that read no column evaluated (an expression that fails to evaluate stays as it is). */
-export function reduce(expr: ScalarExpr, functions: FunctionRegistry): ScalarExpr {
+/**
+ * `expr` with its deterministic sub-expressions that read no column evaluated (an expression that
+ * fails to evaluate stays as it is), in `timeZone` (the session's, for casts of TIMESTAMP_LTZ).
+ */
+export function reduce(expr: ScalarExpr, functions: FunctionRegistry, timeZone?: string): ScalarExpr {
   if (expr.kind === 'literal' || expr.kind === 'input-ref') return expr;
   if (isConstant(expr, functions)) {
     try {
-      return Exprs.literal(new ExprCompiler(functions).scalar(expr)([]), expr.type);
+      return Exprs.literal(new ExprCompiler(functions, timeZone === undefined ? {} : { timeZone }).scalar(expr)([]), expr.type);
     } catch {
       return expr;
     }
   }
   switch (expr.kind) {
     case 'call': {
-      const args = expr.args.map((a) => reduce(a, functions));
+      const args = expr.args.map((a) => reduce(a, functions, timeZone));
       return args.every((a, i) => a === expr.args[i]) ? expr : { ...expr, args };
     }
     case 'field':
     case 'cast': {
-      const inner = reduce(expr.expr, functions);
+      const inner = reduce(expr.expr, functions, timeZone);
       return inner === expr.expr ? expr : { ...expr, expr: inner };
     }
     case 'case': {
-      const whens = expr.whens.map(({ when, then }) => ({ when: reduce(when, functions), then: reduce(then, functions) }));
-      const otherwise = reduce(expr.else, functions);
+      const whens = expr.whens.map(({ when, then }) => ({ when: reduce(when, functions, timeZone), then: reduce(then, functions, timeZone) }));
+      const otherwise = reduce(expr.else, functions, timeZone);
       const same = otherwise === expr.else && whens.every((w, i) => w.when === expr.whens[i]!.when && w.then === expr.whens[i]!.then);
       return same ? expr : { ...expr, whens, else: otherwise };
     }
