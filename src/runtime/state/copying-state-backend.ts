@@ -74,9 +74,52 @@ export class CopyingStateBackend extends MemoryStateBackend {
   }
 }
 
-/** A deep copy of a state value (rows, arrays, Maps, Sets, bigints, Uint8Arrays, plain objects). */
+/**
+ * A deep copy of a state value, as the structured clone algorithm (v8 serialize/deserialize, what a
+ * disk backend runs) makes it. Arrays, plain objects and Maps of them are copied here directly
+ * (structuredClone's fixed cost per call dominates for the small values operators keep, which made
+ * engine tests under this backend miss their checkpoints); anything else — typed arrays, Dates,
+ * Sets, class instances (which lose their prototype, as on disk) — goes through structuredClone.
+ * Objects shared within one value are copied once, as the structured clone keeps them shared.
+ */
 function copy<T>(value: T): T {
-  return typeof value === 'object' && value !== null ? structuredClone(value) : value;
+  return typeof value === 'object' && value !== null ? (copyObject(value, new Map()) as T) : checkedPrimitive(value);
+}
+
+function copyItem(item: unknown, seen: Map<object, unknown>): unknown {
+  return typeof item === 'object' && item !== null ? copyObject(item, seen) : checkedPrimitive(item);
+}
+
+/** A primitive as is; a function or symbol, which no serialising backend can store, is refused. */
+function checkedPrimitive<T>(value: T): T {
+  if (typeof value === 'function' || typeof value === 'symbol') throw new Error(`a ${typeof value} cannot be kept in state: state values must be plain data that a backend can serialise`);
+  return value;
+}
+
+function copyObject(value: object, seen: Map<object, unknown>): unknown {
+  const known = seen.get(value);
+  if (known !== undefined) return known;
+  if (Array.isArray(value)) {
+    const result: unknown[] = new Array(value.length);
+    seen.set(value, result);
+    for (let i = 0; i < value.length; i++) result[i] = copyItem(value[i], seen);
+    return result;
+  }
+  if (value instanceof Map) {
+    const result = new Map<unknown, unknown>();
+    seen.set(value, result);
+    for (const [k, v] of value as Map<unknown, unknown>) result.set(copyItem(k, seen), copyItem(v, seen));
+    return result;
+  }
+  if (Object.getPrototypeOf(value) === Object.prototype) {
+    const result: Record<string, unknown> = {};
+    seen.set(value, result);
+    for (const name of Object.keys(value)) result[name] = copyItem((value as Record<string, unknown>)[name], seen);
+    return result;
+  }
+  const cloned: unknown = structuredClone(value);
+  seen.set(value, cloned);
+  return cloned;
 }
 
 /** Iterates copies of the given entries (taken before iteration, so later writes do not show). */
