@@ -2,7 +2,8 @@
  * A driver for testing one StreamOperator without a task: it opens the operator against an
  * in-memory keyed state backend and an Output that records everything, lets a test push batches
  * and watermarks written as `[kind, row]` pairs (`['+I', [1, 'a']]`), and returns what the operator
- * emitted in the same notation. Promises the operator hands to `waitFor` are collected and can be
+ * emitted in the same notation. The backend is the heap one unless the `stateBackend` option or
+ * `WEIR_TEST_STATE_BACKEND=copying` asks for the contract-checking copying backend. Promises the operator hands to `waitFor` are collected and can be
  * awaited with `settle()`.
  *
  * ```ts
@@ -15,6 +16,7 @@ import { encodeComponent, type Key } from '../../src/common/key-codec.js';
 import { ChangeBatch, type Row } from '../../src/common/row.js';
 import { ROW_KIND_SHORT, parseRowKind, type RowKindShort } from '../../src/common/row-kind.js';
 import { MemoryStateBackend, type StateTtlOptions } from '../../src/runtime/state/memory-state-backend.js';
+import { createStateBackend, stateBackendKindFromEnv, type StateBackendKind } from '../../src/runtime/state/state-backend-factory.js';
 import type { OperatorContext, StreamOperator } from '../../src/runtime/stream-operator.js';
 import type { ProcessingTimeService } from '../../src/runtime/task/processing-time-service.js';
 
@@ -33,6 +35,8 @@ export interface HarnessOptions {
   readonly restore?: { readonly snapshot: Uint8Array; readonly owns?: (key: Key) => boolean };
   /** A time-to-live for the keyed state (`table.exec.state.ttl`); absent keeps state forever. */
   readonly stateTtl?: StateTtlOptions;
+  /** The keyed state backend: the heap one, or the contract-checking copying one (default: `WEIR_TEST_STATE_BACKEND`, else heap). */
+  readonly stateBackend?: StateBackendKind;
 }
 
 /** An opened operator with recording output (see the module comment). */
@@ -49,13 +53,13 @@ export class OperatorHarness {
   readonly clock = new ManualClock();
   private readonly pending: Promise<void>[] = [];
 
-  private constructor(readonly operator: StreamOperator, stateTtl: StateTtlOptions | undefined) {
-    this.state = new MemoryStateBackend(stateTtl);
+  private constructor(readonly operator: StreamOperator, stateTtl: StateTtlOptions | undefined, stateBackend: StateBackendKind) {
+    this.state = createStateBackend(stateBackend, stateTtl);
   }
 
   /** Opens `operator` in a fresh harness. */
   static async open(operator: StreamOperator, options: HarnessOptions = {}): Promise<OperatorHarness> {
-    const harness = new OperatorHarness(operator, options.stateTtl);
+    const harness = new OperatorHarness(operator, options.stateTtl, options.stateBackend ?? stateBackendKindFromEnv());
     if (options.restore !== undefined) harness.state.restore(options.restore.snapshot, options.restore.owns ?? (() => true));
     await operator.open?.(harness.context(options));
     return harness;

@@ -6,9 +6,12 @@
  * AggsHandleFunction; nothing is allocated per row except a new group's accumulator.
  *
  * The accumulator of a group is one flat array in keyed state (see {@link GroupAccumulator}).
- * During a batch, the first row that touches a group records the group in the touched list and
+ * During a batch, the first row that touches a group records the group in the touched list,
  * snapshots its row count and results, so that `emit` can compare before with after without a
- * second lookup.
+ * second lookup, and stores the accumulator with its touch index; later rows of the group in the
+ * batch find the working accumulator through that index. `emit` writes every touched accumulator
+ * back (the state contract: what is read is a copy), or clears it when its group emptied. On the
+ * heap backend each write is one Map.set of the same object.
  */
 import { WeirError } from '../../common/errors.js';
 import { keySelector } from '../../common/key-codec.js';
@@ -123,13 +126,13 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
         const key = ${keyOf}(row);
         backend.setCurrentKey(key);
         let acc = state.value();
+        // Touched earlier in this batch: the batch's working accumulator (the stored one is a
+        // copy with a serialising backend, and is written back by emit).
+        if (acc !== undefined && acc[${TOUCH}] >= 0) acc = touchedAccs[acc[${TOUCH}]];
         const kind = kinds[i];
         const accumulates = kind === ${RowKind.INSERT} || kind === ${RowKind.UPDATE_AFTER};
         if (accumulates) {
-          if (acc === undefined) {
-            acc = ${newAccumulator};
-            state.update(acc);
-          }
+          if (acc === undefined) acc = ${newAccumulator};
         } else if (acc === undefined || acc[${ROW_COUNT}] === 0) {
           onRetractionWithoutState();
           continue;
@@ -141,6 +144,8 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
           const o = touched++ * ${stride};
           before[o] = acc[${ROW_COUNT}];
           if (acc[${ROW_COUNT}] !== 0) { ${results.map((r, j) => `before[o + ${1 + j}] = ${r};`).join(' ')} }
+          // Stores the group's touch index, so that its next row in the batch finds the working accumulator.
+          state.update(acc);
         }
         if (accumulates) {
           if (acc[${ROW_COUNT}]++ === 0) { ${parts.map((p) => p.codegen.init(p.slots)).join(' ')} }
@@ -174,12 +179,13 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
         acc[${TOUCH}] = -1;
         const o = t * ${stride};
         const previousCount = before[o];
+        backend.setCurrentKey(touchedKeys[t]);
         if (acc[${ROW_COUNT}] === 0) {
-          backend.setCurrentKey(touchedKeys[t]);
           state.clear();
           ${emptied}
           continue;
         }
+        state.update(acc);
         ${results.map((r, j) => `const r${j} = ${r};`).join(' ')}
         const row = [${[...keyValues, ...results.map((_, j) => `r${j}`)].join(', ')}];
         if (previousCount === 0) ${created}

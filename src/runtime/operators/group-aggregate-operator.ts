@@ -11,8 +11,8 @@
  * the job starts afresh, changes it with -U/+U, and goes back to it when every row is retracted.
  *
  * Accumulators live in keyed state as plain data (see GroupAccumulator), so that checkpoints can
- * snapshot them; the operator relies on a heap backend that returns the stored accumulator
- * itself, which it updates in place.
+ * snapshot them; every change is written back to state once per touched group and batch (see
+ * group-aggregate-codegen.ts), so no backend needs to return its stored object.
  */
 import { invariant } from '../../common/errors.js';
 import { ChangeBatch } from '../../common/row.js';

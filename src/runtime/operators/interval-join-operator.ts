@@ -20,6 +20,9 @@
  * Every output row has `l.t > W + min(lower, 0)` and `r.t > W - max(upper, 0)`, so the output
  * watermark is W held back by `max(0, -lower, upper)`: windows downstream never see late rows.
  * Timers are not checkpointed: they are registered again from keyed state on open.
+ * Every change of a key's rows is written back to its value state (the state contract); a new row
+ * rewrites the key's list on a serialising backend (the list is kept in expiry order and its
+ * `matched` flags change, which list state's append does not cover).
  */
 import { isOuterSide } from '../../common/join-type.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -116,14 +119,22 @@ export class IntervalJoinOperator implements StreamOperator {
     const to = side === 0 ? time - lower : time + upper;
     const otherTime = this.timeColumns[1 - side]!;
     let matched = false;
-    for (const other of this.states[1 - side]!.value() ?? []) {
-      const t = other.row[otherTime] as number;
-      if (t < from || t > to) continue;
-      const l = side === 0 ? row : other.row;
-      const r = side === 0 ? other.row : row;
-      if (!this.matches(l, r)) continue;
-      out.push(RowKind.INSERT, this.combine(l, r));
-      other.matched = matched = true;
+    const otherState = this.states[1 - side]!;
+    const others = otherState.value();
+    if (others !== undefined) {
+      let firstMatches = false;
+      for (const other of others) {
+        const t = other.row[otherTime] as number;
+        if (t < from || t > to) continue;
+        const l = side === 0 ? row : other.row;
+        const r = side === 0 ? other.row : row;
+        if (!this.matches(l, r)) continue;
+        out.push(RowKind.INSERT, this.combine(l, r));
+        matched = true;
+        if (!other.matched) firstMatches = other.matched = true;
+      }
+      // Only an outer input reads `matched`, but every flag is kept so that both inputs store alike.
+      if (firstMatches) otherState.update(others);
     }
     const expiry = this.expiry(row, side);
     if (expiry <= this.watermark) {
@@ -139,6 +150,7 @@ export class IntervalJoinOperator implements StreamOperator {
       at = stored.length;
       while (at > 0 && this.expiry(stored[at - 1]!.row, side) > expiry) at--;
       stored.splice(at, 0, { row, matched });
+      state.update(stored);
     }
     if (at === 0) this.timers.register(expiry, key);
   }
@@ -158,6 +170,7 @@ export class IntervalJoinOperator implements StreamOperator {
       if (expired === records.length) state.clear();
       else if (expired > 0) {
         records.splice(0, expired);
+        state.update(records);
         this.timers.register(this.expiry(records[0]!.row, side), key);
       }
     }

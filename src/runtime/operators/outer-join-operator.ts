@@ -39,6 +39,8 @@ export class OuterJoinOperator implements StreamOperator {
   private readonly matches: (left: Row, right: Row) => boolean;
   private readonly out = new ChangeBatch();
   private readonly matched: CountedRow[] = [];
+  /** The associations of each entry of `matched` before the change being processed. */
+  private readonly matchedAssociations: (number | undefined)[] = [];
   private context!: OperatorContext;
   private views!: readonly [CountedRecordView, CountedRecordView];
   private warnedMissing = false;
@@ -82,19 +84,18 @@ export class OuterJoinOperator implements StreamOperator {
         this.missing();
         continue;
       }
-      const total = nullKey ? 0 : this.collectMatches(row, side);
-      if (accumulate) {
-        const entry = own.add(row);
-        if (ownOuter && entry.count === 1) entry.associations = total;
-      }
+      const total = nullKey ? 0 : this.collectMatches(row, side, otherOuter ? (accumulate ? 1 : -1) : 0);
+      if (accumulate) own.add(row, ownOuter ? () => total : undefined);
       if (total === 0) {
         if (ownOuter) out.push(accumulate ? RowKind.INSERT : RowKind.DELETE, this.pad[side](row));
         continue;
       }
-      for (const match of this.matched) {
+      const matchedAssociations = this.matchedAssociations;
+      for (let m = 0; m < this.matched.length; m++) {
+        const match = this.matched[m]!;
         const joined = side === 0 ? this.combine(row, match.row) : this.combine(match.row, row);
-        const padded = otherOuter && (accumulate ? match.associations === 0 : match.associations === 1) ? this.pad[1 - side]!(match.row) : undefined;
-        if (otherOuter) match.associations! += accumulate ? 1 : -1;
+        const before = matchedAssociations[m];
+        const padded = otherOuter && (accumulate ? before === 0 : before === 1) ? this.pad[1 - side]!(match.row) : undefined;
         for (let c = 0; c < match.count; c++) {
           if (padded !== undefined && accumulate) out.push(RowKind.DELETE, padded);
           out.push(accumulate ? RowKind.INSERT : RowKind.DELETE, joined);
@@ -105,17 +106,26 @@ export class OuterJoinOperator implements StreamOperator {
     if (out.size > 0) this.context.output.collect(out);
   }
 
-  /** Fills `matched` with the other input's rows under the current key that match `row`; returns their number with copies. */
-  private collectMatches(row: Row, side: 0 | 1): number {
+  /**
+   * Fills `matched` with the other input's rows under the current key that match `row`, and
+   * `matchedAssociations` with their associations before this change; adds `delta` to those
+   * associations (written back to state). Returns the number of matches with copies.
+   */
+  private collectMatches(row: Row, side: 0 | 1, delta: number): number {
     const matched = this.matched;
+    const associations = this.matchedAssociations;
     matched.length = 0;
+    associations.length = 0;
     let total = 0;
     const test = this.matches;
-    this.views[1 - side]!.forEachEntry((entry) => {
-      if (side === 0 ? test(row, entry.row) : test(entry.row, row)) {
-        matched.push(entry);
-        total += entry.count;
-      }
+    this.views[1 - side]!.updateEntries((entry) => {
+      if (!(side === 0 ? test(row, entry.row) : test(entry.row, row))) return false;
+      matched.push(entry);
+      associations.push(entry.associations);
+      total += entry.count;
+      if (delta === 0) return false;
+      entry.associations! += delta;
+      return true;
     });
     return total;
   }

@@ -4,10 +4,10 @@
  * once (+I) followed by the aggregates over its frame; a RANGE frame takes every row of the same
  * time together, so peers share their results.
  *
- * `rowtime`: rows wait in keyed state until the watermark passes their time, then are processed
- * in time order (ties in arrival order); as in Flink, a row is late when its key has already
- * processed rows of its time or a later one: it is dropped and counted. `proctime`: rows are
- * processed on arrival.
+ * `rowtime`: rows wait in keyed list state (a new row is a `ListState.add`) until the watermark
+ * passes their time, then are processed in time order (ties in arrival order); as in Flink, a row
+ * is late when its key has already processed rows of its time or a later one: it is dropped and
+ * counted. `proctime`: rows are processed on arrival.
  *
  * Per key, the accumulator of the last frame and the rows it holds (for bounded frames; an
  * unbounded frame only accumulates) live in keyed state; rows are retracted from it as they leave
@@ -21,7 +21,7 @@ import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { OverAggregateSpec } from '../../dataflow/job-graph.js';
 import { generateSlidingAggregate, type SlidingAggregateProgram } from '../aggregates/sliding-aggregate-codegen.js';
-import type { ValueState } from '../state/keyed-state-backend.js';
+import type { ListState, ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { WindowTimers } from './window-timers.js';
 
@@ -43,7 +43,7 @@ export class OverAggregateOperator implements StreamOperator {
   private readonly program: SlidingAggregateProgram;
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
-  private pending!: ValueState<Row[]>;
+  private pending!: ListState<Row>;
   private frames!: ValueState<OverFrameState>;
   private readonly timers = new WindowTimers();
   /** Rows dropped because their key had already processed their time (late). */
@@ -61,7 +61,7 @@ export class OverAggregateOperator implements StreamOperator {
 
   open(context: OperatorContext): void {
     this.context = context;
-    this.pending = context.keyedState.getValueState<Row[]>({ name: OVER_PENDING_STATE });
+    this.pending = context.keyedState.getListState<Row>({ name: OVER_PENDING_STATE });
     this.frames = context.keyedState.getValueState<OverFrameState>({ name: 'over-aggregate.frame' });
     for (const [key, rows] of context.keyedState.entriesOf<Row[]>({ name: OVER_PENDING_STATE })) {
       for (const row of rows) this.timers.register(this.timeOf(row), key);
@@ -90,9 +90,7 @@ export class OverAggregateOperator implements StreamOperator {
         this.late();
         continue;
       }
-      const rows = this.pending.value();
-      if (rows === undefined) this.pending.update([row]);
-      else rows.push(row);
+      this.pending.add(row);
       this.timers.register(time, key);
     }
   }
@@ -103,8 +101,7 @@ export class OverAggregateOperator implements StreamOperator {
     const state = this.context.keyedState;
     this.timers.advance(watermark, (key: Key) => {
       state.setCurrentKey(key);
-      const rows = this.pending.value();
-      if (rows === undefined) return;
+      const rows = this.pending.get();
       const due = rows.filter((r) => this.timeOf(r) <= watermark);
       if (due.length === 0) return;
       const rest = rows.filter((r) => this.timeOf(r) > watermark);

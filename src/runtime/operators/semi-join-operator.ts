@@ -90,8 +90,7 @@ export class SemiJoinOperator implements StreamOperator {
       }
       backend.setCurrentKey(keyOf(row));
       if (accumulate) {
-        const entry = left.add(row);
-        if (entry.count === 1 && this.rightCount === undefined) entry.associations = this.countMatches(row);
+        const entry = left.add(row, this.rightCount === undefined ? () => this.countMatches(row) : undefined);
         if (this.visible(entry)) out.push(RowKind.INSERT, row);
         continue;
       }
@@ -138,15 +137,16 @@ export class SemiJoinOperator implements StreamOperator {
         });
         continue;
       }
-      left.forEachEntry((entry) => {
-        if (!matches(entry.row, row)) return;
+      left.updateEntries((entry) => {
+        if (!matches(entry.row, row)) return false;
         const before = entry.associations!;
         entry.associations = before + (accumulate ? 1 : -1);
         // The row appears or disappears when its associations cross 0.
         const crossed = accumulate ? before === 0 : before === 1;
-        if (!crossed) return;
+        if (!crossed) return true;
         const kind = accumulate !== anti ? RowKind.INSERT : RowKind.DELETE;
         for (let c = 0; c < entry.count; c++) out.push(kind, entry.row);
+        return true;
       });
     }
   }

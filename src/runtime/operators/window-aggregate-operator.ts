@@ -27,7 +27,9 @@
  * by), one keyed value `[firedEnd, ...key values, ...panes]`: `firedEnd` is the end of the key's
  * last fired window, so that the timers registered again on restore never fire a window twice;
  * the panes are pairs of a slice's end (a window's, when windows are panes) and its accumulator
- * (MergingAggregateProgram's layout from index 0), flat in the record to keep a key small.
+ * (MergingAggregateProgram's layout from index 0), flat in the record to keep a key small. The
+ * value is written back after every change (the state contract): once per run of rows of one key
+ * in a batch, and when a window of the key fires.
  */
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -49,10 +51,9 @@ export const WINDOW_STATE = 'window-aggregate.panes';
 type WindowGroup = unknown[];
 /** An accumulator: `[rowCount, ...aggregate slots]`. */
 type Pane = unknown[];
-/** The keys with a pane in one slice, and their state (parallel arrays). */
+/** The keys with a pane in one slice. */
 interface SliceMembers {
   readonly keys: Key[];
-  readonly groups: WindowGroup[];
 }
 
 const FIRED = 0;
@@ -77,16 +78,18 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly out = new ChangeBatch();
   /**
    * The keys with a pane ending at each slice end (each window end, when windows are panes), until
-   * the slice's last window has fired, with their state (so that firing looks nothing up); derived
-   * from keyed state. A key may be listed twice (after a restore, or when CUMULATE collapsed its
-   * pane and a late row opened it again): `fire` skips a window the key has already emitted, and
-   * a group whose state was cleared (its `firedEnd` then Infinity).
+   * the slice's last window has fired; derived from keyed state. A key may be listed twice (after
+   * a restore, or when CUMULATE collapsed its pane and a late row opened it again): `fire` skips a
+   * window the key has already emitted, and a key whose state was cleared.
    */
   private readonly slicesByEnd = new Map<number, SliceMembers>();
   /** Slice ends by the last millisecond of each window holding the slice, so that a window finds its slices. */
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
   private groups!: ValueState<WindowGroup>;
+  /** During a batch: the key whose group `fold` last read, and that group, to be written back when the key changes and at the batch's end. */
+  private openKey: Key | undefined;
+  private openGroup: WindowGroup | undefined;
   /** Every window ending at or before this time has fired (the watermark, or the clock's last timer). */
   private watermark = -Infinity;
   /** Processing time only: the time the scheduled timer fires, and how to cancel it. */
@@ -116,7 +119,7 @@ export class WindowAggregateOperator implements StreamOperator {
     const descriptor = { name: WINDOW_STATE };
     this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
     for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
-      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group, group[i] as number);
+      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group[i] as number);
     }
     this.schedule();
   }
@@ -141,6 +144,7 @@ export class WindowAggregateOperator implements StreamOperator {
       if (slices.firstWindowEnd(slice) - 1 <= this.watermark && this.countLate(slice)) continue;
       this.fold(row, slice);
     }
+    this.writeBack();
     this.schedule();
   }
 
@@ -192,8 +196,8 @@ export class WindowAggregateOperator implements StreamOperator {
       }
       const members = this.slicesByEnd.get(slice as number);
       if (members === undefined) return;
-      const { keys, groups } = members;
-      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, groups[i]!, end, out);
+      const { keys } = members;
+      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, end, out);
       if (end >= this.lastWindowEnd(slice as number)) this.slicesByEnd.delete(slice as number);
     });
     this.flush();
@@ -206,37 +210,55 @@ export class WindowAggregateOperator implements StreamOperator {
     this.out.clear();
   }
 
-  /** Folds `row` into the pane ending at `end` of the row's key, listing the key under that slice when the pane is new. */
+  /**
+   * Folds `row` into the pane ending at `end` of the row's key, listing the key under that slice
+   * when the pane is new. The key's group stays open (not yet written back) while the next rows
+   * are of the same key; see `writeBack`.
+   */
   private fold(row: Row, end: number): void {
     const key = this.keyOf(row);
-    this.context.keyedState.setCurrentKey(key);
-    let group = this.groups.value();
+    let group: WindowGroup | undefined;
+    if (key === this.openKey && this.openGroup !== undefined) group = this.openGroup;
+    else {
+      this.writeBack();
+      this.context.keyedState.setCurrentKey(key);
+      group = this.groups.value();
+    }
     let pane: Pane | undefined;
     if (group === undefined) {
       pane = this.emptyPane.slice();
       group = this.newGroup(row, end, pane);
-      this.groups.update(group);
-      this.index(key, group, end);
+      this.index(key, end);
     } else if ((pane = this.paneOf(group, end)) === undefined) {
       pane = this.emptyPane.slice();
       group.push(end, pane);
-      this.index(key, group, end);
+      this.index(key, end);
     }
     this.program.accumulate(pane, row);
+    this.openKey = key;
+    this.openGroup = group;
   }
 
-  /** Lists `key` (with its state) under the slice ending at `slice`; a new slice registers its windows that have not fired. */
-  private index(key: Key, group: WindowGroup, slice: number): void {
+  /** Writes the group `fold` has open back to state (the backend's current key is still its key). */
+  private writeBack(): void {
+    const group = this.openGroup;
+    if (group === undefined) return;
+    this.groups.update(group);
+    this.openKey = undefined;
+    this.openGroup = undefined;
+  }
+
+  /** Lists `key` under the slice ending at `slice`; a new slice registers its windows that have not fired. */
+  private index(key: Key, slice: number): void {
     let members = this.slicesByEnd.get(slice);
     if (members === undefined) {
-      this.slicesByEnd.set(slice, (members = { keys: [], groups: [] }));
+      this.slicesByEnd.set(slice, (members = { keys: [] }));
       const last = this.lastWindowEnd(slice);
       for (let end = this.perWindow ? slice : this.slices.firstWindowEnd(slice); end <= last; end = this.slices.nextWindowEnd(end)) {
         if (end - 1 > this.watermark) this.timers.register(end - 1, slice);
       }
     }
     members.keys.push(key);
-    members.groups.push(group);
   }
 
   /** The end of the last window holding the slice ending at `slice` (the window itself when windows are panes). */
@@ -244,9 +266,11 @@ export class WindowAggregateOperator implements StreamOperator {
     return this.perWindow ? slice : this.slices.lastWindowEnd(slice);
   }
 
-  /** Emits the window ending at `end` of `key` (whose state is `group`) unless it already has, and drops the panes no later window holds. */
-  private fire(key: Key, group: WindowGroup, end: number, out: ChangeBatch): void {
-    if ((group[FIRED] as number) >= end) return;
+  /** Emits the window ending at `end` of `key` unless it already has (or has no state), and drops the panes no later window holds. */
+  private fire(key: Key, end: number, out: ChangeBatch): void {
+    this.context.keyedState.setCurrentKey(key);
+    const group = this.groups.value();
+    if (group === undefined || (group[FIRED] as number) >= end) return;
     group[FIRED] = end;
     const start = this.slices.windowStart(end);
     const result = this.perWindow ? this.paneOf(group, end) : this.merged(group, start, end);
@@ -263,10 +287,8 @@ export class WindowAggregateOperator implements StreamOperator {
     group.length = kept;
     if (collapse) group.push(end, result);
     if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.program.row(group, result, start, end));
-    if (group.length > this.panesStart) return;
-    group[FIRED] = Infinity;
-    this.context.keyedState.setCurrentKey(key);
-    this.groups.clear();
+    if (group.length > this.panesStart) this.groups.update(group);
+    else this.groups.clear();
   }
 
   /** The pane ending at `end` of a key, if it has one. */

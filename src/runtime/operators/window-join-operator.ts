@@ -3,8 +3,8 @@
  * windowed alike: both are partitioned by the equated columns besides window_start and
  * window_end, and each key's keyed-state entry holds its open windows, each with the rows of both
  * sides, flat: `[end, leftRows, rightRows, end, leftRows, rightRows, ...]` (a key usually has one
- * or two open windows, so a scan finds one), updated in place as the heap backend returns the
- * stored value itself. When the watermark (the minimum over both inputs, as
+ * or two open windows, so a scan finds one), written back after every change (a new row rewrites
+ * the key's entry on a serialising backend). When the watermark (the minimum over both inputs, as
  * the task delivers it) passes a window's end, every left row of each key's window is joined with
  * every right row, emitted as +I (left columns then right columns); when one side has no rows,
  * an outer other side's rows are emitted padded with NULLs; the window is then removed from the
@@ -105,7 +105,7 @@ export class WindowJoinOperator implements StreamOperator {
       let windows = this.windows.value();
       let at: number;
       if (windows === undefined) {
-        this.windows.update((windows = [end, [], []]));
+        windows = [end, [], []];
         this.list(end, key);
         at = 0;
       } else {
@@ -117,6 +117,7 @@ export class WindowJoinOperator implements StreamOperator {
         }
       }
       (windows[at + rowsAt] as Row[]).push(row);
+      this.windows.update(windows);
     }
     if (unmatched.size > 0) this.context.output.collect(unmatched);
   }
@@ -139,7 +140,10 @@ export class WindowJoinOperator implements StreamOperator {
         if (at < 0) continue;
         this.join(windows![at + 1] as Row[], windows![at + 2] as Row[], out);
         if (windows!.length === 3) this.windows.clear();
-        else windows!.splice(at, 3);
+        else {
+          windows!.splice(at, 3);
+          this.windows.update(windows!);
+        }
       }
     });
     if (out.size > 0) this.context.output.collect(out);

@@ -1,20 +1,22 @@
 /**
- * The rows one input of a regular join keeps per join key (Flink's JoinRecordStateView): one keyed
- * value per join key, holding that key's rows of the side as plain data (so that snapshots,
- * restores and rescaling by key group need nothing join-specific), mutated in place. Like the
- * group aggregate, the views rely on a heap backend that returns the stored value itself.
+ * The rows one input of a regular join keeps per join key (Flink's JoinRecordStateView), in keyed
+ * state as plain data (so that snapshots, restores and rescaling by key group need nothing
+ * join-specific). Every change is written back to state (the state contract: what is read is a
+ * copy); on the heap backend a write-back of the value read is one Map.set.
  *
  * Two layouts, chosen by whether the input can retract:
- * - {@link AppendOnlyRecordView}: the rows in arrival order, one entry per copy. Inserting is a
- *   push; a retraction (which an insert-only input should not send) searches the list.
+ * - {@link AppendOnlyRecordView}: the rows in arrival order, one entry per copy, in list state:
+ *   inserting is a `ListState.add` (one new row never rewrites the key's list); a retraction
+ *   (which an insert-only input should not send) searches the list and rewrites it.
  * - {@link CountedRecordView}: a multiset indexed by a hash of the whole row, so that a
  *   retraction finds its row in constant time whatever the number of rows per key (a key held by
- *   one distinct row stores just that row). Snapshots of either form restore.
+ *   one distinct row stores just that row), as one keyed value: a change rewrites the key's whole
+ *   multiset on a serialising backend.
  */
 import { hashRow, rowsEqual } from '../../common/key-codec.js';
 import type { RowKind } from '../../common/row-kind.js';
 import type { ChangeBatch, Row } from '../../common/row.js';
-import type { KeyedStateBackend, ValueState } from './keyed-state-backend.js';
+import type { KeyedStateBackend, ListState, ValueState } from './keyed-state-backend.js';
 
 /** Builds an output row from a left row and a right row. */
 export type RowCombiner = (left: Row, right: Row) => Row;
@@ -55,39 +57,35 @@ export function joinRecordStateView(backend: KeyedStateBackend, options: JoinRec
 
 /** Rows of an insert-only input, per join key in arrival order, one entry per copy. */
 export class AppendOnlyRecordView implements JoinRecordStateView {
-  private readonly state: ValueState<Row[]>;
+  private readonly state: ListState<Row>;
   private readonly left: boolean;
   private readonly combine: RowCombiner;
   private readonly condition: JoinCondition;
 
   constructor(backend: KeyedStateBackend, options: JoinRecordStateViewOptions) {
-    this.state = backend.getValueState<Row[]>({ name: options.stateName });
+    this.state = backend.getListState<Row>({ name: options.stateName });
     this.left = options.left;
     this.combine = options.combine;
     this.condition = options.condition ?? MATCHES_ALL;
   }
 
   add(row: Row): void {
-    const rows = this.state.value();
-    if (rows === undefined) this.state.update([row]);
-    else rows.push(row);
+    this.state.add(row);
   }
 
   retract(row: Row): boolean {
-    const rows = this.state.value();
-    if (rows === undefined) return false;
+    const rows = this.state.get();
     for (let i = rows.length - 1; i >= 0; i--) {
       if (!rowsEqual(rows[i]!, row)) continue;
       if (rows.length === 1) this.state.clear();
-      else rows.splice(i, 1);
+      else this.state.update([...rows.slice(0, i), ...rows.slice(i + 1)]);
       return true;
     }
     return false;
   }
 
   emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {
-    const rows = this.state.value();
-    if (rows === undefined) return;
+    const rows = this.state.get();
     const { combine, condition } = this;
     if (this.left) {
       for (let i = 0; i < rows.length; i++) if (condition(rows[i]!, probe)) out.push(kind, combine(rows[i]!, probe));
@@ -134,11 +132,16 @@ export class CountedRecordView implements JoinRecordStateView {
     this.condition = options.condition ?? MATCHES_ALL;
   }
 
-  /** Adds one copy of `row`; returns its entry (a new one has count 1). */
-  add(row: Row): CountedRow {
+  /**
+   * Adds one copy of `row`; returns its entry as stored (a new one has count 1). A new distinct
+   * row's `associations` are `associations()` when given. The entry is a copy on a serialising
+   * backend: change it through the view only.
+   */
+  add(row: Row, associations?: () => number): CountedRow {
+    const fresh = (): CountedRow => (associations === undefined ? { row, count: 1, next: null } : { row, count: 1, next: null, associations: associations() });
     const stored = this.state.value();
     if (stored === undefined) {
-      const only: CountedRow = { row, count: 1, next: null };
+      const only = fresh();
       this.state.update(only);
       return only;
     }
@@ -147,27 +150,31 @@ export class CountedRecordView implements JoinRecordStateView {
     else {
       if (rowsEqual(stored.row, row)) {
         stored.count++;
+        this.state.update(stored);
         return stored;
       }
       rows = new Map([[hashRow(stored.row), stored]]);
-      this.state.update(rows);
     }
     const hash = hashRow(row);
     let entry = rows.get(hash);
-    if (entry === undefined) {
-      const added = { row, count: 1, next: null };
-      rows.set(hash, added);
-      return added;
-    }
-    for (;;) {
-      if (rowsEqual(entry.row, row)) {
-        entry.count++;
-        return entry;
+    let result: CountedRow | undefined;
+    if (entry === undefined) rows.set(hash, (result = fresh()));
+    else {
+      for (;;) {
+        if (rowsEqual(entry.row, row)) {
+          entry.count++;
+          result = entry;
+          break;
+        }
+        if (entry.next === null) {
+          result = entry.next = fresh();
+          break;
+        }
+        entry = entry.next;
       }
-      if (entry.next === null) break;
-      entry = entry.next;
     }
-    return (entry.next = { row, count: 1, next: null });
+    this.state.update(rows);
+    return result;
   }
 
   retract(row: Row): boolean {
@@ -176,17 +183,22 @@ export class CountedRecordView implements JoinRecordStateView {
     if (!(rows instanceof Map)) {
       if (!rowsEqual(rows.row, row)) return false;
       if (--rows.count === 0) this.state.clear();
+      else this.state.update(rows);
       return true;
     }
     const hash = hashRow(row);
     let previous: CountedRow | null = null;
     for (let entry = rows.get(hash) ?? null; entry !== null; previous = entry, entry = entry.next) {
       if (!rowsEqual(entry.row, row)) continue;
-      if (--entry.count > 0) return true;
-      if (previous !== null) previous.next = entry.next;
-      else if (entry.next !== null) rows.set(hash, entry.next);
-      else if (rows.size === 1) this.state.clear();
-      else rows.delete(hash);
+      if (--entry.count === 0) {
+        if (previous !== null) previous.next = entry.next;
+        else if (entry.next !== null) rows.set(hash, entry.next);
+        else if (rows.size === 1) {
+          this.state.clear();
+          return true;
+        } else rows.delete(hash);
+      }
+      this.state.update(rows);
       return true;
     }
     return false;
@@ -206,12 +218,26 @@ export class CountedRecordView implements JoinRecordStateView {
     return this.state.value() === undefined;
   }
 
-  /** Calls `visit` for each distinct row under the current key (it may change `associations`, not the rows). */
+  /** Calls `visit` for each distinct row under the current key; the entries are read-only (copies on a serialising backend). */
   forEachEntry(visit: (entry: CountedRow) => void): void {
     const rows = this.state.value();
     if (rows === undefined) return;
     if (!(rows instanceof Map)) return visit(rows);
     for (const head of rows.values()) for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) visit(entry);
+  }
+
+  /**
+   * Calls `visit` for each distinct row under the current key; `visit` may change the entry's
+   * `associations` (never its row or count) and returns true when it did. The key's rows are
+   * written back once afterwards when any visit changed something.
+   */
+  updateEntries(visit: (entry: CountedRow) => boolean): void {
+    const rows = this.state.value();
+    if (rows === undefined) return;
+    let changed = false;
+    if (!(rows instanceof Map)) changed = visit(rows);
+    else for (const head of rows.values()) for (let entry: CountedRow | null = head; entry !== null; entry = entry.next) if (visit(entry)) changed = true;
+    if (changed) this.state.update(rows);
   }
 
   emitJoined(probe: Row, kind: RowKind, out: ChangeBatch): void {

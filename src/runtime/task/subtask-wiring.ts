@@ -7,7 +7,8 @@ import { UTC_ZONE } from '../../common/time-zone.js';
 import type { JobGraph, JobNode } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
 import { createOperator, createSourceReader, isSourceNode, type ConnectorResolver } from '../operator-factory.js';
-import { MemoryStateBackend } from '../state/memory-state-backend.js';
+import type { MemoryStateBackend } from '../state/memory-state-backend.js';
+import { createStateBackend, stateBackendKindFromEnv } from '../state/state-backend-factory.js';
 import type { StreamOperator } from '../stream-operator.js';
 import type { Channel } from './channel.js';
 import { OperatorRunner, type BarrierHandler } from './operator-runner.js';
@@ -44,6 +45,8 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
       consumers.set(edge.from, list);
     });
   }
+  // The heap backend, or the contract-checking copying one when a test asks (WEIR_TEST_STATE_BACKEND).
+  const stateBackend = stateBackendKindFromEnv();
   const runners = new Map<string, OperatorRunner[]>();
   const byNode = new Map<string, Subtask[]>();
   // The graph's zone (or the node's part's), not the session's: a restored job computes in the zone it was planned in.
@@ -64,7 +67,7 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
       });
       const output = new OutputRouter(targets, index, services.maxParallelism);
       const ttl = node.stateTtlMillis === undefined ? undefined : { ttlMillis: node.stateTtlMillis, ...(services.stateClock === undefined ? {} : { clock: services.stateClock }) };
-      const state = new MemoryStateBackend(ttl);
+      const state = createStateBackend(stateBackend, ttl);
       if (isSourceNode(node)) {
         subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources, node.sourceIdleTimeoutMillis) });
       } else {
