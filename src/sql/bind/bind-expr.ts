@@ -12,7 +12,7 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
 import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
-import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
+import { binaryLiteral, intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
 
 /** Where an expression is being bound, for the error when an aggregate appears where it may not. */
@@ -56,6 +56,8 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
           return Exprs.literal(expr.value, SqlTypes.char(Math.max(expr.value.length, 1), false));
         case 'boolean':
           return Exprs.literal(expr.value, SqlTypes.boolean(false));
+        case 'binary':
+          return binaryLiteral(expr.hex, expr.span);
         case 'null':
           return Exprs.literal(null, SqlTypes.null());
       }
