@@ -23,7 +23,7 @@ export const binaryFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'UNHEX',
-    description: 'UNHEX(s): the bytes of hex text s (an odd number of digits reads as if led by 0); NULL when s holds a character that is not a hex digit',
+    description: 'UNHEX(s): the bytes of hex text s (with an odd number of digits the first is dropped and a zero byte leads); NULL when s holds a character that is not a hex digit',
     signatures: [{ args: [Arg.STRING], nullable: true, returns: SqlTypes.bytes(false), generate: (ctx, [s]) => `${ctx.lib('unhex')}(${s!.code})` }],
   }),
 ];

@@ -7,9 +7,9 @@ import { createHash } from 'node:crypto';
 import { bytesEqual, bytesToBase64, compareBytes, copyBytes, utf8Bytes } from '../../common/bytes.js';
 import { WeirError } from '../../common/errors.js';
 
-/** True when two non-NULL binary strings hold the same bytes. */
-export function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
-  return bytesEqual(a, b);
+/** True when two binary strings hold the same bytes; false when either is NULL (an IN list's NULL element). */
+export function equalBytes(a: Uint8Array | null, b: Uint8Array | null): boolean {
+  return a !== null && b !== null && bytesEqual(a, b);
 }
 
 /** Unsigned lexicographic comparison of two non-NULL binary strings (negative, 0, positive). */
@@ -158,11 +158,16 @@ export function hexOfBytes(bytes: Uint8Array): string {
 
 const HEX_TEXT = /^[0-9A-Fa-f]*$/;
 
-/** UNHEX(s): the bytes of hex text (an odd count of digits reads as if a leading 0 were there); NULL when s holds a character that is not a hex digit. */
+/**
+ * UNHEX(s): the bytes of hex text; NULL when s holds a character that is not a hex digit. As
+ * Flink's: with an odd number of digits the first one is dropped (checked, not used) and the
+ * result starts with a zero byte (`UNHEX('ABC')` = x'00bc').
+ */
 export function unhex(s: string): Uint8Array | null {
   if (!HEX_TEXT.test(s)) return null;
-  const even = s.length % 2 === 0 ? s : '0' + s;
-  return copyBytes(Buffer.from(even, 'hex'));
+  const bytes = new Uint8Array((s.length + 1) >> 1);
+  bytes.set(Buffer.from(s.length % 2 === 0 ? s : s.slice(1), 'hex'), s.length % 2);
+  return bytes;
 }
 
 /** TO_BASE64 of bytes. */
