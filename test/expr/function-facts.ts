@@ -164,6 +164,11 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["SHA256(x'616263')", 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad'],
     ["SHA2(x'616263', 224)", '23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7'],
     ["SHA2(x'616263', 100)", null],
+    ["JSON_OBJECT('k' VALUE x'0102')", '{"k":"AQI="}'],
+    ["CAST(x'01' AS INT)", { error: 'cannot cast BINARY(1) to INT' }],
+    ['CAST(1 AS BYTES)', { error: 'cannot cast INT to BYTES' }],
+    ["'a' = x'61'", { error: 'cannot apply = to (CHAR(1), BINARY(1))' }],
+    ["CHAR_LENGTH(x'61')", { error: 'cannot apply CHAR_LENGTH to (BINARY(1))' }],
   ],
   logical: [
     ['TRUE OR FALSE', 'TRUE'],

@@ -6,7 +6,7 @@
  */
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
 import { INT64_MIN } from '../../common/int64.js';
-import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { formatType, sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
@@ -358,5 +358,6 @@ export function castTo(expr: ScalarExpr, type: SqlType): ScalarExpr {
 }
 
 function describe(type: SqlType): string {
+  if (type.kind === 'BINARY' || type.kind === 'VARBINARY') return formatType(withNullable(type, true));
   return type.kind === 'DECIMAL' ? `DECIMAL(${type.precision}, ${type.scale})` : type.kind;
 }
