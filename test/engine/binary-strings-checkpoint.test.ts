@@ -26,7 +26,7 @@ function ddl(dir: string, parallelism: number, checkpoints = true): string {
     ${checkpoints ? "SET 'execution.checkpointing.interval' = '50 ms';" : ''}
     SET 'pipeline.name' = 'byte_totals';
     SET 'parallelism.default' = '${parallelism}';
-    CREATE TABLE src (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '40000',
+    CREATE TABLE src (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'rows-per-second' = '8000',
       'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '${ROWS}',
       'fields.k.min' = '0', 'fields.k.max' = '40', 'fields.v.min' = '0', 'fields.v.max' = '300');
     CREATE VIEW tagged AS SELECT UNHEX(LPAD(HEX(k * 7), 2 * (1 + MOD(k, 3)), '0')) AS tag, ENCODE(CAST(v AS STRING), 'UTF-16BE') AS payload, UNHEX(HEX(MOD(v, 5))) AS small FROM src;`;
