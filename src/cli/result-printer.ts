@@ -1,6 +1,7 @@
 /**
  * How the CLI prints finite results: `table` (aligned, Flink's tableau style), `csv`, `json`
- * (one array) or `ndjson` (one object per row, column names as keys, NULL as null).
+ * (one array) or `ndjson` (one object per row, column names as keys, NULL as null). Binary
+ * strings print as Flink's SQL client prints them, `x'0aff'` (a JSON string in json/ndjson).
  */
 import { renderTable } from '../engine/result-format.js';
 import { cellText } from './cell-text.js';
@@ -44,7 +45,7 @@ export function formatObjects(rows: readonly Record<string, unknown>[], format: 
 
 function jsonReplacer(this: Record<string, unknown>, key: string, value: unknown): unknown {
   const original = this[key];
-  if (original instanceof Date) return cellText(original);
+  if (original instanceof Date || original instanceof Uint8Array) return cellText(original);
   if (original instanceof Map) return Object.fromEntries(original);
   return jsonValue(value);
 }
@@ -52,6 +53,7 @@ function jsonReplacer(this: Record<string, unknown>, key: string, value: unknown
 function jsonValue(value: unknown): unknown {
   if (value === undefined) return null;
   if (typeof value === 'bigint') return value.toString();
+  if (value instanceof Uint8Array) return cellText(value);
   return value;
 }
 

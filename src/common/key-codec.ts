@@ -7,6 +7,7 @@
  * A BIGINT is a number or a bigint depending only on its value (int64.ts), so one value always
  * has one key, one encoding and one hash.
  */
+import { bytesToHex } from './bytes.js';
 import type { Row } from './row.js';
 
 /** A state key: a primitive value (single column) or an encoded composite key. */
@@ -17,7 +18,8 @@ export type KeySelector = (row: Row) => Key;
 
 /**
  * The key of the given columns: the value itself for one column (its encoding when it is an
- * ARRAY, ROW or MAP value, which are objects that Map lookups would compare by identity), an
+ * ARRAY, ROW or MAP value or a binary string, which are objects that Map lookups would compare by
+ * identity: equal bytes give equal keys), an
  * encoded string otherwise.
  * A composite selector remembers the last row's primitive components and their encodings (rows
  * of one window, or of one group, arrive in runs): unchanged components are not encoded again,
@@ -90,6 +92,7 @@ export function encodeComponent(value: unknown): string {
 }
 
 function encodeNested(value: object): string {
+  if (value instanceof Uint8Array) return 'x' + bytesToHex(value);
   if (Array.isArray(value)) {
     const body = value.map((v) => encodeComponent(v)).join('');
     return body.length + ':' + body;

@@ -6,7 +6,8 @@
  * exactly, as a number when the value is a safe integer and a bigint otherwise (never a bigint
  * inside the safe range: see int64.ts); FLOAT/DOUBLE → number;
  * DECIMAL(p,s) → bigint holding the unscaled value (the scale lives in the type);
- * CHAR/VARCHAR → string; DATE → days since 1970-01-01; TIME → milliseconds of the day;
+ * CHAR/VARCHAR → string; BINARY/VARBINARY → Uint8Array (a fresh array of its own, never mutated once
+ * made: a Buffer, being one, is accepted too); DATE → days since 1970-01-01; TIME → milliseconds of the day;
  * TIMESTAMP(p)/TIMESTAMP_LTZ(p) → epoch milliseconds; INTERVAL DAY TO SECOND → milliseconds;
  * INTERVAL YEAR TO MONTH → months; ROW → array; ARRAY → array; MAP → Map.
  */
@@ -21,6 +22,8 @@ export type SqlType =
   | { readonly kind: 'DECIMAL'; readonly nullable: boolean; readonly precision: number; readonly scale: number }
   | { readonly kind: 'CHAR'; readonly nullable: boolean; readonly length: number }
   | { readonly kind: 'VARCHAR'; readonly nullable: boolean; readonly length: number }
+  | { readonly kind: 'BINARY'; readonly nullable: boolean; readonly length: number }
+  | { readonly kind: 'VARBINARY'; readonly nullable: boolean; readonly length: number }
   | { readonly kind: 'DATE'; readonly nullable: boolean }
   | { readonly kind: 'TIME'; readonly nullable: boolean; readonly precision: number }
   | {
@@ -55,6 +58,9 @@ export type SqlTypeKind = SqlType['kind'];
 /** The maximum length of VARCHAR, which is what STRING means. */
 export const MAX_VARCHAR_LENGTH = 2147483647;
 
+/** The maximum length of VARBINARY, which is what BYTES means. */
+export const MAX_VARBINARY_LENGTH = 2147483647;
+
 /** The largest DECIMAL precision Flink accepts. */
 export const MAX_DECIMAL_PRECISION = 38;
 
@@ -71,6 +77,9 @@ export const SqlTypes = {
   string: (nullable = true): SqlType => ({ kind: 'VARCHAR', nullable, length: MAX_VARCHAR_LENGTH }),
   varchar: (length: number, nullable = true): SqlType => ({ kind: 'VARCHAR', nullable, length }),
   char: (length: number, nullable = true): SqlType => ({ kind: 'CHAR', nullable, length }),
+  bytes: (nullable = true): SqlType => ({ kind: 'VARBINARY', nullable, length: MAX_VARBINARY_LENGTH }),
+  varbinary: (length: number, nullable = true): SqlType => ({ kind: 'VARBINARY', nullable, length }),
+  binary: (length: number, nullable = true): SqlType => ({ kind: 'BINARY', nullable, length }),
   date: (nullable = true): SqlType => ({ kind: 'DATE', nullable }),
   time: (precision = 0, nullable = true): SqlType => ({ kind: 'TIME', nullable, precision }),
   timestamp: (precision = 3, nullable = true): SqlType => ({ kind: 'TIMESTAMP', nullable, precision }),
@@ -119,6 +128,11 @@ export function isStringType(type: SqlType): boolean {
   return type.kind === 'CHAR' || type.kind === 'VARCHAR';
 }
 
+/** True for BINARY and VARBINARY (BYTES). */
+export function isBinaryType(type: SqlType): boolean {
+  return type.kind === 'BINARY' || type.kind === 'VARBINARY';
+}
+
 /** True for TIMESTAMP and TIMESTAMP_LTZ. */
 export function isTimestampType(type: SqlType): boolean {
   return type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ';
@@ -134,6 +148,10 @@ export function formatType(type: SqlType): string {
       return `CHAR(${type.length})${suffix}`;
     case 'VARCHAR':
       return (type.length === MAX_VARCHAR_LENGTH ? 'STRING' : `VARCHAR(${type.length})`) + suffix;
+    case 'BINARY':
+      return `BINARY(${type.length})${suffix}`;
+    case 'VARBINARY':
+      return (type.length === MAX_VARBINARY_LENGTH ? 'BYTES' : `VARBINARY(${type.length})`) + suffix;
     case 'TIME':
       return `TIME(${type.precision})${suffix}`;
     case 'TIMESTAMP':
@@ -165,6 +183,8 @@ export function sameType(a: SqlType, b: SqlType, options: { ignoreNullability?: 
       return a.precision === (b as typeof a).precision && a.scale === (b as typeof a).scale;
     case 'CHAR':
     case 'VARCHAR':
+    case 'BINARY':
+    case 'VARBINARY':
       return a.length === (b as typeof a).length;
     case 'TIME':
     case 'TIMESTAMP':

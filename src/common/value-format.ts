@@ -1,6 +1,9 @@
 /**
  * Renders values as Flink's `CAST(x AS STRING)` does; the print sink, the REPL and CAST share it.
+ * Binary strings are the exception: they render as Flink prints them (`x'0aff'`, its SQL client's
+ * and print sink's form), while a top-level `CAST(bytes AS STRING)` decodes UTF-8 (see expr/cast.ts).
  */
+import { formatBytes } from './bytes.js';
 import { formatDecimal } from './decimal.js';
 import { formatDate, formatTimeOfDay, formatTimestamp } from './datetime.js';
 import { invariant } from './errors.js';
@@ -9,7 +12,7 @@ import { localOf, UTC_ZONE } from './time-zone.js';
 
 /**
  * The text of a non-NULL value of `type`, as Flink's CAST to STRING: `TRUE`, `1.0E7`, `10.500`,
- * `2020-01-01 12:00:00.000`, `+0 00:00:04.000`, `(1, a)`, `[1, 2]`, `{a=1, b=2}`.
+ * `2020-01-01 12:00:00.000`, `+0 00:00:04.000`, `(1, a)`, `[1, 2]`, `{a=1, b=2}`, `x'0aff'`.
  * The value must not be NULL: how a top-level NULL is shown is the caller's choice; NULLs nested
  * in a ROW, ARRAY or MAP render as `NULL`. A TIMESTAMP_LTZ instant is shown as its wall-clock time
  * in `zone` (a resolved `table.local-time-zone`; UTC when not given).
@@ -33,6 +36,9 @@ export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZO
     case 'CHAR':
     case 'VARCHAR':
       return value as string;
+    case 'BINARY':
+    case 'VARBINARY':
+      return formatBytes(value as Uint8Array);
     case 'DATE':
       return formatDate(value as number);
     case 'TIME':

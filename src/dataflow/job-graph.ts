@@ -10,6 +10,7 @@ import type { OrderKey } from '../common/order-key.js';
 import type { OverFrame } from '../common/over-frame.js';
 import type { WindowFunction } from '../common/window-function.js';
 import { createHash } from 'node:crypto';
+import { bytesToHex, hexToBytes } from '../common/bytes.js';
 import { WeirError } from '../common/errors.js';
 import type { Schema } from '../common/schema.js';
 import type { AlignedWindowSpec, WindowSpec } from '../common/window-spec.js';
@@ -623,15 +624,25 @@ export function partFingerprints(graph: JobGraph): Record<string, string> {
   return Object.fromEntries([...byPart].map(([part, nodes]) => [part, graphFingerprint({ ...graph, nodes })]));
 }
 
-/** A JSON.stringify replacer that tags bigint values (DECIMALs, BIGINTs beyond 2^53) as `{ "$bigint": "<digits>" }`, so that they survive; {@link bigintReviver} undoes it. */
+/**
+ * A JSON.stringify replacer that tags bigint values (DECIMALs, BIGINTs beyond 2^53) as
+ * `{ "$bigint": "<digits>" }` and binary strings (Uint8Array) as `{ "$bytes": "<hex>" }`, so that
+ * they survive (in job graphs, and in operator state kept in checkpoint metadata); {@link bigintReviver} undoes it.
+ */
 export function bigintReplacer(_key: string, value: unknown): unknown {
-  return typeof value === 'bigint' ? { $bigint: value.toString() } : value;
+  if (typeof value === 'bigint') return { $bigint: value.toString() };
+  return value instanceof Uint8Array ? { $bytes: bytesToHex(value) } : value;
 }
 
-/** The JSON.parse reviver that turns the tags of {@link bigintReplacer} back into bigints. */
+/** The JSON.parse reviver that turns the tags of {@link bigintReplacer} back into bigints and Uint8Arrays. */
 export function bigintReviver(_key: string, value: unknown): unknown {
-  if (value !== null && typeof value === 'object' && '$bigint' in value && Object.keys(value).length === 1) {
-    return BigInt((value as { $bigint: string }).$bigint);
+  if (value !== null && typeof value === 'object' && Object.keys(value).length === 1) {
+    if ('$bigint' in value) return BigInt((value as { $bigint: string }).$bigint);
+    if ('$bytes' in value) {
+      const bytes = hexToBytes((value as { $bytes: string }).$bytes);
+      if (bytes === undefined) throw new WeirError('INTERNAL_ERROR', `malformed binary string tag ${JSON.stringify(value)}`);
+      return bytes;
+    }
   }
   return value;
 }

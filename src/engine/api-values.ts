@@ -2,7 +2,8 @@
  * Values as the programmatic API hands them out: plain JavaScript that loses nothing — DECIMAL as
  * its exact text (`'12.50'`), TIMESTAMP as a Date (its wall-clock time read as UTC), TIMESTAMP_LTZ
  * as a {@link LocalZonedTimestamp} (a Date of the instant that knows the session zone), DATE and
- * TIME as ISO text, ROW as an object keyed by field name, ARRAY as an array, MAP as a Map; NULL
+ * TIME as ISO text, ROW as an object keyed by field name, ARRAY as an array, MAP as a Map,
+ * BINARY/VARBINARY/BYTES as a Uint8Array (the engine's own value: treat it as read-only); NULL
  * as null.
  */
 import type { Row } from '../common/row.js';

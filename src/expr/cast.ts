@@ -3,7 +3,9 @@
  * time, following Flink's cast rules: numbers narrow into smaller integer types as Java's casts do
  * (integers and DECIMALs wrap around, FLOAT/DOUBLE saturate and NaN becomes 0), DECIMAL rounds
  * HALF_UP and a value that does not fit the DECIMAL's precision becomes NULL, strings are trimmed
- * before parsing, CHAR(n) pads and VARCHAR(n) cuts. Text that does not convert is an error
+ * before parsing, CHAR(n) pads and VARCHAR(n) cuts. Strings and binary strings convert through
+ * UTF-8 (bytes that are not UTF-8 are an error, as Flink's strict mode); BINARY(n) pads with zero
+ * bytes and cuts, VARBINARY(n) cuts, as Flink's. Text that does not convert is an error
  * (EXECUTION_ERROR `cannot cast 'abc' to INT`, ARITHMETIC_OVERFLOW `INT overflow in
  * CAST('3000000000' AS INT)`), which TRY_CAST turns into NULL. BIGINT values are exact 64-bit
  * (common/int64.ts): a DECIMAL wraps into it and a DOUBLE saturates at its bounds, as in Java, and
@@ -19,11 +21,12 @@ import {
   rescaleDecimal,
   truncateDecimal,
 } from '../common/decimal.js';
+import { copyBytes, utf8Bytes, utf8Text } from '../common/bytes.js';
 import { floorDiv, floorMod, MILLIS_PER_DAY, parseDate, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
 import { WeirError } from '../common/errors.js';
 import { instantOf, localOf, UTC_ZONE } from '../common/time-zone.js';
 import { int64FromDouble, int64ToNumber, parseInt64, wrapInt64, type Int64 } from '../common/int64.js';
-import { formatType, isIntegerType, isStringType, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
+import { formatType, isBinaryType, isIntegerType, isStringType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
 import { formatValue } from '../common/value-format.js';
 import type { CodegenContext } from './function-definition.js';
 import { canCast } from './type-coercion.js';
@@ -65,6 +68,9 @@ export function castConverter(from: SqlType, to: SqlType, zone: string = UTC_ZON
     case 'CHAR':
     case 'VARCHAR':
       return toStringConverter(from, to, zone);
+    case 'BINARY':
+    case 'VARBINARY':
+      return toBinaryConverter(from, to);
     case 'BOOLEAN':
       return toBooleanConverter(from, to);
     case 'TINYINT':
@@ -119,8 +125,33 @@ function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 
     if (to.kind === 'CHAR' && from.kind === 'CHAR' && fromLength === to.length) return undefined;
     return fitLength;
   }
+  if (isBinaryType(from)) {
+    const what = `CAST(${typeName(from)} AS ${typeName(to)})`;
+    if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value: Uint8Array) => utf8Text(value, what);
+    return (value: Uint8Array) => fitLength(utf8Text(value, what));
+  }
   if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from, zone);
   return (value) => fitLength(formatValue(value, from, zone));
+}
+
+/** Strings as their UTF-8 bytes; BINARY(n) padded with zero bytes or cut to n, VARBINARY(n) cut to n. */
+function toBinaryConverter(from: SqlType, to: Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>): Converter | undefined {
+  const { length } = to;
+  const fit =
+    to.kind === 'BINARY'
+      ? (bytes: Uint8Array): Uint8Array => {
+          if (bytes.length === length) return bytes;
+          if (bytes.length > length) return copyBytes(bytes.subarray(0, length));
+          const padded = new Uint8Array(length);
+          padded.set(bytes);
+          return padded;
+        }
+      : (bytes: Uint8Array): Uint8Array => (bytes.length > length ? copyBytes(bytes.subarray(0, length)) : bytes);
+  if (isStringType(from)) return (value: string) => fit(utf8Bytes(value));
+  const fromLength = (from as Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>).length;
+  if (to.kind === 'VARBINARY' && (length === MAX_VARBINARY_LENGTH || fromLength <= length)) return undefined;
+  if (to.kind === 'BINARY' && from.kind === 'BINARY' && fromLength === length) return undefined;
+  return fit;
 }
 
 const TRUE_TEXT = new Set(['t', 'true', 'y', 'yes', '1']);

@@ -13,6 +13,7 @@ import { arithmeticFunctions } from './functions/arithmetic-functions.js';
 import { collectionFunctions } from './functions/collection-functions.js';
 import { comparisonFunctions } from './functions/comparison-functions.js';
 import { conditionalFunctions } from './functions/conditional-functions.js';
+import { binaryFunctions } from './functions/binary-functions.js';
 import { conversionFunctions } from './functions/conversion-functions.js';
 import { noMatchingSignature } from './functions/define.js';
 import { jsonFunctions } from './functions/json-functions.js';
@@ -94,6 +95,7 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
     ...arithmeticFunctions,
     ...mathFunctions,
     ...stringFunctions,
+    ...binaryFunctions,
     ...conditionalFunctions,
     ...conversionFunctions,
     ...temporalFunctions,
@@ -259,6 +261,9 @@ function representationCheck(type: SqlType): (value: unknown) => boolean {
     case 'CHAR':
     case 'VARCHAR':
       return (v) => typeof v === 'string';
+    case 'BINARY':
+    case 'VARBINARY':
+      return (v) => v instanceof Uint8Array && v.length <= type.length;
     case 'ROW':
     case 'ARRAY':
       return Array.isArray;

@@ -3,9 +3,11 @@
  * `runtimeLib.substring` into the generated function's closure. Each helper is a plain function of
  * non-NULL values unless its comment says otherwise.
  */
+import { bytesEqual } from '../common/bytes.js';
 import { floorDiv, floorMod } from '../common/datetime.js';
 import { compareDecimals } from '../common/decimal.js';
 import { tryCast } from './cast.js';
+import * as bytes from './runtime/bytes-lib.js';
 import * as collections from './runtime/collection-lib.js';
 import * as json from './runtime/json-lib.js';
 import * as numeric from './runtime/numeric-lib.js';
@@ -13,9 +15,10 @@ import * as printf from './runtime/printf.js';
 import * as strings from './runtime/string-lib.js';
 import * as temporal from './runtime/temporal-lib.js';
 
-/** SQL equality of two non-NULL values of the same type, deep for ROW, ARRAY and MAP (NULL elements equal each other). */
+/** SQL equality of two non-NULL values of the same type, deep for ROW, ARRAY and MAP (NULL elements equal each other), by content for binary strings. */
 export function valueEquals(a: unknown, b: unknown): boolean {
   if (a === b) return true;
+  if (a instanceof Uint8Array && b instanceof Uint8Array) return bytesEqual(a, b);
   if (Array.isArray(a) && Array.isArray(b)) {
     if (a.length !== b.length) return false;
     for (let i = 0; i < a.length; i++) {
@@ -82,7 +85,7 @@ function merge(...modules: readonly Readonly<Record<string, unknown>>[]): Readon
 }
 
 /** Every helper by name (only functions; names are unique across the helper modules). */
-export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, printf, collections, json, {
+export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, printf, collections, json, bytes, {
   tryCast,
   valueEquals,
   and3,

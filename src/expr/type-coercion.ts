@@ -5,7 +5,9 @@
  */
 import {
   MAX_DECIMAL_PRECISION,
+  MAX_VARBINARY_LENGTH,
   MAX_VARCHAR_LENGTH,
+  isBinaryType,
   isIntegerType,
   isNumericType,
   isStringType,
@@ -17,6 +19,7 @@ import {
 
 type DecimalType = Extract<SqlType, { kind: 'DECIMAL' }>;
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
+type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
 
 const INTEGER_RANK = { TINYINT: 1, SMALLINT: 2, INT: 3, BIGINT: 4 } as const;
 const INTEGER_DECIMAL_PRECISION = { TINYINT: 3, SMALLINT: 5, INT: 10, BIGINT: 19 } as const;
@@ -50,7 +53,7 @@ export function adjustedDecimal(precision: number, scale: number, nullable: bool
  * The least restrictive type of `types`, to which all of them convert implicitly: numeric
  * widening (TINYINT < SMALLINT < INT < BIGINT < DECIMAL < FLOAT < DOUBLE, DECIMAL keeping the
  * largest integer part and scale), CHAR/VARCHAR → VARCHAR of the longest length (CHAR when all are
- * CHAR of one length), DATE with TIMESTAMP → TIMESTAMP, the largest TIME/TIMESTAMP precision,
+ * CHAR of one length), BINARY/VARBINARY likewise → VARBINARY (BINARY when all are BINARY of one length), DATE with TIMESTAMP → TIMESTAMP, the largest TIME/TIMESTAMP precision,
  * NULL adopting the others; element-wise for ROW, ARRAY and MAP. Nullable when any input is.
  * Time attributes are dropped. Undefined when the types have no common type.
  */
@@ -74,6 +77,7 @@ export function leastRestrictive(types: readonly SqlType[]): SqlType | undefined
 function commonOfTwo(a: SqlType, b: SqlType): SqlType | undefined {
   if (isNumericType(a) && isNumericType(b)) return commonNumeric(a, b);
   if (isStringType(a) && isStringType(b)) return commonString(a as StringType, b as StringType);
+  if (isBinaryType(a) && isBinaryType(b)) return commonBinary(a as BinaryType, b as BinaryType);
   switch (a.kind) {
     case 'BOOLEAN':
     case 'INTERVAL_DAY_TIME':
@@ -138,12 +142,18 @@ function commonString(a: StringType, b: StringType): SqlType {
   return { kind: 'VARCHAR', nullable: a.nullable, length: Math.max(a.length, b.length) };
 }
 
+function commonBinary(a: BinaryType, b: BinaryType): SqlType {
+  if (a.kind === 'BINARY' && b.kind === 'BINARY' && a.length === b.length) return a;
+  return { kind: 'VARBINARY', nullable: a.nullable, length: Math.max(a.length, b.length) };
+}
+
 const NUMERIC_ORDER = ['TINYINT', 'SMALLINT', 'INT', 'BIGINT', 'DECIMAL', 'FLOAT', 'DOUBLE'];
 
 /**
  * True when a value of `from` may be used where `to` is expected without an explicit CAST
  * (Flink's implicit casts): identical types, numeric widening, a wider DECIMAL, CHAR/VARCHAR to a
- * string type at least as long (or STRING), DATE → TIMESTAMP, TIMESTAMP ↔ TIMESTAMP_LTZ widening
+ * string type at least as long (or STRING), BINARY/VARBINARY to a VARBINARY at least as long (or
+ * BYTES), DATE → TIMESTAMP, TIMESTAMP ↔ TIMESTAMP_LTZ widening
  * precision, NULL to anything; element-wise for ROW/ARRAY/MAP. Nullability is not considered.
  */
 export function canCastImplicitly(from: SqlType, to: SqlType): boolean {
@@ -161,6 +171,9 @@ export function canCastImplicitly(from: SqlType, to: SqlType): boolean {
   }
   if (isStringType(from) && isStringType(to)) {
     return to.kind === 'VARCHAR' && (to.length >= (from as { length: number }).length || to.length === MAX_VARCHAR_LENGTH);
+  }
+  if (isBinaryType(from) && isBinaryType(to)) {
+    return to.kind === 'VARBINARY' && (to.length >= (from as BinaryType).length || to.length === MAX_VARBINARY_LENGTH);
   }
   switch (from.kind) {
     case 'DATE':
@@ -184,16 +197,18 @@ export function canCastImplicitly(from: SqlType, to: SqlType): boolean {
 /**
  * True when a value of `from` may be stored into a column of type `to` (INSERT, UPDATE ... SET):
  * the implicit casts, plus any numeric type into any other, converted by CAST at run time (a
- * value that does not fit is an error there, never silently changed).
+ * value that does not fit is an error there, never silently changed), and any binary string type
+ * into any other (CAST pads a BINARY(n) with zero bytes and cuts what is longer, as Flink's sink
+ * conversion does).
  */
 export function canAssign(from: SqlType, to: SqlType): boolean {
-  return canCastImplicitly(from, to) || (isNumericType(from) && isNumericType(to));
+  return canCastImplicitly(from, to) || (isNumericType(from) && isNumericType(to)) || (isBinaryType(from) && isBinaryType(to));
 }
 
 /**
  * True when `CAST(x AS to)` is allowed for `x` of type `from` (whether a particular value converts
  * is decided at run time): anything to a string; strings to BOOLEAN, numbers, DATE, TIME,
- * TIMESTAMP(_LTZ); numbers and BOOLEAN among each other; DATE/TIME/TIMESTAMP/TIMESTAMP_LTZ among
+ * TIMESTAMP(_LTZ) and binary strings (UTF-8); binary strings among each other; numbers and BOOLEAN among each other; DATE/TIME/TIMESTAMP/TIMESTAMP_LTZ among
  * each other where it makes sense; an interval to the same interval; element-wise for
  * ROW/ARRAY/MAP; NULL to anything.
  */
@@ -201,6 +216,7 @@ export function canCast(from: SqlType, to: SqlType): boolean {
   if (from.kind === 'NULL' || canCastImplicitly(from, to)) return true;
   if (isStringType(to)) return true;
   const numericOrBoolean = (t: SqlType): boolean => isNumericType(t) || t.kind === 'BOOLEAN';
+  if (isBinaryType(to)) return isStringType(from) || isBinaryType(from);
   if (isStringType(from)) {
     return numericOrBoolean(to) || to.kind === 'DATE' || to.kind === 'TIME' || to.kind === 'TIMESTAMP' || to.kind === 'TIMESTAMP_LTZ';
   }

@@ -56,6 +56,21 @@ describe('weir with statements on stdin', () => {
     expect((await pipe(sql, ['--format', 'table'])).stdout).toContain('8821808526777993777');
   });
 
+  it("prints binary strings as Flink's SQL client does, x'0aff', in each format", async () => {
+    const sql = "SELECT id, b, ROW(b) AS r FROM (VALUES (1, x'0aff'), (2, x''), (3, CAST(NULL AS BYTES))) AS t(id, b);";
+    const ndjson = await pipe(sql);
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    expect(ndjson.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual([
+      { id: 1, b: "x'0aff'", r: { EXPR$0: "x'0aff'" } },
+      { id: 2, b: "x''", r: { EXPR$0: "x''" } },
+      { id: 3, b: null, r: { EXPR$0: null } },
+    ]);
+    expect((await pipe(sql, ['--format', 'csv'])).stdout).toBe(`id,b,r\n1,x'0aff',"{""EXPR$0"":""x'0aff'""}"\n2,x'',"{""EXPR$0"":""x''""}"\n3,,"{""EXPR$0"":null}"\n`);
+    const table = (await pipe(sql, ['--format', 'table'])).stdout;
+    expect(table).toContain(`|  1 | x'0aff' | {"EXPR$0":"x'0aff'"} |`);
+    expect(table).toContain('|  3 |    NULL |      {"EXPR$0":null} |');
+  });
+
   it('writes csv and tables on request', async () => {
     const sql = "SELECT k, n FROM (VALUES ('x,y', 1), ('z', CAST(NULL AS INT))) AS t(k, n);";
     expect((await pipe(sql, ['--format', 'csv'])).stdout).toBe('k,n\n"x,y",1\nz,\n');

@@ -44,6 +44,12 @@ describe('formatValue (CAST to STRING)', () => {
     expect(formatValue('abc', T.string())).toBe('abc');
   });
 
+  it("renders binary strings as Flink prints them, x'..' with lower-case hex, also nested", () => {
+    expect(formatValue(Uint8Array.from([0x0a, 0xff]), T.bytes())).toBe("x'0aff'");
+    expect(formatValue(new Uint8Array(0), T.binary(1))).toBe("x''");
+    expect(formatValue([Uint8Array.from([1]), null], T.array(T.varbinary(2)))).toBe("[x'01', NULL]");
+  });
+
   it('renders temporal values in UTC with the type precision', () => {
     expect(formatValue(18262, T.date())).toBe('2020-01-01');
     expect(formatValue(43_200_000, T.time(0))).toBe('12:00:00');

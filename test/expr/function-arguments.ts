@@ -17,6 +17,7 @@ export interface Calls {
 
 const N_INT = 'CAST(NULL AS INT)';
 const N_STR = 'CAST(NULL AS STRING)';
+const N_BYTES = 'CAST(NULL AS BYTES)';
 const N_DBL = 'CAST(NULL AS DOUBLE)';
 const N_BOOL = 'CAST(NULL AS BOOLEAN)';
 const N_TS = 'CAST(NULL AS TIMESTAMP(3))';
@@ -34,7 +35,7 @@ const math = (name: string): Calls => calls([`${name}(0.5)`, `${name}(2)`], [`${
 const text = (name: string, typical = "'Hello World'"): Calls => calls([`${name}(${typical})`], [`${name}(${N_STR})`], [`${name}('')`, `${name}('\u{1F600}é')`]);
 
 /** A hash function. */
-const hash = (name: string): Calls => text(name, "'abc'");
+const hash = (name: string): Calls => calls([`${name}('abc')`, `${name}(x'616263')`], [`${name}(${N_STR})`, `${name}(${N_BYTES})`], [`${name}('')`, `${name}(x'')`, `${name}('\u{1F600}é')`]);
 
 /** An EXTRACT shorthand of a date part (of a DATE or a TIMESTAMP) or a time part (of a TIME or a TIMESTAMP). */
 const part = (name: string, of: 'date' | 'time' = 'date'): Calls =>
@@ -52,7 +53,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   '=': calls(['1 = 1', "ROW(1, 'a') = ROW(1, 'a')", "'1' = 1"], [`${N_INT} = 1`], ["'x' = 1"]),
   '>': calls(['2 > 1'], [`${N_INT} > 1`]),
   '>=': calls(['2 >= 1'], [`${N_INT} >= 1`]),
-  '||': calls(["'a' || 'b'"], [`'a' || ${N_STR}`], ["'' || ''"]),
+  '||': calls(["'a' || 'b'", "x'0a' || x'41'"], [`'a' || ${N_STR}`, `x'0a' || ${N_BYTES}`], ["'' || ''", "x'' || x''"]),
   ABS: calls(['ABS(-3)', 'ABS(-1.5)', 'ABS(-2e0)', "ABS(INTERVAL '-1' DAY)"], [`ABS(${N_INT})`], ['ABS(CAST(-2147483648 AS INT))']),
   ACOS: math('ACOS'),
   AND: calls(['TRUE AND FALSE'], [`TRUE AND ${N_BOOL}`]),
@@ -84,7 +85,8 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   CHAR_LENGTH: text('CHAR_LENGTH'),
   CHR: calls(['CHR(65)'], [`CHR(${N_INT})`], ['CHR(-1)', 'CHR(0)', 'CHR(2147483647)']),
   COALESCE: calls(['COALESCE(NULL, 1)', 'COALESCE(1, 2, 3)'], [`COALESCE(${N_INT}, ${N_INT})`]),
-  CONCAT: calls(["CONCAT('a', 'b', 'c')"], [`CONCAT('a', ${N_STR})`]),
+  CONCAT: calls(["CONCAT('a', 'b', 'c')", "CONCAT(x'01', x'02', x'03')"], [`CONCAT('a', ${N_STR})`, `CONCAT(x'01', ${N_BYTES})`]),
+  DECODE: calls(["DECODE(x'466c696e6b', 'UTF-8')", "DECODE(x'00410042', 'UTF-16BE')", "DECODE(x'e9', 'ISO-8859-1')"], [`DECODE(${N_BYTES}, 'UTF-8')`, `DECODE(x'41', ${N_STR})`], ["DECODE(x'ff', 'UTF-8')", "DECODE(x'41', 'EBCDIC')", "DECODE(x'41', 'UTF-16')"]),
   CONCAT_WS: calls(["CONCAT_WS('-', 'a', 'b')"], [`CONCAT_WS(${N_STR}, 'a')`, `CONCAT_WS('-', ${N_STR})`]),
   CONVERT_TZ: calls(["CONVERT_TZ('2020-01-01 00:00:00', 'UTC', 'Asia/Tokyo')"], [`CONVERT_TZ(${N_STR}, 'UTC', 'UTC')`], ["CONVERT_TZ('bad', 'UTC', 'UTC')", "CONVERT_TZ('2020-01-01 00:00:00', 'Nowhere/City', 'UTC')"]),
   COS: math('COS'),
@@ -104,6 +106,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   E: calls(['E()'], []),
   ELEMENT: calls(['ELEMENT(ARRAY[1])'], [`ELEMENT(${N_ARR})`], ['ELEMENT(ARRAY[1, 2])']),
   ELT: calls(["ELT(1, 'a', 'b')"], [`ELT(${N_INT}, 'a')`, `ELT(1, ${N_STR})`], ["ELT(0, 'a')", "ELT(3, 'a')"]),
+  ENCODE: calls(["ENCODE('Flink', 'UTF-8')", "ENCODE('A', 'UTF-16LE')", "ENCODE('é', 'us-ascii')"], [`ENCODE(${N_STR}, 'UTF-8')`, `ENCODE('a', ${N_STR})`], ["ENCODE('', 'UTF-16')", "ENCODE('a', 'EBCDIC')"]),
   ENDSWITH: calls(["ENDSWITH('abc', 'c')"], [`ENDSWITH(${N_STR}, 'c')`], ["ENDSWITH('', '')"]),
   EXP: math('EXP'),
   EXTRACT: calls([`EXTRACT(YEAR FROM ${TS})`, "EXTRACT(DOW FROM DATE '2020-01-01')", "EXTRACT(SECOND FROM TIME '12:00:01')", "EXTRACT(DAY FROM INTERVAL '3' DAY)"], [`EXTRACT(DAY FROM ${N_TS})`], [`EXTRACT(EPOCH FROM TIMESTAMP '1900-01-01 00:00:00')`]),
@@ -111,7 +114,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   FROM_BASE64: calls(["FROM_BASE64('aGk=')"], [`FROM_BASE64(${N_STR})`], ["FROM_BASE64('!!')", "FROM_BASE64('')"]),
   FROM_UNIXTIME: calls(['FROM_UNIXTIME(0)', "FROM_UNIXTIME(86400, 'yyyy-MM-dd')"], [`FROM_UNIXTIME(${N_INT})`], ['FROM_UNIXTIME(-1)']),
   GREATEST: calls(['GREATEST(1, 2)', "GREATEST('a', 'b')"], [`GREATEST(1, ${N_INT})`]),
-  HEX: calls(['HEX(255)', "HEX('abc')"], [`HEX(${N_INT})`, `HEX(${N_STR})`], ['HEX(-1)', "HEX('')"]),
+  HEX: calls(['HEX(255)', "HEX('abc')", "HEX(x'0aff')"], [`HEX(${N_INT})`, `HEX(${N_STR})`, `HEX(${N_BYTES})`], ['HEX(-1)', "HEX('')", "HEX(x'')"]),
   HOUR: part('HOUR', 'time'),
   IF: calls(['IF(1 < 2, 1, 2)'], [`IF(${N_BOOL}, 1, 2)`, `IF(TRUE, ${N_INT}, 2)`]),
   IFNULL: calls(['IFNULL(NULL, 1)'], [`IFNULL(${N_INT}, ${N_INT})`]),
@@ -203,7 +206,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   RTRIM: calls(["RTRIM('a  ')", "RTRIM('ax', 'x')"], [`RTRIM(${N_STR})`]),
   SECOND: part('SECOND', 'time'),
   SHA1: hash('SHA1'),
-  SHA2: calls(["SHA2('abc', 256)", "SHA2('abc', 512)"], [`SHA2(${N_STR}, 256)`], ["SHA2('abc', 1)"]),
+  SHA2: calls(["SHA2('abc', 256)", "SHA2('abc', 512)", "SHA2(x'616263', 384)"], [`SHA2(${N_STR}, 256)`, `SHA2(${N_BYTES}, 256)`], ["SHA2('abc', 1)", "SHA2(x'', 1)"]),
   SHA224: hash('SHA224'),
   SHA256: hash('SHA256'),
   SHA384: hash('SHA384'),
@@ -217,12 +220,12 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   SQRT: math('SQRT'),
   STARTSWITH: calls(["STARTSWITH('abc', 'a')"], [`STARTSWITH(${N_STR}, 'a')`]),
   STR_TO_MAP: calls(["STR_TO_MAP('a=1,b=2')", "STR_TO_MAP('a:1;b:2', ';', ':')"], [`STR_TO_MAP(${N_STR})`], ["STR_TO_MAP('a=1', '(', '=')"]),
-  SUBSTRING: calls(["SUBSTRING('abc', 2)", "SUBSTRING('abc' FROM 1 FOR 2)", "SUBSTR('abc', -1)"], [`SUBSTRING(${N_STR}, 1)`], ["SUBSTRING('abc', 2147483647, 2147483647)", "SUBSTRING('abc', 1, -1)"]),
+  SUBSTRING: calls(["SUBSTRING('abc', 2)", "SUBSTRING('abc' FROM 1 FOR 2)", "SUBSTR('abc', -1)", "SUBSTRING(x'010203', 2, 1)"], [`SUBSTRING(${N_STR}, 1)`, `SUBSTRING(${N_BYTES}, 1)`], ["SUBSTRING('abc', 2147483647, 2147483647)", "SUBSTRING('abc', 1, -1)", "SUBSTRING(x'01', -5, 2147483647)"]),
   TAN: math('TAN'),
   TANH: math('TANH'),
   TIMESTAMPADD: calls([`TIMESTAMPADD(DAY, 1, ${TS})`, "TIMESTAMPADD(MONTH, 1, DATE '2020-01-31')", "TIMESTAMPADD(MINUTE, 90, TIME '23:00:00')"], [`TIMESTAMPADD(DAY, ${N_INT}, ${TS})`], [`TIMESTAMPADD(YEAR, -3000, ${TS})`]),
   TIMESTAMPDIFF: calls([`TIMESTAMPDIFF(DAY, ${TS}, TIMESTAMP '2022-01-01 00:00:00')`, "TIMESTAMPDIFF(MONTH, DATE '2020-01-01', DATE '2021-01-01')"], [`TIMESTAMPDIFF(DAY, ${N_TS}, ${TS})`]),
-  TO_BASE64: text('TO_BASE64'),
+  TO_BASE64: calls(["TO_BASE64('Hello World')", "TO_BASE64(x'0001ff')"], [`TO_BASE64(${N_STR})`, `TO_BASE64(${N_BYTES})`], ["TO_BASE64('')", "TO_BASE64(x'')", "TO_BASE64('\u{1F600}é')"]),
   TO_DATE: calls(["TO_DATE('2020-01-01')", "TO_DATE('01/02/2020', 'dd/MM/yyyy')"], [`TO_DATE(${N_STR})`], ["TO_DATE('2020-02-30')", "TO_DATE('x', 'yyyy')"]),
   TO_TIMESTAMP: calls(["TO_TIMESTAMP('2020-01-01 00:00:00')", "TO_TIMESTAMP('2020', 'yyyy')"], [`TO_TIMESTAMP(${N_STR})`], ["TO_TIMESTAMP('x')"]),
   TO_TIMESTAMP_LTZ: calls(['TO_TIMESTAMP_LTZ(0, 0)', 'TO_TIMESTAMP_LTZ(1000)', "TO_TIMESTAMP_LTZ('2020-01-01 00:00:00')"], [`TO_TIMESTAMP_LTZ(${N_INT}, 3)`, `TO_TIMESTAMP_LTZ(${N_STR})`], ['TO_TIMESTAMP_LTZ(1, -1)', "TO_TIMESTAMP_LTZ('x', 'yyyy', 'UTC')"]),
@@ -231,6 +234,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   TRUNCATE: calls(['TRUNCATE(1.25, 1)', 'TRUNCATE(1.25e0)', 'TRUNCATE(129, -1)'], [`TRUNCATE(${N_DBL}, 1)`], ['TRUNCATE(1e308, -400)']),
   TYPEOF: calls(['TYPEOF(1)', 'TYPEOF(1, TRUE)'], ['TYPEOF(NULL)']),
   UNIX_TIMESTAMP: calls(['UNIX_TIMESTAMP()', "UNIX_TIMESTAMP('2020-01-01 00:00:00')"], [`UNIX_TIMESTAMP(${N_STR})`], ["UNIX_TIMESTAMP('x')"]),
+  UNHEX: calls(["UNHEX('466C696E6B')", "UNHEX('616')"], [`UNHEX(${N_STR})`], ["UNHEX('')", "UNHEX('xy')", "UNHEX('é0')"]),
   UPPER: text('UPPER'),
   URL_DECODE: text('URL_DECODE', "'a%20b+c'"),
   URL_ENCODE: text('URL_ENCODE', "'a b&c'"),

@@ -95,6 +95,27 @@ describe('implicit and explicit casts', () => {
     expect(canCast(T.intervalDayTime(), T.intervalYearMonth())).toBe(false);
   });
 
+  it('converts binary strings as Flink: implicitly to a VARBINARY at least as long; explicitly to and from strings and among each other, never to numbers', () => {
+    expect(show(leastRestrictive([T.binary(2), T.binary(2)]))).toBe('BINARY(2)');
+    expect(show(leastRestrictive([T.binary(2), T.binary(5)]))).toBe('VARBINARY(5)');
+    expect(show(leastRestrictive([T.binary(2, false), T.bytes(false)]))).toBe('BYTES NOT NULL');
+    expect(leastRestrictive([T.bytes(), T.string()])).toBeUndefined();
+    expect(canCastImplicitly(T.binary(3), T.varbinary(3))).toBe(true);
+    expect(canCastImplicitly(T.varbinary(9), T.bytes())).toBe(true);
+    expect(canCastImplicitly(T.varbinary(9), T.varbinary(3))).toBe(false);
+    expect(canCastImplicitly(T.bytes(), T.binary(3))).toBe(false);
+    expect(canCastImplicitly(T.string(), T.bytes())).toBe(false);
+    expect(canCastImplicitly(T.bytes(), T.string())).toBe(false);
+    expect(canCast(T.string(), T.bytes())).toBe(true);
+    expect(canCast(T.bytes(), T.char(3))).toBe(true);
+    expect(canCast(T.bytes(), T.binary(3))).toBe(true);
+    expect(canCast(T.bytes(), T.int())).toBe(false);
+    expect(canCast(T.int(), T.bytes())).toBe(false);
+    expect(canCast(T.boolean(), T.bytes())).toBe(false);
+    expect(comparisonType(T.bytes(), T.string())).toBeUndefined();
+    expect(show(comparisonType(T.binary(1, false), T.bytes()))).toBe('BYTES');
+  });
+
   it('compares a string with a number or date by casting the string', () => {
     expect(show(comparisonType(T.string(false), T.int(false)))).toBe('INT NOT NULL');
     expect(show(comparisonType(T.date(true), T.char(10, false)))).toBe('DATE');

@@ -28,8 +28,9 @@ const TYPE_NAMES: readonly (readonly [RegExp, string])[] = [
 ];
 
 /**
- * Flink SQL as PostgreSQL spells it: backtick identifiers become double-quoted ones and the type
- * names of {@link TYPE_NAMES} are renamed; string literals, quoted names and comments stay as
+ * Flink SQL as PostgreSQL spells it: backtick identifiers become double-quoted ones, the type
+ * names of {@link TYPE_NAMES} are renamed and binary literals `x'0aff'` become `'\x0aff'::bytea`
+ * (Postgres reads `x'..'` as a bit string); string literals, quoted names and comments stay as
  * they are. Nothing else is translated (functions, syntax): a query that needs more takes a
  * `# postgres:` line.
  */
@@ -45,8 +46,15 @@ export function toPostgresSql(flink: string): string {
     if (c === "'" || c === '"' || c === '`') {
       let end = i + 1;
       while (end < flink.length && !(flink[end] === c && flink[end + 1] !== c)) end += flink[end] === c ? 2 : 1;
+      const binary = c === "'" && /(?:^|[^A-Za-z0-9_$])[xX]$/.test(plain);
+      if (binary) plain = plain.slice(0, -1);
       flush();
       const body = flink.slice(i + 1, end);
+      if (binary) {
+        out += `'\\x${body}'::bytea`;
+        i = end + 1;
+        continue;
+      }
       out += c === '`' ? `"${body.replace(/``/g, '`').replace(/"/g, '""')}"` : flink.slice(i, end + 1);
       i = end + 1;
     } else if (c === '-' && flink[i + 1] === '-') {
@@ -77,6 +85,7 @@ export function postgresType(describeType: string): string | undefined {
   if ((match = /^TIME\((\d)\)$/.exec(type)) !== null) return `time(${Math.min(Number(match[1]), 6)})`;
   // CHAR(n) as text: weir holds the padded value, and Postgres's bpchar would compare it without the padding.
   if (/^(STRING|VARCHAR\(\d+\)|CHAR\(\d+\))$/.test(type)) return 'text';
+  if (/^(BYTES|VARBINARY\(\d+\)|BINARY\(\d+\))$/.test(type)) return 'bytea';
   const simple: Readonly<Record<string, string>> = {
     BOOLEAN: 'boolean',
     TINYINT: 'smallint',
@@ -96,6 +105,7 @@ function postgresText(value: unknown, pgType: string): string | null {
   if (value instanceof Date) return pgType.startsWith('timestamptz') ? value.toISOString() : value.toISOString().replace('Z', '');
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (value instanceof Uint8Array && pgType === 'bytea') return `\\x${Buffer.from(value).toString('hex')}`;
   if (Array.isArray(value) && pgType.endsWith('[]')) {
     // An array literal: every element quoted (NULL unquoted), as Postgres's array input reads it.
     const element = pgType.slice(0, -2);

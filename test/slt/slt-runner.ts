@@ -355,13 +355,14 @@ function hintOf(error: unknown): string {
   return typeof hint === 'string' ? ` (hint: ${hint})` : '';
 }
 
-/** A value as a result line shows it: NULL, (empty) for '', numbers in JavaScript's shortest form, TIMESTAMP as `YYYY-MM-DD HH:MM:SS.mmm`. */
+/** A value as a result line shows it: NULL, (empty) for '', numbers in JavaScript's shortest form, TIMESTAMP as `YYYY-MM-DD HH:MM:SS.mmm`, bytes as `x'0aff'`. */
 export function render(value: unknown): string {
   if (value === null || value === undefined) return 'NULL';
   if (value === '') return '(empty)';
   if (typeof value === 'string') return value;
   if (typeof value === 'number' || typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (value instanceof Date) return value.toISOString().replace('T', ' ').replace('Z', '');
+  if (value instanceof Uint8Array) return `x'${Buffer.from(value).toString('hex')}'`;
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? v.toString() : v instanceof Map ? Object.fromEntries(v) : v));
 }
 

@@ -38,6 +38,8 @@ export type GenPlan =
   | { readonly kind: 'float'; readonly min: number; readonly max: number }
   | { readonly kind: 'decimal'; readonly min: bigint; readonly max: bigint }
   | { readonly kind: 'string'; readonly length: number; readonly varLen: boolean }
+  /** Random bytes: `length` of them, or 1 to `length` with `varLen`. */
+  | { readonly kind: 'bytes'; readonly length: number; readonly varLen: boolean }
   | { readonly kind: 'timestamp'; readonly maxPast: number }
   | { readonly kind: 'date' }
   | { readonly kind: 'time' }
@@ -257,6 +259,18 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
       if (length > type.length) throw invalid(`datagen option '${key('length')}' (${length}) exceeds the length of ${formatType(type)} field '${name}'`);
       if (length > MAX_STRING_LENGTH) throw invalid(`datagen option '${key('length')}' must be at most ${MAX_STRING_LENGTH}, got '${length}'`);
       return { kind: 'string', length, varLen: reader.boolean(key('var-len')) ?? false };
+    }
+    case 'BINARY':
+      rejectPresent(reader, name, ['length'], `does not apply to ${formatType(type)} field '${name}': its length is fixed by the type`);
+      rejectPresent(reader, name, ['min', 'max', 'max-past', 'var-len'], notFor);
+      if (type.length > MAX_STRING_LENGTH / 2) throw invalid(`datagen cannot generate ${formatType(type)} field '${name}': longer than ${MAX_STRING_LENGTH / 2} bytes`);
+      return { kind: 'bytes', length: type.length, varLen: false };
+    case 'VARBINARY': {
+      rejectPresent(reader, name, ['min', 'max', 'max-past'], notFor);
+      const length = reader.integer(key('length'), 0) ?? Math.min(DEFAULT_STRING_LENGTH, type.length);
+      if (length > type.length) throw invalid(`datagen option '${key('length')}' (${length}) exceeds the length of ${formatType(type)} field '${name}'`);
+      if (length > MAX_STRING_LENGTH / 2) throw invalid(`datagen option '${key('length')}' must be at most ${MAX_STRING_LENGTH / 2} for bytes, got '${length}'`);
+      return { kind: 'bytes', length, varLen: reader.boolean(key('var-len')) ?? false };
     }
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ':

@@ -6,6 +6,7 @@
  * the value itself.
  */
 import type { Row } from '../../common/row.js';
+import { hexToBytes } from '../../common/bytes.js';
 import { floorMod, MILLIS_PER_DAY, truncateMillis } from '../../common/datetime.js';
 import { pow10 } from '../../common/decimal.js';
 import { normalizeInt64 } from '../../common/int64.js';
@@ -93,6 +94,8 @@ function valueGenerator(
       return decimalGenerator(gen.min, gen.max, [key(VALUE), key(VALUE_2), key(VALUE_3), key(VALUE_4)]);
     case 'string':
       return stringGenerator(gen.length, gen.varLen, key(VALUE), key(VALUE_2), key(LENGTH));
+    case 'bytes':
+      return bytesGenerator(gen.length, gen.varLen, key(VALUE), key(VALUE_2), key(LENGTH));
     case 'timestamp':
       return timestampGenerator(gen.maxPast, timePrecision(type), context, key(VALUE), key(VALUE_2));
     case 'date': {
@@ -261,6 +264,18 @@ function randomHexPool(): string {
  * Random lowercase hex strings, as Flink's datagen makes them: exactly `length` characters, or
  * with `varLen` a uniformly random length in [1, length].
  */
+/**
+ * Random bytes, `length` of them or (with `varLen`) 1 to `length`: two hex digits of the string
+ * generator a byte, so that a row's bytes are a pure function of the row, as its strings are.
+ */
+function bytesGenerator(length: number, varLen: boolean, a: StreamKey, b: StreamKey, lengths: StreamKey): FieldGenerator {
+  const digits = stringGenerator(2 * length, false, a, b, lengths);
+  if (!varLen || length === 0) return (row) => hexToBytes(digits(row) as string);
+  const { k1, k2 } = lengths;
+  const scale = length / TWO_POW_32;
+  return (row) => hexToBytes((digits(row) as string).slice(0, 2 * (1 + Math.floor(draw(k1, k2, row) * scale))));
+}
+
 function stringGenerator(length: number, varLen: boolean, a: StreamKey, b: StreamKey, lengths: StreamKey): FieldGenerator {
   if (length === 0) return () => '';
   const pool = randomHexPool();

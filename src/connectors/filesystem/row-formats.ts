@@ -3,6 +3,7 @@
  * write them: one record per line, ending in `\n`. Each format compiles one encoder per column
  * when it is created, so that serialising a record is a loop of monomorphic calls.
  */
+import { bytesToBase64 } from '../../common/bytes.js';
 import { formatDate, formatTimeOfDay, formatTimestamp } from '../../common/datetime.js';
 import { formatDecimal } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
@@ -114,7 +115,8 @@ function jsonObjectEncoder(fields: readonly RowField[]): Encoder {
 /**
  * Flink's JSON encoding of a non-NULL value: numbers as JSON numbers (DOUBLE in Java's notation,
  * DECIMAL as its exact text with the type's scale), temporal values as SQL-format strings
- * (TIMESTAMP_LTZ with a `Z`), intervals as their number of months or milliseconds, MAP keys as text.
+ * (TIMESTAMP_LTZ with a `Z`), intervals as their number of months or milliseconds, binary strings
+ * as base64 strings (as Jackson writes a `byte[]`), MAP keys as text.
  */
 function jsonEncoder(type: SqlType): Encoder {
   switch (type.kind) {
@@ -138,6 +140,9 @@ function jsonEncoder(type: SqlType): Encoder {
     case 'CHAR':
     case 'VARCHAR':
       return (value) => JSON.stringify(value);
+    case 'BINARY':
+    case 'VARBINARY':
+      return (value) => `"${bytesToBase64(value as Uint8Array)}"`;
     case 'DATE':
     case 'TIME':
     case 'TIMESTAMP':
@@ -255,7 +260,7 @@ function csvQuoter(delimiter: string, quote: string, nullText: string): (text: s
   };
 }
 
-/** Flink's CSV text of a non-NULL value before quoting: `true`, `1.0E7`, `12.50`, `a;b` for an ARRAY or ROW. */
+/** Flink's CSV text of a non-NULL value before quoting: `true`, `1.0E7`, `12.50`, `a;b` for an ARRAY or ROW, base64 for bytes (as Jackson's CSV writes a `byte[]`). */
 function csvEncoder(type: SqlType): Encoder {
   switch (type.kind) {
     case 'BOOLEAN':
@@ -268,6 +273,9 @@ function csvEncoder(type: SqlType): Encoder {
     case 'INTERVAL_DAY_TIME':
     case 'INTERVAL_YEAR_MONTH':
       return (value) => String(value);
+    case 'BINARY':
+    case 'VARBINARY':
+      return (value) => bytesToBase64(value as Uint8Array);
     case 'ARRAY': {
       const element = csvNested(type.element);
       return (value) => (value as readonly unknown[]).map(element).join(CSV_ELEMENT_DELIMITER);

@@ -194,6 +194,12 @@ function jsonConverter(type: SqlType, settings: JsonSettings): JsonConverter {
         if (typeof value === 'object') return parse(JSON.stringify(value, exactNumbers));
         return parse(String(value));
       };
+    case 'BINARY':
+    case 'VARBINARY':
+      return (value) => {
+        if (typeof value === 'string') return parse(value);
+        throw notValid(shownJson(value), type);
+      };
     case 'DATE':
     case 'TIME':
     case 'TIMESTAMP':

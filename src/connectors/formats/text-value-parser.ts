@@ -4,8 +4,10 @@
  * Compiled once per column. Errors are {@link RecordDecodeError}s that name the value and the
  * type, never the column (the record decoder adds it): `'abc' is not a valid DECIMAL(10, 2)`,
  * `'3000000000' is out of range for INT`. Numbers and temporal values may carry surrounding
- * spaces; strings are taken as they are.
+ * spaces; strings are taken as they are. Binary strings are base64 text, as Flink's JSON and CSV
+ * formats (Jackson) write a `byte[]`.
  */
+import { base64ToBytes } from '../../common/bytes.js';
 import { parseInt64 } from '../../common/int64.js';
 import { parseDate, parseTime, parseTimestamp, truncateMillis } from '../../common/datetime.js';
 import { fitsPrecision, parseDecimal, rescaleDecimal } from '../../common/decimal.js';
@@ -132,6 +134,19 @@ export function textValueParser(type: SqlType): TextValueParser {
       return (text, shown) => {
         if (text.length > length) throw new RecordDecodeError(`${shown ?? quoteValue(text)} is longer than ${typeName(type)}`);
         return text;
+      };
+    }
+    case 'BINARY':
+    case 'VARBINARY': {
+      const { kind, length } = type;
+      return (text, shown) => {
+        const bytes = base64ToBytes(text.trim());
+        if (bytes === undefined) throw new RecordDecodeError(`${shown ?? quoteValue(text)} is not base64 text of a ${typeName(type)}`);
+        if (bytes.length > length) throw new RecordDecodeError(`${shown ?? quoteValue(text)} holds ${bytes.length} bytes, more than ${typeName(type)}`);
+        if (kind === 'VARBINARY' || bytes.length === length) return bytes;
+        const padded = new Uint8Array(length);
+        padded.set(bytes);
+        return padded;
       };
     }
     case 'DATE':

@@ -68,6 +68,8 @@ function columnType(oid: number, modifier: number): SqlType | undefined {
   switch (oid) {
     case 16:
       return SqlTypes.boolean();
+    case 17:
+      return SqlTypes.bytes();
     case 21:
       return SqlTypes.smallint();
     case 23:

@@ -7,8 +7,9 @@
  * BOOLEAN←bool; SMALLINT←int2; INT←int2/int4; BIGINT←int2/int4/int8 (every int8 exactly, see
  * common/int64.ts); TINYINT←int2 (values beyond ±127 are errors); FLOAT←float4; DOUBLE←float4/float8/
  * int2/int4; DECIMAL(p,s)←numeric whose digits fit, and integers that fit; CHAR/VARCHAR/STRING←any
- * type, as its text; DATE←date; TIME←time; TIMESTAMP←timestamp; TIMESTAMP_LTZ←timestamptz.
+ * type, as its text; BINARY/VARBINARY/BYTES←bytea (hex output, `\x0aff`); DATE←date; TIME←time; TIMESTAMP←timestamp; TIMESTAMP_LTZ←timestamptz.
  */
+import { hexToBytes } from '../../common/bytes.js';
 import { fitsPrecision, parseDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
 import { dateFromParts, MILLIS_PER_DAY, parseTime, truncateMillis } from '../../common/datetime.js';
 import { parseInt64 } from '../../common/int64.js';
@@ -65,6 +66,9 @@ export function columnReadable(column: SourceColumn, type: SqlType): boolean {
     case 'CHAR':
     case 'VARCHAR':
       return true;
+    case 'BINARY':
+    case 'VARBINARY':
+      return base === 'bytea';
     case 'DATE':
       return base === 'date';
     case 'TIME':
@@ -120,6 +124,19 @@ export function textParser(type: SqlType): TextParser {
     case 'CHAR':
     case 'VARCHAR':
       return (text) => text;
+    case 'BINARY':
+    case 'VARBINARY': {
+      const { kind, length } = type;
+      return (text) => {
+        const bytes = text.startsWith('\\x') ? hexToBytes(text.slice(2)) : undefined;
+        if (bytes === undefined) throw new Error(`${text.length > 40 ? text.slice(0, 40) + '...' : text} is not bytea in hex format (bytea_output must be 'hex')`);
+        if (bytes.length > length) throw new Error(`${bytes.length} bytes do not fit ${formatType({ ...type, nullable: true })}`);
+        if (kind === 'VARBINARY' || bytes.length === length) return bytes;
+        const padded = new Uint8Array(length);
+        padded.set(bytes);
+        return padded;
+      };
+    }
     case 'DATE':
       return (text) => {
         const days = parseDays(text.endsWith(' BC') ? text.slice(0, -3) : text, text.endsWith(' BC'));

@@ -5,9 +5,10 @@
  *
  * BOOLEAN→boolean, TINYINT/SMALLINT→smallint, INT→integer, BIGINT→bigint, FLOAT→real,
  * DOUBLE→double precision, DECIMAL(p,s)→numeric(p,s), CHAR(n)→char(n), VARCHAR(n)→varchar(n)
- * (text for STRING), DATE→date, TIME(p)→time(p), TIMESTAMP(p)→timestamp(p),
+ * (text for STRING), BINARY/VARBINARY/BYTES→bytea, DATE→date, TIME(p)→time(p), TIMESTAMP(p)→timestamp(p),
  * TIMESTAMP_LTZ(p)→timestamptz(p), INTERVAL→interval, ROW/ARRAY/MAP→jsonb.
  */
+import { bytesToHex } from '../../common/bytes.js';
 import { formatDecimal } from '../../common/decimal.js';
 import { civilFromDays, floorDiv, formatTimeOfDay, MILLIS_PER_DAY, truncateMillis } from '../../common/datetime.js';
 import { formatType, MAX_VARCHAR_LENGTH, type SqlType } from '../../common/sql-type.js';
@@ -41,6 +42,9 @@ export function postgresType(type: SqlType): string {
       return type.length <= MAX_PG_CHAR_LENGTH ? `char(${type.length})` : 'text';
     case 'VARCHAR':
       return type.length === MAX_VARCHAR_LENGTH || type.length > MAX_PG_CHAR_LENGTH ? 'text' : `varchar(${type.length})`;
+    case 'BINARY':
+    case 'VARBINARY':
+      return 'bytea';
     case 'DATE':
       return 'date';
     case 'TIME':
@@ -128,6 +132,9 @@ export function columnHolds(column: ExistingColumn, type: SqlType): boolean {
       if (base === 'text') return true;
       if (base === 'varchar') return typmod < 0 || (type.length !== MAX_VARCHAR_LENGTH && typmod - 4 >= type.length);
       return base === 'bpchar' && type.kind === 'CHAR' && typmod - 4 >= type.length;
+    case 'BINARY':
+    case 'VARBINARY':
+      return base === 'bytea';
     case 'DATE':
       return base === 'date';
     case 'TIME':
@@ -197,6 +204,9 @@ export function valueEncoder(type: SqlType): ValueEncoder {
       return (v) => (v === null || v === undefined ? null : `${v as number} milliseconds`);
     case 'INTERVAL_YEAR_MONTH':
       return (v) => (v === null || v === undefined ? null : `${v as number} months`);
+    case 'BINARY':
+    case 'VARBINARY':
+      return (v) => (v === null || v === undefined ? null : `\\x${bytesToHex(v as Uint8Array)}`);
     case 'ROW':
     case 'ARRAY':
     case 'MAP':
@@ -229,7 +239,7 @@ function civilText(days: number): { text: string; bc: boolean } {
  * A nested value as JSON text for a jsonb column: a ROW is an object of its fields, an ARRAY an
  * array, a MAP an object keyed by the keys' text. Numbers stay numbers (DECIMAL with all its
  * digits, which jsonb keeps exactly); NaN and infinities, dates, times and timestamps are strings
- * in PostgreSQL's `to_json` forms (`2020-01-31`, `2020-01-31T12:00:00.123`, `...+00:00`).
+ * in PostgreSQL's `to_json` forms (`2020-01-31`, `2020-01-31T12:00:00.123`, `...+00:00`, bytes as `\x0aff`).
  */
 export function jsonText(value: unknown, type: SqlType): string {
   if (value === null || value === undefined) return 'null';
@@ -246,6 +256,9 @@ export function jsonText(value: unknown, type: SqlType): string {
       return Number.isFinite(value) ? String(value) : JSON.stringify(String(value));
     case 'DECIMAL':
       return formatDecimal(value as bigint, type.scale);
+    case 'BINARY':
+    case 'VARBINARY':
+      return JSON.stringify(`\\x${bytesToHex(value as Uint8Array)}`);
     case 'DATE':
       return JSON.stringify(postgresDate(value as number));
     case 'TIMESTAMP':

@@ -3,10 +3,10 @@
  * accumulator is the extreme itself; over a retracting input it is an ordered multiset of the
  * values, so that retracting the current extreme reveals the next one in O(log n) instead of
  * recomputing the group from its history. Both accumulators order values as the multiset's
- * `precedes` does (NaN greatest).
+ * `precedes` does (NaN greatest, binary strings by unsigned bytes).
  */
 import { WeirError } from '../../common/errors.js';
-import { isNumericType, isStringType, isTimestampType, type SqlType } from '../../common/sql-type.js';
+import { isBinaryType, isNumericType, isStringType, isTimestampType, type SqlType } from '../../common/sql-type.js';
 import type { AggregateCodegen, AggregateContext, AggregateFactory } from './aggregate-codegen.js';
 import { unsupportedAggregate } from './aggregate-codegen.js';
 import { multisetAdd, multisetMax, multisetMerge, multisetMin, multisetRemove, precedes as precedesInOrder } from './ordered-multiset.js';
@@ -38,7 +38,7 @@ function extremeAggregate(context: AggregateContext, direction: Direction): Aggr
     };
   }
   const floating = argTypes[0]!.kind === 'DOUBLE' || argTypes[0]!.kind === 'FLOAT';
-  const order = floating ? scope.bind(precedesInOrder, 'precedes') : null;
+  const order = floating || isBinaryType(argTypes[0]!) ? scope.bind(precedesInOrder, 'precedes') : null;
   const precedes = (a: string, b: string) => (order === null ? `${a} < ${b}` : `${order}(${a}, ${b})`);
   const better = (v: string, x: string) => (direction === 'MIN' ? precedes(v, x) : precedes(x, v));
   const refuse = scope.bind(() => notRetractable(direction), 'notRetractable');
@@ -61,7 +61,7 @@ function isOrdered(type: SqlType): boolean {
     case 'INTERVAL_YEAR_MONTH':
       return true;
     default:
-      return isNumericType(type) || isStringType(type) || isTimestampType(type);
+      return isNumericType(type) || isStringType(type) || isBinaryType(type) || isTimestampType(type);
   }
 }
 

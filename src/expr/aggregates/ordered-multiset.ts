@@ -9,6 +9,8 @@
  * history.
  */
 
+import { bytesEqual, compareBytes } from '../../common/bytes.js';
+
 /** The multiset: sorted chunks of `[value, count]` pairs (see the module comment). */
 export type OrderedMultiset = unknown[][];
 
@@ -20,13 +22,17 @@ const MERGE_BELOW = CHUNK_CAPACITY / 4;
 /**
  * The order of values: `<`, which orders numbers, bigints (DECIMAL), booleans and strings (by
  * UTF-16 code units, as Java does), with NaN after every other number (as Java's
- * Double.compareTo), so that a NaN cannot break the sort.
+ * Double.compareTo), so that a NaN cannot break the sort; binary strings (Uint8Array, the only
+ * objects ordered) by unsigned bytes, a prefix first.
  */
 export function precedes(a: unknown, b: unknown): boolean {
+  if (typeof a === 'object' && a !== null) return compareBytes(a as Uint8Array, b as Uint8Array) < 0;
   return (a as never) < (b as never) || (b !== b && a === a);
 }
 
-function sameValue(a: unknown, b: unknown): boolean {
+/** Equality of the values {@link precedes} orders: NaN equals NaN, binary strings by content. */
+export function sameValue(a: unknown, b: unknown): boolean {
+  if (typeof a === 'object' && a !== null) return bytesEqual(a as Uint8Array, b as Uint8Array);
   return a === b || (a !== a && b !== b);
 }
 

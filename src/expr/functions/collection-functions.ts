@@ -7,6 +7,9 @@
 import { isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { leastRestrictive } from '../type-coercion.js';
+
+/** Key types whose values are objects, which a Map would compare by identity. */
+const OBJECT_KEYS: ReadonlySet<SqlType['kind']> = new Set(['BINARY', 'VARBINARY', 'ROW', 'ARRAY', 'MAP']);
 import { allTo, Arg, booleanType, defineScalar, type Signature } from './define.js';
 
 type ArrayType = Extract<SqlType, { kind: 'ARRAY' }>;
@@ -125,7 +128,8 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
         // A string key is looked up as it is (a cast to the key's CHAR(n) would cut or pad it).
         coerce: (types) => [types[0]!, isStringType(types[1]!) && isStringType((types[0] as MapType).key) ? types[1]! : withNullable((types[0] as MapType).key, types[1]!.nullable)],
         returns: (types) => withNullable((types[0] as MapType).value, true),
-        generate: (_ctx, [map, key]) => `${map!.code}.get(${key!.code}) ?? null`,
+        generate: (ctx, [map, key]) =>
+          OBJECT_KEYS.has(key!.type.kind) ? `${ctx.lib('mapItemByValue')}(${map!.code}, ${key!.code})` : `${map!.code}.get(${key!.code}) ?? null`,
       },
     ],
   }),

@@ -2,9 +2,10 @@
  * Comparisons: `= <> < <= > >=`, IS [NOT] DISTINCT FROM and IN. Operands are converted to their
  * comparison type first (see type-coercion.ts), so generated code compares values of one type:
  * numbers, bigints (DECIMAL of one scale), strings by UTF-16 code unit (as Java's compareTo),
- * booleans (FALSE < TRUE), temporal values as numbers; ROW/ARRAY/MAP only for equality.
+ * booleans (FALSE < TRUE), temporal values as numbers, binary strings by unsigned bytes
+ * (lexicographic, a prefix first, as Flink); ROW/ARRAY/MAP only for equality.
  */
-import { withNullable, type SqlType } from '../../common/sql-type.js';
+import { isBinaryType, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { comparisonType } from '../type-coercion.js';
 import { Arg, booleanType, defineScalar, type Signature } from './define.js';
@@ -20,6 +21,10 @@ export function comparisonCode(ctx: CodegenContext, op: ComparisonOp, a: ArgCode
   if (isStructured(a.type)) {
     const equals = `${ctx.lib('valueEquals')}(${a.code}, ${b.code})`;
     return op === '=' ? equals : `!${equals}`;
+  }
+  if (isBinaryType(a.type)) {
+    if (op === '=' || op === '<>') return `${op === '=' ? '' : '!'}${ctx.lib('equalBytes')}(${a.code}, ${b.code})`;
+    return `${ctx.lib('orderBytes')}(${a.code}, ${b.code}) ${JS_OPERATOR[op]} 0`;
   }
   if (a.type.kind === 'DECIMAL' && b.type.kind === 'DECIMAL' && a.type.scale !== b.type.scale) {
     return `${ctx.lib('compareDecimals')}(${a.code}, ${a.type.scale}, ${b.code}, ${b.type.scale}) ${JS_OPERATOR[op]} 0`;
@@ -89,7 +94,7 @@ function generateIn(ctx: CodegenContext, args: readonly ArgCode[]): string {
   const [value, ...list] = args as [ArgCode, ...ArgCode[]];
   const nullableItems = list.filter((item) => item.constant === undefined ? item.type.nullable : item.constant.value === null);
   const valueNull = value.type.nullable ? `${value.code} === null ? null : ` : '';
-  if (!isStructured(value.type) && list.every((item) => item.constant !== undefined)) {
+  if (!isStructured(value.type) && !isBinaryType(value.type) && list.every((item) => item.constant !== undefined)) {
     const values = list.map((item) => item.constant!.value).filter((v) => v !== null);
     const test = `${ctx.constant(new Set(values), 'in_set')}.has(${value.code})`;
     return `${valueNull}${nullableItems.length > 0 ? `${test} ? true : null` : test}`;

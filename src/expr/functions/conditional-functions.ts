@@ -3,7 +3,7 @@
  * earlier ones are NULL), IF (only the chosen branch is evaluated), NULLIF, GREATEST and LEAST
  * (NULL when any argument is NULL, as Flink).
  */
-import { withNullable, type SqlType } from '../../common/sql-type.js';
+import { isBinaryType, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { LazyArg, ScalarFunctionDefinition, StatementContext } from '../function-definition.js';
 import { comparisonType, leastRestrictive } from '../type-coercion.js';
 import { comparisonCode } from './comparison-functions.js';
@@ -70,7 +70,10 @@ function extreme(name: 'GREATEST' | 'LEAST'): ScalarFunctionDefinition {
           return common === undefined || ['ROW', 'ARRAY', 'MAP'].includes(common[0]!.kind) ? undefined : common;
         },
         returns: (types) => types[0]!,
-        generate: (ctx, args) => `${ctx.lib(name === 'GREATEST' ? 'greatest' : 'least')}(${args.map((a) => a.code).join(', ')})`,
+        generate: (ctx, args) => {
+          const helper = name === 'GREATEST' ? 'greatest' : 'least';
+          return `${ctx.lib(isBinaryType(args[0]!.type) ? `${helper}Bytes` : helper)}(${args.map((a) => a.code).join(', ')})`;
+        },
       },
     ],
   });

@@ -16,6 +16,10 @@ export function flinkTypeSummary(type: SqlType): string {
       return `CHAR(${type.length})${suffix}`;
     case 'VARCHAR':
       return (type.length === 2147483647 ? 'STRING' : `VARCHAR(${type.length})`) + suffix;
+    case 'BINARY':
+      return `BINARY(${type.length})${suffix}`;
+    case 'VARBINARY':
+      return (type.length === 2147483647 ? 'BYTES' : `VARBINARY(${type.length})`) + suffix;
     case 'TIME':
       return `TIME(${type.precision})${suffix}`;
     case 'TIMESTAMP':

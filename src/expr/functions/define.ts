@@ -8,6 +8,7 @@
 import { WeirError } from '../../common/errors.js';
 import {
   formatType,
+  isBinaryType,
   isIntegerType,
   isNumericType,
   isStringType,
@@ -36,6 +37,7 @@ export const Arg = {
   ANY: family('ANY', () => true, SqlTypes.null()),
   BOOLEAN: family('BOOLEAN', (t) => t.kind === 'BOOLEAN', SqlTypes.boolean()),
   STRING: family('STRING', isStringType, SqlTypes.string()),
+  BINARY: family('BINARY', isBinaryType, SqlTypes.bytes()),
   INTEGER: family('INTEGER', isIntegerType, SqlTypes.int()),
   DECIMAL: family('DECIMAL', (t) => t.kind === 'DECIMAL', SqlTypes.decimal(10, 0)),
   EXACT: family('EXACT_NUMERIC', (t) => isIntegerType(t) || t.kind === 'DECIMAL', SqlTypes.int()),

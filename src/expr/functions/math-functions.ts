@@ -259,10 +259,11 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'HEX',
-    description: 'HEX(n) or HEX(s): an integer in upper-case hex (negative as 64-bit two’s complement), or the UTF-8 bytes of a string',
+    description: 'HEX(n), HEX(s) or HEX(b): an integer in upper-case hex (negative as 64-bit two’s complement), the UTF-8 bytes of a string, or a binary string',
     signatures: [
       { args: [Arg.INTEGER], returns: SqlTypes.string(false), exactInt64: true, generate: (ctx, [n]) => `${ctx.lib('hexOfInteger')}(${n!.code})` },
       { args: [Arg.STRING], returns: SqlTypes.string(false), generate: (ctx, [s]) => `${ctx.lib('hexOfString')}(${s!.code})` },
+      { args: [Arg.BINARY], returns: SqlTypes.string(false), generate: (ctx, [b]) => `${ctx.lib('hexOfBytes')}(${b!.code})` },
     ],
   }),
 ];

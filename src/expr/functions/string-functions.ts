@@ -1,5 +1,6 @@
 /**
- * String functions with Flink's semantics: `||`/CONCAT (NULL if any argument is NULL),
+ * String functions with Flink's semantics: `||`/CONCAT (NULL if any argument is NULL; also of
+ * binary strings, as SUBSTRING, TO_BASE64 and the hashes take them),
  * CONCAT_WS (skips NULLs), UPPER, LOWER, CHAR_LENGTH, SUBSTRING, OVERLAY, TRIM/LTRIM/RTRIM/BTRIM,
  * POSITION, LOCATE, INSTR, REPLACE, TRANSLATE, LIKE, SIMILAR TO, LPAD/RPAD, INITCAP, REPEAT,
  * REVERSE, the REGEXP family, SPLIT_INDEX, STR_TO_MAP, PARSE_URL, URL_ENCODE/URL_DECODE, ELT,
@@ -10,7 +11,7 @@
  */
 import { WeirError } from '../../common/errors.js';
 import { formatValue } from '../../common/value-format.js';
-import { MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
@@ -18,6 +19,7 @@ import { leastRestrictive } from '../type-coercion.js';
 import { Arg, booleanType, defineScalar, stringLiteral, type Literals, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
+type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
 
 const lengthOf = (type: SqlType): number => (type as StringType).length ?? MAX_VARCHAR_LENGTH;
 const varchar = (length: number): SqlType => SqlTypes.varchar(Math.min(length, MAX_VARCHAR_LENGTH), false);
@@ -130,6 +132,9 @@ const sideTrim = (name: 'LTRIM' | 'RTRIM'): ScalarFunctionDefinition =>
 
 const concatenation = (types: readonly SqlType[]): SqlType => varchar(types.reduce((sum, t) => sum + lengthOf(t), 0));
 
+/** The summed length of binary strings, at most BYTES's. */
+const binaryLength = (types: readonly SqlType[]): number => Math.min(types.reduce((sum, t) => sum + (t as BinaryType).length, 0), MAX_VARBINARY_LENGTH);
+
 const HASHES: readonly (readonly [string, string, number])[] = [
   ['MD5', 'md5', 32],
   ['SHA1', 'sha1', 40],
@@ -172,16 +177,39 @@ function generatePrintf(ctx: CodegenContext, [format, ...values]: readonly ArgCo
 
 /** The string functions. */
 export const stringFunctions: readonly ScalarFunctionDefinition[] = [
-  stringFunction('||', "a || b: concatenation; NULL when either is NULL", {
-    args: [Arg.STRING, Arg.STRING],
-    returns: (types) => (types.every((t) => t.kind === 'CHAR') ? SqlTypes.char(lengthOf(types[0]!) + lengthOf(types[1]!), false) : concatenation(types)),
-    generate: (_ctx, a, b) => `${a} + ${b}`,
+  defineScalar({
+    name: '||',
+    description: 'a || b: concatenation of two strings or of two binary strings; NULL when either is NULL',
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING],
+        returns: (types) => (types.every((t) => t.kind === 'CHAR') ? SqlTypes.char(lengthOf(types[0]!) + lengthOf(types[1]!), false) : concatenation(types)),
+        generate: (_ctx, [a, b]) => `${a!.code} + ${b!.code}`,
+      },
+      {
+        args: [Arg.BINARY, Arg.BINARY],
+        returns: (types) => (types.every((t) => t.kind === 'BINARY') ? SqlTypes.binary(binaryLength(types), false) : SqlTypes.varbinary(binaryLength(types), false)),
+        generate: (ctx, [a, b]) => `${ctx.lib('concatBytes')}(${a!.code}, ${b!.code})`,
+      },
+    ],
   }),
-  stringFunction('CONCAT', 'CONCAT(s1, s2, ...): concatenation; NULL when any argument is NULL', {
-    args: [Arg.STRING],
-    variadic: true,
-    returns: concatenation,
-    generate: (_ctx, ...codes) => (codes.length === 1 ? codes[0]! : codes.join(' + ')),
+  defineScalar({
+    name: 'CONCAT',
+    description: 'CONCAT(s1, s2, ...): concatenation of strings, or of binary strings; NULL when any argument is NULL',
+    signatures: [
+      {
+        args: [Arg.STRING],
+        variadic: true,
+        returns: concatenation,
+        generate: (_ctx, args) => (args.length === 1 ? args[0]!.code : args.map((a) => a.code).join(' + ')),
+      },
+      {
+        args: [Arg.BINARY],
+        variadic: true,
+        returns: (types) => SqlTypes.varbinary(binaryLength(types), false),
+        generate: (ctx, args) => (args.length === 1 ? args[0]!.code : `${ctx.lib('concatBytes')}(${args.map((a) => a.code).join(', ')})`),
+      },
+    ],
   }),
   defineScalar({
     name: 'CONCAT_WS',
@@ -202,7 +230,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
   stringFunction('INITCAP', 'INITCAP(s): the first letter of each word upper case, the rest lower case', { args: [Arg.STRING], returns: sameType, generate: helper('initcap') }),
   defineScalar({
     name: 'SUBSTRING',
-    description: 'SUBSTRING(s, start[, length]): length characters from position start (1-based; negative counts from the end); NULL for a negative length',
+    description: 'SUBSTRING(s, start[, length]): length characters (bytes of a binary string) from position start (1-based; negative counts from the end); NULL for a negative length',
     signatures: [
       {
         args: [Arg.STRING, Arg.INTEGER, Arg.INTEGER],
@@ -210,6 +238,13 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
         nullable: true,
         returns: asVarchar(0),
         generate: (ctx, args) => helper('substring')(ctx, ...args.map((a) => a.code)),
+      },
+      {
+        args: [Arg.BINARY, Arg.INTEGER, Arg.INTEGER],
+        optional: 1,
+        nullable: true,
+        returns: (types) => SqlTypes.varbinary((types[0] as BinaryType).length, false),
+        generate: (ctx, args) => helper('substringBytes')(ctx, ...args.map((a) => a.code)),
       },
     ],
   }),
@@ -462,18 +497,31 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     returns: INT,
     generate: (_ctx, s, sub) => `(${s}.indexOf(${sub}) + 1)`,
   }),
-  stringFunction('TO_BASE64', 'TO_BASE64(s): the base64 encoding of the UTF-8 bytes of s', { args: [Arg.STRING], returns: STRING, generate: helper('toBase64') }),
+  defineScalar({
+    name: 'TO_BASE64',
+    description: 'TO_BASE64(s): the base64 encoding of the UTF-8 bytes of s, or of a binary string',
+    signatures: [
+      { args: [Arg.STRING], returns: STRING, generate: (ctx, [s]) => `${ctx.lib('toBase64')}(${s!.code})` },
+      { args: [Arg.BINARY], returns: STRING, generate: (ctx, [b]) => `${ctx.lib('base64OfBytes')}(${b!.code})` },
+    ],
+  }),
   stringFunction('FROM_BASE64', 'FROM_BASE64(s): the UTF-8 text of base64 s (an error when s is not base64)', { args: [Arg.STRING], returns: STRING, generate: helper('fromBase64') }),
   defineScalar({
     name: 'SHA2',
-    description: 'SHA2(s, bits): the SHA-224, SHA-256, SHA-384 or SHA-512 digest of the UTF-8 bytes of s, in hex; NULL for another bit length',
-    signatures: [{ args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: STRING, generate: (ctx, [s, bits]) => `${ctx.lib('sha2')}(${s!.code}, ${bits!.code})` }],
+    description: 'SHA2(s, bits): the SHA-224, SHA-256, SHA-384 or SHA-512 digest of the UTF-8 bytes of s (or of a binary string), in hex; NULL for another bit length',
+    signatures: [
+      { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: STRING, generate: (ctx, [s, bits]) => `${ctx.lib('sha2')}(${s!.code}, ${bits!.code})` },
+      { args: [Arg.BINARY, Arg.INTEGER], nullable: true, returns: STRING, generate: (ctx, [b, bits]) => `${ctx.lib('sha2OfBytes')}(${b!.code}, ${bits!.code})` },
+    ],
   }),
   ...HASHES.map(([name, algorithm, length]) =>
-    stringFunction(name, `${name}(s): the ${name} digest of the UTF-8 bytes of s, in hex`, {
-      args: [Arg.STRING],
-      returns: SqlTypes.char(length, false),
-      generate: (ctx, s) => `${ctx.lib('hashHex')}(${stringLiteral(algorithm)}, ${s})`,
+    defineScalar({
+      name,
+      description: `${name}(s): the ${name} digest of the UTF-8 bytes of s (or of a binary string), in hex`,
+      signatures: [
+        { args: [Arg.STRING], returns: SqlTypes.char(length, false), generate: (ctx, [s]) => `${ctx.lib('hashHex')}(${stringLiteral(algorithm)}, ${s!.code})` },
+        { args: [Arg.BINARY], returns: SqlTypes.char(length, false), generate: (ctx, [b]) => `${ctx.lib('hashBytesHex')}(${stringLiteral(algorithm)}, ${b!.code})` },
+      ],
     }),
   ),
 ];

@@ -17,6 +17,13 @@ export function arrayElement(array: readonly unknown[]): unknown {
   return array.length === 0 ? null : array[0];
 }
 
+/** `map[key]` for a key that is an object (BYTES, ROW, ARRAY, MAP): found by its encoding, not its identity; NULL when absent. */
+export function mapItemByValue(map: ReadonlyMap<unknown, unknown>, key: unknown): unknown {
+  const wanted = keyOf(key);
+  for (const [k, v] of map) if (keyOf(k) === wanted) return v;
+  return null;
+}
+
 /** ARRAY_CONTAINS: whether an element equals `needle` (NULL finds a NULL element). */
 export function arrayContains(array: readonly unknown[], needle: unknown): boolean {
   const key = keyOf(needle);

@@ -5,6 +5,7 @@
  * (`"...Z"`), ROW and MAP as objects with their keys sorted, ARRAY as arrays, NULL nested in a
  * ROW/ARRAY/MAP as `null`.
  */
+import { bytesToBase64 } from '../../common/bytes.js';
 import { formatDecimal } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
 import { civilFromDays, floorDiv, floorMod, MILLIS_PER_DAY } from '../../common/datetime.js';
@@ -82,6 +83,9 @@ export function jsonSerializer(type: SqlType): JsonSerializer {
     case 'CHAR':
     case 'VARCHAR':
       return jsonQuote;
+    case 'BINARY':
+    case 'VARBINARY':
+      return (v: Uint8Array) => jsonQuote(bytesToBase64(v));
     case 'DATE':
       return (v: number) => jsonQuote(isoDate(v));
     case 'TIME':

@@ -213,6 +213,8 @@ export function isLosslessCast(from: SqlType, to: SqlType): boolean {
       return to.kind === 'DECIMAL' && to.scale >= from.scale && to.precision - to.scale >= from.precision - from.scale;
     case 'VARCHAR':
       return to.kind === 'VARCHAR' && to.length >= from.length;
+    case 'VARBINARY':
+      return to.kind === 'VARBINARY' && to.length >= from.length;
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ':
     case 'TIME':
@@ -229,6 +231,7 @@ export function isLosslessCast(from: SqlType, to: SqlType): boolean {
     case 'INTERVAL_YEAR_MONTH':
       return true;
     case 'CHAR':
+    case 'BINARY':
     case 'ROW':
     case 'ARRAY':
     case 'MAP':

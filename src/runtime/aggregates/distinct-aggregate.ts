@@ -3,15 +3,20 @@
  * of several arguments) to how many rows of the group carry it, in front of the underlying
  * aggregate. The aggregate sees a value only when its count goes 0 → 1 and a retraction only when
  * it goes 1 → 0. With several arguments an entry is `[count, ...arguments]`, so that a merge can
- * replay the arguments into the underlying aggregate.
+ * replay the arguments into the underlying aggregate. A single argument whose values are objects
+ * (BYTES, ROW, ARRAY, MAP: equal values are distinct objects) is keyed by its encoding the same
+ * way, never by identity.
  */
 import { encodeComponent } from '../../common/key-codec.js';
 import type { AggregateCodegen, SourceScope } from '../../expr/aggregates/aggregate-codegen.js';
 
-/** `inner` applied to distinct values of `arity` arguments; its slots follow the value-count map's slot. */
-export function distinctAggregate(inner: AggregateCodegen, scope: SourceScope, arity: number): AggregateCodegen {
+/**
+ * `inner` applied to distinct values of `arity` arguments; its slots follow the value-count map's
+ * slot. `objectValued`: some argument's values are objects, which must be keyed by their encoding.
+ */
+export function distinctAggregate(inner: AggregateCodegen, scope: SourceScope, arity: number, objectValued = false): AggregateCodegen {
   const innerSlots = (slots: readonly string[]) => slots.slice(1);
-  const single = arity <= 1;
+  const single = arity <= 1 && !objectValued;
   const encode = scope.bind(encodeComponent, 'encodeComponent');
   const keyOf = (args: readonly string[]): string => (single ? (args[0] ?? 'null') : args.map((a) => `${encode}(${a})`).join(' + '));
   return {

@@ -197,6 +197,9 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
     }`;
 }
 
+/** Types whose values are objects (sql-type.ts), so that equal values need not be identical. */
+const OBJECT_VALUED: ReadonlySet<string> = new Set(['BINARY', 'VARBINARY', 'ROW', 'ARRAY', 'MAP']);
+
 /**
  * The codegen for one call: the generator its registered aggregate function carries, behind
  * DISTINCT when asked; COUNT(*) reads the row count held in `rowCount` (an lvalue of the generated
@@ -208,7 +211,8 @@ export function aggregateCodegen(call: AggregateCallSpec, scope: SourceScope, re
   if (definition.name === 'COUNT' && call.args.length === 0 && call.filter === null) return rowCountAggregate(rowCount);
   if (call.args.length !== call.argTypes.length) throw new WeirError('INTERNAL_ERROR', `${definition.name} has ${call.args.length} arguments but ${call.argTypes.length} argument types`);
   const codegen = definition.accumulator({ name: definition.name, argTypes: call.argTypes, type: call.type, scope, retractable });
-  return call.distinct ? distinctAggregate(codegen, scope, call.args.length) : codegen;
+  const objectValued = call.argTypes.some((t) => OBJECT_VALUED.has(t.kind));
+  return call.distinct ? distinctAggregate(codegen, scope, call.args.length, objectValued) : codegen;
 }
 
 /** COUNT(*) answered by the group's row count held in `rowCount` (an lvalue of the generated code, merged by its owner). */

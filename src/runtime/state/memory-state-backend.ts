@@ -10,7 +10,7 @@
  * element on its own, and refreshes on writes only; weir's operators mutate what they read in
  * place, so a read counts as a write).
  */
-import { serialize, deserialize } from 'node:v8';
+import { DefaultDeserializer, serialize } from 'node:v8';
 import type { Key } from '../../common/key-codec.js';
 import { encodeEntries, forEachDecodedEntry, type EncodedEntries } from './state-table-codec.js';
 import type { KeyedStateBackend, ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
@@ -76,7 +76,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
    * snapshots of any number of old subtasks can be redistributed to the new ones.
    */
   restore(snapshot: Uint8Array, owns: (key: Key) => boolean): void {
-    const tables = deserialize(snapshot) as [string, StateTable['kind'], EncodedEntries, Map<Key, number>?][];
+    const tables = deserializeOwning(snapshot) as [string, StateTable['kind'], EncodedEntries, Map<Key, number>?][];
     const now = this.clock();
     for (const [name, kind, entries, accessed] of tables) {
       const target = this.tableOf({ name }, kind);
@@ -236,4 +236,23 @@ function sortByAccess(accessed: Map<Key, number>): void {
   const sorted = [...accessed].sort((a, b) => a[1] - b[1]);
   accessed.clear();
   for (const [key, at] of sorted) accessed.set(key, at);
+}
+
+/**
+ * Node's deserializer returns each typed array as a view into the snapshot it reads (zero copy):
+ * a binary string value (Uint8Array) restored that way would keep the whole snapshot alive as long
+ * as it lives in state. This one gives every Uint8Array a buffer of its own.
+ */
+class OwningDeserializer extends DefaultDeserializer {
+  _readHostObject(): unknown {
+    const view = (DefaultDeserializer.prototype as unknown as { _readHostObject(this: DefaultDeserializer): unknown })._readHostObject.call(this);
+    return view instanceof Uint8Array && view.constructor === Uint8Array && view.byteLength !== view.buffer.byteLength ? view.slice() : view;
+  }
+}
+
+/** `v8.deserialize`, with Uint8Arrays owning their buffers (see {@link OwningDeserializer}). */
+function deserializeOwning(snapshot: Uint8Array): unknown {
+  const deserializer = new OwningDeserializer(snapshot);
+  deserializer.readHeader();
+  return deserializer.readValue();
 }

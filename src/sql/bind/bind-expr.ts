@@ -6,13 +6,13 @@
  */
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
 import { INT64_MIN } from '../../common/int64.js';
-import { sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { formatType, sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
 import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
-import { intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
+import { binaryLiteral, intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
 
 /** Where an expression is being bound, for the error when an aggregate appears where it may not. */
@@ -56,6 +56,8 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
           return Exprs.literal(expr.value, SqlTypes.char(Math.max(expr.value.length, 1), false));
         case 'boolean':
           return Exprs.literal(expr.value, SqlTypes.boolean(false));
+        case 'binary':
+          return binaryLiteral(expr.hex, expr.span);
         case 'null':
           return Exprs.literal(null, SqlTypes.null());
       }
@@ -356,5 +358,6 @@ export function castTo(expr: ScalarExpr, type: SqlType): ScalarExpr {
 }
 
 function describe(type: SqlType): string {
+  if (type.kind === 'BINARY' || type.kind === 'VARBINARY') return formatType(withNullable(type, true));
   return type.kind === 'DECIMAL' ? `DECIMAL(${type.precision}, ${type.scale})` : type.kind;
 }

@@ -1,6 +1,6 @@
 /** Turns type syntax into SQL types, checking parameters (`DECIMAL(40, 2)` is an error). */
 import { WeirError } from '../../common/errors.js';
-import { MAX_DECIMAL_PRECISION, MAX_VARCHAR_LENGTH, SqlTypes, type SqlType } from '../../common/sql-type.js';
+import { MAX_DECIMAL_PRECISION, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, type SqlType } from '../../common/sql-type.js';
 import type { TypeSyntax } from '../parse/ast.js';
 
 /** The SQL type a piece of type syntax denotes. */
@@ -64,8 +64,9 @@ function bindScalarType(syntax: Extract<TypeSyntax, { kind: 'type' }>, nullable:
     case 'INTERVAL_YEAR_MONTH':
       return SqlTypes.intervalYearMonth(nullable);
     case 'BINARY':
+      return SqlTypes.binary(checkLength(p0 ?? 1, invalid), nullable);
     case 'VARBINARY':
-      throw new WeirError('UNSUPPORTED', `type ${syntax.name} is not supported yet`, { span: syntax.span });
+      return SqlTypes.varbinary(checkLength(p0 ?? MAX_VARBINARY_LENGTH, invalid), nullable);
   }
 }
 

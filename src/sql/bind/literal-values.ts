@@ -1,4 +1,5 @@
-/** Types and runtime values of literals as Flink types them (`10` INT, `0.908` DECIMAL(3, 3), `1e6` DOUBLE). */
+/** Types and runtime values of literals as Flink types them (`10` INT, `0.908` DECIMAL(3, 3), `1e6` DOUBLE, `x'0aff'` BINARY(2)). */
+import { hexToBytes } from '../../common/bytes.js';
 import { parseDecimal } from '../../common/decimal.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import { parseInt64 } from '../../common/int64.js';
@@ -23,6 +24,19 @@ export function numberLiteral(text: string, span: SourceSpan): LiteralExpr {
     throw new WeirError('INVALID_ARGUMENT', `numeric literal ${text} has more than ${MAX_DECIMAL_PRECISION} digits`, { span });
   }
   return Exprs.literal(decimal.unscaled, SqlTypes.decimal(decimal.precision, decimal.scale, false));
+}
+
+/**
+ * A binary string literal `x'0aff'`: BINARY(n) NOT NULL of its n bytes (BINARY(0) for `x''`, as
+ * Flink types the empty literal). Anything but an even number of hex digits is an error naming the literal.
+ */
+export function binaryLiteral(hex: string, span: SourceSpan): LiteralExpr {
+  const bytes = hexToBytes(hex);
+  if (bytes === undefined) {
+    const why = /^[0-9A-Fa-f]*$/.test(hex) ? `an odd number of hex digits (${hex.length})` : 'a character that is not a hex digit';
+    throw new WeirError('INVALID_ARGUMENT', `binary literal x'${hex}' has ${why}; it needs two hex digits per byte`, { span });
+  }
+  return Exprs.literal(bytes, SqlTypes.binary(bytes.length, false));
 }
 
 const MILLIS: Readonly<Record<Exclude<IntervalUnit, 'YEAR' | 'MONTH'>, number>> = {
@@ -125,6 +139,8 @@ export function stringLiteralAs(value: string, span: SourceSpan, type: SqlType, 
   switch (target.kind) {
     case 'CHAR':
     case 'VARCHAR':
+    case 'BINARY':
+    case 'VARBINARY':
     case 'INTERVAL_DAY_TIME':
     case 'INTERVAL_YEAR_MONTH':
     case 'ROW':

@@ -112,6 +112,8 @@ export type Literal =
   | { readonly kind: 'literal'; readonly span: SourceSpan; readonly type: 'number'; readonly text: string }
   | { readonly kind: 'literal'; readonly span: SourceSpan; readonly type: 'string'; readonly value: string }
   | { readonly kind: 'literal'; readonly span: SourceSpan; readonly type: 'boolean'; readonly value: boolean }
+  /** `x'0aff'`: `hex` is the text between the quotes, not yet checked to be hex digits. */
+  | { readonly kind: 'literal'; readonly span: SourceSpan; readonly type: 'binary'; readonly hex: string }
   | { readonly kind: 'literal'; readonly span: SourceSpan; readonly type: 'null' };
 
 /** The units an interval literal may be written in. */

@@ -129,6 +129,25 @@ describe('datagen random values', () => {
     expect(new Set(column(rows, 0)).size).toBe(2000);
   });
 
+  it('generates random bytes: BINARY(n) of n, VARBINARY/BYTES of the configured length or 1 to it, the same again for the same row', async () => {
+    const schema = schemaOf(['b', SqlTypes.bytes()], ['c', SqlTypes.binary(3)], ['v', SqlTypes.varbinary(8)], ['l', SqlTypes.bytes()]);
+    const spec = datagenSpec({ 'fields.v.var-len': 'true', 'fields.l.length': '5' }, schema);
+    const rows = await generate(spec, 2000);
+    expect(rows.every((row) => row.every((v) => v instanceof Uint8Array))).toBe(true);
+    const lengths = (index: number): Set<number> => new Set(column(rows, index).map((b) => (b as Uint8Array).length));
+    expect(lengths(0)).toEqual(new Set([100]));
+    expect(lengths(1)).toEqual(new Set([3]));
+    expect(Math.min(...lengths(2))).toBe(1);
+    expect(Math.max(...lengths(2))).toBe(8);
+    expect(lengths(3)).toEqual(new Set([5]));
+    expect(new Set(column(rows, 0).map((b) => Buffer.from(b as Uint8Array).toString('hex'))).size).toBe(2000);
+    const highBytes = column(rows, 3).flatMap((b) => Array.from(b as Uint8Array)).filter((x) => x >= 0x80).length;
+    expect(highBytes).toBeGreaterThan(4000);
+    expect(await generate(spec, 2000)).toEqual(rows);
+    expect(() => parseDatagenOptions(new Map([['fields.c.length', '2']]), schemaOf(['c', SqlTypes.binary(3)]))).toThrow("does not apply to BINARY(3) field 'c'");
+    expect(() => parseDatagenOptions(new Map([['fields.v.length', '9']]), schemaOf(['v', SqlTypes.varbinary(8)]))).toThrow("datagen option 'fields.v.length' (9) exceeds the length of VARBINARY(8) field 'v'");
+  });
+
   it('honours null-rate roughly', async () => {
     const schema = schemaOf(['a', SqlTypes.int()], ['b', SqlTypes.string()], ['c', SqlTypes.int()]);
     const rows = await generate(datagenSpec({ 'fields.a.null-rate': '0.3', 'fields.b.null-rate': '1' }, schema), 10000);

@@ -69,6 +69,46 @@ describe('postgres-cdc values', () => {
   });
 });
 
+describe('postgres-cdc bytea', () => {
+  it('reads bytea (hex output) as BYTES and BINARY(n) values, the same from the snapshot and the stream, a TOASTed value filled in', async () => {
+    await db.client.query('CREATE TABLE blobs (id int PRIMARY KEY, small bytea, code bytea, big bytea)');
+    await db.client.query('ALTER TABLE blobs ALTER COLUMN big SET STORAGE EXTERNAL');
+    await db.client.query('ALTER TABLE blobs REPLICA IDENTITY FULL');
+    await db.client.query(`INSERT INTO blobs VALUES (1, '\\x00ff7f80', '\\x01', decode(repeat('ab', 100000), 'hex')), (2, '', NULL, NULL)`);
+    const blobSchema: Schema = [
+      { name: 'id', type: SqlTypes.int(false) },
+      { name: 'small', type: SqlTypes.bytes() },
+      { name: 'code', type: SqlTypes.binary(2) },
+      { name: 'big', type: SqlTypes.bytes() },
+    ];
+    const reader = cdcReader(db.url, 'blobs', blobSchema, ['id']);
+    readers.push(reader);
+    await reader.open({ subtask: 0, parallelism: 1, warn: () => undefined });
+    const changes: Change[] = [];
+    await readUntil(reader, changes, (c) => c.length >= 2 && reader.checkpointable());
+    await db.client.query(`INSERT INTO blobs VALUES (3, '\\xdeadbeef', '\\x0102', decode(repeat('cd', 50000), 'hex'))`);
+    await db.client.query(`UPDATE blobs SET small = '\\x' WHERE id = 1`);
+    await readUntil(reader, changes, (c) => c.length >= 5);
+    const big = new Uint8Array(100000).fill(0xab);
+    const row1 = [1, Uint8Array.from([0, 0xff, 0x7f, 0x80]), Uint8Array.from([1, 0]), big];
+    expect(changes).toEqual([
+      ['+I', row1],
+      ['+I', [2, new Uint8Array(0), null, null]],
+      ['+I', [3, Uint8Array.from([0xde, 0xad, 0xbe, 0xef]), Uint8Array.from([1, 2]), new Uint8Array(50000).fill(0xcd)]],
+      ['-U', row1],
+      ['+U', [1, new Uint8Array(0), Uint8Array.from([1, 0]), big]],
+    ]);
+    for (const [, row] of changes) for (const value of row) if (value !== null && typeof value === 'object') expect(value).toBeInstanceOf(Uint8Array);
+  });
+
+  it('refuses bytea text that is not hex, and more bytes than BINARY(n) or VARBINARY(n) holds', () => {
+    expect(Array.from(textParser(SqlTypes.bytes())('\\x0aFF') as Uint8Array)).toEqual([10, 255]);
+    expect(() => textParser(SqlTypes.bytes())('\\001')).toThrow("\\001 is not bytea in hex format (bytea_output must be 'hex')");
+    expect(() => textParser(SqlTypes.varbinary(1))('\\x0102')).toThrow('2 bytes do not fit VARBINARY(1)');
+    expect(() => textParser(SqlTypes.binary(1))('\\x0102')).toThrow('2 bytes do not fit BINARY(1)');
+  });
+});
+
 describe('postgres-cdc pure parts', () => {
   it('reads and writes LSNs as PostgreSQL prints them', () => {
     expect(parseLsn('16/B374D848', 'x')).toBe(0x16b374d848n);

@@ -70,6 +70,27 @@ describe('postgres lookup function', () => {
     }
   });
 
+  it('looks up a bytea key with BYTES values (equal bytes in another array find the row, then the cache), alone and in a composite key', async () => {
+    const url = await freshDatabase('weir_lookup_fn');
+    await pgQuery(url, "CREATE TABLE blobs (k bytea, n INT, v bytea, PRIMARY KEY (k, n)); INSERT INTO blobs VALUES ('\\x0aff', 1, '\\x01'), ('\\x', 1, '\\x'), ('\\x0a', 2, NULL)");
+    const schema = [
+      { name: 'k', type: SqlTypes.bytes() },
+      { name: 'n', type: SqlTypes.int() },
+      { name: 'v', type: SqlTypes.bytes() },
+    ];
+    const bytes = (...b: number[]): Uint8Array => Uint8Array.from(b);
+    const single = await open({ table: 'blobs', connector: 'postgres', options: { url, 'lookup.cache.max-rows': '10', 'lookup.cache.ttl': '1 min' }, schema, keys: [0] }, new ManualClock());
+    const composite = await open({ table: 'blobs', connector: 'postgres', options: { url }, schema, keys: [1, 0] }, new ManualClock());
+    try {
+      expect(await single.lookup([[bytes(0x0a, 0xff)], [bytes()], [bytes(0x0a, 0xfe)]])).toEqual([[[bytes(0x0a, 0xff), 1, bytes(1)]], [[bytes(), 1, bytes()]], []]);
+      expect(single.lookup([[bytes(0x0a, 0xff)]])).toEqual([[[bytes(0x0a, 0xff), 1, bytes(1)]]]);
+      expect(await composite.lookup([[2, bytes(0x0a)], [1, bytes(0x0a)]])).toEqual([[[bytes(0x0a), 2, null]], []]);
+    } finally {
+      await single.close();
+      await composite.close();
+    }
+  });
+
   it('fails at once, naming the table, when the table does not exist', async () => {
     const url = await freshDatabase('weir_lookup_fn');
     const lookup = await open({ table: 'nowhere', connector: 'postgres', options: { url }, schema: CUSTOMERS, keys: [0] }, new ManualClock());

@@ -13,7 +13,7 @@ import { ChangeBatch, type Row } from '../../../src/common/row.js';
 import type { Schema } from '../../../src/common/schema.js';
 import { SqlTypes, type SqlType } from '../../../src/common/sql-type.js';
 import { PostgresSinkWriter } from '../../../src/connectors/postgres/postgres-sink-writer.js';
-import { arrayElementType, columnHolds, jsonText, postgresType, type ExistingColumn } from '../../../src/connectors/postgres/postgres-types.js';
+import { arrayElementType, columnHolds, jsonText, postgresType, valueEncoder, type ExistingColumn } from '../../../src/connectors/postgres/postgres-types.js';
 import { createTestDatabase, type TestDatabase } from './pg-test-database.js';
 
 let db: TestDatabase;
@@ -62,6 +62,9 @@ describe('type mapping', () => {
       [SqlTypes.row([{ name: 'a', type: SqlTypes.int() }]), 'jsonb', 'jsonb'],
       [SqlTypes.array(SqlTypes.int()), 'jsonb', 'jsonb'],
       [SqlTypes.map(SqlTypes.string(), SqlTypes.int()), 'jsonb', 'jsonb'],
+      [SqlTypes.bytes(), 'bytea', 'bytea'],
+      [SqlTypes.varbinary(4), 'bytea', 'bytea'],
+      [SqlTypes.binary(3), 'bytea', 'bytea'],
     ];
     for (const [type, column, element] of cases) {
       expect([postgresType(type), arrayElementType(type)]).toEqual([column, element]);
@@ -89,6 +92,10 @@ describe('type mapping', () => {
     expect(columnHolds(column('timestamptz'), SqlTypes.timestamp(3))).toBe(false);
     expect(columnHolds(column('json'), SqlTypes.array(SqlTypes.int()))).toBe(true);
     expect(columnHolds(column('text'), SqlTypes.array(SqlTypes.int()))).toBe(false);
+    expect(columnHolds(column('bytea'), SqlTypes.bytes())).toBe(true);
+    expect(columnHolds(column('bytea'), SqlTypes.binary(2))).toBe(true);
+    expect(columnHolds(column('text'), SqlTypes.bytes())).toBe(false);
+    expect(columnHolds(column('bytea'), SqlTypes.string())).toBe(false);
   });
 
   it('renders nested values as JSON with exact decimals and PostgreSQL to_json temporal forms', () => {
@@ -105,6 +112,34 @@ describe('type mapping', () => {
     expect(jsonText(value, type)).toBe(
       '{"d":123456789012345678901234567.890,"ts":"2024-05-06T07:08:09.010","ltz":"1970-01-01T00:00:00.005+00:00","day":"2022-01-08","x":"NaN","tags":["a\\"b",null],"m":{"1":true}}',
     );
+  });
+});
+
+describe('bytes into PostgreSQL', () => {
+  it('writes BYTES, VARBINARY(n) and BINARY(n) into bytea byte for byte, and bytes nested in a ROW as to_json writes bytea', async () => {
+    const schema: Schema = [
+      { name: 'n', type: SqlTypes.int() },
+      { name: 'b', type: SqlTypes.bytes() },
+      { name: 'v', type: SqlTypes.varbinary(4) },
+      { name: 'c', type: SqlTypes.binary(3) },
+      { name: 'r', type: SqlTypes.row([{ name: 'x', type: SqlTypes.bytes() }]) },
+    ];
+    const every = Uint8Array.from({ length: 256 }, (_unused, i) => i);
+    const rows: Row[] = [
+      [1, every, Uint8Array.from([0x5c, 0x22, 0x7b, 0x2c]), Uint8Array.from([0, 0, 0]), [Uint8Array.from([0x0a, 0xff])]],
+      [2, new Uint8Array(0), new Uint8Array(0), Uint8Array.from([1, 2, 3]), [null]],
+      [3, null, null, null, null],
+    ];
+    await writeRows('bytes_round_trip', schema, rows);
+    const read = await db.rows<Record<string, string | null>>(
+      "SELECT n, encode(b, 'hex') AS b, encode(v, 'hex') AS v, encode(c, 'hex') AS c, r::text AS r, pg_typeof(b)::text AS t FROM bytes_round_trip ORDER BY n",
+    );
+    expect(read).toEqual([
+      { n: 1, b: Buffer.from(every).toString('hex'), v: '5c227b2c', c: '000000', r: '{"x": "\\\\x0aff"}', t: 'bytea' },
+      { n: 2, b: '', v: '', c: '010203', r: '{"x": null}', t: 'bytea' },
+      { n: 3, b: null, v: null, c: null, r: null, t: 'bytea' },
+    ]);
+    expect(valueEncoder(SqlTypes.bytes())(Uint8Array.from([0x0a, 0xff]))).toBe('\\x0aff');
   });
 });
 

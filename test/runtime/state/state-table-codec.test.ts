@@ -58,6 +58,27 @@ describe('state table codec', () => {
     for (const entries of cases) expect(encodeEntries(entries)).toBe(entries);
   });
 
+  it('keeps the Map for values holding binary strings (objects), and a backend snapshot restores them as Uint8Arrays of their own', () => {
+    const entries = new Map<Key, unknown>([
+      ['x0aff', [Uint8Array.from([0x0a, 0xff]), 1]],
+      ['x', [new Uint8Array(0), 2]],
+    ]);
+    expect(encodeEntries(entries)).toBe(entries);
+    const backend = new MemoryStateBackend();
+    const extreme = backend.getValueState<[Uint8Array, number]>({ name: 'extreme' });
+    for (const [key, value] of entries) {
+      backend.setCurrentKey(key);
+      extreme.update(value as [Uint8Array, number]);
+    }
+    const restored = new MemoryStateBackend();
+    restored.restore(backend.snapshot()!, () => true);
+    const table = [...restored.states()].find((t) => t.name === 'extreme')!;
+    expect(table.entries).toEqual(entries);
+    const [value] = table.entries.get('x0aff') as [Uint8Array, number];
+    expect(value).toBeInstanceOf(Uint8Array);
+    expect(value.buffer.byteLength).toBe(2);
+  });
+
   it('decodes a fresh array per key', () => {
     const restored = decoded(encodeEntries(new Map<Key, unknown>([[1, [1, 2]], [2, [1, 2]]])));
     (restored.get(1) as number[])[0] = 99;

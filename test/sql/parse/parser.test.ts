@@ -440,6 +440,14 @@ describe('expressions', () => {
     expect(expression("TIMESTAMP '2020-01-01 00:00:00'")).toEqual({ kind: 'typed-literal', type: 'TIMESTAMP', value: '2020-01-01 00:00:00' });
   });
 
+  it("binary literals x'..' / X'..', the text left for the binder to check; x alone stays a column", () => {
+    expect(expression("x'0aFF'")).toEqual({ kind: 'literal', type: 'binary', hex: '0aFF' });
+    expect(expression("X''")).toEqual({ kind: 'literal', type: 'binary', hex: '' });
+    expect(expression("x'abc'")).toEqual({ kind: 'literal', type: 'binary', hex: 'abc' });
+    expect(expression('x')).toEqual(col('x'));
+    expect(expression("x || x'01'")).toEqual({ kind: 'binary', op: '||', left: col('x'), right: { kind: 'literal', type: 'binary', hex: '01' } });
+  });
+
   it('interval literals', () => {
     expect(expression("INTERVAL '4' SECOND")).toEqual({ kind: 'interval', value: '4', sign: 1, from: 'SECOND' });
     expect(expression("INTERVAL '10' MINUTE")).toEqual({ kind: 'interval', value: '10', sign: 1, from: 'MINUTE' });

@@ -1,0 +1,29 @@
+/**
+ * Functions that turn strings into binary strings and back, as Flink defines them: ENCODE(s,
+ * charset) → BYTES, DECODE(bytes, charset) → STRING (Java's six standard charsets, named
+ * case-insensitively; another name is an error), and UNHEX(s) → BYTES (NULL for text that is not
+ * hex). The binary forms of `||`, CONCAT, SUBSTRING, HEX, TO_BASE64 and the hashes are signatures
+ * of those functions (string-functions.ts, math-functions.ts).
+ */
+import { SqlTypes } from '../../common/sql-type.js';
+import type { ScalarFunctionDefinition } from '../function-definition.js';
+import { Arg, defineScalar } from './define.js';
+
+/** ENCODE, DECODE and UNHEX. */
+export const binaryFunctions: readonly ScalarFunctionDefinition[] = [
+  defineScalar({
+    name: 'ENCODE',
+    description: "ENCODE(s, charset): s as bytes in charset ('US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', 'UTF-16LE', 'UTF-16')",
+    signatures: [{ args: [Arg.STRING, Arg.STRING], returns: SqlTypes.bytes(false), generate: (ctx, [s, charset]) => `${ctx.lib('encodeString')}(${s!.code}, ${charset!.code})` }],
+  }),
+  defineScalar({
+    name: 'DECODE',
+    description: "DECODE(b, charset): the text of bytes b in charset ('US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', 'UTF-16LE', 'UTF-16'); malformed bytes become U+FFFD",
+    signatures: [{ args: [Arg.BINARY, Arg.STRING], returns: SqlTypes.string(false), generate: (ctx, [b, charset]) => `${ctx.lib('decodeBytes')}(${b!.code}, ${charset!.code})` }],
+  }),
+  defineScalar({
+    name: 'UNHEX',
+    description: 'UNHEX(s): the bytes of hex text s (with an odd number of digits the first is dropped and a zero byte leads); NULL when s holds a character that is not a hex digit',
+    signatures: [{ args: [Arg.STRING], nullable: true, returns: SqlTypes.bytes(false), generate: (ctx, [s]) => `${ctx.lib('unhex')}(${s!.code})` }],
+  }),
+];
