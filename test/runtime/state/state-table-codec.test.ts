@@ -76,9 +76,9 @@ describe('state table codec', () => {
     const restored = new MemoryStateBackend();
     restored.restore(backend.snapshot()!, () => true);
     const legacy = new MemoryStateBackend();
-    legacy.restore(serialize([...backend.states()].map((t) => [t.name, t.kind, t.entries])), () => true);
+    legacy.restore(serialize([...backend.states()].map((t) => [t.name, t.kind, new Map(t.entries())])), () => true);
     for (const copy of [restored, legacy]) {
-      expect(new Map([...copy.states()].map((t) => [t.name, t.entries]))).toEqual(new Map([...backend.states()].map((t) => [t.name, t.entries])));
+      expect(new Map([...copy.states()].map((t) => [t.name, new Map(t.entries())]))).toEqual(new Map([...backend.states()].map((t) => [t.name, new Map(t.entries())])));
     }
   });
 });
