@@ -373,7 +373,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       return;
     }
     const syncMs = performance.now() - started;
-    const write = async (): Promise<{ state: SubtaskState; keyedBytes: number }> => {
+    const write = async (): Promise<{ state: SubtaskState; keyedBytes: number; delta: boolean }> => {
       const storage = this.services.checkpointing!.storage;
       let file: ChainFile | undefined;
       if (!writer.empty) {
@@ -390,11 +390,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         ...(files.length === 0 ? {} : { keyedStateChain: chainRefs(files, barrier.id) }),
         ...(resolved === undefined ? {} : { operatorState: resolved }),
       };
-      return { state, keyedBytes: file?.bytes ?? 0 };
+      return { state, keyedBytes: file?.bytes ?? 0, delta: file?.kind === 'delta' };
     };
     write().then(
-      ({ state, keyedBytes }) =>
-        coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: keyedBytes + snapshotSize(undefined, state.operatorState), syncMs, keyedBytes, incremental: kind === 'delta' }),
+      ({ state, keyedBytes, delta }) =>
+        coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: keyedBytes + snapshotSize(undefined, state.operatorState), syncMs, keyedBytes, incremental: delta }),
       (error: unknown) => {
         coordinator.decline(barrier.id, error);
         if (operatorState instanceof Promise) void this.fail(error);

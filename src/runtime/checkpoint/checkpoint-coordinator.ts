@@ -61,7 +61,7 @@ export interface Acknowledgement {
   readonly syncMs?: number;
   /** Bytes of keyed state the subtask wrote for this checkpoint (a delta's, or a full file's). */
   readonly keyedBytes?: number;
-  /** True when the subtask wrote a delta on an earlier checkpoint rather than a full file. */
+  /** True when the subtask wrote a delta on an earlier checkpoint (false when it wrote a full file or no keyed state). */
   readonly incremental?: boolean;
 }
 
@@ -91,7 +91,7 @@ export interface CheckpointRecord {
   syncMaxMs?: number;
   /** Bytes of keyed state written by all subtasks (the deltas' bytes for an incremental checkpoint); undefined until it completed. */
   stateBytes?: number;
-  /** True when at least one subtask wrote a delta (the checkpoint builds on earlier files); undefined until it completed. */
+  /** True when at least one subtask wrote a delta (the checkpoint builds on earlier files), false when every keyed state file it wrote is full; undefined until it completed. */
   incremental?: boolean;
   /** Why it was aborted. */
   failure?: string;

@@ -59,7 +59,7 @@ export class HeapSnapshotWriter {
   ) {
     this.status = new Uint8Array(maxParallelism).fill(DONE);
     this.groupsToWrite = [];
-    for (let group = 0; group < maxParallelism; group++) {
+    for (let group = 0; group < maxParallelism && tables.length > 0; group++) {
       const used = kind === 'full' ? tables.some((t) => (t.groups[group]?.size ?? 0) > 0) : changed.some((sets) => (sets[group]?.size ?? 0) > 0);
       if (!used) continue;
       this.groupsToWrite.push(group);
