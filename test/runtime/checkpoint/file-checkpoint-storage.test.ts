@@ -197,6 +197,43 @@ describe('FileCheckpointStorage', () => {
     expect((await storage.latest())?.metadata.checkpointId).toBe(6);
   });
 
+  it('retains the folders whose files the retained checkpoints chains refer to, and reads files through those references', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    const chained = async (files: readonly string[]): Promise<number> => {
+      const id = await storage.nextCheckpointId();
+      const written = await storage.writeStateFile(id, 'checkpoint', 'agg-0.state', [new Uint8Array([id]), new Uint8Array([id, id])]);
+      const chain = [...files, written.name].map((file) => ({ file, checksum: file === written.name ? written.checksum : 'sha256:x', bytes: 3, kind: 'delta' as const }));
+      await storage.commitMetadata({ ...metadata(id), operators: { agg: { parallelism: 1, subtasks: [{ subtask: 0, keyGroups: [0, 127], keyedStateChain: chain }] } } });
+      return id;
+    };
+    await chained([]); // 1: full
+    await chained([]); // 2: full
+    await chained(['../chk-2/agg-0.state']); // 3: builds on 2
+    await chained(['../chk-2/agg-0.state', '../chk-3/agg-0.state']); // 4: builds on 2 and 3
+
+    await storage.retain(1);
+
+    expect((await readdir(join(dir, 'job'))).sort()).toEqual(['checkpoint-counter', 'chk-2', 'chk-3', 'chk-4']);
+    const latest = (await storage.latest())!;
+    expect(latest.metadata.checkpointId).toBe(4);
+    const chain = latest.metadata.operators['agg']!.subtasks[0]!.keyedStateChain!;
+    expect([...(await storage.readStateFile(latest, chain[1]!.file))]).toEqual([3, 3, 3]);
+    expect([...(await storage.readStateFile(latest, chain[2]!.file, chain[2]!.checksum))]).toEqual([4, 4, 4]);
+
+    await chained([]); // 5: full again, nothing before it is needed
+    await storage.retain(1);
+    expect((await readdir(join(dir, 'job'))).sort()).toEqual(['checkpoint-counter', 'chk-5']);
+  });
+
+  it('reads only plain names and files of earlier checkpoint folders', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    await complete(storage);
+    const latest = (await storage.latest())!;
+    for (const name of ['../../etc/passwd', '../savepoint-1/agg-0.bin', '../chk-1/../x', '../chk-x/agg-0.bin', '../chk-1/_metadata']) {
+      expect(await checkpointError(storage.readStateFile(latest, name))).toMatch(/^invalid state file name /);
+    }
+  });
+
   it('refuses to retain fewer than one checkpoint', async () => {
     expect(await checkpointError(new FileCheckpointStorage(dir, 'job').retain(0))).toBe('the number of retained checkpoints must be a whole number of at least 1, got 0');
   });
