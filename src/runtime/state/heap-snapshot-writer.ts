@@ -22,8 +22,19 @@ import { encodeEntries } from './state-table-codec.js';
 const ABSENT: unique symbol = Symbol('absent');
 type Copy = unknown;
 
-/** Entries serialised between two turns of the event loop. */
-export const SNAPSHOT_CHUNK_ENTRIES = 4096;
+/** Entries serialised between two turns of the event loop at most. */
+export const SNAPSHOT_CHUNK_ENTRIES = 1 << 16;
+
+/**
+ * Milliseconds a chunk runs (checked every 256 entries) at least: the writer takes as much time
+ * as processing took since its previous chunk (a fair half of the thread, so that a large state is
+ * written in seconds however long the turns of processing are), at least this and at most
+ * {@link SNAPSHOT_MAX_SLICE_MS}, so that processing is never held up for long.
+ */
+export const SNAPSHOT_SLICE_MS = 4;
+
+/** Milliseconds a chunk runs at most. */
+export const SNAPSHOT_MAX_SLICE_MS = 20;
 
 const PENDING = 0;
 const WRITING = 1;
@@ -104,7 +115,7 @@ export class HeapSnapshotWriter {
     return false;
   }
 
-  /** Writes one chunk (at most `chunkEntries` entries); returns true once everything is written. */
+  /** Writes one chunk (at most `chunkEntries` entries, about {@link SNAPSHOT_SLICE_MS}); returns true once everything is written. */
   step(): boolean {
     return this.work.next().done === true;
   }
@@ -130,7 +141,9 @@ export class HeapSnapshotWriter {
   private *steps(): Generator<void> {
     const header: StateFileHeader = { kind: this.kind, tables: this.tables.map((t) => [t.name, t.kind] as const) };
     this.push(encodeStateFileHeader(header));
-    let budget = this.chunkEntries;
+    let count = 0;
+    let deadline = performance.now() + SNAPSHOT_SLICE_MS;
+    const chunkDone = (): boolean => ++count >= this.chunkEntries || ((count & 255) === 0 && performance.now() >= deadline);
     for (const group of this.groupsToWrite) {
       this.status[group] = WRITING;
       const out = new GroupFrames(this, group, this.tables.length);
@@ -143,10 +156,13 @@ export class HeapSnapshotWriter {
             if (this.copies.get(group)?.[t]!.has(key) === true) continue;
             emitted.add(key);
             out.entry(t, key, value);
-            if (--budget === 0) {
+            if (chunkDone()) {
               out.flush();
+              const yieldedAt = performance.now();
               yield;
-              budget = this.chunkEntries;
+              const resumedAt = performance.now();
+              count = 0;
+              deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
             }
           }
         }
@@ -167,10 +183,13 @@ export class HeapSnapshotWriter {
               if (value === undefined || value === ABSENT) out.tombstone(t, key);
               else out.entry(t, key, value);
             }
-            if (--budget === 0) {
+            if (chunkDone()) {
               out.flush();
+              const yieldedAt = performance.now();
               yield;
-              budget = this.chunkEntries;
+              const resumedAt = performance.now();
+              count = 0;
+              deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
             }
           }
         }
