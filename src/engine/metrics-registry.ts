@@ -53,6 +53,13 @@ export class MetricsRegistry {
       pending: gauge('weir_sink_pending_transactions', 'Transactions the sink prepared (two-phase commit) and has not committed yet.', OPERATOR_LABELS),
       lastSize: gauge('weir_checkpoint_last_size_bytes', 'Bytes written by the latest completed checkpoint.', JOB_LABELS),
       lastDuration: gauge('weir_checkpoint_last_duration_seconds', 'Duration of the latest completed checkpoint.', JOB_LABELS),
+      lastSyncPause: gauge(
+        'weir_checkpoint_last_sync_pause_seconds',
+        'Synchronous pause of one subtask at the barrier of the latest completed checkpoint: quantile 0.5, 0.99 and 1 (the maximum) over its subtasks.',
+        [...JOB_LABELS, 'quantile'],
+      ),
+      lastStateBytes: gauge('weir_checkpoint_last_state_bytes', 'Bytes of keyed state the latest completed checkpoint wrote (only the deltas when incremental).', JOB_LABELS),
+      lastIncremental: gauge('weir_checkpoint_last_incremental', '1 when the latest completed checkpoint wrote deltas on earlier files, 0 when it wrote its keyed state in full.', JOB_LABELS),
     };
     this.checkpointDuration = new Histogram({
       name: 'weir_checkpoint_duration_seconds',
@@ -90,6 +97,14 @@ export class MetricsRegistry {
       if (last !== undefined) {
         this.gauges.lastSize.set(labels, last.sizeBytes);
         this.gauges.lastDuration.set(labels, last.durationMs / 1000);
+      }
+      const lastRecord = job.checkpointHistory().findLast((c) => c.status === 'COMPLETED');
+      if (lastRecord !== undefined) {
+        for (const [quantile, ms] of [['0.5', lastRecord.syncP50Ms], ['0.99', lastRecord.syncP99Ms], ['1', lastRecord.syncMaxMs]] as const) {
+          if (ms !== undefined) this.gauges.lastSyncPause.set({ ...labels, quantile }, ms / 1000);
+        }
+        if (lastRecord.stateBytes !== undefined) this.gauges.lastStateBytes.set(labels, lastRecord.stateBytes);
+        if (lastRecord.incremental !== undefined) this.gauges.lastIncremental.set(labels, lastRecord.incremental ? 1 : 0);
       }
       this.observeCheckpoints(job, labels);
       for (const m of job.operatorMetrics()) {

@@ -61,6 +61,11 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
   'execution.checkpointing.interval': { default: '', description: 'time between checkpoints (off when unset)', validate: duration },
   'execution.checkpointing.mode': { default: 'EXACTLY_ONCE', description: 'EXACTLY_ONCE or AT_LEAST_ONCE', validate: oneOf('exactly_once', 'at_least_once') },
   'execution.checkpointing.timeout': { default: '10 min', description: 'a checkpoint taking longer is aborted', validate: duration },
+  'execution.checkpointing.incremental': {
+    default: 'true',
+    description: 'checkpoints write only the keyed state changed since the last completed one, plus references to the files it builds on',
+    validate: oneOf('true', 'false'),
+  },
   'execution.checkpointing.tolerable-failed-checkpoints': { default: '0', description: 'aborted checkpoints in a row before the job fails', validate: nonNegativeInt },
   'state.checkpoints.dir': { default: '.weir/checkpoints', description: 'where checkpoints and savepoints are written', validate: anything },
   'state.checkpoints.num-retained': { default: '2', description: 'completed checkpoints kept per job', validate: positiveInt },

@@ -558,6 +558,7 @@ export class Session {
       timeout: parseDuration(this.config.get('execution.checkpointing.timeout')!, 'execution.checkpointing.timeout'),
       tolerableFailures: this.config.getInt('execution.checkpointing.tolerable-failed-checkpoints'),
       retained: this.config.getInt('state.checkpoints.num-retained'),
+      incremental: this.config.getBoolean('execution.checkpointing.incremental'),
     };
     return { jobKey: key, config, storage, ...(restoreFrom === undefined ? {} : { restoreFrom }) };
   }

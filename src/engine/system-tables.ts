@@ -96,6 +96,11 @@ const TABLES = {
       { name: 'sync_duration_ms', type: SqlTypes.double() },
       bigint('size_bytes'),
       string('failure'),
+      { name: 'sync_p50_ms', type: SqlTypes.double() },
+      { name: 'sync_p99_ms', type: SqlTypes.double() },
+      { name: 'sync_max_ms', type: SqlTypes.double() },
+      bigint('state_bytes'),
+      { name: 'incremental', type: SqlTypes.boolean() },
     ],
   },
 } as const satisfies Record<string, { comment: string; schema: Schema }>;
@@ -113,7 +118,7 @@ export function systemTableRows(table: SystemTableName, jobs: readonly JobHandle
       return jobs.flatMap((job) => job.operatorMetrics().map((m) => [job.id, job.name, m.node, m.kind, m.parallelism, ...operatorValues(m, now, uptimeMs(job, now))]));
     case 'checkpoints':
       return jobs.flatMap((job) =>
-        job.checkpointHistory().map((c) => [job.id, job.name, c.id ?? null, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.syncMs ?? null, c.sizeBytes ?? null, c.failure ?? null]),
+        job.checkpointHistory().map((c) => [job.id, job.name, c.id ?? null, c.kind, c.status, c.triggeredAt, whole(c.durationMs), c.syncMs ?? null, c.sizeBytes ?? null, c.failure ?? null, c.syncP50Ms ?? null, c.syncP99Ms ?? null, c.syncMaxMs ?? null, c.stateBytes ?? null, c.incremental ?? null]),
       );
   }
 }

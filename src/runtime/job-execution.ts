@@ -12,8 +12,10 @@ import { CheckpointCoordinator, type CheckpointConfig, type CheckpointRecord, ty
 import type { SubtaskState } from './checkpoint/checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint/checkpoint-storage.js';
 import { failpoint } from './checkpoint/failpoints.js';
+import { chainRefs, KeyedStateChain, type ChainFile } from './checkpoint/keyed-state-chain.js';
 import { restorableSubtasks, restoredOperatorState, restoreKeyedState } from './checkpoint/state-restore.js';
 import type { ConnectorResolver } from './operator-factory.js';
+import type { HeapSnapshotWriter } from './state/heap-snapshot-writer.js';
 import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
 import type { SourceTask, SourceTaskHost } from './task/source-task.js';
@@ -77,6 +79,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private finalCheckpoint: Promise<void> | undefined;
   private readonly timers = new WallClockTimerService((error) => void this.fail(error));
   private readonly snapshotBytes = new Map<Subtask, number>();
+  /** Per operator subtask: its chain of keyed state files (incremental checkpoints). */
+  private readonly chains = new Map<Subtask, KeyedStateChain>();
   /** Once the job has ended and closed: its last metrics and progress (its subtasks, with their state, are let go). */
   private ended: { readonly metrics: NodeMetrics[]; readonly progress: JobProgress } | undefined;
   readonly mode: BarrierHandler['mode'];
@@ -151,7 +155,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.graph.name}' was already started`);
     this.state = 'RUNNING';
     try {
-      this.subtasks.push(...wireSubtasks(this.graph, this.services, this, this));
+      const { compiler, connectors, maxParallelism, stateClock, checkpointing } = this.services;
+      const wiring = { compiler, connectors, maxParallelism, ...(stateClock === undefined ? {} : { stateClock }), trackStateChanges: checkpointing?.config.incremental === true };
+      this.subtasks.push(...wireSubtasks(this.graph, wiring, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
       const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.graph, restore);
       if (restore !== undefined) await restoreKeyedState([...restored], restore, this.services.checkpointing!.storage, this.services.maxParallelism);
@@ -345,42 +351,66 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     });
   }
 
-  /** @internal BarrierHandler: the synchronous snapshot of an operator subtask, then its asynchronous write and acknowledgement. */
+  /**
+   * @internal BarrierHandler: the synchronous part of an operator subtask's snapshot — its keyed
+   * state frozen (full, or a delta on the subtask's last completed checkpoint), its operator state
+   * taken — then the asynchronous write of its keyed state file and the acknowledgement.
+   */
   snapshot(runner: OperatorRunner, barrier: Barrier): void {
     const coordinator = this.coordinator;
     if (coordinator === undefined) return;
     const subtask = this.subtasks.find((s) => s.runner === runner);
     if (subtask === undefined) return; // the job has ended and let its subtasks go: nothing to checkpoint
-    let keyed: Uint8Array | undefined;
+    const chain = this.chainOf(subtask);
+    const kind = chain.nextKind(barrier.kind);
+    let writer: HeapSnapshotWriter;
     let operatorState: unknown;
     const started = performance.now();
     try {
-      keyed = subtask.state.snapshot();
+      writer = subtask.state.beginSnapshot({ kind, ...(barrier.kind === 'checkpoint' ? { checkpointId: barrier.id } : {}) });
       operatorState = subtask.operator!.snapshotState?.(barrier.id);
     } catch (error) {
       coordinator.decline(barrier.id, error);
       return;
     }
     const syncMs = performance.now() - started;
-    const write = async (): Promise<SubtaskState> => {
+    const write = async (): Promise<{ state: SubtaskState; keyedBytes: number; delta: boolean }> => {
       const storage = this.services.checkpointing!.storage;
-      const file = keyed === undefined ? undefined : await storage.writeStateFile(barrier.id, barrier.kind, `${subtask.node.id}-${subtask.index}.state`, keyed);
+      let file: ChainFile | undefined;
+      if (!writer.empty) {
+        const name = `${subtask.node.id}-${subtask.index}.state`;
+        const written = await storage.writeStateFile(barrier.id, barrier.kind, name, await writer.write());
+        file = { checkpointId: barrier.id, name, checksum: written.checksum, bytes: writer.byteLength, kind };
+      }
+      const files = chain.record(barrier.id, barrier.kind, kind, file);
       const resolved: unknown = await operatorState;
-      this.snapshotBytes.set(subtask, keyed?.byteLength ?? 0);
-      return {
+      this.snapshotBytes.set(subtask, files.reduce((sum, f) => sum + f.bytes, 0));
+      const state: SubtaskState = {
         subtask: subtask.index,
         keyGroups: this.keyGroups(subtask),
-        ...(file === undefined ? {} : { keyedStateFile: file.name, keyedStateChecksum: file.checksum }),
+        ...(files.length === 0 ? {} : { keyedStateChain: chainRefs(files, barrier.id) }),
         ...(resolved === undefined ? {} : { operatorState: resolved }),
       };
+      return { state, keyedBytes: file?.bytes ?? 0, delta: file?.kind === 'delta' };
     };
     write().then(
-      (state) => coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: snapshotSize(keyed, state.operatorState), syncMs }),
+      ({ state, keyedBytes, delta }) =>
+        coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: keyedBytes + snapshotSize(undefined, state.operatorState), syncMs, keyedBytes, incremental: delta }),
       (error: unknown) => {
         coordinator.decline(barrier.id, error);
         if (operatorState instanceof Promise) void this.fail(error);
       },
     );
+  }
+
+  /** The keyed state chain of a subtask, created at its first snapshot. */
+  private chainOf(subtask: Subtask): KeyedStateChain {
+    let chain = this.chains.get(subtask);
+    if (chain === undefined) {
+      chain = new KeyedStateChain(this.services.checkpointing?.config.incremental === true && subtask.state.tracksChanges);
+      this.chains.set(subtask, chain);
+    }
+    return chain;
   }
 
   private keyGroups(subtask: Subtask): [number, number] {
@@ -390,6 +420,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 
   private async notifyComplete(checkpointId: number): Promise<void> {
+    for (const subtask of this.subtasks) {
+      if (this.chains.get(subtask)?.complete(checkpointId) === true) subtask.state.notifyCheckpointComplete(checkpointId);
+    }
     for (const subtask of this.subtasks) {
       await subtask.operator?.notifyCheckpointComplete?.(checkpointId);
       await subtask.source?.reader.notifyCheckpointComplete?.(checkpointId);
@@ -469,6 +502,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     this.ended = { metrics: this.metrics(), progress: this.progress() };
     this.subtasks.length = 0;
     this.snapshotBytes.clear();
+    this.chains.clear();
     this.barrierFor.clear();
   }
 }

@@ -1,7 +1,7 @@
 /** Row equality and row hashing agree with the key encoding, and the row hash is pinned (checkpointed join state is indexed by it). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeComponent, hashRow, keySelector, rowsEqual } from '../../src/common/key-codec.js';
+import { encodeComponent, hashKey, hashRow, keyGroupOf, keySelector, rowsEqual } from '../../src/common/key-codec.js';
 import type { Row } from '../../src/common/row.js';
 
 const value = fc.oneof(
@@ -83,5 +83,21 @@ describe('keySelector', () => {
     list.push(2);
     expect(select([list, 2])).toBe(encodeComponent([1, 2]) + encodeComponent(2));
     expect(select([-0, Number.NaN])).toBe(select([0, Number.NaN]));
+  });
+});
+
+describe('keyGroupOf', () => {
+  it('is hash % maxParallelism for any key and any number of key groups (the integer form included)', () => {
+    const key = fc.oneof(fc.integer(), fc.double(), fc.string(), fc.boolean(), fc.bigInt(), fc.constant(null));
+    fc.assert(
+      fc.property(key, fc.oneof(fc.integer({ min: 1, max: 0x8000 }), fc.constantFrom(1, 2, 3, 127, 128, 0x7fff, 0x8000, 0x8001, 1 << 20)), (k, maxParallelism) => {
+        const group = keyGroupOf(k, maxParallelism);
+        expect(group).toBe(hashKey(k) % maxParallelism);
+        expect(Number.isInteger(group) && group >= 0 && group < maxParallelism).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+    // Hashes at the top of the unsigned range, where the integer form matters.
+    for (const k of [0x7fffffff, -1, -0x80000000, 'zz', 'é', 2 ** 40]) for (const m of [7, 128, 1000, 0x8000]) expect(keyGroupOf(k, m)).toBe(hashKey(k) % m);
   });
 });

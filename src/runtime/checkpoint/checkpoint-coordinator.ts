@@ -25,6 +25,11 @@ export interface CheckpointConfig {
   readonly timeout: number;
   readonly tolerableFailures: number;
   readonly retained: number;
+  /**
+   * Incremental checkpoints (`execution.checkpointing.incremental`): keyed state writes only what
+   * changed since the last completed checkpoint, plus references to the files it builds on.
+   */
+  readonly incremental?: boolean;
 }
 
 /** What the coordinator drives. */
@@ -56,6 +61,10 @@ export interface Acknowledgement {
   readonly bytes?: number;
   /** Milliseconds the subtask spent in the synchronous part of its snapshot, for metrics. */
   readonly syncMs?: number;
+  /** Bytes of keyed state the subtask wrote for this checkpoint (a delta's, or a full file's). */
+  readonly keyedBytes?: number;
+  /** True when the subtask wrote a delta on an earlier checkpoint (false when it wrote a full file or no keyed state). */
+  readonly incremental?: boolean;
 }
 
 /** One checkpoint or savepoint of the job as metrics see it (Flink's checkpoint history). */
@@ -75,6 +84,17 @@ export interface CheckpointRecord {
    * sync duration): subtasks share one thread, so processing stops for that long.
    */
   syncMs?: number;
+  /**
+   * The synchronous pause of one subtask (processing stops for it at the barrier), in milliseconds:
+   * median, 99th percentile (nearest rank) and maximum over the subtasks that acknowledged.
+   */
+  syncP50Ms?: number;
+  syncP99Ms?: number;
+  syncMaxMs?: number;
+  /** Bytes of keyed state written by all subtasks (the deltas' bytes for an incremental checkpoint); undefined until it completed. */
+  stateBytes?: number;
+  /** True when at least one subtask wrote a delta (the checkpoint builds on earlier files), false when every keyed state file it wrote is full; undefined until it completed. */
+  incremental?: boolean;
   /** Why it was aborted. */
   failure?: string;
 }
@@ -277,7 +297,7 @@ export class CheckpointCoordinator {
     for (const ack of pending.acks.values()) sizeBytes += ack.bytes ?? 0;
     this.lastCompleted = { id: barrier.id, path, kind: barrier.kind, durationMs, sizeBytes };
     const record = this.record(barrier.id);
-    if (record !== undefined) Object.assign(record, { status: 'COMPLETED', durationMs, sizeBytes });
+    if (record !== undefined) Object.assign(record, { status: 'COMPLETED', durationMs, sizeBytes, ...keyedStateFigures(pending.acks.values()) });
     this.startedAt.delete(barrier.id);
     try {
       failpoint('checkpoint.after-metadata-before-notify');
@@ -336,6 +356,23 @@ export class CheckpointCoordinator {
       this.host.warn(`could not delete the folder of failed ${kind} ${checkpointId}: ${messageOf(error)}`);
     });
   }
+}
+
+/** The synchronous pauses (p50, p99, max over subtasks) and keyed state bytes of a checkpoint's acknowledgements. */
+function keyedStateFigures(acks: Iterable<Acknowledgement>): Pick<CheckpointRecord, 'syncP50Ms' | 'syncP99Ms' | 'syncMaxMs' | 'stateBytes' | 'incremental'> {
+  const pauses: number[] = [];
+  let stateBytes = 0;
+  let incremental = false;
+  for (const ack of acks) {
+    if (ack.syncMs !== undefined) pauses.push(ack.syncMs);
+    stateBytes += ack.keyedBytes ?? 0;
+    incremental ||= ack.incremental === true;
+  }
+  pauses.sort((a, b) => a - b);
+  const rank = (q: number): number | undefined => (pauses.length === 0 ? undefined : pauses[Math.min(pauses.length - 1, Math.ceil(q * pauses.length) - 1)]);
+  const figures: Pick<CheckpointRecord, 'syncP50Ms' | 'syncP99Ms' | 'syncMaxMs' | 'stateBytes' | 'incremental'> = { stateBytes, incremental };
+  if (pauses.length > 0) Object.assign(figures, { syncP50Ms: rank(0.5), syncP99Ms: rank(0.99), syncMaxMs: pauses[pauses.length - 1] });
+  return figures;
 }
 
 function messageOf(error: unknown): string {

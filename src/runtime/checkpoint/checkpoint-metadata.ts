@@ -7,19 +7,42 @@
  * checksums is corrupt — never silently skipped.
  */
 
-/** Version of the metadata format weir writes: 2 adds the checksums of the metadata and its state files. */
-export const CHECKPOINT_METADATA_VERSION = 2;
+/**
+ * Version of the metadata format weir writes: 2 adds the checksums of the metadata and its state
+ * files; 3 replaces a subtask's one keyed state file by a chain of them (incremental checkpoints),
+ * which a weir reading only version 2 would silently ignore.
+ */
+export const CHECKPOINT_METADATA_VERSION = 3;
 
-/** The metadata versions weir reads: 1 (no checksums) and 2. */
-export const READABLE_METADATA_VERSIONS: readonly number[] = [1, 2];
+/** The metadata versions weir reads: 1 (no checksums), 2 and 3. */
+export const READABLE_METADATA_VERSIONS: readonly number[] = [1, 2, 3];
+
+/**
+ * One keyed state file of a subtask's chain. `file` is relative to the folder of the checkpoint
+ * whose metadata lists it: a plain name for a file that checkpoint wrote, `../chk-<id>/<name>` for
+ * one an earlier checkpoint wrote (that folder is kept while a retained checkpoint refers to it).
+ */
+export interface KeyedStateFileRef {
+  readonly file: string;
+  /** `sha256:<hex>` of the file's bytes. */
+  readonly checksum: string;
+  readonly bytes: number;
+  /** `full`: every entry of the subtask's key groups; `delta`: changes on top of the files before it. */
+  readonly kind: 'full' | 'delta';
+}
 
 /** The state of one subtask in a checkpoint. */
 export interface SubtaskState {
   readonly subtask: number;
-  /** File (relative to the checkpoint folder) holding the serialized keyed state; absent when empty. */
+  /** Versions 1 and 2: the file (relative to the checkpoint folder) holding the serialized keyed state; absent when empty. */
   readonly keyedStateFile?: string;
   /** `sha256:<hex>` of the keyed state file, checked when it is read (absent in version 1). */
   readonly keyedStateChecksum?: string;
+  /**
+   * Version 3: the keyed state as a chain — a full file, then deltas, applied in order; empty or
+   * absent when the subtask had no keyed state.
+   */
+  readonly keyedStateChain?: readonly KeyedStateFileRef[];
   /** The key groups the subtask owned: [first, last] inclusive. */
   readonly keyGroups: readonly [number, number];
   /** Operator state as JSON-serialisable data (source offset, prepared transactions, buffered rows). */

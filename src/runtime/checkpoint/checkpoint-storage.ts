@@ -26,13 +26,13 @@ export interface CheckpointStorage {
   readonly jobPath: string;
   /** Reserves the next checkpoint id: larger than every id ever reserved for this job, durably. */
   nextCheckpointId(): Promise<number>;
-  /** Writes a state file of checkpoint `checkpointId` (fsynced); returns its name relative to the checkpoint folder and its checksum. */
-  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: Uint8Array): Promise<StateFileRef>;
+  /** Writes a state file of checkpoint `checkpointId` (one buffer, or parts in order; fsynced); returns its name relative to the checkpoint folder and its checksum. */
+  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: Uint8Array | readonly Uint8Array[]): Promise<StateFileRef>;
   /** Makes a checkpoint complete: `_metadata` written to a temporary name, fsynced, renamed, folder fsynced. Returns its folder. */
   commitMetadata(metadata: CheckpointMetadata): Promise<string>;
   /** Deletes the folder of a checkpoint that did not complete. */
   discard(checkpointId: number, kind: CheckpointMetadata['kind']): Promise<void>;
-  /** Deletes completed checkpoints (never savepoints) beyond the newest `retained`. */
+  /** Deletes completed checkpoints (never savepoints) beyond the newest `retained`, except those whose files a retained one refers to. */
   retain(retained: number): Promise<void>;
   /**
    * The newest completed checkpoint or savepoint of this job, if any. Folders without `_metadata`
@@ -40,7 +40,11 @@ export interface CheckpointStorage {
    * version throws CHECKPOINT_ERROR naming the file (never a fall-back to an older checkpoint).
    */
   latest(): Promise<CompletedCheckpoint | undefined>;
-  /** Reads a state file of a completed checkpoint; with `checksum`, throws CHECKPOINT_ERROR when the bytes do not match it. */
+  /**
+   * Reads a state file of a completed checkpoint (`name` relative to its folder: a plain name, or
+   * `../chk-<id>/<name>` for a file of an earlier checkpoint); with `checksum`, throws
+   * CHECKPOINT_ERROR when the bytes do not match it.
+   */
   readStateFile(checkpoint: CompletedCheckpoint, name: string, checksum?: string): Promise<Uint8Array>;
   /** Removes everything of this job (for `--fresh`). */
   clear(): Promise<void>;

@@ -84,23 +84,26 @@ export class FileCheckpointStorage implements CheckpointStorage {
   }
 
   /** Writes the file in two halves around the `checkpoint.during-state-write` failpoint; refuses to overwrite. */
-  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: Uint8Array): Promise<StateFileRef> {
+  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: Uint8Array | readonly Uint8Array[]): Promise<StateFileRef> {
     const folder = this.folderPath(checkpointId, kind);
     const file = join(folder, checkStateFileName(name, folder));
     await makeDurableDir(folder);
     const handle = await open(file, 'wx').catch((error: unknown) => {
       throw ioError(error, `cannot create state file ${file}`);
     });
+    const parts = data instanceof Uint8Array ? halves(data) : data;
+    const half = Math.max(1, Math.floor(parts.length / 2));
     try {
-      const half = Math.floor(data.byteLength / 2);
-      await handle.writeFile(data.subarray(0, half));
-      failpoint(FAILPOINTS.checkpointDuringStateWrite);
-      await handle.writeFile(data.subarray(half));
+      for (let i = 0; i < parts.length; i++) {
+        if (i === half) failpoint(FAILPOINTS.checkpointDuringStateWrite);
+        await handle.write(parts[i]!);
+      }
+      if (parts.length < 2) failpoint(FAILPOINTS.checkpointDuringStateWrite);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    return { name, checksum: await checksumInSlices(data) };
+    return { name, checksum: await checksumInSlices(parts) };
   }
 
   /** Refuses metadata of another job or version, and a checkpoint that is already complete. */
@@ -124,8 +127,11 @@ export class FileCheckpointStorage implements CheckpointStorage {
   }
 
   /**
-   * Keeps the newest `retained` completed checkpoints; deletes older completed ones and incomplete
-   * `chk-*` folders older than the newest completed one. Savepoints are never touched.
+   * Keeps the newest `retained` completed checkpoints and every checkpoint folder their keyed state
+   * chains refer to (incremental checkpoints build on files of earlier ones); deletes other
+   * completed ones and incomplete `chk-*` folders older than the newest completed one. Savepoints
+   * are never touched. A retained `_metadata` that cannot be read fails the call before anything is
+   * deleted (its references are unknown).
    */
   async retain(retained: number): Promise<void> {
     if (!Number.isInteger(retained) || retained < 1) throw new WeirError('CHECKPOINT_ERROR', `the number of retained checkpoints must be a whole number of at least 1, got ${retained}`);
@@ -134,8 +140,10 @@ export class FileCheckpointStorage implements CheckpointStorage {
     for (const folder of checkpoints) if (await exists(join(folder.path, METADATA_FILE))) complete.push(folder);
     const newestComplete = complete[0]?.id ?? 0;
     const kept = new Set(complete.slice(0, retained));
+    const referenced = new Set<number>();
+    for (const folder of kept) for (const id of referencedCheckpoints(await readMetadata(folder.path))) referenced.add(id);
     for (const folder of checkpoints) {
-      if (!kept.has(folder) && folder.id < newestComplete) await deleteCheckpointFolder(folder.path);
+      if (!kept.has(folder) && !referenced.has(folder.id) && folder.id < newestComplete) await deleteCheckpointFolder(folder.path);
     }
   }
 
@@ -160,7 +168,7 @@ export class FileCheckpointStorage implements CheckpointStorage {
 
   /** Accepts only plain file names inside the checkpoint folder; a checksum that does not match the bytes read is corruption. */
   async readStateFile(checkpoint: CompletedCheckpoint, name: string, checksum?: string): Promise<Uint8Array> {
-    const file = join(checkpoint.path, checkStateFileName(name, checkpoint.path));
+    const file = join(checkpoint.path, checkStateFileRef(name, checkpoint.path));
     const data = await readFile(file).catch((error: unknown) => {
       throw ioError(error, `cannot read state file ${file}`);
     });
@@ -251,7 +259,7 @@ function parseMetadata(text: string, file: string): CheckpointMetadata {
   const { checksum, ...record } = value as Record<string, unknown>;
   const version = record['version'];
   if (typeof version !== 'number' || !READABLE_METADATA_VERSIONS.includes(version)) {
-    throw new WeirError('CHECKPOINT_ERROR', `${file} has metadata version ${JSON.stringify(version)}, which this weir cannot read (it reads versions ${READABLE_METADATA_VERSIONS.join(' and ')})`, {
+    throw new WeirError('CHECKPOINT_ERROR', `${file} has metadata version ${JSON.stringify(version)}, which this weir cannot read (it reads versions ${READABLE_METADATA_VERSIONS.join(', ')})`, {
       hint: typeof version === 'number' && version > CHECKPOINT_METADATA_VERSION ? 'it was written by a newer weir: restore it with that version' : 'the file is damaged or was not written by weir',
       permanent: true,
     });
@@ -265,6 +273,26 @@ function parseMetadata(text: string, file: string): CheckpointMetadata {
   return record as unknown as CheckpointMetadata;
 }
 
+/** The ids of the checkpoints (other than itself) whose folders hold files a checkpoint's keyed state chains use. */
+export function referencedCheckpoints(metadata: CheckpointMetadata): Set<number> {
+  const ids = new Set<number>();
+  for (const operator of Object.values(metadata.operators)) {
+    for (const subtask of operator.subtasks) {
+      for (const ref of subtask.keyedStateChain ?? []) {
+        const match = EARLIER_FILE_PATTERN.exec(ref.file);
+        if (match !== null) ids.add(Number(match[1]));
+      }
+    }
+  }
+  return ids;
+}
+
+/** The two halves of a buffer (the failpoint goes between them). */
+function halves(data: Uint8Array): Uint8Array[] {
+  const half = Math.floor(data.byteLength / 2);
+  return [data.subarray(0, half), data.subarray(half)];
+}
+
 /** `sha256:<hex>` of bytes or of a string's UTF-8. */
 function checksumOf(data: Uint8Array | string): string {
   return `sha256:${createHash('sha256').update(data).digest('hex')}`;
@@ -273,12 +301,20 @@ function checksumOf(data: Uint8Array | string): string {
 /** Bytes hashed between two turns of the event loop: hashing costs about 2–4 ms per MiB, which must not stall the job's processing. */
 const HASH_SLICE_BYTES = 1 << 20;
 
-/** {@link checksumOf} of a large state file, one slice per turn of the event loop. */
-async function checksumInSlices(data: Uint8Array): Promise<string> {
+/** {@link checksumOf} of a large state file (one buffer or its parts in order), one slice per turn of the event loop. */
+async function checksumInSlices(data: Uint8Array | readonly Uint8Array[]): Promise<string> {
   const hash = createHash('sha256');
-  for (let start = 0; start < data.byteLength; start += HASH_SLICE_BYTES) {
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    hash.update(data.subarray(start, start + HASH_SLICE_BYTES));
+  let sinceYield = 0;
+  for (const part of data instanceof Uint8Array ? [data] : data) {
+    for (let start = 0; start < part.byteLength; start += HASH_SLICE_BYTES) {
+      const slice = part.subarray(start, start + HASH_SLICE_BYTES);
+      if (sinceYield + slice.byteLength > HASH_SLICE_BYTES) {
+        await new Promise((resolve) => setImmediate(resolve));
+        sinceYield = 0;
+      }
+      hash.update(slice);
+      sinceYield += slice.byteLength;
+    }
   }
   return `sha256:${hash.digest('hex')}`;
 }
@@ -333,6 +369,17 @@ function serializeMetadata(metadata: CheckpointMetadata, folder: string): string
 function checkStateFileName(name: string, folder: string): string {
   const plain = name !== '' && name !== '.' && name !== '..' && !/[/\\\0]/.test(name) && !name.startsWith('_') && name.length <= 200;
   if (!plain) throw new WeirError('CHECKPOINT_ERROR', `invalid state file name '${name}' in ${folder}: expected a plain file name not starting with '_'`);
+  return name;
+}
+
+/** A file of an earlier checkpoint, as a chain refers to it: `../chk-<id>/<name>`. */
+const EARLIER_FILE_PATTERN = /^\.\.\/chk-([0-9]+)\/([^/\\\0]+)$/;
+
+/** A state file a chain refers to: a plain name in the checkpoint folder, or a plain name in an earlier checkpoint's folder. */
+function checkStateFileRef(name: string, folder: string): string {
+  const match = EARLIER_FILE_PATTERN.exec(name);
+  if (match === null) return checkStateFileName(name, folder);
+  checkStateFileName(match[2]!, folder);
   return name;
 }
 

@@ -6,9 +6,10 @@
  */
 import { WeirError } from '../../common/errors.js';
 import { UTC_ZONE } from '../../common/time-zone.js';
-import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../common/key-codec.js';
+import { subtaskOfKeyGroup } from '../../common/key-codec.js';
 import { graphFingerprint, partFingerprints, type JobGraph } from '../../dataflow/job-graph.js';
 import type { Subtask } from '../task/subtask-wiring.js';
+import type { SubtaskState } from './checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint-storage.js';
 import { failpoint } from './failpoints.js';
 
@@ -37,7 +38,12 @@ export function restorableSubtasks(subtasks: readonly Subtask[], graph: JobGraph
   return new Set(subtasks);
 }
 
-/** Loads keyed state into the given subtasks (see {@link restorableSubtasks}); refuses a checkpoint of another max-parallelism. */
+/**
+ * Loads keyed state into the given subtasks (see {@link restorableSubtasks}); refuses a checkpoint
+ * of another max-parallelism. Each old subtask's chain (full file, then deltas) is applied in
+ * order; with another parallelism a subtask reads only the chains of old subtasks whose key groups
+ * overlap its own, and decodes only the key groups it owns.
+ */
 export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint: CompletedCheckpoint, storage: CheckpointStorage, maxParallelism: number): Promise<void> {
   const { metadata } = checkpoint;
   if (metadata.maxParallelism !== maxParallelism) {
@@ -47,14 +53,29 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
   for (const subtask of subtasks) {
     const old = metadata.operators[subtask.node.id]!;
     const sameLayout = old.parallelism === subtask.node.parallelism;
-    const owns = (key: Key): boolean => subtaskOfKeyGroup(keyGroupOf(key, maxParallelism), subtask.node.parallelism, maxParallelism) === subtask.index;
+    const [first, last] = keyGroupRange(subtask.index, subtask.node.parallelism, maxParallelism);
+    const ownsGroup = sameLayout ? (): boolean => true : (keyGroup: number): boolean => subtaskOfKeyGroup(keyGroup, subtask.node.parallelism, maxParallelism) === subtask.index;
     for (const oldSubtask of old.subtasks) {
-      if (oldSubtask.keyedStateFile === undefined) continue;
       if (sameLayout && oldSubtask.subtask !== subtask.index) continue;
-      const data = await storage.readStateFile(checkpoint, oldSubtask.keyedStateFile, oldSubtask.keyedStateChecksum);
-      subtask.state.restore(data, sameLayout ? () => true : owns);
+      if (!sameLayout && (oldSubtask.keyGroups[1] < first || oldSubtask.keyGroups[0] > last)) continue;
+      for (const ref of keyedStateFiles(oldSubtask)) {
+        const data = await storage.readStateFile(checkpoint, ref.file, ref.checksum);
+        subtask.state.restoreKeyGroups(data, ownsGroup, `${checkpoint.path}/${ref.file}`);
+      }
     }
   }
+}
+
+/** The keyed state files of an old subtask in the order they apply: its chain (version 3) or its one file (versions 1 and 2). */
+function keyedStateFiles(state: SubtaskState): { file: string; checksum?: string }[] {
+  if (state.keyedStateChain !== undefined) return [...state.keyedStateChain];
+  if (state.keyedStateFile === undefined) return [];
+  return [{ file: state.keyedStateFile, ...(state.keyedStateChecksum === undefined ? {} : { checksum: state.keyedStateChecksum }) }];
+}
+
+/** The key groups a subtask owns: [first, last] inclusive, the groups `subtaskOfKeyGroup` maps to it. */
+export function keyGroupRange(index: number, parallelism: number, maxParallelism: number): [number, number] {
+  return [Math.ceil((index * maxParallelism) / parallelism), Math.ceil(((index + 1) * maxParallelism) / parallelism) - 1];
 }
 
 /** The operator states of the old subtasks that this subtask takes over. */

@@ -1,7 +1,17 @@
 /**
- * The in-memory keyed state backend: one JavaScript Map per declared state, from key to value.
- * Map and list states keep a Map / array per key. Snapshots (by key group) are taken by the
- * checkpoint machinery from `states()`.
+ * The in-memory (`hashmap`) keyed state backend. Each declared state keeps one Map per key group
+ * (heap-state-table.ts), so no Map size limit caps a subtask's keys; the key group of the current
+ * key is computed once per change of key.
+ *
+ * Snapshots are asynchronous and copy-on-access (heap-snapshot-writer.ts): {@link beginSnapshot}
+ * is the synchronous part — it freezes the declared states and, for a checkpoint, the keys changed
+ * since the previous one — and costs nothing proportional to the state; the writer then
+ * serialises in chunks while processing goes on. With change tracking on (incremental
+ * checkpoints), the backend remembers per key group every key selected since the last completed
+ * checkpoint (selecting a key is how every access through a state handle starts, so a superset of
+ * the keys read or written), and a `delta` snapshot writes only those keys — their values, or
+ * tombstones for the ones gone. The keys of a checkpoint that has not completed (failed, declined,
+ * or still being written) stay in every later delta until a checkpoint completes.
  *
  * With a time-to-live (Flink's `table.exec.state.ttl`), the state of a key that has been neither
  * read nor written for that long (processing time) is dropped: it is never returned once expired,
@@ -10,19 +20,18 @@
  * element on its own, and refreshes on writes only; weir's operators mutate what they read in
  * place, so a read counts as a write).
  */
-import { DefaultDeserializer, serialize } from 'node:v8';
-import type { Key } from '../../common/key-codec.js';
-import { encodeEntries, forEachDecodedEntry, type EncodedEntries } from './state-table-codec.js';
+import { keyGroupOf, type Key } from '../../common/key-codec.js';
+import { HeapSnapshotWriter, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
+import { HeapStateTable } from './heap-state-table.js';
+import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
+import { deserializeOwning } from './owning-deserializer.js';
+import { forEachDecodedEntry, type EncodedEntries } from './state-table-codec.js';
 import type { KeyedStateBackend, ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
 
-/** A declared state's storage: key → value (a Map or array for map and list states). */
-export interface StateTable {
-  readonly name: string;
-  readonly kind: 'value' | 'map' | 'list' | 'reducing';
-  readonly entries: Map<Key, unknown>;
-  /** With a time-to-live: when each key was last accessed, oldest first. */
-  readonly accessed?: Map<Key, number>;
-}
+export { HeapStateTable as StateTable } from './heap-state-table.js';
+
+/** The default number of key groups (`pipeline.max-parallelism`). */
+const DEFAULT_MAX_PARALLELISM = 128;
 
 /** How a backend expires state. */
 export interface StateTtlOptions {
@@ -32,22 +41,76 @@ export interface StateTtlOptions {
   readonly clock?: () => number;
 }
 
+/** How a heap backend is set up. */
+export interface MemoryStateBackendOptions {
+  /** Key groups (`pipeline.max-parallelism`); 128 by default. */
+  readonly maxParallelism?: number;
+  /** Remember the keys changed since the last completed checkpoint, so that checkpoints can be deltas. */
+  readonly trackChanges?: boolean;
+  readonly ttl?: StateTtlOptions;
+  /** Entries a snapshot serialises between two turns of the event loop (tests make it small). */
+  readonly snapshotChunkEntries?: number;
+}
+
+/** What a snapshot is for. */
+export interface SnapshotRequest {
+  /** `full`: every entry; `delta`: the changes since the last completed checkpoint (change tracking only). */
+  readonly kind: 'full' | 'delta';
+  /**
+   * The checkpoint it belongs to: the keys changed so far are frozen for it, and forgotten once it
+   * (or a later one) completes. Absent for savepoints and tools, which leave change tracking alone.
+   */
+  readonly checkpointId?: number;
+}
+
+/** Keys changed in one epoch (between two checkpoint barriers), per key group. */
+interface ChangeEpoch {
+  readonly checkpointId: number;
+  readonly keys: (Set<Key> | undefined)[];
+}
+
 /** Keyed state held in memory. */
 export class MemoryStateBackend implements KeyedStateBackend {
   private currentKey: Key = null;
-  private readonly tables = new Map<string, StateTable>();
+  /** The key group of the current key. */
+  private slot: number;
+  private readonly tables = new Map<string, HeapStateTable>();
+  private readonly maxParallelism: number;
+  private readonly chunkEntries: number;
   private readonly ttlMillis: number | undefined;
   private readonly clock: () => number;
   private lastSweep = -Infinity;
+  /** Keys selected since the last barrier, per key group; undefined without change tracking. */
+  private changed: (Set<Key> | undefined)[] | undefined;
+  /** Frozen change sets of checkpoints that have not completed, oldest first. */
+  private frozen: ChangeEpoch[] = [];
+  /** Snapshots being written. */
+  private writers: HeapSnapshotWriter[] = [];
 
-  constructor(ttl?: StateTtlOptions) {
+  constructor(options: MemoryStateBackendOptions | StateTtlOptions = {}) {
+    const { ttl, maxParallelism = DEFAULT_MAX_PARALLELISM, trackChanges = false, snapshotChunkEntries = SNAPSHOT_CHUNK_ENTRIES }: MemoryStateBackendOptions = 'ttlMillis' in options ? { ttl: options } : options;
+    if (!Number.isSafeInteger(snapshotChunkEntries) || snapshotChunkEntries < 1) throw new Error(`snapshot chunks must hold at least one entry, got ${snapshotChunkEntries}`);
+    this.chunkEntries = snapshotChunkEntries;
     if (ttl !== undefined && !(ttl.ttlMillis > 0)) throw new Error(`state ttl must be positive, got ${ttl.ttlMillis}`);
+    if (!Number.isSafeInteger(maxParallelism) || maxParallelism < 1) throw new Error(`max parallelism must be a positive whole number, got ${maxParallelism}`);
+    this.maxParallelism = maxParallelism;
     this.ttlMillis = ttl?.ttlMillis;
     this.clock = ttl?.clock ?? Date.now;
+    this.slot = keyGroupOf(null, maxParallelism);
+    if (trackChanges) {
+      this.changed = new Array<Set<Key> | undefined>(maxParallelism).fill(undefined);
+      // The first key is selected without a change of key.
+      this.changed[this.slot] = new Set([this.currentKey]);
+    }
   }
 
   setCurrentKey(key: Key): void {
+    if (key === this.currentKey) return;
     this.currentKey = key;
+    const slot = (this.slot = keyGroupOf(key, this.maxParallelism));
+    const changed = this.changed;
+    if (changed !== undefined) (changed[slot] ??= new Set()).add(key);
+    if (this.writers.length > 0) for (const writer of this.writers) writer.copyKey(key, slot);
   }
 
   getCurrentKey(): Key {
@@ -55,71 +118,150 @@ export class MemoryStateBackend implements KeyedStateBackend {
   }
 
   /** The declared states, for snapshots and metrics. */
-  states(): IterableIterator<StateTable> {
+  states(): IterableIterator<HeapStateTable> {
     return this.tables.values();
   }
 
-  /**
-   * The synchronous part of a snapshot: every state table serialised into one buffer (a copy, so
-   * processing may go on mutating state while the buffer is written). Undefined when there is no
-   * keyed state at all.
-   */
-  snapshot(): Uint8Array | undefined {
-    this.sweep(true);
-    const tables = [...this.tables.values()].filter((t) => t.entries.size > 0);
-    if (tables.length === 0) return undefined;
-    return serialize(tables.map((t) => [t.name, t.kind, encodeEntries(t.entries), ...(t.accessed === undefined ? [] : [t.accessed])]));
+  /** True when the backend remembers changed keys (incremental checkpoints). */
+  get tracksChanges(): boolean {
+    return this.changed !== undefined;
   }
 
   /**
-   * Adds the entries of a snapshot whose key this subtask owns (by key group), so that the
-   * snapshots of any number of old subtasks can be redistributed to the new ones.
+   * The synchronous part of a snapshot: freezes what it writes and returns its writer, which
+   * serialises asynchronously (see the file's doc); processing may go on meanwhile. A `delta`
+   * needs change tracking. O(key groups), whatever the state's size (plus the expired keys a TTL
+   * sweep drops).
    */
-  restore(snapshot: Uint8Array, owns: (key: Key) => boolean): void {
-    const tables = deserializeOwning(snapshot) as [string, StateTable['kind'], EncodedEntries, Map<Key, number>?][];
+  beginSnapshot(request: SnapshotRequest): HeapSnapshotWriter {
+    if (request.kind === 'delta' && this.changed === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
+    this.sweep(true);
+    if (request.checkpointId !== undefined && this.changed !== undefined) {
+      this.frozen.push({ checkpointId: request.checkpointId, keys: this.changed });
+      this.changed = new Array<Set<Key> | undefined>(this.maxParallelism).fill(undefined);
+      // Handles may still touch the current key without selecting it again.
+      this.changed[this.slot] = new Set([this.currentKey]);
+    }
+    const changes = request.kind === 'delta' ? this.frozen.map((epoch) => epoch.keys) : [];
+    const writer = new HeapSnapshotWriter([...this.tables.values()], request.kind, changes, this.maxParallelism, this.clock(), (done) => {
+      this.writers = this.writers.filter((w) => w !== done);
+    }, this.chunkEntries);
+    if (!writer.done) {
+      this.writers.push(writer);
+      writer.copyKey(this.currentKey, this.slot);
+    }
+    return writer;
+  }
+
+  /** Checkpoint `checkpointId` is complete: the changes it (and earlier ones) covered are forgotten. */
+  notifyCheckpointComplete(checkpointId: number): void {
+    this.frozen = this.frozen.filter((epoch) => epoch.checkpointId > checkpointId);
+  }
+
+  /**
+   * A full snapshot serialised at once into one buffer (tests and tools); undefined when there is
+   * no keyed state at all. Change tracking is left alone.
+   */
+  snapshot(): Uint8Array | undefined {
+    const writer = this.beginSnapshot({ kind: 'full' });
+    return writer.empty ? undefined : writer.writeSync();
+  }
+
+  /**
+   * Applies a state file (a full snapshot, a delta on top of what was applied before it, or a
+   * single-buffer snapshot of an older weir), keeping only the keys `owns` accepts.
+   */
+  restore(snapshot: Uint8Array, owns: (key: Key) => boolean = () => true, source = 'snapshot'): void {
+    this.apply(snapshot, source, () => true, owns);
+  }
+
+  /**
+   * Applies a state file keeping only the key groups `ownsGroup` accepts: the frames of other
+   * groups are skipped undecoded (an older single-buffer snapshot is decoded whole and filtered
+   * key by key).
+   */
+  restoreKeyGroups(snapshot: Uint8Array, ownsGroup: (keyGroup: number) => boolean, source = 'snapshot'): void {
+    this.apply(snapshot, source, ownsGroup, undefined);
+  }
+
+  private apply(data: Uint8Array, source: string, ownsGroup: (keyGroup: number) => boolean, owns: ((key: Key) => boolean) | undefined): void {
     const now = this.clock();
+    const touched = new Set<HeapStateTable>();
+    if (!isFramedStateFile(data)) {
+      this.applyUnframed(data, ownsGroup, owns, now, touched);
+    } else {
+      readStateFile(data, source, ownsGroup, (header, frame) => {
+        const [name, kind] = header.tables[frame.table]!;
+        const table = this.tableOf({ name }, kind);
+        touched.add(table);
+        const map = table.group(frame.keyGroup);
+        const accessed = table.accessed === undefined ? undefined : table.accessedIn(frame.keyGroup);
+        let i = 0;
+        forEachDecodedEntry(frame.entries, (key, value) => {
+          const at = frame.accessed?.[i++] ?? now;
+          if (owns !== undefined && !owns(key)) return;
+          map.set(key, value);
+          if (accessed !== undefined) {
+            accessed.delete(key);
+            accessed.set(key, at);
+          }
+        });
+        for (const key of frame.tombstones) {
+          map.delete(key);
+          accessed?.delete(key);
+        }
+      });
+    }
+    for (const table of touched) if (table.accessed !== undefined) for (const accessed of table.accessed) if (accessed !== undefined) sortByAccess(accessed);
+  }
+
+  /** A snapshot of the form weir wrote before key groups: one array of [name, kind, entries, accessed?]. */
+  private applyUnframed(data: Uint8Array, ownsGroup: (keyGroup: number) => boolean, owns: ((key: Key) => boolean) | undefined, now: number, touched: Set<HeapStateTable>): void {
+    const tables = deserializeOwning(data) as [string, StateKind, EncodedEntries, Map<Key, number>?][];
     for (const [name, kind, entries, accessed] of tables) {
       const target = this.tableOf({ name }, kind);
+      touched.add(target);
       forEachDecodedEntry(entries, (key, value) => {
-        if (!owns(key)) return;
-        target.entries.set(key, value);
-        target.accessed?.set(key, accessed?.get(key) ?? now);
+        const group = keyGroupOf(key, this.maxParallelism);
+        if (!ownsGroup(group) || (owns !== undefined && !owns(key))) return;
+        target.group(group).set(key, value);
+        if (target.accessed !== undefined) target.accessedIn(group).set(key, accessed?.get(key) ?? now);
       });
-      if (target.accessed !== undefined) sortByAccess(target.accessed);
     }
   }
 
   entriesOf<T>(descriptor: StateDescriptor): IterableIterator<[Key, T]> {
     this.sweep(true);
-    return (this.tables.get(descriptor.name)?.entries ?? new Map<Key, T>()).entries() as IterableIterator<[Key, T]>;
+    const table = this.tables.get(descriptor.name);
+    return (table === undefined ? new Map<Key, T>().entries() : table.entries()) as IterableIterator<[Key, T]>;
   }
 
   keyCount(): number {
     this.sweep(true);
     const keys = new Set<Key>();
-    for (const table of this.tables.values()) for (const key of table.entries.keys()) keys.add(key);
+    for (const table of this.tables.values()) for (const [key] of table.entries()) keys.add(key);
     return keys.size;
   }
 
   getValueState<T>(descriptor: StateDescriptor): ValueState<T> {
     const table = this.tableOf(descriptor, 'value');
-    const entries = table.entries;
+    const groups = table.groups;
     return this.expiring(table, {
-      value: () => entries.get(this.currentKey) as T | undefined,
-      update: (value) => void entries.set(this.currentKey, value),
-      clear: () => void entries.delete(this.currentKey),
+      value: () => groups[this.slot]?.get(this.currentKey) as T | undefined,
+      update: (value) => void table.group(this.slot).set(this.currentKey, value),
+      clear: () => void groups[this.slot]?.delete(this.currentKey),
     });
   }
 
   getMapState<K, V>(descriptor: StateDescriptor): MapState<K, V> {
     const table = this.tableOf(descriptor, 'map');
-    const entries = table.entries;
-    const current = (): Map<K, V> | undefined => entries.get(this.currentKey) as Map<K, V> | undefined;
+    const groups = table.groups;
+    const current = (): Map<K, V> | undefined => groups[this.slot]?.get(this.currentKey) as Map<K, V> | undefined;
     const currentOrNew = (): Map<K, V> => {
       let map = current();
       if (map === undefined) {
         map = new Map();
-        entries.set(this.currentKey, map);
+        table.group(this.slot).set(this.currentKey, map);
       }
       return map;
     };
@@ -130,53 +272,55 @@ export class MemoryStateBackend implements KeyedStateBackend {
         const map = current();
         if (map === undefined) return;
         map.delete(mapKey);
-        if (map.size === 0) entries.delete(this.currentKey);
+        if (map.size === 0) groups[this.slot]!.delete(this.currentKey);
       },
       contains: (mapKey) => current()?.has(mapKey) ?? false,
       entries: () => (current() ?? new Map<K, V>()).entries(),
       isEmpty: () => (current()?.size ?? 0) === 0,
-      clear: () => void entries.delete(this.currentKey),
+      clear: () => void groups[this.slot]?.delete(this.currentKey),
     });
   }
 
   getListState<T>(descriptor: StateDescriptor): ListState<T> {
     const table = this.tableOf(descriptor, 'list');
-    const entries = table.entries;
+    const groups = table.groups;
     return this.expiring(table, {
-      get: () => (entries.get(this.currentKey) as T[] | undefined) ?? NO_VALUES,
+      get: () => (groups[this.slot]?.get(this.currentKey) as T[] | undefined) ?? NO_VALUES,
       add: (value) => {
-        const list = entries.get(this.currentKey) as T[] | undefined;
-        if (list === undefined) entries.set(this.currentKey, [value]);
+        const map = table.group(this.slot);
+        const list = map.get(this.currentKey) as T[] | undefined;
+        if (list === undefined) map.set(this.currentKey, [value]);
         else list.push(value);
       },
       update: (values) => {
-        if (values.length === 0) entries.delete(this.currentKey);
-        else entries.set(this.currentKey, [...values]);
+        if (values.length === 0) groups[this.slot]?.delete(this.currentKey);
+        else table.group(this.slot).set(this.currentKey, [...values]);
       },
-      clear: () => void entries.delete(this.currentKey),
+      clear: () => void groups[this.slot]?.delete(this.currentKey),
     });
   }
 
   getReducingState<T>(descriptor: StateDescriptor, reduce: (a: T, b: T) => T): ReducingState<T> {
     const table = this.tableOf(descriptor, 'reducing');
-    const entries = table.entries;
+    const groups = table.groups;
     return this.expiring(table, {
-      get: () => entries.get(this.currentKey) as T | undefined,
+      get: () => groups[this.slot]?.get(this.currentKey) as T | undefined,
       add: (value) => {
-        const previous = entries.get(this.currentKey) as T | undefined;
-        entries.set(this.currentKey, previous === undefined ? value : reduce(previous, value));
+        const map = table.group(this.slot);
+        const previous = map.get(this.currentKey) as T | undefined;
+        map.set(this.currentKey, previous === undefined ? value : reduce(previous, value));
       },
-      clear: () => void entries.delete(this.currentKey),
+      clear: () => void groups[this.slot]?.delete(this.currentKey),
     });
   }
 
-  private tableOf(descriptor: StateDescriptor, kind: StateTable['kind']): StateTable {
+  private tableOf(descriptor: StateDescriptor, kind: StateKind): HeapStateTable {
     const existing = this.tables.get(descriptor.name);
     if (existing !== undefined) {
       if (existing.kind !== kind) throw new Error(`state '${descriptor.name}' is declared as ${existing.kind} state, not ${kind}`);
       return existing;
     }
-    const table: StateTable = { name: descriptor.name, kind, entries: new Map(), ...(this.ttlMillis === undefined ? {} : { accessed: new Map() }) };
+    const table = new HeapStateTable(descriptor.name, kind, this.maxParallelism, this.ttlMillis !== undefined);
     this.tables.set(descriptor.name, table);
     return table;
   }
@@ -185,22 +329,23 @@ export class MemoryStateBackend implements KeyedStateBackend {
    * The state handle itself without a time-to-live; with one, a handle whose every call first
    * drops the current key's state if it expired, and afterwards records the access.
    */
-  private expiring<S extends object>(table: StateTable, state: S): S {
-    const accessed = table.accessed;
+  private expiring<S extends object>(table: HeapStateTable, state: S): S {
     const ttl = this.ttlMillis;
-    if (accessed === undefined || ttl === undefined) return state;
+    if (table.accessed === undefined || ttl === undefined) return state;
     const wrapped: Record<string, unknown> = {};
     for (const [name, method] of Object.entries(state) as [string, (...args: unknown[]) => unknown][]) {
       wrapped[name] = (...args: unknown[]): unknown => {
         const key = this.currentKey;
+        const slot = this.slot;
         const now = this.clock();
+        const accessed = table.accessedIn(slot);
         const last = accessed.get(key);
         if (last !== undefined) {
           accessed.delete(key);
-          if (now - last >= ttl) table.entries.delete(key);
+          if (now - last >= ttl) table.groups[slot]?.delete(key);
         }
         const result = method(...args);
-        if (table.entries.has(key)) accessed.set(key, now);
+        if (table.groups[slot]?.has(key) === true) accessed.set(key, now);
         this.sweepAt(now, false);
         return result;
       };
@@ -218,13 +363,24 @@ export class MemoryStateBackend implements KeyedStateBackend {
     this.lastSweep = now;
     const ttl = this.ttlMillis!;
     for (const table of this.tables.values()) {
-      const accessed = table.accessed!;
-      for (const [key, last] of accessed) {
-        if (now - last < ttl) break;
-        accessed.delete(key);
-        table.entries.delete(key);
+      const groups = table.accessed!;
+      for (let group = 0; group < groups.length; group++) {
+        const accessed = groups[group];
+        if (accessed === undefined) continue;
+        for (const [key, last] of accessed) {
+          if (now - last < ttl) break;
+          this.beforeRemoval(key, group);
+          accessed.delete(key);
+          table.groups[group]?.delete(key);
+        }
       }
     }
+  }
+
+  /** A key is about to be removed without being selected (TTL sweep): snapshots copy it first, and it counts as changed. */
+  private beforeRemoval(key: Key, group: number): void {
+    if (this.changed !== undefined) (this.changed[group] ??= new Set()).add(key);
+    for (const writer of this.writers) writer.copyKey(key, group);
   }
 }
 
@@ -236,23 +392,4 @@ function sortByAccess(accessed: Map<Key, number>): void {
   const sorted = [...accessed].sort((a, b) => a[1] - b[1]);
   accessed.clear();
   for (const [key, at] of sorted) accessed.set(key, at);
-}
-
-/**
- * Node's deserializer returns each typed array as a view into the snapshot it reads (zero copy):
- * a binary string value (Uint8Array) restored that way would keep the whole snapshot alive as long
- * as it lives in state. This one gives every Uint8Array a buffer of its own.
- */
-class OwningDeserializer extends DefaultDeserializer {
-  _readHostObject(): unknown {
-    const view = (DefaultDeserializer.prototype as unknown as { _readHostObject(this: DefaultDeserializer): unknown })._readHostObject.call(this);
-    return view instanceof Uint8Array && view.constructor === Uint8Array && view.byteLength !== view.buffer.byteLength ? view.slice() : view;
-  }
-}
-
-/** `v8.deserialize`, with Uint8Arrays owning their buffers (see {@link OwningDeserializer}). */
-function deserializeOwning(snapshot: Uint8Array): unknown {
-  const deserializer = new OwningDeserializer(snapshot);
-  deserializer.readHeader();
-  return deserializer.readValue();
 }

@@ -5,7 +5,7 @@
  * operator test harness both read it), not by a user-facing configuration key.
  */
 import { CopyingStateBackend } from './copying-state-backend.js';
-import { MemoryStateBackend, type StateTtlOptions } from './memory-state-backend.js';
+import { MemoryStateBackend, type MemoryStateBackendOptions, type StateTtlOptions } from './memory-state-backend.js';
 
 /** The kinds of keyed state backend that can be created. */
 export type StateBackendKind = 'hashmap' | 'copying';
@@ -22,12 +22,12 @@ export function stateBackendKindFromEnv(env: NodeJS.ProcessEnv = process.env): S
 }
 
 /** A new, empty keyed state backend of the given kind. Both kinds snapshot and restore the same way. */
-export function createStateBackend(kind: StateBackendKind, ttl?: StateTtlOptions): MemoryStateBackend {
+export function createStateBackend(kind: StateBackendKind, options: MemoryStateBackendOptions | StateTtlOptions = {}): MemoryStateBackend {
   switch (kind) {
     case 'hashmap':
-      return new MemoryStateBackend(ttl);
+      return new MemoryStateBackend(options);
     case 'copying':
-      return new CopyingStateBackend(ttl);
+      return new CopyingStateBackend(options);
     default: {
       const unknownKind: never = kind;
       throw new Error(`unknown state backend kind '${String(unknownKind)}'`);

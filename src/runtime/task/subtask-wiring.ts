@@ -33,6 +33,8 @@ export interface WiringServices {
   readonly maxParallelism: number;
   /** Processing time (epoch ms) for state TTL; the wall clock unless a test drives time. */
   readonly stateClock?: () => number;
+  /** Keyed state remembers the keys changed since the last completed checkpoint (incremental checkpoints). */
+  readonly trackStateChanges?: boolean;
 }
 
 /** Every subtask of the graph, in the graph's (topological) order. */
@@ -67,7 +69,7 @@ export function wireSubtasks(graph: JobGraph, services: WiringServices, sources:
       });
       const output = new OutputRouter(targets, index, services.maxParallelism);
       const ttl = node.stateTtlMillis === undefined ? undefined : { ttlMillis: node.stateTtlMillis, ...(services.stateClock === undefined ? {} : { clock: services.stateClock }) };
-      const state = createStateBackend(stateBackend, ttl);
+      const state = createStateBackend(stateBackend, { maxParallelism: services.maxParallelism, trackChanges: services.trackStateChanges === true, ...(ttl === undefined ? {} : { ttl }) });
       if (isSourceNode(node)) {
         subtasks.push({ node, index, output, state, source: new SourceTask(createSourceReader(node, services.connectors), output, sources, node.sourceIdleTimeoutMillis) });
       } else {

@@ -122,7 +122,7 @@ describe('crash failpoints in a real process', () => {
     for (;;) {
       const id = await storage.nextCheckpointId();
       await storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', new Uint8Array(1000).fill(id));
-      await storage.commitMetadata({ version: 2, jobName: 'job', checkpointId: id, kind: 'checkpoint', completedAt: 0,
+      await storage.commitMetadata({ version: 3, jobName: 'job', checkpointId: id, kind: 'checkpoint', completedAt: 0,
         graphFingerprint: 'g', maxParallelism: 128, finished: false, operators: {} });
     }
   `;

@@ -135,7 +135,7 @@ describe('FileCheckpointStorage', () => {
     };
     let file = await write('chk-6', JSON.stringify({ ...metadata(6), version: 99 }));
     expect(await checkpointError(storage.latest())).toBe(
-      `the latest checkpoint of job 'job' cannot be restored: ${file} has metadata version 99, which this weir cannot read (it reads versions 1 and 2)`,
+      `the latest checkpoint of job 'job' cannot be restored: ${file} has metadata version 99, which this weir cannot read (it reads versions 1, 2, 3)`,
     );
     await rm(join(dir, 'job', 'chk-6'), { recursive: true });
     file = await write('chk-7', JSON.stringify({ ...metadata(7, 'checkpoint', 'other-job'), version: 1 }));
@@ -195,6 +195,43 @@ describe('FileCheckpointStorage', () => {
 
     expect((await readdir(join(dir, 'job'))).sort()).toEqual(['checkpoint-counter', 'chk-5', 'chk-6', 'chk-7', 'savepoint-2']);
     expect((await storage.latest())?.metadata.checkpointId).toBe(6);
+  });
+
+  it('retains the folders whose files the retained checkpoints chains refer to, and reads files through those references', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    const chained = async (files: readonly string[]): Promise<number> => {
+      const id = await storage.nextCheckpointId();
+      const written = await storage.writeStateFile(id, 'checkpoint', 'agg-0.state', [new Uint8Array([id]), new Uint8Array([id, id])]);
+      const chain = [...files, written.name].map((file) => ({ file, checksum: file === written.name ? written.checksum : 'sha256:x', bytes: 3, kind: 'delta' as const }));
+      await storage.commitMetadata({ ...metadata(id), operators: { agg: { parallelism: 1, subtasks: [{ subtask: 0, keyGroups: [0, 127], keyedStateChain: chain }] } } });
+      return id;
+    };
+    await chained([]); // 1: full
+    await chained([]); // 2: full
+    await chained(['../chk-2/agg-0.state']); // 3: builds on 2
+    await chained(['../chk-2/agg-0.state', '../chk-3/agg-0.state']); // 4: builds on 2 and 3
+
+    await storage.retain(1);
+
+    expect((await readdir(join(dir, 'job'))).sort()).toEqual(['checkpoint-counter', 'chk-2', 'chk-3', 'chk-4']);
+    const latest = (await storage.latest())!;
+    expect(latest.metadata.checkpointId).toBe(4);
+    const chain = latest.metadata.operators['agg']!.subtasks[0]!.keyedStateChain!;
+    expect([...(await storage.readStateFile(latest, chain[1]!.file))]).toEqual([3, 3, 3]);
+    expect([...(await storage.readStateFile(latest, chain[2]!.file, chain[2]!.checksum))]).toEqual([4, 4, 4]);
+
+    await chained([]); // 5: full again, nothing before it is needed
+    await storage.retain(1);
+    expect((await readdir(join(dir, 'job'))).sort()).toEqual(['checkpoint-counter', 'chk-5']);
+  });
+
+  it('reads only plain names and files of earlier checkpoint folders', async () => {
+    const storage = new FileCheckpointStorage(dir, 'job');
+    await complete(storage);
+    const latest = (await storage.latest())!;
+    for (const name of ['../../etc/passwd', '../savepoint-1/agg-0.bin', '../chk-1/../x', '../chk-x/agg-0.bin', '../chk-1/_metadata']) {
+      expect(await checkpointError(storage.readStateFile(latest, name))).toMatch(/^invalid state file name /);
+    }
   });
 
   it('refuses to retain fewer than one checkpoint', async () => {
@@ -310,8 +347,8 @@ describe('loadCompletedCheckpoint', () => {
     await writeFile(file, '{"version": 1,');
     expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toMatch(new RegExp(`^${escape(file)} is corrupt: not valid JSON \\(`));
 
-    await writeFile(file, JSON.stringify({ ...metadata(3), version: 3 }));
-    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} has metadata version 3, which this weir cannot read (it reads versions 1 and 2)`);
+    await writeFile(file, JSON.stringify({ ...metadata(3), version: 4 }));
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} has metadata version 4, which this weir cannot read (it reads versions 1, 2, 3)`);
 
     await writeFile(file, JSON.stringify(metadata(3)));
     expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is corrupt: its 'checksum' is missing`);

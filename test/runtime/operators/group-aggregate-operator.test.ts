@@ -155,7 +155,7 @@ describe('GroupAggregateOperator', () => {
         ['-U', ['a', 1, 3]],
         ['+U', ['a', 1, 5]],
       ]);
-      const accumulator = h.state.states().next().value!.entries.get('a') as unknown[];
+      const accumulator = new Map(h.state.states().next().value!.entries()).get('a') as unknown[];
       expect(accumulator.some((slot) => typeof slot === 'object' && slot !== null)).toBe(false);
     });
 
@@ -374,7 +374,7 @@ describe('GroupAggregateOperator', () => {
     h.push([['+I', ['a', 3, 10n]], ['+I', ['a', 1, 5n]], ['+I', ['b', 2, null]]]);
     const table = h.state.states().next().value!;
     expect(table.name).toBe(GROUP_ACCUMULATOR_STATE);
-    const restored = deserialize(serialize([...table.entries])) as [string, unknown[]][];
+    const restored = deserialize(serialize([...table.entries()])) as [string, unknown[]][];
 
     const resumed = await open(spec);
     const accumulators = resumed.state.getValueState<unknown[]>({ name: GROUP_ACCUMULATOR_STATE });

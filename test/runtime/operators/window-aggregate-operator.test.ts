@@ -65,9 +65,10 @@ describe('window aggregate operator', () => {
 
     const restored = await OperatorHarness.open(operator({ kind: 'TUMBLE', size: 10 }, true), { restore: { snapshot: harness.state.snapshot()! } });
     expect(restored.advanceTime(18)).toEqual([]);
-    expect(restored.advanceTime(25)).toEqual([
-      ['+I', ['b', 10, 20, 5]],
+    // Keys whose windows fire at one time come in no particular order (restored state is iterated by key group).
+    expect(sortedChanges(restored.advanceTime(25))).toEqual([
       ['+I', ['a', 10, 20, 1]],
+      ['+I', ['b', 10, 20, 5]],
     ]);
     restored.push([['+I', ['c', 7, 0]]]);
     expect(restored.output.slice(2)).toEqual([]);
@@ -161,3 +162,8 @@ describe('window aggregate operator against a per-window recomputation', () => {
     );
   });
 });
+
+/** Changes in the order of their rows' first column (for keys that fire together). */
+function sortedChanges(changes: readonly Change[]): Change[] {
+  return [...changes].sort((x, y) => String(x[1][0]).localeCompare(String(y[1][0])));
+}

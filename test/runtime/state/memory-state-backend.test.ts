@@ -2,6 +2,7 @@
  * Keyed state round trip: a snapshot restored gives identical state per key group; restored at
  * another parallelism, every key lands on the subtask that owns its key group.
  */
+import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
@@ -23,7 +24,7 @@ function filled(keys: readonly Key[]): MemoryStateBackend {
 }
 
 function contents(backend: MemoryStateBackend): Map<string, Map<Key, unknown>> {
-  return new Map([...backend.states()].map((t) => [t.name, new Map(t.entries)]));
+  return new Map([...backend.states()].map((t) => [t.name, new Map(t.entries())]));
 }
 
 const keys: Key[] = [...Array.from({ length: 500 }, (_, i) => i), ...Array.from({ length: 300 }, (_, i) => `key-${i}`), null, true, 12345678901n];
@@ -59,7 +60,7 @@ describe('memory state backend snapshots', () => {
     for (const layout of [rescale([original], 3), rescale(rescale([original], 3), 2)]) {
       layout.forEach((backend, subtask) => {
         for (const table of backend.states()) {
-          for (const key of table.entries.keys()) expect(subtaskOfKeyGroup(keyGroupOf(key, MAX_P), layout.length, MAX_P)).toBe(subtask);
+          for (const [key] of table.entries()) expect(subtaskOfKeyGroup(keyGroupOf(key, MAX_P), layout.length, MAX_P)).toBe(subtask);
         }
       });
       const merged = new MemoryStateBackend();
@@ -116,7 +117,7 @@ describe('memory state backend with a time-to-live', () => {
     advance(100);
     backend.setCurrentKey('fresh');
     value.update(0);
-    expect([...backend.states()].map((t) => t.entries.size)).toEqual([1, 0, 0]);
+    expect([...backend.states()].map((t) => t.size)).toEqual([1, 0, 0]);
   });
 
   it('leaves expired keys out of snapshots, and restores when each key was last used', () => {
@@ -144,5 +145,107 @@ describe('memory state backend with a time-to-live', () => {
 
   it('refuses a ttl that is not positive', () => {
     expect(() => new MemoryStateBackend({ ttlMillis: 0 })).toThrow(/positive/);
+  });
+});
+
+describe('memory state backend by key group', () => {
+  it('keeps each key in the Map of its own key group, so no Map holds more than its group', () => {
+    const backend = filled(keys);
+    for (const table of backend.states()) {
+      let used = 0;
+      table.groups.forEach((map, group) => {
+        if (map === undefined || map.size === 0) return;
+        used++;
+        for (const key of map.keys()) expect(keyGroupOf(key, MAX_P)).toBe(group);
+      });
+      // 800 keys spread over the 128 groups: a map per group in use, none holding them all.
+      expect(used).toBeGreaterThan(64);
+      expect(Math.max(...table.groups.map((m) => m?.size ?? 0))).toBeLessThan(table.size / 4);
+    }
+  });
+
+  it('decodes only the key groups a subtask owns: a damaged frame of another group is never read', () => {
+    const snapshot = filled(keys).snapshot()!;
+    const owned = (group: number): boolean => subtaskOfKeyGroup(group, 2, MAX_P) === 0;
+    const clean = new MemoryStateBackend();
+    clean.restoreKeyGroups(snapshot, owned);
+    // Overwrite the body of every frame of a group subtask 0 does not own with garbage.
+    const damaged = Uint8Array.from(snapshot);
+    const view = Buffer.from(damaged.buffer);
+    let at = 8 + 4 + view.readUInt32LE(8);
+    let spoiled = 0;
+    while (at < view.length) {
+      const group = view.readUInt32LE(at);
+      const length = view.readUInt32LE(at + 8);
+      if (!owned(group)) {
+        view.fill(0xff, at + 12, at + 12 + length);
+        spoiled++;
+      }
+      at += 12 + length;
+    }
+    expect(spoiled).toBeGreaterThan(0);
+    const restored = new MemoryStateBackend();
+    restored.restoreKeyGroups(damaged, owned);
+    expect(contents(restored)).toEqual(contents(clean));
+    expect(contents(clean).get('acc')!.size).toBeGreaterThan(0);
+    for (const table of clean.states()) for (const [key] of table.entries()) expect(owned(keyGroupOf(key, MAX_P))).toBe(true);
+    expect(() => new MemoryStateBackend().restoreKeyGroups(damaged, () => true, 'chk-9/agg-0.state')).toThrow();
+  });
+
+  it('names the file when a framed snapshot is truncated', () => {
+    const snapshot = filled(keys).snapshot()!;
+    expect(() => new MemoryStateBackend().restore(snapshot.subarray(0, snapshot.length - 3), () => true, 'chk-4/agg-0.state')).toThrow(/^state file chk-4\/agg-0.state is truncated: the frame of key group \d+ at byte \d+ ends beyond its \d+ bytes$/);
+  });
+
+  it('a snapshot being written keeps the values of its barrier while the job mutates, removes and adds keys', () => {
+    const backend = new MemoryStateBackend({ snapshotChunkEntries: 1 });
+    const value = backend.getValueState<number[]>({ name: 'v' });
+    for (let key = 0; key < 50; key++) {
+      backend.setCurrentKey(key);
+      value.update([key]);
+    }
+    const writer = backend.beginSnapshot({ kind: 'full' });
+    writer.step();
+    for (let key = 0; key < 60; key++) {
+      backend.setCurrentKey(key);
+      if (key >= 50) value.update([key]);
+      else if (key % 3 === 0) value.clear();
+      else value.value()![0] = -1;
+      writer.step();
+    }
+    const restored = new MemoryStateBackend();
+    restored.restore(writer.writeSync());
+    expect(new Map(restored.states().next().value!.entries())).toEqual(new Map(Array.from({ length: 50 }, (_, key) => [key, [key]])));
+  });
+
+  it('a TTL sweep during a snapshot leaves the snapshot as of its barrier', () => {
+    let now = 1_000;
+    const backend = new MemoryStateBackend({ ttl: { ttlMillis: 100, clock: () => now }, snapshotChunkEntries: 1 });
+    const value = backend.getValueState<string>({ name: 'v' });
+    for (const key of ['a', 'b', 'c', 'd']) {
+      backend.setCurrentKey(key);
+      value.update(key);
+    }
+    const writer = backend.beginSnapshot({ kind: 'full' });
+    now += 150;
+    backend.setCurrentKey('e');
+    value.update('e'); // sweeps a, b, c, d
+    expect(backend.keyCount()).toBe(1);
+    now = 1_050;
+    const restored = new MemoryStateBackend({ ttl: { ttlMillis: 100, clock: () => now } });
+    restored.restore(writer.writeSync());
+    expect(new Map(restored.states().next().value!.entries())).toEqual(new Map(['a', 'b', 'c', 'd'].map((k) => [k, k])));
+  });
+
+  it('restores a snapshot of the single-buffer form weir wrote before key groups, into the owned groups only', () => {
+    const source = filled(keys);
+    const legacy = serialize([...source.states()].map((t) => [t.name, t.kind, new Map(t.entries())]));
+    const owned = (group: number): boolean => subtaskOfKeyGroup(group, 3, MAX_P) === 1;
+    const restored = new MemoryStateBackend();
+    restored.restoreKeyGroups(legacy, owned);
+    const expected = new MemoryStateBackend();
+    expected.restoreKeyGroups(source.snapshot()!, owned);
+    expect(contents(restored)).toEqual(contents(expected));
+    expect(contents(restored).get('acc')!.size).toBeGreaterThan(0);
   });
 });

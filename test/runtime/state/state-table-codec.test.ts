@@ -73,8 +73,9 @@ describe('state table codec', () => {
     const restored = new MemoryStateBackend();
     restored.restore(backend.snapshot()!, () => true);
     const table = [...restored.states()].find((t) => t.name === 'extreme')!;
-    expect(table.entries).toEqual(entries);
-    const [value] = table.entries.get('x0aff') as [Uint8Array, number];
+    const restoredEntries = new Map(table.entries());
+    expect(restoredEntries).toEqual(entries);
+    const [value] = restoredEntries.get('x0aff') as [Uint8Array, number];
     expect(value).toBeInstanceOf(Uint8Array);
     expect(value.buffer.byteLength).toBe(2);
   });
@@ -97,9 +98,9 @@ describe('state table codec', () => {
     const restored = new MemoryStateBackend();
     restored.restore(backend.snapshot()!, () => true);
     const legacy = new MemoryStateBackend();
-    legacy.restore(serialize([...backend.states()].map((t) => [t.name, t.kind, t.entries])), () => true);
+    legacy.restore(serialize([...backend.states()].map((t) => [t.name, t.kind, new Map(t.entries())])), () => true);
     for (const copy of [restored, legacy]) {
-      expect(new Map([...copy.states()].map((t) => [t.name, t.entries]))).toEqual(new Map([...backend.states()].map((t) => [t.name, t.entries])));
+      expect(new Map([...copy.states()].map((t) => [t.name, new Map(t.entries())]))).toEqual(new Map([...backend.states()].map((t) => [t.name, new Map(t.entries())])));
     }
   });
 });

@@ -1,0 +1,198 @@
+/**
+ * The heap backend's asynchronous, copy-on-access, full and incremental snapshots against a plain
+ * model (a Map per declared state): random operations on value, map and list states of many keys
+ * (including in-place mutation of what a handle returned), barriers at random points, snapshots
+ * written a chunk at a time with operations in between, checkpoints that complete or fail, and
+ * restores from the chain of the last completed checkpoint (base + deltas, as KeyedStateChain
+ * decides them) into one backend and into two (rescaled) — each compared with the model as it was
+ * at that checkpoint's barrier.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
+import { KeyedStateChain, type ChainFile } from '../../../src/runtime/checkpoint/keyed-state-chain.js';
+import type { HeapSnapshotWriter } from '../../../src/runtime/state/heap-snapshot-writer.js';
+import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
+
+const MAX_P = 16;
+type Model = Map<string, Map<Key, unknown>>;
+
+type Op =
+  | { readonly op: 'update'; readonly key: Key; readonly value: number }
+  | { readonly op: 'bump'; readonly key: Key }
+  | { readonly op: 'clear'; readonly key: Key }
+  | { readonly op: 'put'; readonly key: Key; readonly mapKey: string; readonly value: number }
+  | { readonly op: 'remove'; readonly key: Key; readonly mapKey: string }
+  | { readonly op: 'add'; readonly key: Key; readonly value: number }
+  | { readonly op: 'clearList'; readonly key: Key }
+  | { readonly op: 'barrier' }
+  | { readonly op: 'step' }
+  | { readonly op: 'finish'; readonly fail: boolean };
+
+const key = fc.oneof(fc.integer({ min: 0, max: 40 }), fc.constantFrom<Key>('a', 'b', 'c', 'longer key', null, 7n));
+const op: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ op: fc.constant('update' as const), key, value: fc.integer() }) },
+  { weight: 3, arbitrary: fc.record({ op: fc.constant('bump' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('clear' as const), key }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('put' as const), key, mapKey: fc.constantFrom('x', 'y', 'z'), value: fc.integer() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('remove' as const), key, mapKey: fc.constantFrom('x', 'y', 'z') }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), key, value: fc.integer({ min: 0, max: 9 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('clearList' as const), key }) },
+  { weight: 1, arbitrary: fc.constant({ op: 'barrier' as const }) },
+  { weight: 3, arbitrary: fc.constant({ op: 'step' as const }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('finish' as const), fail: fc.boolean() }) },
+);
+
+function copyModel(model: Model): Model {
+  return structuredClone(model);
+}
+
+/** The backend's content in the model's shape (states without entries left out). */
+function contents(backend: MemoryStateBackend): Model {
+  const out: Model = new Map();
+  for (const table of backend.states()) {
+    const entries = new Map(table.entries());
+    if (entries.size > 0) out.set(table.name, entries);
+  }
+  return out;
+}
+
+function nonEmpty(model: Model): Model {
+  return new Map([...model].filter(([, entries]) => entries.size > 0));
+}
+
+function filterByGroup(model: Model, owns: (group: number) => boolean): Model {
+  const out: Model = new Map();
+  for (const [name, entries] of model) {
+    const kept = new Map([...entries].filter(([k]) => owns(keyGroupOf(k, MAX_P))));
+    if (kept.size > 0) out.set(name, kept);
+  }
+  return out;
+}
+
+describe('heap backend snapshots against a model', () => {
+  it('full and incremental snapshots, written while processing goes on, restore the state at their barrier', () => {
+    let restoredDeltas = 0;
+    let restoredChains = 0;
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 200, size: 'max' }), fc.integer({ min: 1, max: 5 }), (ops, chunk) => {
+        const backend = new MemoryStateBackend({ maxParallelism: MAX_P, trackChanges: true, snapshotChunkEntries: chunk });
+        const value = backend.getValueState<number[]>({ name: 'value' });
+        const map = backend.getMapState<string, number>({ name: 'map' });
+        const list = backend.getListState<number>({ name: 'list' });
+        const model: Model = new Map([
+          ['value', new Map()],
+          ['map', new Map()],
+          ['list', new Map()],
+        ]);
+        const chain = new KeyedStateChain(true);
+        const files = new Map<string, Uint8Array>();
+        let nextId = 1;
+        let inFlight: { id: number; kind: 'full' | 'delta'; writer: HeapSnapshotWriter; expected: Model } | undefined;
+        let completed: { chain: readonly ChainFile[]; expected: Model } | undefined;
+        let deltas = 0;
+
+        const finish = (fail: boolean): void => {
+          const { id, kind, writer, expected } = inFlight!;
+          inFlight = undefined;
+          const bytes = writer.writeSync();
+          if (fail) return; // declined or timed out: never completes, its changes must reach the next delta
+          const file: ChainFile | undefined = writer.empty ? undefined : { checkpointId: id, name: `chk-${id}`, checksum: '', bytes: bytes.byteLength, kind };
+          if (file !== undefined) files.set(file.name, bytes);
+          const recorded = chain.record(id, 'checkpoint', kind, file);
+          chain.complete(id);
+          backend.notifyCheckpointComplete(id);
+          completed = { chain: recorded, expected };
+          if (kind === 'delta') deltas++;
+          // Restore the whole chain into one backend, and rescaled into two.
+          const whole = new MemoryStateBackend({ maxParallelism: MAX_P });
+          for (const f of recorded) whole.restoreKeyGroups(files.get(f.name)!, () => true, f.name);
+          expect(contents(whole)).toEqual(nonEmpty(expected));
+          for (const subtask of [0, 1]) {
+            const owns = (group: number): boolean => subtaskOfKeyGroup(group, 2, MAX_P) === subtask;
+            const part = new MemoryStateBackend({ maxParallelism: MAX_P });
+            for (const f of recorded) part.restoreKeyGroups(files.get(f.name)!, owns, f.name);
+            expect(contents(part)).toEqual(filterByGroup(expected, owns));
+          }
+        };
+
+        for (const o of ops) {
+          switch (o.op) {
+            case 'barrier': {
+              if (inFlight !== undefined) finish(true);
+              const id = nextId++;
+              const kind = chain.nextKind('checkpoint');
+              inFlight = { id, kind, writer: backend.beginSnapshot({ kind, checkpointId: id }), expected: copyModel(model) };
+              break;
+            }
+            case 'step':
+              inFlight?.writer.step();
+              break;
+            case 'finish':
+              if (inFlight !== undefined) finish(o.fail);
+              break;
+            case 'update':
+              backend.setCurrentKey(o.key);
+              value.update([o.value, 0]);
+              model.get('value')!.set(o.key, [o.value, 0]);
+              break;
+            case 'bump': {
+              backend.setCurrentKey(o.key);
+              const current = value.value();
+              if (current === undefined) break;
+              current[1]! += 1; // in place, as operators do
+              (model.get('value')!.get(o.key) as number[])[1]! += 1;
+              break;
+            }
+            case 'clear':
+              backend.setCurrentKey(o.key);
+              value.clear();
+              model.get('value')!.delete(o.key);
+              break;
+            case 'put': {
+              backend.setCurrentKey(o.key);
+              map.put(o.mapKey, o.value);
+              const entries = model.get('map')!;
+              if (!entries.has(o.key)) entries.set(o.key, new Map());
+              (entries.get(o.key) as Map<string, number>).set(o.mapKey, o.value);
+              break;
+            }
+            case 'remove': {
+              backend.setCurrentKey(o.key);
+              map.remove(o.mapKey);
+              const entries = model.get('map')!;
+              const inner = entries.get(o.key) as Map<string, number> | undefined;
+              inner?.delete(o.mapKey);
+              if (inner?.size === 0) entries.delete(o.key);
+              break;
+            }
+            case 'add': {
+              backend.setCurrentKey(o.key);
+              list.add(o.value);
+              const entries = model.get('list')!;
+              if (!entries.has(o.key)) entries.set(o.key, []);
+              (entries.get(o.key) as number[]).push(o.value);
+              break;
+            }
+            case 'clearList':
+              backend.setCurrentKey(o.key);
+              list.clear();
+              model.get('list')!.delete(o.key);
+              break;
+            default:
+              o satisfies never;
+          }
+        }
+        if (inFlight !== undefined) finish(false);
+        // The live state is the model's, whatever the snapshots did.
+        expect(contents(backend)).toEqual(nonEmpty(model));
+        restoredDeltas += deltas;
+        if (completed !== undefined && completed.chain.length > 1) restoredChains++;
+      }),
+      { numRuns: 300 },
+    );
+    // The runs did exercise what they are for: deltas, and restores of chains longer than a base.
+    expect(restoredDeltas).toBeGreaterThan(50);
+    expect(restoredChains).toBeGreaterThan(10);
+  });
+});
