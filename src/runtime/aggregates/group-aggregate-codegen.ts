@@ -8,10 +8,14 @@
  * The accumulator of a group is one flat array in keyed state (see {@link GroupAccumulator}).
  * During a batch, the first row that touches a group records the group in the touched list,
  * snapshots its row count and results, so that `emit` can compare before with after without a
- * second lookup, and stores the accumulator with its touch index; later rows of the group in the
- * batch find the working accumulator through that index. `emit` writes every touched accumulator
- * back (the state contract: what is read is a copy), or clears it when its group emptied. On the
- * heap backend each write is one Map.set of the same object.
+ * second lookup. With a backend that copies values (KeyedStateBackend.sharesValues false), the
+ * first touch also stores the accumulator with its touch index, later rows of the group in the
+ * batch find the working accumulator through that index, and `emit` writes every touched
+ * accumulator back (the state contract: what is read is a copy). The heap backend hands out its
+ * stored accumulators, so there a new accumulator is stored once and changed in place — after its
+ * key was selected, where change tracking and copy-on-access snapshots hook in — which saves a key
+ * selection and two Map writes per touched group and batch (GROUP BY over a million keys ran at
+ * half the rate with them). Groups that emptied are cleared on either backend.
  */
 import { WeirError } from '../../common/errors.js';
 import { keySelector } from '../../common/key-codec.js';
@@ -94,6 +98,7 @@ export function generateGroupAggregate(spec: GroupAggregateSpec): (bindings: Gro
     stride: 1 + parts.length,
   };
   const source = `
+    const shared = backend.sharesValues === true;
     const touchedKeys = [];
     const touchedAccs = [];
     const before = [];
@@ -131,8 +136,12 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
         if (acc !== undefined && acc[${TOUCH}] >= 0) acc = touchedAccs[acc[${TOUCH}]];
         const kind = kinds[i];
         const accumulates = kind === ${RowKind.INSERT} || kind === ${RowKind.UPDATE_AFTER};
+        let created = false;
         if (accumulates) {
-          if (acc === undefined) acc = ${newAccumulator};
+          if (acc === undefined) {
+            acc = ${newAccumulator};
+            created = true;
+          }
         } else if (acc === undefined || acc[${ROW_COUNT}] === 0) {
           onRetractionWithoutState();
           continue;
@@ -144,8 +153,9 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
           const o = touched++ * ${stride};
           before[o] = acc[${ROW_COUNT}];
           if (acc[${ROW_COUNT}] !== 0) { ${results.map((r, j) => `before[o + ${1 + j}] = ${r};`).join(' ')} }
-          // Stores the group's touch index, so that its next row in the batch finds the working accumulator.
-          state.update(acc);
+          // Stores a new accumulator; with copying backends also the group's touch index, so that
+          // its next row in the batch finds the working accumulator.
+          if (created || !shared) state.update(acc);
         }
         if (accumulates) {
           if (acc[${ROW_COUNT}]++ === 0) { ${parts.map((p) => p.codegen.init(p.slots)).join(' ')} }
@@ -179,13 +189,16 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
         acc[${TOUCH}] = -1;
         const o = t * ${stride};
         const previousCount = before[o];
-        backend.setCurrentKey(touchedKeys[t]);
         if (acc[${ROW_COUNT}] === 0) {
+          backend.setCurrentKey(touchedKeys[t]);
           state.clear();
           ${emptied}
           continue;
         }
-        state.update(acc);
+        if (!shared) {
+          backend.setCurrentKey(touchedKeys[t]);
+          state.update(acc);
+        }
         ${results.map((r, j) => `const r${j} = ${r};`).join(' ')}
         const row = [${[...keyValues, ...results.map((_, j) => `r${j}`)].join(', ')}];
         if (previousCount === 0) ${created}

@@ -26,6 +26,11 @@ import { MemoryStateBackend } from './memory-state-backend.js';
 
 /** Keyed state that copies every value on the way in and on the way out (see the module comment). */
 export class CopyingStateBackend extends MemoryStateBackend {
+  /** Every read is a copy: nothing changed in place reaches state. */
+  override get sharesValues(): boolean {
+    return false;
+  }
+
   override getValueState<T>(descriptor: StateDescriptor): ValueState<T> {
     const stored = super.getValueState<T>(descriptor);
     return {

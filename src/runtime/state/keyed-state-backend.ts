@@ -46,6 +46,15 @@ export interface ReducingState<T> {
 
 /** Creates keyed state handles and holds the current key. */
 export interface KeyedStateBackend {
+  /**
+   * True when a value read is the stored object itself and stays so until it is replaced (the
+   * heap backend). A hot operator may then skip writing back a value it changed in place — never
+   * without having selected its key with setCurrentKey first, where change tracking and
+   * copy-on-access snapshots hook in. False for a backend that copies or serialises values: every
+   * change must be written back. Operators that use it are run under the copying backend too
+   * (WEIR_TEST_STATE_BACKEND=copying), which checks the write-back path.
+   */
+  readonly sharesValues: boolean;
   setCurrentKey(key: Key): void;
   getCurrentKey(): Key;
   getValueState<T>(descriptor: StateDescriptor): ValueState<T>;

@@ -104,6 +104,11 @@ export class MemoryStateBackend implements KeyedStateBackend {
     }
   }
 
+  /** The heap backend hands out its stored objects (see KeyedStateBackend.sharesValues). */
+  get sharesValues(): boolean {
+    return true;
+  }
+
   setCurrentKey(key: Key): void {
     if (key === this.currentKey) return;
     this.currentKey = key;
