@@ -17,8 +17,9 @@
  * read nor written for that long (processing time) is dropped: it is never returned once expired,
  * and it is removed when touched, as the oldest keys are swept on later accesses, and before a
  * snapshot. The granularity is a key of one declared state (Flink expires each map entry or list
- * element on its own, and refreshes on writes only; weir's operators mutate what they read in
- * place, so a read counts as a write).
+ * element on its own, and refreshes on writes only; on this backend, which hands out its stored
+ * objects (`sharesValues`), an operator may change a value it read in place, so a read counts as
+ * a write).
  */
 import { keyGroupOf, type Key } from '../../common/key-codec.js';
 import { HeapSnapshotWriter, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
