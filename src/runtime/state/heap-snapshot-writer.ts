@@ -144,6 +144,16 @@ export class HeapSnapshotWriter {
     let count = 0;
     let deadline = performance.now() + SNAPSHOT_SLICE_MS;
     const chunkDone = (): boolean => ++count >= this.chunkEntries || ((count & 255) === 0 && performance.now() >= deadline);
+    // Ends a chunk: its frames written, processing runs, and the next slice lasts as long as
+    // processing did (within the bounds).
+    function* pause(out: GroupFrames): Generator<void> {
+      out.flush();
+      const yieldedAt = performance.now();
+      yield;
+      const resumedAt = performance.now();
+      count = 0;
+      deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
+    }
     for (const group of this.groupsToWrite) {
       this.status[group] = WRITING;
       const out = new GroupFrames(this, group, this.tables.length);
@@ -156,14 +166,7 @@ export class HeapSnapshotWriter {
             if (this.copies.get(group)?.[t]!.has(key) === true) continue;
             emitted.add(key);
             out.entry(t, key, value);
-            if (chunkDone()) {
-              out.flush();
-              const yieldedAt = performance.now();
-              yield;
-              const resumedAt = performance.now();
-              count = 0;
-              deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
-            }
+            if (chunkDone()) yield* pause(out);
           }
         }
         const copies = this.copies.get(group);
@@ -183,14 +186,7 @@ export class HeapSnapshotWriter {
               if (value === undefined || value === ABSENT) out.tombstone(t, key);
               else out.entry(t, key, value);
             }
-            if (chunkDone()) {
-              out.flush();
-              const yieldedAt = performance.now();
-              yield;
-              const resumedAt = performance.now();
-              count = 0;
-              deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
-            }
+            if (chunkDone()) yield* pause(out);
           }
         }
       }
