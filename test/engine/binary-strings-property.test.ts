@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { playItemOps, type ItemOp } from '../support/item-ops.js';
 
 /** Hex text of bytes (the model's value), or null. */
 type Hex = string | null;
@@ -23,10 +24,7 @@ interface Item {
   readonly p: Hex;
 }
 
-type Op =
-  | { readonly kind: 'insert'; readonly rows: readonly Omit<Item, 'id'>[] }
-  | { readonly kind: 'update'; readonly pick: number; readonly column: 'k' | 'p'; readonly value: Hex }
-  | { readonly kind: 'delete'; readonly pick: number };
+type Op = ItemOp<Omit<Item, 'id'>, { readonly column: 'k' | 'p'; readonly value: Hex }>;
 
 const hexValue = fc.option(fc.constantFrom('', '00', '0000', '01', '7f', '80', 'ff', 'ff00', 'ffff', '0aff'), { freq: 5 });
 const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -39,27 +37,10 @@ const literal = (v: Hex): string => (v === null ? 'CAST(NULL AS BYTES)' : `x'${v
 
 /** Plays the ops as statements, recording the final rows. */
 function statements(ops: readonly Op[]): { sql: string[]; items: Item[] } {
-  const items: Item[] = [];
-  const sql: string[] = [];
-  let id = 0;
-  for (const op of ops) {
-    if (op.kind === 'insert') {
-      const added = op.rows.map((r) => ({ id: ++id, ...r }));
-      items.push(...added);
-      sql.push(`INSERT INTO items VALUES ${added.map((r) => `(${r.id}, ${literal(r.k)}, ${literal(r.p)})`).join(', ')}`);
-    } else if (items.length === 0) {
-      continue;
-    } else if (op.kind === 'update') {
-      const index = op.pick % items.length;
-      const item = items[index]!;
-      items[index] = { ...item, [op.column]: op.value };
-      sql.push(`UPDATE items SET ${op.column} = ${literal(op.value)} WHERE id = ${item.id}`);
-    } else {
-      const [removed] = items.splice(op.pick % items.length, 1);
-      sql.push(`DELETE FROM items WHERE id = ${removed!.id}`);
-    }
-  }
-  return { sql, items };
+  return playItemOps(ops, {
+    values: (r) => `${literal(r.k)}, ${literal(r.p)}`,
+    update: (item, { column, value }) => ({ item: { ...item, [column]: value }, sql: `UPDATE items SET ${column} = ${literal(value)} WHERE id = ${item.id}` }),
+  });
 }
 
 /** Hex strings of equal length compare as their bytes; with a common prefix the shorter is first. So plain string order is the bytes' order. */

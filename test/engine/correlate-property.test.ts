@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { playItemOps, type ItemOp } from '../support/item-ops.js';
 
 type Point = { readonly x: number; readonly y: number | null } | null;
 
@@ -26,7 +27,7 @@ interface Item {
 
 type Fields = Omit<Item, 'id'>;
 
-type Op = { readonly kind: 'insert'; readonly rows: readonly Fields[] } | { readonly kind: 'update'; readonly pick: number; readonly fields: Fields } | { readonly kind: 'delete'; readonly pick: number };
+type Op = ItemOp<Fields, { readonly fields: Fields }>;
 
 const mapArb = fc.option(
   fc.uniqueArray(fc.tuple(fc.constantFrom('a', 'b', 'c'), fc.integer({ min: -5, max: 5 })), { minLength: 1, maxLength: 3, selector: ([k]) => k }),
@@ -96,29 +97,15 @@ const pointLiteral = (p: Point): string => (p === null ? 'CAST(NULL AS ROW<x INT
 const pointsLiteral = (pts: Item['pts']): string => (pts === null ? 'CAST(NULL AS ARRAY<ROW<x INT, y INT>>)' : `ARRAY[${pts.map(pointLiteral).join(', ')}]`);
 const values = (f: Fields): string => `${mapLiteral(f.m)}, ${pointsLiteral(f.pts)}, ${text(f.txt)}`;
 
-/** Plays the ops as statements, recording the final rows. */
+/** Plays the ops as statements, recording the final rows (an update re-inserts the row by its key). */
 function statements(ops: readonly Op[]): { sql: string[]; items: Item[] } {
-  const items: Item[] = [];
-  const sql: string[] = [];
-  let id = 0;
-  for (const op of ops) {
-    if (op.kind === 'insert') {
-      const added = op.rows.map((r) => ({ id: ++id, ...r }));
-      items.push(...added);
-      sql.push(`INSERT INTO items VALUES ${added.map((r) => `(${r.id}, ${values(r)})`).join(', ')}`);
-    } else if (items.length === 0) {
-      continue;
-    } else if (op.kind === 'update') {
-      const index = op.pick % items.length;
-      const item = { id: items[index]!.id, ...op.fields };
-      items[index] = item;
-      sql.push(`INSERT INTO items VALUES (${item.id}, ${values(item)})`);
-    } else {
-      const [removed] = items.splice(op.pick % items.length, 1);
-      sql.push(`DELETE FROM items WHERE id = ${removed!.id}`);
-    }
-  }
-  return { sql, items };
+  return playItemOps(ops, {
+    values,
+    update: (old, { fields }) => {
+      const item = { id: old.id, ...fields };
+      return { item, sql: `INSERT INTO items VALUES (${item.id}, ${values(item)})` };
+    },
+  });
 }
 
 const key = (rows: readonly Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify(r, Object.keys(r).sort())).sort();

@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
+import { playItemOps, type ItemOp } from '../support/item-ops.js';
 
 type Column = 'a' | 'b';
 
@@ -24,10 +25,7 @@ interface Item {
   readonly v: number | null;
 }
 
-type Op =
-  | { readonly kind: 'insert'; readonly rows: readonly Omit<Item, 'id'>[] }
-  | { readonly kind: 'update'; readonly pick: number; readonly column: 'a' | 'v'; readonly a: string | null; readonly v: number | null }
-  | { readonly kind: 'delete'; readonly pick: number };
+type Op = ItemOp<Omit<Item, 'id'>, { readonly column: 'a' | 'v'; readonly a: string | null; readonly v: number | null }>;
 
 const text = fc.option(fc.constantFrom('x', 'y'), { freq: 4 });
 const value = fc.option(fc.integer({ min: -3, max: 3 }), { freq: 4 });
@@ -85,27 +83,13 @@ const literal = (v: number | string | null): string => (v === null ? 'NULL' : ty
 
 /** Plays the ops as statements, recording the final rows. */
 function statements(ops: readonly Op[]): { sql: string[]; items: Item[] } {
-  const items: Item[] = [];
-  const sql: string[] = [];
-  let id = 0;
-  for (const op of ops) {
-    if (op.kind === 'insert') {
-      const added = op.rows.map((r) => ({ id: ++id, ...r }));
-      items.push(...added);
-      sql.push(`INSERT INTO items VALUES ${added.map((r) => `(${r.id}, CAST(${literal(r.a)} AS STRING), CAST(${literal(r.b)} AS STRING), CAST(${literal(r.v)} AS INT))`).join(', ')}`);
-    } else if (items.length === 0) {
-      continue;
-    } else if (op.kind === 'update') {
-      const index = op.pick % items.length;
-      const item = items[index]!;
-      items[index] = op.column === 'a' ? { ...item, a: op.a } : { ...item, v: op.v };
-      sql.push(op.column === 'a' ? `UPDATE items SET a = CAST(${literal(op.a)} AS STRING) WHERE id = ${item.id}` : `UPDATE items SET v = CAST(${literal(op.v)} AS INT) WHERE id = ${item.id}`);
-    } else {
-      const [removed] = items.splice(op.pick % items.length, 1);
-      sql.push(`DELETE FROM items WHERE id = ${removed!.id}`);
-    }
-  }
-  return { sql, items };
+  return playItemOps(ops, {
+    values: (r) => `CAST(${literal(r.a)} AS STRING), CAST(${literal(r.b)} AS STRING), CAST(${literal(r.v)} AS INT)`,
+    update: (item, op) =>
+      op.column === 'a'
+        ? { item: { ...item, a: op.a }, sql: `UPDATE items SET a = CAST(${literal(op.a)} AS STRING) WHERE id = ${item.id}` }
+        : { item: { ...item, v: op.v }, sql: `UPDATE items SET v = CAST(${literal(op.v)} AS INT) WHERE id = ${item.id}` },
+  });
 }
 
 const key = (rows: readonly Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify(r, Object.keys(r).sort())).sort();
