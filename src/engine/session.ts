@@ -329,7 +329,12 @@ export class Session {
       const [insert] = parseScript(`INSERT INTO ${table} ${statement.queryText}`);
       return await this.execute(insert!);
     } catch (error) {
-      for (const dropped of parseScript(`DROP TABLE ${table}`)) await this.execute(dropped);
+      try {
+        for (const dropped of parseScript(`DROP TABLE ${table}`)) await this.execute(dropped);
+      } catch (dropError) {
+        // The INSERT's error is the one to report; the table left behind is said as a warning.
+        this.onWarning(`table '${name}' was created by CREATE TABLE ... AS but could not be dropped after its INSERT failed: ${dropError instanceof Error ? dropError.message : String(dropError)}`);
+      }
       throw error;
     }
   }
