@@ -10,8 +10,9 @@
  * processing does afterwards.
  *
  * Invariants: a key group is written once, in one go of chunks; a key whose group is written is
- * never copied; a key emitted from the live map is never copied afterwards (its later changes are
- * not this snapshot's); a copy takes precedence over the live value.
+ * never copied; a key emitted from the live map is never copied nor emitted again afterwards (its
+ * later changes, even a removal and re-creation, are not this snapshot's); a copy takes precedence
+ * over the live value.
  */
 import type { Key } from '../../common/key-codec.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
@@ -164,7 +165,10 @@ export class HeapSnapshotWriter {
           const emitted = this.emitted[t]!;
           for (const [key, value] of live) {
             if (this.copies.get(group)?.[t]!.has(key) === true) continue;
-            emitted.add(key);
+            // A key removed and created again while this loop was paused comes round again in
+            // the Map's iteration: its value then is not the barrier's (that one was emitted).
+            const before = emitted.size;
+            if (emitted.add(key).size === before) continue;
             out.entry(t, key, value);
             if (chunkDone()) yield* pause(out);
           }

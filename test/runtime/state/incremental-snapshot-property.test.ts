@@ -189,7 +189,28 @@ describe('heap backend snapshots against a model', () => {
         restoredDeltas += deltas;
         if (completed !== undefined && completed.chain.length > 1) restoredChains++;
       }),
-      { numRuns: 300 },
+      {
+        numRuns: 300,
+        examples: [
+          // A key emitted, then removed and created again while the full snapshot was paused in
+          // its group: the Map's iteration visits it again, with the value after the barrier.
+          [
+            [
+              { op: 'add', key: 0, value: 0 },
+              { op: 'update', key: null, value: 0 },
+              { op: 'update', key: 0, value: 0 },
+              { op: 'add', key: null, value: 0 },
+              { op: 'put', key: null, mapKey: 'x', value: 0 },
+              { op: 'update', key: 1, value: 0 },
+              { op: 'barrier' },
+              { op: 'step' },
+              { op: 'clearList', key: null },
+              { op: 'add', key: null, value: 1 },
+            ],
+            5,
+          ],
+        ],
+      },
     );
     // The runs did exercise what they are for: deltas, and restores of chains longer than a base.
     expect(restoredDeltas).toBeGreaterThan(50);
