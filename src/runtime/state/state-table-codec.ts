@@ -30,22 +30,37 @@ export type EncodedEntries = Map<Key, unknown> | ColumnarEntries;
  * primitives (at least one entry); otherwise the Map itself (serialized as it is).
  */
 export function encodeEntries(entries: Map<Key, unknown>): EncodedEntries {
-  const first: unknown = entries.values().next().value;
-  if (!Array.isArray(first)) return entries;
+  return columnar([...entries.keys()], [...entries.values()]) ?? entries;
+}
+
+/**
+ * {@link encodeEntries} of entries held as parallel arrays (distinct keys, as a snapshot writer
+ * collects them, without building a Map first): the columnar form when it applies, else a Map.
+ */
+export function encodeEntryArrays(keys: readonly Key[], values: readonly unknown[]): EncodedEntries {
+  return columnar(keys, values) ?? new Map(keys.map((key, i) => [key, values[i]]));
+}
+
+/** The columns of the values, or undefined when they are not all flat arrays of one length. */
+function columnar(keys: readonly Key[], values: readonly unknown[]): ColumnarEntries | undefined {
+  const first: unknown = values[0];
+  if (!Array.isArray(first)) return undefined;
   const width = first.length;
-  const keys = new ColumnBuilder(entries.size);
+  const count = keys.length;
+  const keyColumn = new ColumnBuilder(count);
   const columns: ColumnBuilder[] = [];
-  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder(entries.size));
-  for (const [key, value] of entries) {
-    if (!Array.isArray(value) || value.length !== width) return entries;
+  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder(count));
+  for (let i = 0; i < count; i++) {
+    const value: unknown = values[i];
+    if (!Array.isArray(value) || value.length !== width) return undefined;
     for (let j = 0; j < width; j++) {
       const element: unknown = value[j];
-      if (element !== null && typeof element === 'object') return entries;
+      if (element !== null && typeof element === 'object') return undefined;
       columns[j]!.add(element);
     }
-    keys.add(key);
+    keyColumn.add(keys[i]);
   }
-  return { keys: keys.build(), columns: columns.map((c) => c.build()) };
+  return { keys: keyColumn.build(), columns: columns.map((c) => c.build()) };
 }
 
 /** Collects one column: in a Float64Array while every value is a number, then in a packed array. */
@@ -88,10 +103,42 @@ export function forEachDecodedEntry(encoded: EncodedEntries, add: (key: Key, val
     return;
   }
   const { keys, columns } = encoded;
-  const width = columns.length;
-  for (let i = 0; i < keys.length; i++) {
-    const value: unknown[] = [];
-    for (let j = 0; j < width; j++) value.push(columns[j]![i]);
-    add(keys[i] as Key, value);
+  const row = rowBuilder(columns);
+  for (let i = 0; i < keys.length; i++) add(keys[i] as Key, row(i));
+}
+
+/**
+ * Builds the value of row `i` of the columns. Widths up to 8 are array literals: V8 then
+ * allocates each value at its final length in one go and, seeing from the literal's allocation
+ * site that the values live on, allocates them in the old generation directly — a restore of
+ * millions of keys otherwise spends most of its time copying young arrays in scavenges.
+ */
+function rowBuilder(columns: readonly Column[]): (i: number) => unknown[] {
+  const [a, b, c, d, e, f, g, h] = columns as readonly (Column | undefined)[];
+  switch (columns.length) {
+    case 0:
+      return () => [];
+    case 1:
+      return (i) => [a![i]];
+    case 2:
+      return (i) => [a![i], b![i]];
+    case 3:
+      return (i) => [a![i], b![i], c![i]];
+    case 4:
+      return (i) => [a![i], b![i], c![i], d![i]];
+    case 5:
+      return (i) => [a![i], b![i], c![i], d![i], e![i]];
+    case 6:
+      return (i) => [a![i], b![i], c![i], d![i], e![i], f![i]];
+    case 7:
+      return (i) => [a![i], b![i], c![i], d![i], e![i], f![i], g![i]];
+    case 8:
+      return (i) => [a![i], b![i], c![i], d![i], e![i], f![i], g![i], h![i]];
+    default:
+      return (i) => {
+        const value: unknown[] = [];
+        for (let j = 0; j < columns.length; j++) value.push(columns[j]![i]);
+        return value;
+      };
   }
 }

@@ -8,7 +8,7 @@ import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import type { Key } from '../../../src/common/key-codec.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
-import { encodeEntries, forEachDecodedEntry, type EncodedEntries } from '../../../src/runtime/state/state-table-codec.js';
+import { encodeEntries, encodeEntryArrays, forEachDecodedEntry, type EncodedEntries } from '../../../src/runtime/state/state-table-codec.js';
 
 function decoded(encoded: EncodedEntries): Map<Key, unknown> {
   const entries = new Map<Key, unknown>();
@@ -44,6 +44,26 @@ describe('state table codec', () => {
     const restored = decoded(deserialize(serialize(encoded)) as EncodedEntries);
     expect(restored).toEqual(entries);
     expect(Object.is((restored.get(2) as number[])[3], -0)).toBe(true);
+  });
+
+  it('restores values of every width, each element from its own column, as packed fresh arrays', () => {
+    for (let width = 0; width <= 11; width++) {
+      const entries = new Map<Key, unknown>(Array.from({ length: 3 }, (_, k) => [k, Array.from({ length: width }, (_, j) => (j % 2 === 0 ? k * 100 + j : `v${k}.${j}`))]));
+      const encoded = encodeEntries(entries);
+      expect(encoded, `width ${width}`).not.toBeInstanceOf(Map);
+      const restored = decoded(deserialize(serialize(encoded)) as EncodedEntries);
+      expect(restored, `width ${width}`).toEqual(entries);
+      const values = [...restored.values()] as unknown[][];
+      expect(new Set(values).size).toBe(3);
+      for (const value of values) expect(Object.keys(value).length).toBe(width);
+    }
+  });
+
+  it('encodes parallel arrays of keys and values as it encodes a Map of them', () => {
+    const keys: Key[] = ['a', 'b', 'c'];
+    expect(encodeEntryArrays(keys, [[1, 2], [3, 4], [5, 6]])).toEqual(encodeEntries(new Map<Key, unknown>([['a', [1, 2]], ['b', [3, 4]], ['c', [5, 6]]])));
+    const nested = [{ x: 1 }, [1], 'plain'];
+    expect(encodeEntryArrays(keys, nested)).toEqual(new Map<Key, unknown>(keys.map((k, i) => [k, nested[i]])));
   });
 
   it('keeps the Map for values that are not flat arrays of one length', () => {
