@@ -10,14 +10,17 @@
  * processing does afterwards.
  *
  * Invariants: a key group is written once, in one go of chunks; a key whose group is written is
- * never copied; a key emitted from the live map is never copied nor emitted again afterwards (its
- * later changes, even a removal and re-creation, are not this snapshot's); a copy takes precedence
- * over the live value.
+ * never copied; a key is copied at its first access after the barrier, so a copy is its value at
+ * the barrier and takes precedence over the live value (a key removed and created again, which
+ * the live map's iteration may visit again, has a copy). The writer does not remember which keys
+ * it has emitted: a key emitted from the live map of the group being written and accessed
+ * afterwards is copied too, and written again with the same value (its barrier value) at the
+ * group's end — cheaper than a Set of every emitted key, and applying it twice restores the same.
  */
 import type { Key } from '../../common/key-codec.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
 import type { HeapStateTable } from './heap-state-table.js';
-import { encodeEntries } from './state-table-codec.js';
+import { encodeEntryArrays } from './state-table-codec.js';
 
 /** A key that did not exist at the barrier, in a copy. */
 const ABSENT: unique symbol = Symbol('absent');
@@ -46,8 +49,8 @@ export class HeapSnapshotWriter {
   private readonly status: Uint8Array;
   /** Per key group not written yet: per table, the keys copied before an access (value or ABSENT). */
   private readonly copies = new Map<number, Map<Key, Copy>[]>();
-  /** Keys of the group being written that are already emitted: per table (full), or one set (delta). */
-  private readonly emitted: Set<Key>[];
+  /** A delta of several change epochs: the keys of the group being written already emitted (one key may be in several epochs). */
+  private readonly emitted: Set<Key> | undefined;
   private readonly groupsToWrite: number[];
   private readonly parts: Uint8Array[] = [];
   private bytes = 0;
@@ -77,7 +80,7 @@ export class HeapSnapshotWriter {
       this.groupsToWrite.push(group);
       this.status[group] = PENDING;
     }
-    this.emitted = kind === 'full' ? tables.map(() => new Set<Key>()) : [new Set<Key>()];
+    this.emitted = kind === 'delta' && changed.length > 1 ? new Set<Key>() : undefined;
     this.work = this.steps();
     if (this.groupsToWrite.length === 0) this.finish();
   }
@@ -105,7 +108,6 @@ export class HeapSnapshotWriter {
     for (let t = 0; t < this.tables.length; t++) {
       const copy = copies[t]!;
       if (copy.has(key)) continue;
-      if (status === WRITING && this.emitted[this.kind === 'full' ? t : 0]!.has(key)) continue;
       const value = this.tables[t]!.groups[keyGroup]?.get(key);
       copy.set(key, value === undefined ? ABSENT : copyOf(value));
     }
@@ -162,27 +164,30 @@ export class HeapSnapshotWriter {
         for (let t = 0; t < this.tables.length; t++) {
           const live = this.tables[t]!.groups[group];
           if (live === undefined) continue;
-          const emitted = this.emitted[t]!;
+          let copied = this.copies.get(group)?.[t];
           for (const [key, value] of live) {
-            if (this.copies.get(group)?.[t]!.has(key) === true) continue;
-            // A key removed and created again while this loop was paused comes round again in
-            // the Map's iteration: its value then is not the barrier's (that one was emitted).
-            const before = emitted.size;
-            if (emitted.add(key).size === before) continue;
+            // A copied key is written from its copy below (a key removed and created again while
+            // this loop was paused, which the Map's iteration visits again, is one).
+            if (copied !== undefined && copied.has(key)) continue;
             out.entry(t, key, value);
-            if (chunkDone()) yield* pause(out);
+            if (chunkDone()) {
+              yield* pause(out);
+              copied = this.copies.get(group)?.[t];
+            }
           }
         }
         const copies = this.copies.get(group);
         if (copies !== undefined) copies.forEach((copy, t) => copy.forEach((value, key) => value !== ABSENT && out.entry(t, key, value)));
       } else {
-        const emitted = this.emitted[0]!;
+        const emitted = this.emitted;
         for (const sets of this.changed) {
           const keys = sets[group];
           if (keys === undefined) continue;
           for (const key of keys) {
-            if (emitted.has(key)) continue;
-            emitted.add(key);
+            if (emitted !== undefined) {
+              const before = emitted.size;
+              if (emitted.add(key).size === before) continue;
+            }
             const copies = this.copies.get(group);
             for (let t = 0; t < this.tables.length; t++) {
               const copy = copies?.[t]!;
@@ -197,7 +202,7 @@ export class HeapSnapshotWriter {
       out.flush();
       this.status[group] = DONE;
       this.copies.delete(group);
-      for (const emitted of this.emitted) emitted.clear();
+      this.emitted?.clear();
     }
     this.finish();
   }
@@ -226,32 +231,42 @@ export class HeapSnapshotWriter {
   }
 }
 
-/** The entries and tombstones of one key group collected for the next frames, one frame per table. */
+/**
+ * The entries and tombstones of one key group collected for the next frames, one frame per table;
+ * entries as parallel arrays of keys and values (a key appears once per chunk, except a copy of a
+ * key emitted earlier in the same chunk, which has the same value).
+ */
 class GroupFrames {
-  private entries: Map<Key, unknown>[];
+  private keys: Key[][];
+  private values: unknown[][];
   private tombstones: Key[][];
   private accessed: number[][];
+  private readonly ttl: boolean[];
 
   constructor(
     private readonly writer: HeapSnapshotWriter,
     private readonly group: number,
     private readonly tables: number,
   ) {
-    this.entries = [];
+    this.keys = [];
+    this.values = [];
     this.tombstones = [];
     this.accessed = [];
+    this.ttl = Array.from({ length: tables }, (_, t) => writer.hasTtl(t));
     this.reset();
   }
 
   private reset(): void {
-    this.entries = Array.from({ length: this.tables }, () => new Map<Key, unknown>());
+    this.keys = Array.from({ length: this.tables }, () => []);
+    this.values = Array.from({ length: this.tables }, () => []);
     this.tombstones = Array.from({ length: this.tables }, () => []);
     this.accessed = Array.from({ length: this.tables }, () => []);
   }
 
   entry(table: number, key: Key, value: unknown): void {
-    this.entries[table]!.set(key, value);
-    if (this.writer.hasTtl(table)) this.accessed[table]!.push(this.writer.lastAccess(table, this.group, key));
+    this.keys[table]!.push(key);
+    this.values[table]!.push(value);
+    if (this.ttl[table] === true) this.accessed[table]!.push(this.writer.lastAccess(table, this.group, key));
   }
 
   tombstone(table: number, key: Key): void {
@@ -261,11 +276,12 @@ class GroupFrames {
   /** Serialises what was collected, a frame per table that has any. */
   flush(): void {
     for (let t = 0; t < this.tables; t++) {
-      const entries = this.entries[t]!;
+      const keys = this.keys[t]!;
       const tombstones = this.tombstones[t]!;
-      if (entries.size === 0 && tombstones.length === 0) continue;
-      const accessed = this.writer.hasTtl(t) ? Float64Array.from(this.accessed[t]!) : undefined;
-      this.writer.push(encodeStateFrame({ keyGroup: this.group, table: t, entries: entries.size === 0 ? entries : encodeEntries(entries), tombstones, accessed }));
+      if (keys.length === 0 && tombstones.length === 0) continue;
+      const accessed = this.ttl[t] === true ? Float64Array.from(this.accessed[t]!) : undefined;
+      const entries = keys.length === 0 ? new Map<Key, unknown>() : encodeEntryArrays(keys, this.values[t]!);
+      for (const part of encodeStateFrame({ keyGroup: this.group, table: t, entries, tombstones, accessed })) this.writer.push(part);
     }
     this.reset();
   }

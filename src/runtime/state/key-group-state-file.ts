@@ -59,14 +59,14 @@ export function encodeStateFileHeader(header: StateFileHeader): Uint8Array {
   return out;
 }
 
-/** One frame's bytes. */
-export function encodeStateFrame(frame: StateFrame): Uint8Array {
+/** One frame's bytes, as its header and its body (written one after the other, not copied into one buffer). */
+export function encodeStateFrame(frame: StateFrame): [head: Uint8Array, body: Uint8Array] {
   const body = serialize([frame.entries, frame.tombstones, frame.accessed]);
   const head = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
   head.writeUInt32LE(frame.keyGroup, 0);
   head.writeUInt32LE(frame.table, 4);
   head.writeUInt32LE(body.length, 8);
-  return Buffer.concat([head, body]);
+  return [head, body];
 }
 
 /** True when `data` is a key-group-framed state file (else a snapshot of the older single-buffer form). */
