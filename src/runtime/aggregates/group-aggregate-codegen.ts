@@ -97,29 +97,40 @@ export function generateGroupAggregate(spec: GroupAggregateSpec): (bindings: Gro
     slotCount: nextSlot - KEYS - spec.keys.length,
     stride: 1 + parts.length,
   };
-  const source = `
-    const shared = backend.sharesValues === true;
+  const keyOf = scope.bind(keySelector(spec.keys), 'keyOf');
+  const source = (shared: boolean): string => `
     const touchedKeys = [];
     const touchedAccs = [];
     const before = [];
-    ${foldSource(spec, layout, scope)}
-    ${emitSource(spec, layout)}
+    ${foldSource(spec, layout, scope, keyOf, shared)}
+    ${emitSource(spec, layout, shared)}
     function emptyRow() {
       const acc = [-1, 0${', null'.repeat(layout.slotCount)}];
       ${parts.map((p) => p.codegen.init(p.slots)).join(' ')}
       return [${layout.results.join(', ')}];
     }
     return { fold, emit, emptyRow };`;
-  return (bindings) =>
-    scope.instantiate<GroupAggregateProgram>(source, {
+  // Each variant is generated when first asked for: the code depends on whether the backend
+  // shares its values, which is fixed per backend (no per-row test of it).
+  const sources: Partial<Record<'shared' | 'copied', string>> = {};
+  return (bindings) => {
+    const shared = bindings.backend.sharesValues;
+    const text = (sources[shared ? 'shared' : 'copied'] ??= source(shared));
+    return scope.instantiate<GroupAggregateProgram>(text, {
       backend: bindings.backend,
       state: bindings.state,
       onRetractionWithoutState: () => bindings.onRetractionWithoutState(),
     });
+  };
 }
 
-function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, stride }: Layout, scope: SourceScope): string {
-  const keyOf = scope.bind(keySelector(spec.keys), 'keyOf');
+/**
+ * The fold over a batch. With a backend that shares its values, a new accumulator is stored once
+ * and changed in place afterwards; with one that copies, the stored accumulator carries its touch
+ * index, so that a group's later rows in the batch continue the working accumulator (which emit
+ * writes back).
+ */
+function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, stride }: Layout, scope: SourceScope, keyOf: string, shared: boolean): string {
   const update = (method: 'accumulate' | 'retract') =>
     parts.map(({ call, codegen, slots }) => guarded(call, codegen, scope, (args) => codegen[method](slots, args))).join('\n');
   const newAccumulator = `[-1, 0${spec.keys.map((k) => `, row[${k}]`).join('')}${', null'.repeat(slotCount)}]`;
@@ -131,16 +142,13 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
         const key = ${keyOf}(row);
         backend.setCurrentKey(key);
         let acc = state.value();
-        // Touched earlier in this batch: the batch's working accumulator (the stored one is a
-        // copy with a serialising backend, and is written back by emit).
-        if (acc !== undefined && acc[${TOUCH}] >= 0) acc = touchedAccs[acc[${TOUCH}]];
+        ${shared ? '' : `if (acc !== undefined && acc[${TOUCH}] >= 0) acc = touchedAccs[acc[${TOUCH}]];`}
         const kind = kinds[i];
         const accumulates = kind === ${RowKind.INSERT} || kind === ${RowKind.UPDATE_AFTER};
-        let created = false;
         if (accumulates) {
           if (acc === undefined) {
             acc = ${newAccumulator};
-            created = true;
+            ${shared ? 'state.update(acc);' : ''}
           }
         } else if (acc === undefined || acc[${ROW_COUNT}] === 0) {
           onRetractionWithoutState();
@@ -153,9 +161,7 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
           const o = touched++ * ${stride};
           before[o] = acc[${ROW_COUNT}];
           if (acc[${ROW_COUNT}] !== 0) { ${results.map((r, j) => `before[o + ${1 + j}] = ${r};`).join(' ')} }
-          // Stores a new accumulator; with copying backends also the group's touch index, so that
-          // its next row in the batch finds the working accumulator.
-          if (created || !shared) state.update(acc);
+          ${shared ? '' : 'state.update(acc);'}
         }
         if (accumulates) {
           if (acc[${ROW_COUNT}]++ === 0) { ${parts.map((p) => p.codegen.init(p.slots)).join(' ')} }
@@ -169,7 +175,8 @@ function foldSource(spec: GroupAggregateSpec, { parts, results, slotCount, strid
     }`;
 }
 
-function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: Layout): string {
+/** Emits the touched groups' changes; with a backend that copies, writes each touched accumulator back first. */
+function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: Layout, shared: boolean): string {
   const previous = (j: number) => `before[o + ${1 + j}]`;
   const previousRow = `[${[...keyValues, ...results.map((_, j) => previous(j))].join(', ')}]`;
   const differs = results.map((_, j) => `(r${j} !== ${previous(j)} && (r${j} === r${j} || ${previous(j)} === ${previous(j)}))`);
@@ -195,10 +202,7 @@ function emitSource(spec: GroupAggregateSpec, { keyValues, results, stride }: La
           ${emptied}
           continue;
         }
-        if (!shared) {
-          backend.setCurrentKey(touchedKeys[t]);
-          state.update(acc);
-        }
+        ${shared ? '' : `backend.setCurrentKey(touchedKeys[t]); state.update(acc);`}
         ${results.map((r, j) => `const r${j} = ${r};`).join(' ')}
         const row = [${[...keyValues, ...results.map((_, j) => `r${j}`)].join(', ')}];
         if (previousCount === 0) ${created}
