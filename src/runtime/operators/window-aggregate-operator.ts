@@ -51,9 +51,13 @@ export const WINDOW_STATE = 'window-aggregate.panes';
 type WindowGroup = unknown[];
 /** An accumulator: `[rowCount, ...aggregate slots]`. */
 type Pane = unknown[];
-/** The keys with a pane in one slice. */
+/**
+ * The keys with a pane in one slice; with a backend that shares its values, also each key's group
+ * as stored (so that firing looks nothing up; a group since cleared has `firedEnd` Infinity).
+ */
 interface SliceMembers {
   readonly keys: Key[];
+  readonly groups: WindowGroup[];
 }
 
 const FIRED = 0;
@@ -87,6 +91,8 @@ export class WindowAggregateOperator implements StreamOperator {
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
   private groups!: ValueState<WindowGroup>;
+  /** The backend hands out its stored groups (KeyedStateBackend.sharesValues): changed in place, stored once when new. */
+  private shared = false;
   /** During a batch: the key whose group `fold` last read, and that group, to be written back when the key changes and at the batch's end. */
   private openKey: Key | undefined;
   private openGroup: WindowGroup | undefined;
@@ -118,8 +124,9 @@ export class WindowAggregateOperator implements StreamOperator {
     this.context = context;
     const descriptor = { name: WINDOW_STATE };
     this.groups = context.keyedState.getValueState<WindowGroup>(descriptor);
+    this.shared = context.keyedState.sharesValues;
     for (const [key, group] of context.keyedState.entriesOf<WindowGroup>(descriptor)) {
-      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group[i] as number);
+      for (let i = this.panesStart; i < group.length; i += 2) this.index(key, group[i] as number, group);
     }
     this.schedule();
   }
@@ -196,8 +203,9 @@ export class WindowAggregateOperator implements StreamOperator {
       }
       const members = this.slicesByEnd.get(slice as number);
       if (members === undefined) return;
-      const { keys } = members;
-      for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, end, out);
+      const { keys, groups } = members;
+      if (this.shared) for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, end, out, groups[i]);
+      else for (let i = 0; i < keys.length; i++) this.fire(keys[i]!, end, out, undefined);
       if (end >= this.lastWindowEnd(slice as number)) this.slicesByEnd.delete(slice as number);
     });
     this.flush();
@@ -213,7 +221,8 @@ export class WindowAggregateOperator implements StreamOperator {
   /**
    * Folds `row` into the pane ending at `end` of the row's key, listing the key under that slice
    * when the pane is new. The key's group stays open (not yet written back) while the next rows
-   * are of the same key; see `writeBack`.
+   * are of the same key; see `writeBack`. A new group is stored at once when the backend shares
+   * values (and is then only changed in place).
    */
   private fold(row: Row, end: number): void {
     const key = this.keyOf(row);
@@ -228,37 +237,39 @@ export class WindowAggregateOperator implements StreamOperator {
     if (group === undefined) {
       pane = this.emptyPane.slice();
       group = this.newGroup(row, end, pane);
-      this.index(key, end);
+      if (this.shared) this.groups.update(group);
+      this.index(key, end, group);
     } else if ((pane = this.paneOf(group, end)) === undefined) {
       pane = this.emptyPane.slice();
       group.push(end, pane);
-      this.index(key, end);
+      this.index(key, end, group);
     }
     this.program.accumulate(pane, row);
     this.openKey = key;
     this.openGroup = group;
   }
 
-  /** Writes the group `fold` has open back to state (the backend's current key is still its key). */
+  /** Writes the group `fold` has open back to state (the backend's current key is still its key); a shared group is already there. */
   private writeBack(): void {
     const group = this.openGroup;
     if (group === undefined) return;
-    this.groups.update(group);
+    if (!this.shared) this.groups.update(group);
     this.openKey = undefined;
     this.openGroup = undefined;
   }
 
-  /** Lists `key` under the slice ending at `slice`; a new slice registers its windows that have not fired. */
-  private index(key: Key, slice: number): void {
+  /** Lists `key` (and, when shared, its group) under the slice ending at `slice`; a new slice registers its windows that have not fired. */
+  private index(key: Key, slice: number, group: WindowGroup): void {
     let members = this.slicesByEnd.get(slice);
     if (members === undefined) {
-      this.slicesByEnd.set(slice, (members = { keys: [] }));
+      this.slicesByEnd.set(slice, (members = { keys: [], groups: [] }));
       const last = this.lastWindowEnd(slice);
       for (let end = this.perWindow ? slice : this.slices.firstWindowEnd(slice); end <= last; end = this.slices.nextWindowEnd(end)) {
         if (end - 1 > this.watermark) this.timers.register(end - 1, slice);
       }
     }
     members.keys.push(key);
+    if (this.shared) members.groups.push(group);
   }
 
   /** The end of the last window holding the slice ending at `slice` (the window itself when windows are panes). */
@@ -266,10 +277,14 @@ export class WindowAggregateOperator implements StreamOperator {
     return this.perWindow ? slice : this.slices.lastWindowEnd(slice);
   }
 
-  /** Emits the window ending at `end` of `key` unless it already has (or has no state), and drops the panes no later window holds. */
-  private fire(key: Key, end: number, out: ChangeBatch): void {
+  /**
+   * Emits the window ending at `end` of `key` unless it already has (or has no state), and drops
+   * the panes no later window holds. `listed` is the key's group as indexed when the backend
+   * shares values (the key is still selected first: change tracking and snapshots see the change).
+   */
+  private fire(key: Key, end: number, out: ChangeBatch, listed: WindowGroup | undefined): void {
     this.context.keyedState.setCurrentKey(key);
-    const group = this.groups.value();
+    const group = listed ?? this.groups.value();
     if (group === undefined || (group[FIRED] as number) >= end) return;
     group[FIRED] = end;
     const start = this.slices.windowStart(end);
@@ -287,8 +302,13 @@ export class WindowAggregateOperator implements StreamOperator {
     group.length = kept;
     if (collapse) group.push(end, result);
     if (result !== undefined && (result[0] as number) > 0) out.push(RowKind.INSERT, this.program.row(group, result, start, end));
-    if (group.length > this.panesStart) this.groups.update(group);
-    else this.groups.clear();
+    if (group.length > this.panesStart) {
+      if (!this.shared) this.groups.update(group);
+      return;
+    }
+    // A listed reference to this group elsewhere must not fire it again.
+    group[FIRED] = Infinity;
+    this.groups.clear();
   }
 
   /** The pane ending at `end` of a key, if it has one. */
