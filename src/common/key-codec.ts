@@ -162,9 +162,17 @@ function hashComponent(value: unknown): number {
 
 /**
  * A stable 32-bit hash of a key (Murmur3's finaliser over the key's bits or characters), the
- * same across processes and runs, so that key groups survive restarts.
+ * same across processes and runs, so that key groups survive restarts; unsigned.
  */
 export function hashKey(key: Key): number {
+  return hashKeyBits(key) >>> 0;
+}
+
+/**
+ * {@link hashKey}'s bits as a signed 32-bit integer: V8 keeps it a small integer, where the
+ * unsigned value beyond 2^31 is a heap number — allocated on every call that is not inlined.
+ */
+function hashKeyBits(key: Key): number {
   switch (typeof key) {
     case 'number':
       return Number.isInteger(key) && Math.abs(key) <= 0x7fffffff ? mix32(key | 0) : hashString('n' + key);
@@ -195,20 +203,20 @@ function mix32(value: number): number {
   h ^= h >>> 13;
   h = Math.imul(h, 0xc2b2ae35);
   h ^= h >>> 16;
-  return h >>> 0;
+  return h;
 }
 
 /**
- * The key group of a key: `hash(key) % maxParallelism`, as Flink assigns them. The hash is an
- * unsigned 32-bit number, which V8 holds as a double beyond 2^31, where `%` is a floating-point
- * remainder (a call, ~20 ns). A power of two of key groups (the default 128) takes the hash's low
- * bits; other numbers up to 2^15 compute the same remainder from the hash's two 16-bit halves in
+ * The key group of a key: `hashKey(key) % maxParallelism`, as Flink assigns them. The unsigned
+ * hash is a double beyond 2^31, where `%` is a floating-point remainder (a call, ~20 ns), so this
+ * works on its signed bits: a power of two of key groups (the default 128) takes the low bits;
+ * other numbers up to 2^15 compute the same remainder from the hash's two 16-bit halves in
  * small-integer arithmetic: ((hi mod m)·(2^16 mod m) + lo) mod m.
  */
 export function keyGroupOf(key: Key, maxParallelism: number): number {
-  const hash = hashKey(key);
+  const hash = hashKeyBits(key);
   if ((maxParallelism & (maxParallelism - 1)) === 0) return hash & (maxParallelism - 1);
-  if (maxParallelism > 0x8000) return hash % maxParallelism;
+  if (maxParallelism > 0x8000) return (hash >>> 0) % maxParallelism;
   return (((hash >>> 16) % maxParallelism) * (0x10000 % maxParallelism) + (hash & 0xffff)) % maxParallelism;
 }
 
