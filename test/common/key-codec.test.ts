@@ -1,7 +1,7 @@
 /** Row equality and row hashing agree with the key encoding, and the row hash is pinned (checkpointed join state is indexed by it). */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { encodeComponent, hashKey, hashRow, keyGroupOf, keySelector, rowsEqual } from '../../src/common/key-codec.js';
+import { encodeComponent, hashKey, hashRow, keyGroupOf, keySelector, rowsEqual, type Key } from '../../src/common/key-codec.js';
 import type { Row } from '../../src/common/row.js';
 
 const value = fc.oneof(
@@ -99,5 +99,25 @@ describe('keyGroupOf', () => {
     );
     // Hashes at the top of the unsigned range, where the integer form matters.
     for (const k of [0x7fffffff, -1, -0x80000000, 'zz', 'é', 2 ** 40]) for (const m of [7, 128, 1000, 0x8000]) expect(keyGroupOf(k, m)).toBe(hashKey(k) % m);
+  });
+
+  it('never changes: checkpoints written by earlier versions restore into the same key groups', () => {
+    // [key, group at 128, at 1000, at 65537], as every weir since key groups has computed them.
+    const pinned: [Key, number, number, number][] = [
+      [0, 0, 0, 0],
+      [1, 55, 727, 55146],
+      [-1, 57, 513, 60745],
+      [2147483647, 40, 880, 5341],
+      [-2147483648, 37, 869, 62918],
+      [4294967296, 90, 914, 1991],
+      [1.5, 56, 880, 48540],
+      ['a', 104, 408, 28850],
+      ['weir', 60, 324, 8093],
+      ['', 40, 16, 54899],
+      [null, 0, 0, 0],
+      [true, 21, 477, 36292],
+      [12345678901234567890n, 74, 370, 48570],
+    ];
+    for (const [key, g128, g1000, g65537] of pinned) expect([keyGroupOf(key, 128), keyGroupOf(key, 1000), keyGroupOf(key, 65537)], String(key)).toEqual([g128, g1000, g65537]);
   });
 });
