@@ -4,7 +4,8 @@
  * into it — only sources' offsets and sinks' prepared transactions, each subtask marked finished.
  * The periodic checkpoints before it still hold the state. A finished checkpoint restores
  * finished, at any parallelism: nothing is read again (not even input added since), the job is
- * reported finished; a changed query is reported finished, not run.
+ * reported finished; a changed query is reported finished, not run. In a graph of parts (the
+ * materialized views) the finished parts start finished while a new part runs.
  */
 import { mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,6 +17,7 @@ import { CHECKPOINT_METADATA_VERSION } from '../../src/runtime/checkpoint/checkp
 import { loadCompletedCheckpoint, referencedCheckpoints } from '../../src/runtime/checkpoint/file-checkpoint-storage.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
+import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { startJob } from '../support/jobs.js';
 
 const ROWS = 8_000;
@@ -135,5 +137,30 @@ describe('restoring a finished checkpoint', () => {
     const results = await engine().execute(fileJob(dir, input, 1, 'INSERT INTO totals SELECT k, COUNT(*), SUM(v) FROM events WHERE v > 10 GROUP BY k'));
     expect(results[results.length - 1]).toMatchObject({ kind: 'ok', message: expect.stringContaining("Job 'files' already finished") });
     expect(collected('totals')).toHaveLength(changes);
+  });
+});
+
+describe('a graph of parts (materialized views) restored from its final checkpoint', () => {
+  it('starts its finished parts finished (they read nothing, not even a file added since) and runs its new part', async () => {
+    const url = await freshDatabase('weir_final');
+    const dir = mkdtempSync(join(tmpdir(), 'weir-final-'));
+    const input = join(dir, 'input');
+    mkdirSync(input);
+    const write = (file: string, from: number): void => writeFileSync(join(input, file), Array.from({ length: 500 }, (_, i) => JSON.stringify({ k: (from + i) % 5, v: from + i })).join('\n'));
+    write('a.json', 0);
+    const e = createEngine();
+    await e.execute(`SET 'state.checkpoints.dir' = '${dir}';
+      CREATE TABLE events (k INT, v INT) WITH ('connector' = 'filesystem', 'path' = '${input}', 'format' = 'json');
+      CREATE MATERIALIZED VIEW first_view WITH ('url' = '${url}') AS SELECT k, COUNT(*) AS n, MAX(v) AS hi FROM events GROUP BY k;`);
+    for (const job of e.session.jobs()) expect(await job.result(), String(job.error)).toBe('FINISHED');
+    write('b.json', 500);
+    await e.execute(`CREATE MATERIALIZED VIEW second_view WITH ('url' = '${url}') AS SELECT k, COUNT(*) AS n, MAX(v) AS hi FROM events GROUP BY k;`);
+    const jobs = e.session.jobs();
+    for (const job of jobs) expect(await job.result(), String(job.error)).toBe('FINISHED');
+    expect(jobs[jobs.length - 1]!.resumedFrom, 'the views job resumed from its final checkpoint').toBeDefined();
+    // The first view finished with a.json; the second, new, read both files.
+    expect(await pgQuery(url, 'SELECT sum(n)::int AS n, max(hi) AS hi FROM first_view')).toEqual([{ n: 500, hi: 499 }]);
+    expect(await pgQuery(url, 'SELECT sum(n)::int AS n, max(hi) AS hi FROM second_view')).toEqual([{ n: 1000, hi: 999 }]);
+    expect(await pgQuery(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()')).toEqual([]);
   });
 });
