@@ -111,7 +111,7 @@ export class SourceTask {
     // their input before the final checkpoint, so that a transactional sink commits their rows
     // with it, and the operators, finished, put no keyed state into it.
     this.output.emitWatermark(Infinity);
-    await this.output.endOfData();
+    await this.endData();
     if (this.host.stopped) return;
     if (this.host.sourceEnded(this)) {
       while (!this.host.stopped) {
@@ -122,6 +122,31 @@ export class SourceTask {
     }
     if (this.host.stopped) return;
     await this.output.end();
+  }
+
+  /**
+   * Sends end of data and waits until the operators downstream have handled it, injecting each
+   * barrier triggered meanwhile (end of data may be held back by an alignment that waits for it),
+   * or until the job stops (then an alignment may never end). A failure of it (an operator's end
+   * of input) is thrown.
+   */
+  private async endData(): Promise<void> {
+    let settled = false;
+    let failed = false;
+    let failure: unknown;
+    const done = this.output.endOfData().then(
+      () => void (settled = true),
+      (error: unknown) => {
+        settled = failed = true;
+        failure = error;
+      },
+    );
+    for (;;) {
+      if (failed) throw failure;
+      if (settled || this.host.stopped) return;
+      this.injectPendingBarrier();
+      await this.host.barrierRequested(this, done);
+    }
   }
 
   /** Waits until `waiting` settles, injecting each barrier triggered meanwhile (at the position of the last poll). */
