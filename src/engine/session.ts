@@ -498,8 +498,12 @@ export class Session {
 
   /**
    * Runs a job graph planned from `sinks` under `key` (its checkpoints, its sinks' transactions),
-   * resuming from its latest checkpoint. A graph of parts (the materialized views) runs even when
-   * its latest checkpoint is a final one: its new parts have not run yet. A job reading only
+   * resuming from its latest checkpoint. A job whose latest checkpoint is a final one is reported
+   * finished: restored from it, every subtask starts finished (it reads and emits nothing) and the
+   * sinks only complete the commits it left; a changed query is reported finished without running
+   * (that checkpoint holds no keyed state to start another query from). A graph of parts (the
+   * materialized views) runs even when its latest checkpoint is a final one: its new parts have not
+   * run yet, its finished parts start finished. A job reading only
    * system tables, or writing only to subscriptions (`engine.query`/`subscribe`: each call is a new
    * query, which must never resume an earlier call's checkpoint), takes no checkpoints; one not
    * `listed` stays out of SHOW JOBS and `weir.jobs`. A failed job restarts under

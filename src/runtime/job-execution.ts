@@ -13,7 +13,7 @@ import type { SubtaskState } from './checkpoint/checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint/checkpoint-storage.js';
 import { failpoint } from './checkpoint/failpoints.js';
 import { chainRefs, KeyedStateChain, type ChainFile } from './checkpoint/keyed-state-chain.js';
-import { restorableSubtasks, restoredOperatorState, restoreKeyedState } from './checkpoint/state-restore.js';
+import { restorableSubtasks, restoredOperatorState, restoreKeyedState, restoresFinished } from './checkpoint/state-restore.js';
 import type { ConnectorResolver } from './operator-factory.js';
 import type { HeapSnapshotWriter } from './state/heap-snapshot-writer.js';
 import type { OperatorContext } from './stream-operator.js';
@@ -81,6 +81,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private readonly snapshotBytes = new Map<Subtask, number>();
   /** Per operator subtask: its chain of keyed state files (incremental checkpoints). */
   private readonly chains = new Map<Subtask, KeyedStateChain>();
+  /** Sources restored finished at another parallelism: they have no offset to record. */
+  private readonly offsetless = new Set<SourceTask>();
   /** Once the job has ended and closed: its last metrics and progress (its subtasks, with their state, are let go). */
   private ended: { readonly metrics: NodeMetrics[]; readonly progress: JobProgress } | undefined;
   readonly mode: BarrierHandler['mode'];
@@ -160,8 +162,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       this.subtasks.push(...wireSubtasks(this.graph, wiring, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
       const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.graph, restore);
+      const finished = restore === undefined ? new Set<Subtask>() : new Set([...restored].filter((s) => restoresFinished(s, restore)));
       if (restore !== undefined) await restoreKeyedState([...restored], restore, this.services.checkpointing!.storage, this.services.maxParallelism);
-      for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restored.has(subtask) ? restore : undefined);
+      for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restored.has(subtask) ? restore : undefined, finished.has(subtask));
     } catch (error) {
       await this.fail(error);
       return;
@@ -243,10 +246,16 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   // ---- building and restoring --------------------------------------------------------------
 
-  private async open(subtask: Subtask, restore: CompletedCheckpoint | undefined): Promise<void> {
+  /** Opens a subtask, restored from `restore` (and `finished` there: it starts finished) or afresh. */
+  private async open(subtask: Subtask, restore: CompletedCheckpoint | undefined, finished: boolean): Promise<void> {
     const operatorState = restore === undefined ? [] : restoredOperatorState(subtask, restore);
+    if (finished) subtask.source?.startFinished();
+    if (finished) subtask.runner?.startFinished();
     if (subtask.source !== undefined) {
-      const offsets = operatorState as { offset: unknown }[];
+      // A finished source reads nothing: at another parallelism it needs no offset, and records none.
+      const offsetless = finished && operatorState.length !== 1;
+      if (offsetless) this.offsetless.add(subtask.source);
+      const offsets = (offsetless ? [] : operatorState) as { offset: unknown }[];
       if (offsets.length > 1) throw new WeirError('CHECKPOINT_ERROR', `source ${subtask.node.id} cannot change its parallelism on restore`);
       if (offsets.length === 1) {
         const reader = subtask.source.reader;
@@ -303,10 +312,10 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   acknowledgeSource(task: SourceTask, barrier: Barrier, offset: unknown): void {
     const subtask = this.subtasks.find((s) => s.source === task);
     if (subtask === undefined) return; // the job has ended and let its subtasks go: nothing to checkpoint
-    const operatorState = { offset };
+    const operatorState = this.offsetless.has(task) ? undefined : { offset };
     this.coordinator?.acknowledge(barrier.id, {
       nodeId: subtask.node.id,
-      state: { subtask: subtask.index, keyGroups: this.keyGroups(subtask), operatorState },
+      state: { subtask: subtask.index, keyGroups: this.keyGroups(subtask), ...(operatorState === undefined ? {} : { operatorState }), ...(task.finished ? { finished: true } : {}) },
       bytes: snapshotSize(undefined, operatorState),
     });
   }
@@ -354,13 +363,18 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /**
    * @internal BarrierHandler: the synchronous part of an operator subtask's snapshot — its keyed
    * state frozen (full, or a delta on the subtask's last completed checkpoint), its operator state
-   * taken — then the asynchronous write of its keyed state file and the acknowledgement.
+   * taken — then the asynchronous write of its keyed state file and the acknowledgement. A
+   * finished subtask takes no keyed state (see {@link snapshotFinished}).
    */
   snapshot(runner: OperatorRunner, barrier: Barrier): void {
     const coordinator = this.coordinator;
     if (coordinator === undefined) return;
     const subtask = this.subtasks.find((s) => s.runner === runner);
     if (subtask === undefined) return; // the job has ended and let its subtasks go: nothing to checkpoint
+    if (runner.finished) {
+      this.snapshotFinished(subtask, barrier, coordinator);
+      return;
+    }
     const chain = this.chainOf(subtask);
     const kind = chain.nextKind(barrier.kind);
     let writer: HeapSnapshotWriter;
@@ -399,6 +413,37 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       (error: unknown) => {
         coordinator.decline(barrier.id, error);
         if (operatorState instanceof Promise) void this.fail(error);
+      },
+    );
+  }
+
+  /**
+   * The snapshot of a finished operator subtask (FLIP-147): it has emitted all it ever will, so its
+   * keyed state is never needed again and is not written; its subtask state says it finished. Its
+   * operator state is taken as always (a sink's prepared transactions: the two-phase commit is
+   * unchanged). Its chain becomes empty: the next delta of this subtask could only be on nothing,
+   * and the files of older checkpoints stay for as long as those (retained) reference them.
+   */
+  private snapshotFinished(subtask: Subtask, barrier: Barrier, coordinator: CheckpointCoordinator): void {
+    let operatorState: unknown;
+    const started = performance.now();
+    try {
+      operatorState = subtask.operator!.snapshotState?.(barrier.id);
+    } catch (error) {
+      coordinator.decline(barrier.id, error);
+      return;
+    }
+    const syncMs = performance.now() - started;
+    this.chainOf(subtask).record(barrier.id, barrier.kind, 'full', undefined);
+    Promise.resolve(operatorState).then(
+      (resolved: unknown) => {
+        this.snapshotBytes.set(subtask, 0);
+        const state: SubtaskState = { subtask: subtask.index, keyGroups: this.keyGroups(subtask), ...(resolved === undefined ? {} : { operatorState: resolved }), finished: true };
+        coordinator.acknowledge(barrier.id, { nodeId: subtask.node.id, state, bytes: snapshotSize(undefined, resolved), syncMs, keyedBytes: 0, incremental: false });
+      },
+      (error: unknown) => {
+        coordinator.decline(barrier.id, error);
+        void this.fail(error);
       },
     );
   }

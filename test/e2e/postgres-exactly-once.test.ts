@@ -10,6 +10,7 @@ import { mkdtempSync, renameSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FileCheckpointStorage } from '../../src/runtime/checkpoint/file-checkpoint-storage.js';
 import { freshDatabase, pgQuery } from '../support/pg-query.js';
 import { crashScriptPreamble, FaultPlan, runChild, runUntilDone } from '../support/crash-harness.js';
 import { expectRawAndAggregateExact, rawAndAggregateSinks } from '../support/raw-and-aggregate-sinks.js';
@@ -57,6 +58,27 @@ describe('exactly-once into PostgreSQL', () => {
       await checkExact(url);
     });
   }
+
+  it('crash between the final checkpoint and its commits: it holds no keyed state, only offsets and prepared transactions; the rerun commits them exactly once', async () => {
+    const { dir, script, url } = await setup(serverUrl());
+    const crashed = await runChild(script, { cwd: dir, failpoints: 'checkpoint.final-after-metadata=crash@1' });
+    expect(crashed.signal, crashed.stderr).toBe('SIGKILL');
+    const final = await new FileCheckpointStorage(join(dir, 'checkpoints'), 'pg-e2e').latest();
+    expect(final?.metadata.finished).toBe(true);
+    const subtasks = Object.entries(final!.metadata.operators).flatMap(([node, operator]) => operator.subtasks.map((state) => ({ node, ...state })));
+    for (const subtask of subtasks) {
+      expect(subtask.finished, `${subtask.node} finished`).toBe(true);
+      expect(subtask.keyedStateChain, `${subtask.node} without keyed state`).toBeUndefined();
+    }
+    const pending = subtasks.flatMap((s) => (s.operatorState as { pending?: unknown[] } | undefined)?.pending ?? []);
+    const prepared = await pgQuery<{ gid: string }>(url, 'SELECT gid FROM pg_prepared_xacts WHERE database = current_database()');
+    expect(pending.length, 'the sinks keep their prepared transactions in the final checkpoint').toBeGreaterThan(0);
+    expect(prepared.length, 'and they are still prepared in Postgres').toBeGreaterThan(0);
+    const rerun = await runChild(script, { cwd: dir });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stderr).toMatch(/Job 'pg-e2e' already finished/);
+    await checkExact(url);
+  });
 
   it('crash during recovery, then restart: exact', async () => {
     const { dir, script, url } = await setup(serverUrl());

@@ -10,12 +10,14 @@
 /**
  * Version of the metadata format weir writes: 2 adds the checksums of the metadata and its state
  * files; 3 replaces a subtask's one keyed state file by a chain of them (incremental checkpoints),
- * which a weir reading only version 2 would silently ignore.
+ * which a weir reading only version 2 would silently ignore; 4 marks finished subtasks (no keyed
+ * state, restored finished), which a weir reading only version 3 would restore as running subtasks
+ * with empty state. Versions 1–3 have no finished subtasks and restore as before.
  */
-export const CHECKPOINT_METADATA_VERSION = 3;
+export const CHECKPOINT_METADATA_VERSION = 4;
 
-/** The metadata versions weir reads: 1 (no checksums), 2 and 3. */
-export const READABLE_METADATA_VERSIONS: readonly number[] = [1, 2, 3];
+/** The metadata versions weir reads: 1 (no checksums), 2, 3 and 4. */
+export const READABLE_METADATA_VERSIONS: readonly number[] = [1, 2, 3, 4];
 
 /**
  * One keyed state file of a subtask's chain. `file` is relative to the folder of the checkpoint
@@ -47,6 +49,13 @@ export interface SubtaskState {
   readonly keyGroups: readonly [number, number];
   /** Operator state as JSON-serialisable data (source offset, prepared transactions, buffered rows). */
   readonly operatorState?: unknown;
+  /**
+   * Version 4: the subtask had finished — a source had read its input to the end, an operator had
+   * processed end of input on every input and so emitted all it ever will (as Flink's FLIP-147).
+   * It holds no keyed state; only its operator state (a source's offset, a sink's prepared
+   * transactions). Restored, it starts finished: it reads and emits nothing.
+   */
+  readonly finished?: boolean;
 }
 
 /** The metadata of one completed checkpoint or savepoint. */

@@ -2,7 +2,8 @@
  * Restoring a job's state from a checkpoint: keyed state of every old subtask is redistributed to
  * the subtasks that own its keys' key groups now (the parallelism may have changed); operator
  * state is handed out round-robin, except that a sink's prepared transactions all go to its
- * subtask 0, which commits or aborts them before any subtask writes.
+ * subtask 0, which commits or aborts them before any subtask writes. A subtask that had finished
+ * restores finished (see {@link restoresFinished}).
  */
 import { WeirError } from '../../common/errors.js';
 import { UTC_ZONE } from '../../common/time-zone.js';
@@ -83,4 +84,26 @@ export function restoredOperatorState(subtask: Subtask, checkpoint: CompletedChe
   const old = checkpoint.metadata.operators[subtask.node.id]!.subtasks;
   const mine = subtask.node.spec.kind === 'sink' ? (subtask.index === 0 ? old : []) : old.filter((s) => s.subtask % subtask.node.parallelism === subtask.index);
   return mine.flatMap((s) => (s.operatorState === undefined ? [] : [s.operatorState]));
+}
+
+/**
+ * Whether a restored subtask starts finished (it had read or processed all its input: it reads and
+ * emits nothing, as Flink skips fully finished operators). Every old subtask of its node finished:
+ * yes, at any parallelism (none holds keyed state). None: no. Some (a source's subtasks ended at
+ * different times, or forward edges finished one pipeline before another): at the same parallelism
+ * each subtask restores as its old self; at another one a new subtask would take key groups, or
+ * input, of finished and running subtasks together, which cannot be right — refused.
+ */
+export function restoresFinished(subtask: Subtask, checkpoint: CompletedCheckpoint): boolean {
+  const { metadata } = checkpoint;
+  const old = metadata.operators[subtask.node.id]!;
+  const finished = old.subtasks.filter((s) => s.finished === true).length;
+  if (finished === 0) return false;
+  if (finished === old.subtasks.length) return true;
+  if (old.parallelism === subtask.node.parallelism) return old.subtasks.find((s) => s.subtask === subtask.index)?.finished === true;
+  throw new WeirError(
+    'CHECKPOINT_ERROR',
+    `${metadata.kind} ${metadata.checkpointId} at ${checkpoint.path} has ${finished} of the ${old.subtasks.length} subtasks of ${subtask.node.id} finished (their input ended) and the others running; it cannot be restored at another parallelism (${subtask.node.parallelism}, was ${old.parallelism})`,
+    { hint: `restore it at parallelism ${old.parallelism} (the finished subtasks hold no state to redistribute), or start the job from scratch (weir run --fresh)` },
+  );
 }

@@ -16,6 +16,13 @@ export interface Channel {
   idle?(idle: boolean): void;
   /** Delivers a checkpoint barrier: everything pushed before it belongs to that checkpoint. */
   barrier(barrier: Barrier): void;
-  /** The producer has ended; resolves once the consumer has handled it (and ended itself if it was the last input). */
+  /**
+   * End of data (Flink's EndOfData): the producer will send no more batches or watermarks, only
+   * barriers until it ends. Resolves once the consumer has handled it — processed end of input,
+   * and passed it on if it was its last open channel. Optional: a consumer without it handles end
+   * of data at `end`.
+   */
+  endOfData?(): Promise<void>;
+  /** The producer has ended (after its end of data, if it sent one); resolves once the consumer has handled it (and ended itself if it was the last input). */
   end(): Promise<void>;
 }

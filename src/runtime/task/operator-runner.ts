@@ -4,9 +4,17 @@
  * channel does not hold it back; when all are idle, the idleness is passed on, as Flink's
  * watermark status); aligns barriers
  * (EXACTLY_ONCE: a channel that delivered barrier n is blocked, its later input held back, until
- * every open channel has delivered n; AT_LEAST_ONCE: barriers are only counted); ends its own
- * output, after a final watermark, once every input has ended.
+ * every open channel has delivered n; AT_LEAST_ONCE: barriers are only counted).
+ *
+ * End of input comes in two steps, as Flink's EndOfData and EndOfPartition: once every channel
+ * of an input has sent end of data, the operator processes end of input on it; once every input
+ * has, the subtask is FINISHED — it has emitted all it ever will, its snapshots hold no keyed
+ * state (FLIP-147) — and sends a final watermark and end of data on. Barriers still pass it until
+ * its channels end; then it ends its own output. A subtask restored from a finished subtask state
+ * starts finished: it does not call the operator again (no watermark, no end of input), and a
+ * batch reaching it is an error.
  */
+import { WeirError } from '../../common/errors.js';
 import type { ChangeBatch } from '../../common/row.js';
 import type { Barrier, CheckpointingMode } from '../checkpoint/barrier.js';
 import type { StreamOperator } from '../stream-operator.js';
@@ -27,6 +35,7 @@ type HeldEvent =
   | { readonly type: 'watermark'; readonly channel: number; readonly watermark: number }
   | { readonly type: 'idle'; readonly channel: number; readonly idle: boolean }
   | { readonly type: 'barrier'; readonly channel: number; readonly barrier: Barrier }
+  | { readonly type: 'endOfData'; readonly channel: number; readonly done: (error?: unknown) => void }
   | { readonly type: 'end'; readonly channel: number; readonly done: (error?: unknown) => void };
 
 /** A subtask of a non-source operator. */
@@ -37,11 +46,18 @@ export class OperatorRunner {
   private readonly inputOf: number[] = [];
   private readonly openPerInput: number[];
   private readonly channelWatermarks: number[];
+  /** Per channel: end of data received (the channel sends barriers at most). */
+  private readonly dataEnded: boolean[];
+  /** Per channel: ended (nothing more at all). */
   private readonly ended: boolean[];
+  private channelsOpen: number;
   private readonly idle: boolean[];
   private outputIdle = false;
   private currentWatermark = -Infinity;
   private inputsOpen: number;
+  private isFinished = false;
+  /** Restored from a finished subtask state: the operator is never called on input again. */
+  private restoredFinished = false;
   private aligning: { barrier: Barrier; arrived: Set<number> } | null = null;
   private readonly blocked: boolean[];
   private held: HeldEvent[] = [];
@@ -59,7 +75,9 @@ export class OperatorRunner {
     });
     this.openPerInput = [...channelsPerInput];
     this.channelWatermarks = this.inputOf.map(() => -Infinity);
+    this.dataEnded = this.inputOf.map(() => false);
     this.ended = this.inputOf.map(() => false);
+    this.channelsOpen = this.inputOf.length;
     this.idle = this.inputOf.map(() => false);
     this.blocked = this.inputOf.map(() => false);
     this.inputsOpen = channelsPerInput.filter((n) => n > 0).length;
@@ -73,6 +91,10 @@ export class OperatorRunner {
       watermark: (watermark) => (this.blocked[id] ? this.held.push({ type: 'watermark', channel: id, watermark }) : this.onWatermark(id, watermark)),
       idle: (idle) => (this.blocked[id] ? this.held.push({ type: 'idle', channel: id, idle }) : this.onIdle(id, idle)),
       barrier: (barrier) => (this.blocked[id] ? this.held.push({ type: 'barrier', channel: id, barrier }) : this.onBarrier(id, barrier)),
+      endOfData: () => {
+        if (!this.blocked[id]) return this.onEndOfData(id);
+        return new Promise<void>((resolve, reject) => this.held.push({ type: 'endOfData', channel: id, done: (e) => (e === undefined ? resolve() : reject(e)) }));
+      },
       end: () => {
         if (!this.blocked[id]) return this.onChannelEnd(id);
         return new Promise<void>((resolve, reject) => this.held.push({ type: 'end', channel: id, done: (e) => (e === undefined ? resolve() : reject(e)) }));
@@ -80,7 +102,22 @@ export class OperatorRunner {
     };
   }
 
+  /**
+   * True once the operator has processed end of input on every input (or the subtask was restored
+   * finished): it emits nothing more, and a checkpoint takes none of its keyed state.
+   */
+  get finished(): boolean {
+    return this.isFinished;
+  }
+
+  /** Before the job starts: the subtask was restored from a finished subtask state, so it starts finished. */
+  startFinished(): void {
+    this.isFinished = true;
+    this.restoredFinished = true;
+  }
+
   private process(channel: number, batch: ChangeBatch): void {
+    if (this.isFinished) throw new WeirError('INTERNAL_ERROR', `a finished operator subtask received ${batch.size} records: its inputs had ended${this.restoredFinished ? ' in the checkpoint it was restored from' : ''}`);
     this.recordsIn += batch.size;
     enterBusy(this.busy);
     try {
@@ -113,7 +150,7 @@ export class OperatorRunner {
     let allIdle = true;
     let open = false;
     for (let c = 0; c < this.idle.length; c++) {
-      if (this.ended[c]) continue;
+      if (this.dataEnded[c]) continue;
       open = true;
       if (!this.idle[c]) allIdle = false;
     }
@@ -141,7 +178,7 @@ export class OperatorRunner {
     const next = active ? min : max;
     if (next <= this.currentWatermark) return;
     this.currentWatermark = next;
-    if (this.operator.processWatermark === undefined) {
+    if (this.operator.processWatermark === undefined || this.restoredFinished) {
       this.output.emitWatermark(next);
       return;
     }
@@ -201,24 +238,49 @@ export class OperatorRunner {
         case 'barrier':
           this.onBarrier(event.channel, event.barrier);
           break;
+        case 'endOfData':
+          this.onEndOfData(event.channel).then(() => event.done(), event.done);
+          break;
         case 'end':
           this.onChannelEnd(event.channel).then(() => event.done(), event.done);
           break;
+        default:
+          return assertNever(event);
       }
     }
   }
 
-  private async onChannelEnd(channel: number): Promise<void> {
+  /**
+   * End of data on a channel: its watermark is final; the last channel of an input ends the input
+   * (the operator's `endInput`, unless restored finished); the last input finishes the subtask,
+   * which passes a final watermark and end of data on.
+   */
+  private async onEndOfData(channel: number): Promise<void> {
+    if (this.dataEnded[channel]) return;
     this.idle[channel] = false;
     this.onWatermark(channel, Infinity);
-    this.ended[channel] = true;
+    this.dataEnded[channel] = true;
     this.passOnIdleness();
-    this.completeAlignmentIfReady();
     const input = this.inputOf[channel]!;
     if (--this.openPerInput[input]! !== 0) return;
-    await this.operator.endInput?.(input);
+    if (!this.restoredFinished) await this.operator.endInput?.(input);
     if (--this.inputsOpen > 0) return;
+    this.isFinished = true;
     this.output.emitWatermark(Infinity);
+    await this.output.endOfData();
+  }
+
+  /** A channel ended (after its end of data; a producer that sent none gets it handled here first); the last one ends the subtask's output. */
+  private async onChannelEnd(channel: number): Promise<void> {
+    if (this.ended[channel]) return;
+    if (!this.dataEnded[channel]) await this.onEndOfData(channel);
+    this.ended[channel] = true;
+    this.completeAlignmentIfReady();
+    if (--this.channelsOpen > 0) return;
     await this.output.end();
   }
+}
+
+function assertNever(value: never): never {
+  throw new Error(`unexpected held event ${JSON.stringify(value)}`);
 }

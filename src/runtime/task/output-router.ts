@@ -1,7 +1,7 @@
 /**
  * The Output of one subtask: sends its batches to every consumer according to the edge's
- * partitioning (forward, hash by key group, single, broadcast), and its watermarks and end of
- * input to every consumer subtask it is connected to.
+ * partitioning (forward, hash by key group, single, broadcast), and its watermarks, barriers, end
+ * of data and end to every consumer subtask it is connected to.
  */
 import { keyGroupOf, keySelector, subtaskOfKeyGroup, type KeySelector } from '../../common/key-codec.js';
 import { ChangeBatch } from '../../common/row.js';
@@ -51,6 +51,11 @@ export class OutputRouter implements Output {
   /** Sends a barrier to every connected consumer subtask. */
   emitBarrier(barrier: Barrier): void {
     for (const route of this.routes) for (const channel of route.connected) channel.barrier(barrier);
+  }
+
+  /** Sends end of data to every connected channel, one after another: this subtask emits nothing more but barriers. */
+  async endOfData(): Promise<void> {
+    for (const route of this.routes) for (const channel of route.connected) await channel.endOfData?.();
   }
 
   /** Ends every connected channel, one after another. */

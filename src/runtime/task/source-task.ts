@@ -7,8 +7,11 @@
  * Between two polls it injects the barrier of a triggered checkpoint, recording the reader's
  * offset at exactly that point — unless the reader says its position cannot be resumed from
  * (`checkpointable()` false), when the barrier waits for a later poll. A source whose input has
- * ended emits the final watermark, then (with checkpointing on) stays until the job's final
- * checkpoint has passed through it, so that the sinks commit everything, window results included.
+ * ended is FINISHED: it emits the final watermark and end of data (so that the operators downstream
+ * process end of input and finish before the final checkpoint), then (with checkpointing on) stays,
+ * passing barriers, until the job's final checkpoint has passed through it, so that the sinks
+ * commit everything, window results included. A source restored from a finished subtask state
+ * starts finished and reads nothing.
  * With an idle timeout (`table.exec.source.idle-timeout`), a source that reads nothing for that
  * long tells its consumers it is idle, so that it does not hold back their watermark, and that
  * it is active again before its next records.
@@ -52,6 +55,7 @@ const POLLS_PER_YIELD = 8;
 export class SourceTask {
   private lastRecordAt = Date.now();
   private idle = false;
+  private isFinished = false;
 
   /** Time spent in the reader's synchronous `poll` (the operators downstream are charged their own time). */
   readonly busy = new BusyMeter();
@@ -64,11 +68,21 @@ export class SourceTask {
     private readonly idleTimeoutMillis = 0,
   ) {}
 
+  /** True once the reader has ended (or the subtask was restored finished): the source emits nothing more but barriers. */
+  get finished(): boolean {
+    return this.isFinished;
+  }
+
+  /** Before the job starts: the subtask was restored from a finished subtask state, so it reads nothing. */
+  startFinished(): void {
+    this.isFinished = true;
+  }
+
   /** Runs until the reader ends (then ends the output) or the job stops. */
   async run(): Promise<void> {
     const batch = new ChangeBatch();
     let pollsSinceYield = 0;
-    while (!this.host.stopped) {
+    while (!this.host.stopped && !this.isFinished) {
       const waiting = this.host.idle();
       if (waiting !== undefined) await this.waitOutBackpressure(waiting);
       if (this.host.stopped) return;
@@ -92,9 +106,13 @@ export class SourceTask {
       }
     }
     if (this.host.stopped) return;
-    // As Flink's MAX_WATERMARK at the end of input: windows fire before the final checkpoint, so
-    // that a transactional sink commits their rows with it.
+    this.isFinished = true;
+    // As Flink's MAX_WATERMARK and EndOfData at the end of input: windows fire and operators end
+    // their input before the final checkpoint, so that a transactional sink commits their rows
+    // with it, and the operators, finished, put no keyed state into it.
     this.output.emitWatermark(Infinity);
+    await this.endData();
+    if (this.host.stopped) return;
     if (this.host.sourceEnded(this)) {
       while (!this.host.stopped) {
         const barrier = this.injectPendingBarrier();
@@ -104,6 +122,31 @@ export class SourceTask {
     }
     if (this.host.stopped) return;
     await this.output.end();
+  }
+
+  /**
+   * Sends end of data and waits until the operators downstream have handled it, injecting each
+   * barrier triggered meanwhile (end of data may be held back by an alignment that waits for it),
+   * or until the job stops (then an alignment may never end). A failure of it (an operator's end
+   * of input) is thrown.
+   */
+  private async endData(): Promise<void> {
+    let settled = false;
+    let failed = false;
+    let failure: unknown;
+    const done = this.output.endOfData().then(
+      () => void (settled = true),
+      (error: unknown) => {
+        settled = failed = true;
+        failure = error;
+      },
+    );
+    for (;;) {
+      if (failed) throw failure;
+      if (settled || this.host.stopped) return;
+      this.injectPendingBarrier();
+      await this.host.barrierRequested(this, done);
+    }
   }
 
   /** Waits until `waiting` settles, injecting each barrier triggered meanwhile (at the position of the last poll). */

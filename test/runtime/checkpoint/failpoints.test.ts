@@ -118,11 +118,12 @@ describe('crash failpoints in a real process', () => {
 
   const childScript = `
     import { FileCheckpointStorage } from './src/runtime/checkpoint/file-checkpoint-storage.ts';
+    import { CHECKPOINT_METADATA_VERSION } from './src/runtime/checkpoint/checkpoint-metadata.ts';
     const storage = new FileCheckpointStorage(process.argv[2], 'job');
     for (;;) {
       const id = await storage.nextCheckpointId();
       await storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', new Uint8Array(1000).fill(id));
-      await storage.commitMetadata({ version: 3, jobName: 'job', checkpointId: id, kind: 'checkpoint', completedAt: 0,
+      await storage.commitMetadata({ version: CHECKPOINT_METADATA_VERSION, jobName: 'job', checkpointId: id, kind: 'checkpoint', completedAt: 0,
         graphFingerprint: 'g', maxParallelism: 128, finished: false, operators: {} });
     }
   `;

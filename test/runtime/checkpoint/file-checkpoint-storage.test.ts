@@ -135,7 +135,7 @@ describe('FileCheckpointStorage', () => {
     };
     let file = await write('chk-6', JSON.stringify({ ...metadata(6), version: 99 }));
     expect(await checkpointError(storage.latest())).toBe(
-      `the latest checkpoint of job 'job' cannot be restored: ${file} has metadata version 99, which this weir cannot read (it reads versions 1, 2, 3)`,
+      `the latest checkpoint of job 'job' cannot be restored: ${file} has metadata version 99, which this weir cannot read (it reads versions 1, 2, 3, 4)`,
     );
     await rm(join(dir, 'job', 'chk-6'), { recursive: true });
     file = await write('chk-7', JSON.stringify({ ...metadata(7, 'checkpoint', 'other-job'), version: 1 }));
@@ -347,8 +347,8 @@ describe('loadCompletedCheckpoint', () => {
     await writeFile(file, '{"version": 1,');
     expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toMatch(new RegExp(`^${escape(file)} is corrupt: not valid JSON \\(`));
 
-    await writeFile(file, JSON.stringify({ ...metadata(3), version: 4 }));
-    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} has metadata version 4, which this weir cannot read (it reads versions 1, 2, 3)`);
+    await writeFile(file, JSON.stringify({ ...metadata(3), version: 5 }));
+    expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} has metadata version 5, which this weir cannot read (it reads versions 1, 2, 3, 4)`);
 
     await writeFile(file, JSON.stringify(metadata(3)));
     expect(await checkpointError(loadCompletedCheckpoint(incomplete))).toBe(`${file} is corrupt: its 'checksum' is missing`);
