@@ -16,7 +16,7 @@ import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../funct
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { leastRestrictive } from '../type-coercion.js';
-import { Arg, booleanType, defineScalar, stringLiteral, type Literals, type Signature } from './define.js';
+import { Arg, booleanType, defineScalar, stringLiteral, type ArgFamily, type Literals, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
 type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
@@ -420,20 +420,9 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
   stringFunction('ENDSWITH', 'ENDSWITH(s, suffix): TRUE when s ends with suffix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.endsWith(${b})` }),
   defineScalar({
     name: 'ELT',
-    description: 'ELT(index, e1, e2, ...): the index-th expression (1-based); NULL when index is NULL or out of range',
+    description: 'ELT(index, e1, e2, ...): the index-th expression (1-based) of strings or of binary strings; NULL when index is NULL, an error when it is out of range',
     nulls: 'custom',
-    signatures: [
-      {
-        args: [Arg.INTEGER, Arg.STRING],
-        variadic: true,
-        coerce: (types) => {
-          const common = leastRestrictive(types.slice(1));
-          return common === undefined ? undefined : [types[0]!, ...types.slice(1).map((t) => withNullable(common, t.nullable))];
-        },
-        returns: (types) => withNullable(types[1]!, true),
-        generate: (_ctx, [index, ...values]) => `(${index!.code} === null || ${index!.code} < 1 || ${index!.code} > ${values.length} ? null : [${values.map((v) => v.code).join(', ')}][${index!.code} - 1])`,
-      },
-    ],
+    signatures: [eltSignature(Arg.STRING), eltSignature(Arg.BINARY)],
   }),
   defineScalar({
     name: 'PRINTF',
@@ -531,3 +520,21 @@ export const STRING_ALIASES: Readonly<Record<string, string>> = {
   CHARACTER_LENGTH: 'CHAR_LENGTH',
   SUBSTR: 'SUBSTRING',
 };
+
+/**
+ * ELT over one family of values: their common type, nullable when the index or any value is (as
+ * Flink types it); an index outside [1, n] is an error, as Flink's IndexOutOfBoundsException.
+ */
+function eltSignature(values: ArgFamily): Signature {
+  return {
+    args: [Arg.INTEGER, values],
+    variadic: true,
+    coerce: (types) => {
+      const common = leastRestrictive(types.slice(1));
+      return common === undefined ? undefined : [types[0]!, ...types.slice(1).map((t) => withNullable(common, t.nullable))];
+    },
+    returns: (types) => withNullable(types[1]!, types.some((t) => t.nullable)),
+    generate: (ctx, [index, ...values]) =>
+      `(${index!.code} === null ? null : [${values.map((v) => v.code).join(', ')}][${ctx.lib('eltIndex')}(${index!.code}, ${values.length})])`,
+  };
+}

@@ -606,3 +606,9 @@ export function sha2(s: string, bits: number): string | null {
   const algorithm = SHA2_ALGORITHMS[bits];
   return algorithm === undefined ? null : hashHex(algorithm, s);
 }
+
+/** ELT's zero-based position for a 1-based `index` among `count` values; out of [1, count] is an error, as Flink's. */
+export function eltIndex(index: number, count: number): number {
+  if (index < 1 || index > count) throw new WeirError('EXECUTION_ERROR', `ELT: Index ${index} is out of range [1, ${count}]`);
+  return index - 1;
+}
