@@ -268,9 +268,9 @@ export function decimalPlusType(a: PrecisionScale, b: PrecisionScale, nullable: 
   return adjustedDecimal(Math.max(a.precision - a.scale, b.precision - b.scale) + scale + 1, scale, nullable);
 }
 
-/** Flink's type of `a * b` for DECIMALs: DECIMAL(p1 + p2, s1 + s2), capped at 38. */
+/** Flink's type of `a * b` for DECIMALs: DECIMAL(p1 + p2 + 1, s1 + s2), capped at 38 (Flink's LogicalTypeMerging, since it adds the one digit). */
 export function decimalTimesType(a: PrecisionScale, b: PrecisionScale, nullable: boolean): SqlType {
-  return adjustedDecimal(a.precision + b.precision, a.scale + b.scale, nullable);
+  return adjustedDecimal(a.precision + b.precision + 1, a.scale + b.scale, nullable);
 }
 
 /** Flink's type of `a / b` for DECIMALs: scale max(6, s1 + p2 + 1), precision p1 - s1 + s2 + scale, capped at 38. */
