@@ -79,6 +79,8 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   ATAN: math('ATAN'),
   ATAN2: calls(['ATAN2(1, 2)'], [`ATAN2(${N_DBL}, 1)`], ['ATAN2(0, 0)']),
   BIN: calls(['BIN(12)'], [`BIN(${N_INT})`], ['BIN(-1)', 'BIN(0)']),
+  SHIFTLEFT: calls(['SHIFTLEFT(3, 4)', 'SHIFTLEFT(CAST(3 AS BIGINT), 40)'], [`SHIFTLEFT(${N_INT}, 1)`, `SHIFTLEFT(1, ${N_INT})`], ['SHIFTLEFT(1, -1)', 'SHIFTLEFT(-1, 64)']),
+  SHIFTRIGHT: calls(['SHIFTRIGHT(48, 4)', 'SHIFTRIGHT(CAST(-48 AS BIGINT), 2)'], [`SHIFTRIGHT(${N_INT}, 1)`, `SHIFTRIGHT(1, ${N_INT})`], ['SHIFTRIGHT(1, -1)', 'SHIFTRIGHT(-1, 99)']),
   BTRIM: calls(["BTRIM('  a  ')", "BTRIM('xax', 'x')"], [`BTRIM(${N_STR})`, `BTRIM('a', ${N_STR})`], ["BTRIM('', '')"]),
   CARDINALITY: calls(['CARDINALITY(ARRAY[1])', "CARDINALITY(MAP['a', 1])"], [`CARDINALITY(${N_ARR})`, `CARDINALITY(${N_MAP})`]),
   CEIL: calls(['CEIL(1.5)', 'CEIL(1.5e0)', 'CEIL(2)', `CEIL(${TS} TO HOUR)`, "CEIL(DATE '2020-05-17' TO YEAR)"], [`CEIL(${N_DBL})`, `CEIL(${N_TS} TO DAY)`], ['CEIL(-0.5e0)', "CEIL(TIME '23:59:59' TO HOUR)"]),

@@ -241,3 +241,10 @@ export function binaryString(value: Int64): string {
 export function hexOfInteger(value: Int64): string {
   return (value >= 0 ? value.toString(16) : BigInt.asUintN(64, int64ToBigInt(value)).toString(16)).toUpperCase();
 }
+
+/** Java's `a << n` (`left`) or `a >> n` for a BIGINT: the count taken modulo 64, the result wrapped to 64 bits. */
+export function int64Shift(a: Int64, n: number, left: boolean): Int64 {
+  const count = BigInt(n & 63);
+  const value = int64ToBigInt(a);
+  return wrapInt64(left ? value << count : value >> count);
+}
