@@ -124,7 +124,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   INET_ATON: calls(["INET_ATON('10.0.0.1')"], [`INET_ATON(${N_STR})`], ["INET_ATON('')", "INET_ATON('999.1.1.1')"]),
   INET_NTOA: calls(['INET_NTOA(167772161)'], [`INET_NTOA(${N_INT})`], ['INET_NTOA(-1)', 'INET_NTOA(4294967296)']),
   INITCAP: text('INITCAP', "'hello wORLD'"),
-  INSTR: calls(["INSTR('abc', 'b')"], [`INSTR(${N_STR}, 'b')`], ["INSTR('', '')"]),
+  INSTR: calls(["INSTR('abc', 'b')", "INSTR('abcb', 'b', 3, 1)"], [`INSTR(${N_STR}, 'b')`, `INSTR('ab', 'b', ${N_INT}, 1)`], ["INSTR('', '')", "INSTR('ab', 'b', 1, 0)", "INSTR('ab', 'b', -9, 1)"]),
   'IS DISTINCT FROM': calls(['1 IS DISTINCT FROM 2'], [`${N_INT} IS DISTINCT FROM ${N_INT}`]),
   'IS FALSE': calls(['FALSE IS FALSE'], [`${N_BOOL} IS FALSE`]),
   'IS JSON ARRAY': calls(["'[]' IS JSON ARRAY"], [`${N_STR} IS JSON ARRAY`], ["'' IS JSON ARRAY"]),

@@ -481,10 +481,11 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('left') }),
   stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('right') }),
-  stringFunction('INSTR', 'INSTR(s, sub): the position (from 1) of the first occurrence of sub in s, 0 when there is none', {
-    args: [Arg.STRING, Arg.STRING],
+  stringFunction('INSTR', 'INSTR(s, sub[, start[, nth]]): the position (from 1) of the nth occurrence (default the first) of sub in s searching from start (default 1; from the end backwards when negative), 0 when there is none', {
+    args: [Arg.STRING, Arg.STRING, Arg.INTEGER, Arg.INTEGER],
+    optional: 2,
     returns: INT,
-    generate: (_ctx, s, sub) => `(${s}.indexOf(${sub}) + 1)`,
+    generate: (ctx, s, sub, start, nth) => (start === undefined ? `(${s}.indexOf(${sub}) + 1)` : `${ctx.lib('instr')}(${s}, ${sub}, ${start}, ${nth ?? 1})`),
   }),
   defineScalar({
     name: 'TO_BASE64',
