@@ -495,7 +495,15 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       { args: [Arg.BINARY], returns: STRING, generate: (ctx, [b]) => `${ctx.lib('base64OfBytes')}(${b!.code})` },
     ],
   }),
-  stringFunction('FROM_BASE64', 'FROM_BASE64(s): the UTF-8 text of base64 s (an error when s is not base64)', { args: [Arg.STRING], returns: STRING, generate: helper('fromBase64') }),
+  defineScalar({
+    name: 'FROM_BASE64',
+    description: 'FROM_BASE64(s): the UTF-8 text of base64 s, a string or a binary string (an error when s is not base64)',
+    signatures: [
+      { args: [Arg.STRING], returns: STRING, generate: (ctx, [s]) => `${ctx.lib('fromBase64')}(${s!.code})` },
+      { args: [Arg.BINARY], returns: STRING, generate: (ctx, [b]) => `${ctx.lib('fromBase64Bytes')}(${b!.code})` },
+    ],
+  }),
+  stringFunction('HASH_CODE', "HASH_CODE(s): Java's String.hashCode of s (an INT)", { args: [Arg.STRING], returns: INT, generate: helper('javaHashCode') }),
   defineScalar({
     name: 'SHA2',
     description: 'SHA2(s, bits): the SHA-224, SHA-256, SHA-384 or SHA-512 digest of the UTF-8 bytes of s (or of a binary string), in hex; NULL for another bit length',

@@ -641,3 +641,10 @@ export function instr(s: string, sub: string, start: number, nth: number): numbe
   }
   return found + 1;
 }
+
+/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 code units, in 32-bit arithmetic. */
+export function javaHashCode(s: string): number {
+  let hash = 0;
+  for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0;
+  return hash;
+}
