@@ -62,7 +62,7 @@ const extractSignature = (family: (typeof Arg)[keyof typeof Arg]): Signature => 
   generate: (ctx, [unit, value]) => extractorCode(ctx, String(constantArg('EXTRACT', unit, 'unit')), value!),
 });
 
-/** A shorthand such as HOUR(ts) for EXTRACT(HOUR FROM ts). */
+/** A shorthand such as HOUR(ts) for EXTRACT(HOUR FROM ts), of a timestamp, a date or time, and for some units an interval. */
 function extractShorthand(name: string, unit: string): ScalarFunctionDefinition {
   const forDate = (DATE_UNITS as readonly string[]).includes(unit);
   const signature = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
@@ -73,9 +73,12 @@ function extractShorthand(name: string, unit: string): ScalarFunctionDefinition 
   return defineScalar({
     name,
     description: `${name}(x): EXTRACT(${unit} FROM x), as BIGINT`,
-    signatures: [signature(Arg.TIMESTAMP), signature(forDate ? Arg.DATE : Arg.TIME)],
+    signatures: [signature(Arg.TIMESTAMP), signature(forDate ? Arg.DATE : Arg.TIME), ...(INTERVAL_SHORTHANDS.has(unit) ? [signature(forDate ? Arg.INTERVAL_YM : Arg.INTERVAL_DT)] : [])],
   });
 }
+
+/** The shorthands that also take an interval (of their kind), as EXTRACT does: HOUR(INTERVAL '1 07:00' DAY TO MINUTE) is 7. */
+const INTERVAL_SHORTHANDS: ReadonlySet<string> = new Set(['YEAR', 'QUARTER', 'MONTH', 'HOUR', 'MINUTE', 'SECOND']);
 
 const SHORTHANDS: readonly (readonly [string, string])[] = [
   ['YEAR', 'YEAR'],

@@ -41,9 +41,9 @@ const timeExtractors: Readonly<Record<string, (millisOfDay: number) => number>> 
   HOUR: (t) => Math.floor(t / 3_600_000),
   MINUTE: (t) => Math.floor(t / 60_000) % 60,
   SECOND: (t) => Math.floor(t / 1000) % 60,
-  MILLISECOND: (t) => t % 60_000,
-  MICROSECOND: (t) => (t % 60_000) * 1000,
-  NANOSECOND: (t) => (t % 60_000) * 1_000_000,
+  MILLISECOND: (t) => t % 1000,
+  MICROSECOND: (t) => (t % 1000) * 1000,
+  NANOSECOND: (t) => (t % 1000) * 1_000_000,
 };
 
 function unknownUnit(unit: string, what: string): WeirError {
