@@ -22,13 +22,14 @@ import {
   truncateDecimal,
 } from '../common/decimal.js';
 import { copyBytes, utf8Bytes, utf8Text } from '../common/bytes.js';
-import { floorDiv, floorMod, MILLIS_PER_DAY, parseDate, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
+import { floorDiv, floorMod, MILLIS_PER_DAY, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
 import { WeirError } from '../common/errors.js';
 import { instantOf, localOf, UTC_ZONE } from '../common/time-zone.js';
 import { int64FromDouble, int64ToNumber, parseInt64, wrapInt64, type Int64 } from '../common/int64.js';
 import { formatType, isBinaryType, isIntegerType, isStringType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
 import { formatValue } from '../common/value-format.js';
 import type { CodegenContext } from './function-definition.js';
+import { parseDateText } from './runtime/date-text.js';
 import { canCast } from './type-coercion.js';
 
 /** Converts one non-NULL value. */
@@ -298,7 +299,7 @@ function toDateConverter(from: SqlType, to: SqlType, zone: string): Converter | 
   if (from.kind === 'TIMESTAMP') return (value: number) => floorDiv(value, MILLIS_PER_DAY);
   if (from.kind === 'TIMESTAMP_LTZ') return (value: number) => floorDiv(localOf(value, zone), MILLIS_PER_DAY);
   return (value: string) => {
-    const days = parseDate(value);
+    const days = parseDateText(value);
     if (days === undefined) throw cannotCast(value, from, to);
     return days;
   };
