@@ -331,6 +331,9 @@ function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMES
       return truncates ? (value: number) => truncateMillis(value, precision) : undefined;
     case 'DATE':
       return toInstant ? (value: number) => instantOf(value * MILLIS_PER_DAY, zone) : (value: number) => value * MILLIS_PER_DAY;
+    case 'TIME':
+      // Flink puts the time on 1970-01-01 and drops its fraction of a second (FLINK-17224).
+      return toInstant ? (value: number) => instantOf(value - (value % 1000), zone) : (value: number) => value - (value % 1000);
     default:
       return (value: string) => {
         const millis = parseTimestamp(value);

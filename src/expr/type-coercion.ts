@@ -209,7 +209,7 @@ export function canAssign(from: SqlType, to: SqlType): boolean {
  * True when `CAST(x AS to)` is allowed for `x` of type `from` (whether a particular value converts
  * is decided at run time): anything to a string; strings to BOOLEAN, numbers, DATE, TIME,
  * TIMESTAMP(_LTZ) and binary strings (UTF-8); binary strings among each other; numbers and BOOLEAN among each other; DATE/TIME/TIMESTAMP/TIMESTAMP_LTZ among
- * each other where it makes sense; an interval to the same interval; element-wise for
+ * each other where it makes sense (a TIME to a timestamp on 1970-01-01, as Flink); an interval to the same interval; element-wise for
  * ROW/ARRAY/MAP; NULL to anything.
  */
 export function canCast(from: SqlType, to: SqlType): boolean {
@@ -225,7 +225,7 @@ export function canCast(from: SqlType, to: SqlType): boolean {
     case 'DATE':
       return to.kind === 'DATE';
     case 'TIME':
-      return to.kind === 'TIME';
+      return to.kind === 'TIME' || to.kind === 'TIMESTAMP' || to.kind === 'TIMESTAMP_LTZ';
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ':
       return to.kind === 'DATE' || to.kind === 'TIME' || to.kind === 'TIMESTAMP' || to.kind === 'TIMESTAMP_LTZ';
