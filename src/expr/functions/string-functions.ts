@@ -5,18 +5,16 @@
  * POSITION, LOCATE, INSTR, REPLACE, TRANSLATE, LIKE, SIMILAR TO, LPAD/RPAD, INITCAP, REPEAT,
  * REVERSE, the REGEXP family, SPLIT_INDEX, STR_TO_MAP, PARSE_URL, URL_ENCODE/URL_DECODE, ELT,
  * PRINTF, STARTSWITH/ENDSWITH, base64 and the hashes. Constant patterns (LIKE, regular
- * expressions) are compiled once, into the closure; a literal regular expression that does not
- * compile is an error when the query is planned, one computed at run time makes the function
- * NULL (REGEXP: FALSE), as Flink's.
+ * expressions) are compiled once, into the closure; a regular expression that does not compile,
+ * literal or computed, makes the function NULL (REGEXP: FALSE), as Flink's.
  */
-import { WeirError } from '../../common/errors.js';
 import { formatValue } from '../../common/value-format.js';
 import { MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { leastRestrictive } from '../type-coercion.js';
-import { Arg, booleanType, defineScalar, stringLiteral, type ArgFamily, type Literals, type Signature } from './define.js';
+import { Arg, booleanType, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
 type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
@@ -72,20 +70,6 @@ function regexArg(ctx: CodegenContext, arg: ArgCode, global: boolean): string {
   return `${ctx.lib('javaRegex')}(${arg.code}${global ? ', true' : ''})`;
 }
 
-/**
- * A result type that first checks a literal regular expression at argument `index`: one that does
- * not compile is an error when the query is planned, as in Flink.
- */
-function checkingRegex(fn: string, index: number, returns: SqlType): (types: readonly SqlType[], literals: Literals) => SqlType {
-  return (_types, literals) => {
-    const pattern = literals[index]?.value;
-    if (typeof pattern === 'string' && javaRegex(pattern) === null) {
-      throw new WeirError('INVALID_ARGUMENT', `${fn}: invalid regular expression '${pattern}'`);
-    }
-    return returns;
-  };
-}
-
 /** A regular-expression function of (s, regex[, extra]) calling the run-time helper `helper`. */
 function regexFunction(name: string, description: string, returns: SqlType, helperName: string, options: { readonly global?: boolean; readonly extra?: Signature['args']; readonly defaultExtra?: string } = {}): ScalarFunctionDefinition {
   const extra = options.extra ?? [];
@@ -97,7 +81,7 @@ function regexFunction(name: string, description: string, returns: SqlType, help
         args: [Arg.STRING, Arg.STRING, ...extra],
         optional: extra.length,
         nullable: true,
-        returns: checkingRegex(name, 1, returns),
+        returns,
         generate: (ctx, [s, regex, ...rest]) => {
           const more = rest.length > 0 ? rest.map((a) => `, ${a.code}`).join('') : options.defaultExtra === undefined ? '' : `, ${options.defaultExtra}`;
           return `${ctx.lib(helperName)}(${s!.code}, ${regexArg(ctx, regex!, options.global === true)}${more})`;
@@ -355,7 +339,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.STRING, Arg.STRING, Arg.STRING],
         nullable: true,
-        returns: checkingRegex('REGEXP_REPLACE', 1, STRING),
+        returns: STRING,
         generate: (ctx, [s, regex, replacement]) => `${ctx.lib('regexpReplace')}(${s!.code}, ${regexArg(ctx, regex!, true)}, ${replacement!.code})`,
       },
     ],
@@ -366,7 +350,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     signatures: [
       {
         args: [Arg.STRING, Arg.STRING],
-        returns: checkingRegex('REGEXP', 1, booleanType(false)),
+        returns: booleanType(false),
         generate: (ctx, [s, regex]) => `${ctx.lib('regexpMatches')}(${s!.code}, ${regexArg(ctx, regex!, false)})`,
       },
     ],
