@@ -71,9 +71,11 @@ function roundLike(helpers: { readonly integer: string; readonly decimal: string
         if (digits === undefined) return SqlTypes.decimal(Math.min(MAX_DECIMAL_PRECISION, decimal.precision + 1), decimal.scale, false);
         return decimalRoundType(decimal, digits, false);
       },
+      yieldsNull: true,
       generate: (ctx, args, call) => {
         const scale = (args[0]!.type as DecimalType).scale;
-        return `${ctx.lib(helpers.decimal)}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${(call.type as DecimalType).scale})`;
+        const result = call.type as DecimalType;
+        return `${ctx.lib(helpers.decimal)}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${result.scale}, ${result.precision})`;
       },
     },
     {
