@@ -824,7 +824,7 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["JSON_STRING(TIMESTAMP '1990-06-02 13:37:42.001')", '"1990-06-02T13:37:42.001"'],
     ["JSON_STRING(TO_TIMESTAMP_LTZ(644333862001, 3))", '"1990-06-02T13:37:42.001Z"'],
     ["JSON_STRING(DATE '1990-06-02')", '"1990-06-02"'],
-    ["JSON_VALUE('{\"a\": true}', '$.a')", 'true', 'STRING'],
+    ["JSON_VALUE('{\"a\": true}', '$.a')", 'true', 'VARCHAR(2000)'],
     ["JSON_VALUE('{\"a\": true}', '$.a' RETURNING BOOLEAN)", 'TRUE', 'BOOLEAN'],
     ["JSON_VALUE('{\"a\": true}', 'lax $.b' DEFAULT 'x' ON EMPTY)", 'x'],
     ["JSON_VALUE('{\"a\": true}', 'strict $.b' DEFAULT 'x' ON ERROR)", 'x'],
