@@ -827,6 +827,8 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["JSON_VALUE('{\"a\": true}', '$.a')", 'true', 'VARCHAR(2000)'],
     ["JSON_VALUE('{\"a\": true}', '$.a' RETURNING BOOLEAN)", 'TRUE', 'BOOLEAN'],
     ["JSON_VALUE('{\"a\": true}', 'lax $.b' DEFAULT 'x' ON EMPTY)", 'x'],
+    ["JSON_VALUE('{\"a\": true}', 'strict $.b' RETURNING INT NULL ON EMPTY DEFAULT 7 ON ERROR)", '7', 'INT'],
+    ["JSON_VALUE('{\"a\": true}', 'lax $.b' RETURNING INT NULL ON EMPTY)", null],
     ["JSON_VALUE('{\"a\": true}', 'strict $.b' DEFAULT 'x' ON ERROR)", 'x'],
     ["JSON_VALUE('{\"a.b\": [0.998,0.996]}','$.[\"a.b\"][0]' RETURNING DOUBLE)", '0.998', 'DOUBLE'],
     ["JSON_VALUE('{\"contains blank\": \"right\"}', 'strict $.[''contains blank'']' NULL ON EMPTY DEFAULT 'wrong' ON ERROR)", 'right'],
