@@ -354,7 +354,7 @@ function readPath(root: JsonValue, path: JsonPath): JsonValue | undefined {
     for (const step of path.steps) {
       current = stepInto(current, step);
       if (current === undefined) {
-        if (path.strict) throw new JsonPathError(`no value at ${path.text}`);
+        if (path.strict) throw new JsonPathError(`No results for path: ${canonicalPath(path.steps)}`);
         return undefined;
       }
     }
@@ -363,6 +363,11 @@ function readPath(root: JsonValue, path: JsonPath): JsonValue | undefined {
   let current: JsonValue[] = [root];
   for (const step of path.steps) current = current.flatMap((v) => select(v, step));
   return current;
+}
+
+/** A definite path as Jayway JsonPath prints it in its errors (Flink's messages): `$['a'][0]`. */
+function canonicalPath(steps: readonly Step[]): string {
+  return `$${steps.map((step) => (step.kind === 'index' ? `[${step.index}]` : step.kind === 'key' ? `['${step.name}']` : '')).join('')}`;
 }
 
 function stepInto(value: JsonValue | undefined, step: Step): JsonValue | undefined {
