@@ -463,8 +463,9 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     returns: STRING,
     generate: helper('inetNtoa'),
   }),
-  stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('left') }),
-  stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('right') }),
+  // LEFT and RIGHT are typed nullable whatever the arguments, as Flink's operator table types them (ARG0_VARCHAR_FORCE_NULLABLE).
+  stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: asVarchar(0), generate: helper('left') }),
+  stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: asVarchar(0), generate: helper('right') }),
   stringFunction('INSTR', 'INSTR(s, sub[, start[, nth]]): the position (from 1) of the nth occurrence (default the first) of sub in s searching from start (default 1; from the end backwards when negative), 0 when there is none', {
     args: [Arg.STRING, Arg.STRING, Arg.INTEGER, Arg.INTEGER],
     optional: 2,

@@ -204,8 +204,9 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     name: 'DATE_FORMAT',
     description: "DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'): the timestamp (or timestamp text) in a Java SimpleDateFormat pattern",
     signatures: [
-      { args: [Arg.TIMESTAMP, Arg.STRING], returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, wallOf(ctx, ts!), pattern) },
-      { args: [Arg.DATE, Arg.STRING], returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
+      // Typed nullable whatever the arguments, as Flink's operator table types it (VARCHAR_FORCE_NULLABLE).
+      { args: [Arg.TIMESTAMP, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, wallOf(ctx, ts!), pattern) },
+      { args: [Arg.DATE, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
       {
         args: [Arg.STRING, Arg.STRING],
         nullable: true,
@@ -268,6 +269,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         args: [Arg.INTEGER, Arg.STRING],
         optional: 1,
         exactInt64: true,
+        nullable: true,
         returns: STRING,
         generate: (ctx, [seconds, pattern]) => `${ctx.lib('fromUnixtimeIn')}(${seconds!.code}, ${JSON.stringify(ctx.timeZone)}${pattern === undefined ? '' : `, ${pattern.code}`})`,
       },
