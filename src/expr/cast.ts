@@ -2,7 +2,7 @@
  * CAST and TRY_CAST: a converter of non-NULL values per (from, to) pair, built once at compile
  * time, following Flink's cast rules: numbers narrow into smaller integer types as Java's casts do
  * (integers and DECIMALs wrap around, FLOAT/DOUBLE saturate and NaN becomes 0), DECIMAL rounds
- * HALF_UP and a value that does not fit the DECIMAL's precision becomes NULL, strings are trimmed
+ * HALF_UP and a number that does not fit the DECIMAL's precision becomes NULL (text is an error), strings are trimmed
  * before parsing, CHAR(n) pads and VARCHAR(n) cuts. Strings and binary strings convert through
  * UTF-8 (bytes that are not UTF-8 are an error, as Flink's strict mode); BINARY(n) pads with zero
  * bytes and cuts, VARBINARY(n) cuts, as Flink's. Text that does not convert is an error
@@ -22,13 +22,14 @@ import {
   truncateDecimal,
 } from '../common/decimal.js';
 import { copyBytes, utf8Bytes, utf8Text } from '../common/bytes.js';
-import { floorDiv, floorMod, MILLIS_PER_DAY, parseDate, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
+import { floorDiv, floorMod, MILLIS_PER_DAY, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
 import { WeirError } from '../common/errors.js';
 import { instantOf, localOf, UTC_ZONE } from '../common/time-zone.js';
 import { int64FromDouble, int64ToNumber, parseInt64, wrapInt64, type Int64 } from '../common/int64.js';
 import { formatType, isBinaryType, isIntegerType, isStringType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
 import { formatValue } from '../common/value-format.js';
 import type { CodegenContext } from './function-definition.js';
+import { parseDateText } from './runtime/date-text.js';
 import { canCast } from './type-coercion.js';
 
 /** Converts one non-NULL value. */
@@ -288,7 +289,10 @@ function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL
       return (value: string) => {
         const parsed = parseDecimal(value.trim());
         if (parsed === undefined) throw cannotCast(value, from, to);
-        return fit(value, rescaleDecimal(parsed.unscaled, parsed.scale, scale));
+        // Text that does not fit is an error (Flink's NumberFormatException), not NULL as a number that does not fit.
+        const unscaled = rescaleDecimal(parsed.unscaled, parsed.scale, scale);
+        if (!fitsPrecision(unscaled, precision)) throw castOverflow(value, from, to);
+        return unscaled;
       };
   }
 }
@@ -298,7 +302,7 @@ function toDateConverter(from: SqlType, to: SqlType, zone: string): Converter | 
   if (from.kind === 'TIMESTAMP') return (value: number) => floorDiv(value, MILLIS_PER_DAY);
   if (from.kind === 'TIMESTAMP_LTZ') return (value: number) => floorDiv(localOf(value, zone), MILLIS_PER_DAY);
   return (value: string) => {
-    const days = parseDate(value);
+    const days = parseDateText(value);
     if (days === undefined) throw cannotCast(value, from, to);
     return days;
   };
@@ -330,6 +334,9 @@ function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMES
       return truncates ? (value: number) => truncateMillis(value, precision) : undefined;
     case 'DATE':
       return toInstant ? (value: number) => instantOf(value * MILLIS_PER_DAY, zone) : (value: number) => value * MILLIS_PER_DAY;
+    case 'TIME':
+      // Flink puts the time on 1970-01-01 and drops its fraction of a second (FLINK-17224).
+      return toInstant ? (value: number) => instantOf(value - (value % 1000), zone) : (value: number) => value - (value % 1000);
     default:
       return (value: string) => {
         const millis = parseTimestamp(value);

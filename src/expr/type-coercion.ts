@@ -209,7 +209,7 @@ export function canAssign(from: SqlType, to: SqlType): boolean {
  * True when `CAST(x AS to)` is allowed for `x` of type `from` (whether a particular value converts
  * is decided at run time): anything to a string; strings to BOOLEAN, numbers, DATE, TIME,
  * TIMESTAMP(_LTZ) and binary strings (UTF-8); binary strings among each other; numbers and BOOLEAN among each other; DATE/TIME/TIMESTAMP/TIMESTAMP_LTZ among
- * each other where it makes sense; an interval to the same interval; element-wise for
+ * each other where it makes sense (a TIME to a timestamp on 1970-01-01, as Flink); an interval to the same interval; element-wise for
  * ROW/ARRAY/MAP; NULL to anything.
  */
 export function canCast(from: SqlType, to: SqlType): boolean {
@@ -225,7 +225,7 @@ export function canCast(from: SqlType, to: SqlType): boolean {
     case 'DATE':
       return to.kind === 'DATE';
     case 'TIME':
-      return to.kind === 'TIME';
+      return to.kind === 'TIME' || to.kind === 'TIMESTAMP' || to.kind === 'TIMESTAMP_LTZ';
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ':
       return to.kind === 'DATE' || to.kind === 'TIME' || to.kind === 'TIMESTAMP' || to.kind === 'TIMESTAMP_LTZ';
@@ -268,9 +268,9 @@ export function decimalPlusType(a: PrecisionScale, b: PrecisionScale, nullable: 
   return adjustedDecimal(Math.max(a.precision - a.scale, b.precision - b.scale) + scale + 1, scale, nullable);
 }
 
-/** Flink's type of `a * b` for DECIMALs: DECIMAL(p1 + p2, s1 + s2), capped at 38. */
+/** Flink's type of `a * b` for DECIMALs: DECIMAL(p1 + p2 + 1, s1 + s2), capped at 38 (Flink's LogicalTypeMerging, since it adds the one digit). */
 export function decimalTimesType(a: PrecisionScale, b: PrecisionScale, nullable: boolean): SqlType {
-  return adjustedDecimal(a.precision + b.precision, a.scale + b.scale, nullable);
+  return adjustedDecimal(a.precision + b.precision + 1, a.scale + b.scale, nullable);
 }
 
 /** Flink's type of `a / b` for DECIMALs: scale max(6, s1 + p2 + 1), precision p1 - s1 + s2 + scale, capped at 38. */

@@ -267,7 +267,7 @@ describe('published Nexmark queries without windows, and with regular joins or s
     expect(rows).toBe(counts.bid);
   });
 
-  // q1 and q14 write 0.908 * price into DECIMAL(23, 3): compared as the unscaled value, 908 * price.
+  // q1 and q14 write 0.908 * price into DECIMAL(24, 3): compared as the unscaled value, 908 * price.
   it('q1: every bid with its price in euro', async () => {
     const rows = await compare('q1.sql', 'nexmark_q1', 'SELECT auction, bidder, 908 * price, date_time, extra FROM bid', STATELESS);
     expect(rows).toBe(counts.bid);

@@ -38,8 +38,10 @@ const text = (name: string, typical = "'Hello World'"): Calls => calls([`${name}
 const hash = (name: string): Calls => calls([`${name}('abc')`, `${name}(x'616263')`], [`${name}(${N_STR})`, `${name}(${N_BYTES})`], [`${name}('')`, `${name}(x'')`, `${name}('\u{1F600}é')`]);
 
 /** An EXTRACT shorthand of a date part (of a DATE or a TIMESTAMP) or a time part (of a TIME or a TIMESTAMP). */
-const part = (name: string, of: 'date' | 'time' = 'date'): Calls =>
-  calls([`${name}(${TS})`, of === 'date' ? `${name}(DATE '2021-03-14')` : `${name}(TIME '15:09:26')`], [`${name}(${N_TS})`], [`${name}(TIMESTAMP '1970-01-01 00:00:00')`]);
+const part = (name: string, of: 'date' | 'time' = 'date', interval = ''): Calls =>
+  calls([`${name}(${TS})`, of === 'date' ? `${name}(DATE '2021-03-14')` : `${name}(TIME '15:09:26')`, ...(interval === '' ? [] : [`${name}(${interval})`])], [`${name}(${N_TS})`], [`${name}(TIMESTAMP '1970-01-01 00:00:00')`]);
+const DAY_TIME = "INTERVAL '1 02:03:04' DAY TO SECOND";
+const YEAR_MONTH = "INTERVAL '1-2' YEAR TO MONTH";
 
 /** The calls of every scalar function, by canonical name. */
 export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
@@ -79,6 +81,8 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   ATAN: math('ATAN'),
   ATAN2: calls(['ATAN2(1, 2)'], [`ATAN2(${N_DBL}, 1)`], ['ATAN2(0, 0)']),
   BIN: calls(['BIN(12)'], [`BIN(${N_INT})`], ['BIN(-1)', 'BIN(0)']),
+  SHIFTLEFT: calls(['SHIFTLEFT(3, 4)', 'SHIFTLEFT(CAST(3 AS BIGINT), 40)'], [`SHIFTLEFT(${N_INT}, 1)`, `SHIFTLEFT(1, ${N_INT})`], ['SHIFTLEFT(1, -1)', 'SHIFTLEFT(-1, 64)']),
+  SHIFTRIGHT: calls(['SHIFTRIGHT(48, 4)', 'SHIFTRIGHT(CAST(-48 AS BIGINT), 2)'], [`SHIFTRIGHT(${N_INT}, 1)`, `SHIFTRIGHT(1, ${N_INT})`], ['SHIFTRIGHT(1, -1)', 'SHIFTRIGHT(-1, 99)']),
   BTRIM: calls(["BTRIM('  a  ')", "BTRIM('xax', 'x')"], [`BTRIM(${N_STR})`, `BTRIM('a', ${N_STR})`], ["BTRIM('', '')"]),
   CARDINALITY: calls(['CARDINALITY(ARRAY[1])', "CARDINALITY(MAP['a', 1])"], [`CARDINALITY(${N_ARR})`, `CARDINALITY(${N_MAP})`]),
   CEIL: calls(['CEIL(1.5)', 'CEIL(1.5e0)', 'CEIL(2)', `CEIL(${TS} TO HOUR)`, "CEIL(DATE '2020-05-17' TO YEAR)"], [`CEIL(${N_DBL})`, `CEIL(${N_TS} TO DAY)`], ['CEIL(-0.5e0)', "CEIL(TIME '23:59:59' TO HOUR)"]),
@@ -111,18 +115,19 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   EXP: math('EXP'),
   EXTRACT: calls([`EXTRACT(YEAR FROM ${TS})`, "EXTRACT(DOW FROM DATE '2020-01-01')", "EXTRACT(SECOND FROM TIME '12:00:01')", "EXTRACT(DAY FROM INTERVAL '3' DAY)"], [`EXTRACT(DAY FROM ${N_TS})`], [`EXTRACT(EPOCH FROM TIMESTAMP '1900-01-01 00:00:00')`]),
   FLOOR: calls(['FLOOR(1.5)', 'FLOOR(-1.5e0)', 'FLOOR(2)', `FLOOR(${TS} TO WEEK)`, "FLOOR(TIME '12:34:56' TO MINUTE)"], [`FLOOR(${N_DBL})`, `FLOOR(${N_DATE} TO MONTH)`], ["FLOOR(DATE '0001-01-01' TO MILLENNIUM)"]),
-  FROM_BASE64: calls(["FROM_BASE64('aGk=')"], [`FROM_BASE64(${N_STR})`], ["FROM_BASE64('!!')", "FROM_BASE64('')"]),
+  FROM_BASE64: calls(["FROM_BASE64('aGk=')", "FROM_BASE64(x'61476b3d')"], [`FROM_BASE64(${N_STR})`, `FROM_BASE64(${N_BYTES})`], ["FROM_BASE64('!!')", "FROM_BASE64('')", "FROM_BASE64(x'ff')"]),
+  HASH_CODE: text('HASH_CODE'),
   FROM_UNIXTIME: calls(['FROM_UNIXTIME(0)', "FROM_UNIXTIME(86400, 'yyyy-MM-dd')"], [`FROM_UNIXTIME(${N_INT})`], ['FROM_UNIXTIME(-1)']),
   GREATEST: calls(['GREATEST(1, 2)', "GREATEST('a', 'b')"], [`GREATEST(1, ${N_INT})`]),
   HEX: calls(['HEX(255)', "HEX('abc')", "HEX(x'0aff')"], [`HEX(${N_INT})`, `HEX(${N_STR})`, `HEX(${N_BYTES})`], ['HEX(-1)', "HEX('')", "HEX(x'')"]),
-  HOUR: part('HOUR', 'time'),
+  HOUR: part('HOUR', 'time', DAY_TIME),
   IF: calls(['IF(1 < 2, 1, 2)'], [`IF(${N_BOOL}, 1, 2)`, `IF(TRUE, ${N_INT}, 2)`]),
   IFNULL: calls(['IFNULL(NULL, 1)'], [`IFNULL(${N_INT}, ${N_INT})`]),
   IN: calls(['1 IN (1, 2)', "'a' IN ('b', 'c')"], [`${N_INT} IN (1, 2)`, `1 IN (2, ${N_INT})`]),
   INET_ATON: calls(["INET_ATON('10.0.0.1')"], [`INET_ATON(${N_STR})`], ["INET_ATON('')", "INET_ATON('999.1.1.1')"]),
   INET_NTOA: calls(['INET_NTOA(167772161)'], [`INET_NTOA(${N_INT})`], ['INET_NTOA(-1)', 'INET_NTOA(4294967296)']),
   INITCAP: text('INITCAP', "'hello wORLD'"),
-  INSTR: calls(["INSTR('abc', 'b')"], [`INSTR(${N_STR}, 'b')`], ["INSTR('', '')"]),
+  INSTR: calls(["INSTR('abc', 'b')", "INSTR('abcb', 'b', 3, 1)"], [`INSTR(${N_STR}, 'b')`, `INSTR('ab', 'b', ${N_INT}, 1)`], ["INSTR('', '')", "INSTR('ab', 'b', 1, 0)", "INSTR('ab', 'b', -9, 1)"]),
   'IS DISTINCT FROM': calls(['1 IS DISTINCT FROM 2'], [`${N_INT} IS DISTINCT FROM ${N_INT}`]),
   'IS FALSE': calls(['FALSE IS FALSE'], [`${N_BOOL} IS FALSE`]),
   'IS JSON ARRAY': calls(["'[]' IS JSON ARRAY"], [`${N_STR} IS JSON ARRAY`], ["'' IS JSON ARRAY"]),
@@ -170,9 +175,9 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   MAP_UNION: calls(["MAP_UNION(MAP['a', 1], MAP['b', 2])"], [`MAP_UNION(${N_MAP}, ${N_MAP})`]),
   MAP_VALUES: calls(["MAP_VALUES(MAP['a', 1])"], [`MAP_VALUES(${N_MAP})`]),
   MD5: hash('MD5'),
-  MINUTE: part('MINUTE', 'time'),
+  MINUTE: part('MINUTE', 'time', DAY_TIME),
   MOD: calls(['MOD(7, 3)', '7 % 3', 'MOD(7.5, 2)', 'MOD(7e0, 2)'], [`MOD(${N_INT}, 2)`], ['MOD(1, 0)', 'MOD(1e0, 0)']),
-  MONTH: part('MONTH'),
+  MONTH: part('MONTH', 'date', YEAR_MONTH),
   NEGATE: calls(['-CAST(5 AS INT)', '-CAST(1.5 AS DECIMAL(2, 1))', "-(INTERVAL '1' DAY + INTERVAL '1' HOUR)"], [`-${N_INT}`], ['-CAST(-2147483648 AS INT)']),
   NOT: calls(['NOT TRUE'], [`NOT ${N_BOOL}`]),
   NULLIF: calls(['NULLIF(1, 1)', 'NULLIF(1, 2)'], [`NULLIF(${N_INT}, 1)`]),
@@ -185,7 +190,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   POWER: calls(['POWER(2, 3)', 'POW(2.5, 2)'], [`POWER(${N_DBL}, 2)`], ['POWER(-1, 0.5)', 'POWER(0, -1)']),
   PRINTF: calls(["PRINTF('%s=%d', 'a', 1)", "PRINTF('x')"], [`PRINTF(${N_STR}, 1)`, `PRINTF('%s', ${N_INT})`], ["PRINTF('%q', 1)", "PRINTF('%d', 'x')"]),
   PROCTIME: calls(['PROCTIME()'], []),
-  QUARTER: part('QUARTER'),
+  QUARTER: part('QUARTER', 'date', YEAR_MONTH),
   RADIANS: math('RADIANS'),
   RAND: calls(['RAND()', 'RAND(42)'], ['RAND(CAST(NULL AS INT))']),
   RAND_INTEGER: calls(['RAND_INTEGER(10)', 'RAND_INTEGER(42, 10)'], [`RAND_INTEGER(${N_INT})`], ['RAND_INTEGER(0)', 'RAND_INTEGER(1, -1)']),
@@ -204,7 +209,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   ROW: calls(["ROW(1, 'a')", "(1, 'a')"], [`ROW(${N_INT})`]),
   RPAD: calls(["RPAD('a', 3, 'x')"], [`RPAD(${N_STR}, 3, 'x')`], ["RPAD('a', 0, 'x')"]),
   RTRIM: calls(["RTRIM('a  ')", "RTRIM('ax', 'x')"], [`RTRIM(${N_STR})`]),
-  SECOND: part('SECOND', 'time'),
+  SECOND: part('SECOND', 'time', DAY_TIME),
   SHA1: hash('SHA1'),
   SHA2: calls(["SHA2('abc', 256)", "SHA2('abc', 512)", "SHA2(x'616263', 384)"], [`SHA2(${N_STR}, 256)`, `SHA2(${N_BYTES}, 256)`], ["SHA2('abc', 1)", "SHA2(x'', 1)"]),
   SHA224: hash('SHA224'),
@@ -240,7 +245,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   URL_ENCODE: text('URL_ENCODE', "'a b&c'"),
   UUID: calls(['UUID()'], []),
   WEEK: part('WEEK'),
-  YEAR: part('YEAR'),
+  YEAR: part('YEAR', 'date', YEAR_MONTH),
 };
 
 /** The calls of every aggregate function, by canonical name (over AGGREGATE_ROWS). */

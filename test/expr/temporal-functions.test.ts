@@ -15,7 +15,7 @@ describe('EXTRACT and its shorthands', () => {
     ['HOUR', 13],
     ['MINUTE', 5],
     ['SECOND', 9],
-    ['MILLISECOND', 9045],
+    ['MILLISECOND', 45],
     ['DOY', 60],
     ['DOW', 7],
     ['ISODOW', 6],

@@ -19,7 +19,7 @@ export const binaryFunctions: readonly ScalarFunctionDefinition[] = [
   defineScalar({
     name: 'DECODE',
     description: "DECODE(b, charset): the text of bytes b in charset ('US-ASCII', 'ISO-8859-1', 'UTF-8', 'UTF-16BE', 'UTF-16LE', 'UTF-16'); malformed bytes become U+FFFD",
-    signatures: [{ args: [Arg.BINARY, Arg.STRING], returns: SqlTypes.string(false), generate: (ctx, [b, charset]) => `${ctx.lib('decodeBytes')}(${b!.code}, ${charset!.code})` }],
+    signatures: [{ args: [Arg.BINARY, Arg.STRING], nullable: true, returns: SqlTypes.string(false), generate: (ctx, [b, charset]) => `${ctx.lib('decodeBytes')}(${b!.code}, ${charset!.code})` }],
   }),
   defineScalar({
     name: 'UNHEX',

@@ -5,7 +5,8 @@
  * booleans (FALSE < TRUE), temporal values as numbers, binary strings by unsigned bytes
  * (lexicographic, a prefix first, as Flink); ROW/ARRAY/MAP only for equality.
  */
-import { isBinaryType, withNullable, type SqlType } from '../../common/sql-type.js';
+import { isBinaryType, isStringType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { generateCast } from '../cast.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { comparisonType } from '../type-coercion.js';
 import { Arg, booleanType, defineScalar, type Signature } from './define.js';
@@ -39,12 +40,38 @@ function comparedTypes(types: readonly SqlType[], ordering: boolean): readonly S
   return types.map((t) => withNullable(common, t.nullable));
 }
 
+const isTimePoint = (type: SqlType): boolean => type.kind === 'DATE' || type.kind === 'TIME' || type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ';
+
+/**
+ * `=` and `<>` between a date/time value and a string: the string is converted to the date/time
+ * type and a string that does not convert makes the result NULL (not an error), as Flink's
+ * equality does (`DATE '2024-01-31' = 'tomorrow'` is NULL).
+ */
+function timePointTextEquality(op: '=' | '<>'): Signature {
+  return {
+    args: [Arg.ANY, Arg.ANY],
+    coerce: (types) => ((isTimePoint(types[0]!) && isStringType(types[1]!)) || (isStringType(types[0]!) && isTimePoint(types[1]!)) ? types : undefined),
+    nullable: true,
+    returns: booleanType(false),
+    generate: (ctx, [a, b]) => {
+      const textFirst = isStringType(a!.type);
+      const [text, time] = textFirst ? [a!, b!] : [b!, a!];
+      const type = withNullable(withoutTimeAttribute(time.type), false);
+      const parsed = generateCast(ctx, text.code, text.type, type, true);
+      const converted: ArgCode = { code: 'v', type };
+      const compared = textFirst ? comparisonCode(ctx, op, converted, time) : comparisonCode(ctx, op, time, converted);
+      return `((v) => (v === null ? null : ${compared}))(${parsed})`;
+    },
+  };
+}
+
 function comparison(op: ComparisonOp, description: string): ScalarFunctionDefinition {
   const ordering = op !== '=' && op !== '<>';
   return defineScalar({
     name: op,
     description,
     signatures: [
+      ...(op === '=' || op === '<>' ? [timePointTextEquality(op)] : []),
       {
         args: [Arg.ANY, Arg.ANY],
         coerce: (types) => comparedTypes(types, ordering),

@@ -39,8 +39,8 @@ function coalesceLike(name: string, description: string, minimum: number): Scala
         args: Array.from({ length: minimum }, () => Arg.ANY),
         variadic: name === 'COALESCE',
         coerce: toCommon,
-        // COALESCE is nullable only when every argument is; IFNULL only when its replacement is (Flink).
-        returns: (types) => withNullable(types[0]!, name === 'IFNULL' ? types[1]!.nullable : types.every((t) => t.nullable)),
+        // Nullable only when every argument is (IFNULL: a NOT NULL first argument or replacement makes it NOT NULL, as Flink's).
+        returns: (types) => withNullable(types[0]!, types.every((t) => t.nullable)),
         generate: (ctx, args) => `${ctx.lib('coalesce')}(${args.map((a) => a.code).join(', ')})`,
       },
     ],

@@ -43,9 +43,9 @@ function checkedPath(fn: string, index: number, returns: SqlType | ((types: read
   };
 }
 
-/** The RETURNING type of JSON_VALUE (a typed NULL argument; an untyped NULL means STRING). */
+/** The RETURNING type of JSON_VALUE (a typed NULL argument; an untyped NULL means none: VARCHAR(2000), Flink's default). */
 function returningType(type: SqlType): SqlType {
-  return type.kind === 'NULL' ? SqlTypes.string(true) : withNullable(type, true);
+  return type.kind === 'NULL' ? SqlTypes.varchar(2000, true) : withNullable(type, true);
 }
 
 const VALUE_TYPES = new Set(['VARCHAR', 'CHAR', 'BOOLEAN', 'TINYINT', 'SMALLINT', 'INT', 'BIGINT', 'FLOAT', 'DOUBLE', 'DECIMAL', 'DATE', 'TIME', 'TIMESTAMP']);
@@ -132,7 +132,7 @@ export const jsonFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'JSON_VALUE',
-    description: 'JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT e} ON EMPTY] [{NULL | ERROR | DEFAULT e} ON ERROR]): the scalar at the path, as STRING or the RETURNING type',
+    description: 'JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT e} ON EMPTY] [{NULL | ERROR | DEFAULT e} ON ERROR]): the scalar at the path, as VARCHAR(2000) or the RETURNING type',
     nulls: 'custom',
     signatures: [
       {

@@ -6,7 +6,7 @@
  * Flink types them, integer results wrapping as Java's do).
  */
 import { pow10 } from '../../common/decimal.js';
-import { MAX_DECIMAL_PRECISION, SqlTypes, type SqlType } from '../../common/sql-type.js';
+import { MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { JavaRandom } from '../runtime/numeric-lib.js';
 import { temporalRounder } from '../runtime/temporal-lib.js';
@@ -71,9 +71,11 @@ function roundLike(helpers: { readonly integer: string; readonly decimal: string
         if (digits === undefined) return SqlTypes.decimal(Math.min(MAX_DECIMAL_PRECISION, decimal.precision + 1), decimal.scale, false);
         return decimalRoundType(decimal, digits, false);
       },
+      yieldsNull: true,
       generate: (ctx, args, call) => {
         const scale = (args[0]!.type as DecimalType).scale;
-        return `${ctx.lib(helpers.decimal)}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${(call.type as DecimalType).scale})`;
+        const result = call.type as DecimalType;
+        return `${ctx.lib(helpers.decimal)}(${args[0]!.code}, ${scale}, ${digitsCode(args)}, ${result.scale}, ${result.precision})`;
       },
     },
     {
@@ -252,6 +254,8 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
     deterministic: false,
     signatures: [{ args: [], returns: SqlTypes.char(36, false), generate: (ctx) => `${ctx.lib('uuid')}()` }],
   }),
+  shiftFunction('SHIFTLEFT', true),
+  shiftFunction('SHIFTRIGHT', false),
   defineScalar({
     name: 'BIN',
     description: 'BIN(n): n in binary (negative numbers as 64-bit two’s complement)',
@@ -267,3 +271,27 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
     ],
   }),
 ];
+
+/**
+ * SHIFTLEFT(a, n) / SHIFTRIGHT(a, n): Java's `<<` / `>>` (arithmetic) of an integer, of the type
+ * of `a`: the count is taken modulo the width (32 for TINYINT, SMALLINT and INT, which shift as
+ * Java ints and then wrap to their type; 64 for BIGINT).
+ */
+function shiftFunction(name: 'SHIFTLEFT' | 'SHIFTRIGHT', left: boolean): ScalarFunctionDefinition {
+  return defineScalar({
+    name,
+    description: `${name}(a, n): a shifted ${left ? 'left' : 'right (keeping the sign)'} by n bits, as Java's ${left ? '<<' : '>>'} on the type of a`,
+    signatures: [
+      {
+        args: [Arg.INTEGER, Arg.INTEGER],
+        returns: (types) => withNullable(types[0]!, false),
+        exactInt64: true,
+        generate: (ctx, [a, n], call) => {
+          const count = n!.type.kind === 'BIGINT' ? `${ctx.lib('int64ToNumber')}(${n!.code})` : n!.code;
+          if (a!.type.kind === 'BIGINT') return `${ctx.lib('int64Shift')}(${a!.code}, ${count}, ${left})`;
+          return integerResult(call.type, `${a!.code} ${left ? '<<' : '>>'} ${count}`, '');
+        },
+      },
+    ],
+  });
+}

@@ -5,18 +5,16 @@
  * POSITION, LOCATE, INSTR, REPLACE, TRANSLATE, LIKE, SIMILAR TO, LPAD/RPAD, INITCAP, REPEAT,
  * REVERSE, the REGEXP family, SPLIT_INDEX, STR_TO_MAP, PARSE_URL, URL_ENCODE/URL_DECODE, ELT,
  * PRINTF, STARTSWITH/ENDSWITH, base64 and the hashes. Constant patterns (LIKE, regular
- * expressions) are compiled once, into the closure; a literal regular expression that does not
- * compile is an error when the query is planned, one computed at run time makes the function
- * NULL (REGEXP: FALSE), as Flink's.
+ * expressions) are compiled once, into the closure; a regular expression that does not compile,
+ * literal or computed, makes the function NULL (REGEXP: FALSE), as Flink's.
  */
-import { WeirError } from '../../common/errors.js';
 import { formatValue } from '../../common/value-format.js';
 import { MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { leastRestrictive } from '../type-coercion.js';
-import { Arg, booleanType, defineScalar, stringLiteral, type Literals, type Signature } from './define.js';
+import { Arg, booleanType, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
 type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
@@ -72,20 +70,6 @@ function regexArg(ctx: CodegenContext, arg: ArgCode, global: boolean): string {
   return `${ctx.lib('javaRegex')}(${arg.code}${global ? ', true' : ''})`;
 }
 
-/**
- * A result type that first checks a literal regular expression at argument `index`: one that does
- * not compile is an error when the query is planned, as in Flink.
- */
-function checkingRegex(fn: string, index: number, returns: SqlType): (types: readonly SqlType[], literals: Literals) => SqlType {
-  return (_types, literals) => {
-    const pattern = literals[index]?.value;
-    if (typeof pattern === 'string' && javaRegex(pattern) === null) {
-      throw new WeirError('INVALID_ARGUMENT', `${fn}: invalid regular expression '${pattern}'`);
-    }
-    return returns;
-  };
-}
-
 /** A regular-expression function of (s, regex[, extra]) calling the run-time helper `helper`. */
 function regexFunction(name: string, description: string, returns: SqlType, helperName: string, options: { readonly global?: boolean; readonly extra?: Signature['args']; readonly defaultExtra?: string } = {}): ScalarFunctionDefinition {
   const extra = options.extra ?? [];
@@ -97,7 +81,7 @@ function regexFunction(name: string, description: string, returns: SqlType, help
         args: [Arg.STRING, Arg.STRING, ...extra],
         optional: extra.length,
         nullable: true,
-        returns: checkingRegex(name, 1, returns),
+        returns,
         generate: (ctx, [s, regex, ...rest]) => {
           const more = rest.length > 0 ? rest.map((a) => `, ${a.code}`).join('') : options.defaultExtra === undefined ? '' : `, ${options.defaultExtra}`;
           return `${ctx.lib(helperName)}(${s!.code}, ${regexArg(ctx, regex!, options.global === true)}${more})`;
@@ -355,7 +339,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.STRING, Arg.STRING, Arg.STRING],
         nullable: true,
-        returns: checkingRegex('REGEXP_REPLACE', 1, STRING),
+        returns: STRING,
         generate: (ctx, [s, regex, replacement]) => `${ctx.lib('regexpReplace')}(${s!.code}, ${regexArg(ctx, regex!, true)}, ${replacement!.code})`,
       },
     ],
@@ -366,7 +350,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     signatures: [
       {
         args: [Arg.STRING, Arg.STRING],
-        returns: checkingRegex('REGEXP', 1, booleanType(false)),
+        returns: booleanType(false),
         generate: (ctx, [s, regex]) => `${ctx.lib('regexpMatches')}(${s!.code}, ${regexArg(ctx, regex!, false)})`,
       },
     ],
@@ -420,20 +404,9 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
   stringFunction('ENDSWITH', 'ENDSWITH(s, suffix): TRUE when s ends with suffix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.endsWith(${b})` }),
   defineScalar({
     name: 'ELT',
-    description: 'ELT(index, e1, e2, ...): the index-th expression (1-based); NULL when index is NULL or out of range',
+    description: 'ELT(index, e1, e2, ...): the index-th expression (1-based) of strings or of binary strings; NULL when index is NULL, an error when it is out of range',
     nulls: 'custom',
-    signatures: [
-      {
-        args: [Arg.INTEGER, Arg.STRING],
-        variadic: true,
-        coerce: (types) => {
-          const common = leastRestrictive(types.slice(1));
-          return common === undefined ? undefined : [types[0]!, ...types.slice(1).map((t) => withNullable(common, t.nullable))];
-        },
-        returns: (types) => withNullable(types[1]!, true),
-        generate: (_ctx, [index, ...values]) => `(${index!.code} === null || ${index!.code} < 1 || ${index!.code} > ${values.length} ? null : [${values.map((v) => v.code).join(', ')}][${index!.code} - 1])`,
-      },
-    ],
+    signatures: [eltSignature(Arg.STRING), eltSignature(Arg.BINARY)],
   }),
   defineScalar({
     name: 'PRINTF',
@@ -490,12 +463,14 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     returns: STRING,
     generate: helper('inetNtoa'),
   }),
-  stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('left') }),
-  stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], returns: asVarchar(0), generate: helper('right') }),
-  stringFunction('INSTR', 'INSTR(s, sub): the position (from 1) of the first occurrence of sub in s, 0 when there is none', {
-    args: [Arg.STRING, Arg.STRING],
+  // LEFT and RIGHT are typed nullable whatever the arguments, as Flink's operator table types them (ARG0_VARCHAR_FORCE_NULLABLE).
+  stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: asVarchar(0), generate: helper('left') }),
+  stringFunction('RIGHT', 'RIGHT(s, n): the last n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: asVarchar(0), generate: helper('right') }),
+  stringFunction('INSTR', 'INSTR(s, sub[, start[, nth]]): the position (from 1) of the nth occurrence (default the first) of sub in s searching from start (default 1; from the end backwards when negative), 0 when there is none', {
+    args: [Arg.STRING, Arg.STRING, Arg.INTEGER, Arg.INTEGER],
+    optional: 2,
     returns: INT,
-    generate: (_ctx, s, sub) => `(${s}.indexOf(${sub}) + 1)`,
+    generate: (ctx, s, sub, start, nth) => (start === undefined ? `(${s}.indexOf(${sub}) + 1)` : `${ctx.lib('instr')}(${s}, ${sub}, ${start}, ${nth ?? 1})`),
   }),
   defineScalar({
     name: 'TO_BASE64',
@@ -505,7 +480,15 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       { args: [Arg.BINARY], returns: STRING, generate: (ctx, [b]) => `${ctx.lib('base64OfBytes')}(${b!.code})` },
     ],
   }),
-  stringFunction('FROM_BASE64', 'FROM_BASE64(s): the UTF-8 text of base64 s (an error when s is not base64)', { args: [Arg.STRING], returns: STRING, generate: helper('fromBase64') }),
+  defineScalar({
+    name: 'FROM_BASE64',
+    description: 'FROM_BASE64(s): the UTF-8 text of base64 s, a string or a binary string (an error when s is not base64)',
+    signatures: [
+      { args: [Arg.STRING], returns: STRING, generate: (ctx, [s]) => `${ctx.lib('fromBase64')}(${s!.code})` },
+      { args: [Arg.BINARY], returns: STRING, generate: (ctx, [b]) => `${ctx.lib('fromBase64Bytes')}(${b!.code})` },
+    ],
+  }),
+  stringFunction('HASH_CODE', "HASH_CODE(s): Java's String.hashCode of s (an INT)", { args: [Arg.STRING], returns: INT, generate: helper('javaHashCode') }),
   defineScalar({
     name: 'SHA2',
     description: 'SHA2(s, bits): the SHA-224, SHA-256, SHA-384 or SHA-512 digest of the UTF-8 bytes of s (or of a binary string), in hex; NULL for another bit length',
@@ -531,3 +514,21 @@ export const STRING_ALIASES: Readonly<Record<string, string>> = {
   CHARACTER_LENGTH: 'CHAR_LENGTH',
   SUBSTR: 'SUBSTRING',
 };
+
+/**
+ * ELT over one family of values: their common type, nullable when the index or any value is (as
+ * Flink types it); an index outside [1, n] is an error, as Flink's IndexOutOfBoundsException.
+ */
+function eltSignature(values: ArgFamily): Signature {
+  return {
+    args: [Arg.INTEGER, values],
+    variadic: true,
+    coerce: (types) => {
+      const common = leastRestrictive(types.slice(1));
+      return common === undefined ? undefined : [types[0]!, ...types.slice(1).map((t) => withNullable(common, t.nullable))];
+    },
+    returns: (types) => withNullable(types[1]!, types.some((t) => t.nullable)),
+    generate: (ctx, [index, ...values]) =>
+      `(${index!.code} === null ? null : [${values.map((v) => v.code).join(', ')}][${ctx.lib('eltIndex')}(${index!.code}, ${values.length})])`,
+  };
+}

@@ -62,7 +62,7 @@ const extractSignature = (family: (typeof Arg)[keyof typeof Arg]): Signature => 
   generate: (ctx, [unit, value]) => extractorCode(ctx, String(constantArg('EXTRACT', unit, 'unit')), value!),
 });
 
-/** A shorthand such as HOUR(ts) for EXTRACT(HOUR FROM ts). */
+/** A shorthand such as HOUR(ts) for EXTRACT(HOUR FROM ts), of a timestamp, a date or time, and for some units an interval. */
 function extractShorthand(name: string, unit: string): ScalarFunctionDefinition {
   const forDate = (DATE_UNITS as readonly string[]).includes(unit);
   const signature = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
@@ -73,9 +73,12 @@ function extractShorthand(name: string, unit: string): ScalarFunctionDefinition 
   return defineScalar({
     name,
     description: `${name}(x): EXTRACT(${unit} FROM x), as BIGINT`,
-    signatures: [signature(Arg.TIMESTAMP), signature(forDate ? Arg.DATE : Arg.TIME)],
+    signatures: [signature(Arg.TIMESTAMP), signature(forDate ? Arg.DATE : Arg.TIME), ...(INTERVAL_SHORTHANDS.has(unit) ? [signature(forDate ? Arg.INTERVAL_YM : Arg.INTERVAL_DT)] : [])],
   });
 }
+
+/** The shorthands that also take an interval (of their kind), as EXTRACT does: HOUR(INTERVAL '1 07:00' DAY TO MINUTE) is 7. */
+const INTERVAL_SHORTHANDS: ReadonlySet<string> = new Set(['YEAR', 'QUARTER', 'MONTH', 'HOUR', 'MINUTE', 'SECOND']);
 
 const SHORTHANDS: readonly (readonly [string, string])[] = [
   ['YEAR', 'YEAR'],
@@ -201,8 +204,9 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     name: 'DATE_FORMAT',
     description: "DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'): the timestamp (or timestamp text) in a Java SimpleDateFormat pattern",
     signatures: [
-      { args: [Arg.TIMESTAMP, Arg.STRING], returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, wallOf(ctx, ts!), pattern) },
-      { args: [Arg.DATE, Arg.STRING], returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
+      // Typed nullable whatever the arguments, as Flink's operator table types it (VARCHAR_FORCE_NULLABLE).
+      { args: [Arg.TIMESTAMP, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, wallOf(ctx, ts!), pattern) },
+      { args: [Arg.DATE, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
       {
         args: [Arg.STRING, Arg.STRING],
         nullable: true,
@@ -265,6 +269,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         args: [Arg.INTEGER, Arg.STRING],
         optional: 1,
         exactInt64: true,
+        nullable: true,
         returns: STRING,
         generate: (ctx, [seconds, pattern]) => `${ctx.lib('fromUnixtimeIn')}(${seconds!.code}, ${JSON.stringify(ctx.timeZone)}${pattern === undefined ? '' : `, ${pattern.code}`})`,
       },

@@ -4,7 +4,8 @@
  * TO_BASE64 and the digests of bytes. Every result is a fresh array owning its buffer.
  */
 import { createHash } from 'node:crypto';
-import { bytesEqual, bytesToBase64, compareBytes, copyBytes, utf8Bytes } from '../../common/bytes.js';
+import { bytesEqual, bytesToBase64, compareBytes, copyBytes, utf8Bytes, utf8Text } from '../../common/bytes.js';
+import { fromBase64 } from './string-lib.js';
 import { WeirError } from '../../common/errors.js';
 
 /** True when two binary strings hold the same bytes; false when either is NULL (an IN list's NULL element). */
@@ -186,4 +187,9 @@ const SHA2_ALGORITHMS: Readonly<Record<number, string>> = { 224: 'sha224', 256: 
 export function sha2OfBytes(bytes: Uint8Array, bits: number): string | null {
   const algorithm = SHA2_ALGORITHMS[bits];
   return algorithm === undefined ? null : hashBytesHex(algorithm, bytes);
+}
+
+/** FROM_BASE64 of a binary string: its bytes read as (UTF-8) base64 text, decoded to UTF-8 text, as Flink's. */
+export function fromBase64Bytes(bytes: Uint8Array): string {
+  return fromBase64(utf8Text(bytes, 'FROM_BASE64'));
 }

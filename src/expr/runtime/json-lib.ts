@@ -132,8 +132,12 @@ export class JsonObject {
 
 class JsonSyntaxError extends Error {}
 
-/** Parses JSON text (surrounding whitespace allowed); throws a JsonSyntaxError naming the offset. */
-export function parseJson(text: string): JsonValue {
+/**
+ * Parses JSON text (surrounding whitespace allowed); throws a JsonSyntaxError naming the offset.
+ * `trailing`: text after the first value is ignored, as Jackson's default ObjectMapper (which
+ * Flink's JSON_UNQUOTE validates with) ignores it.
+ */
+export function parseJson(text: string, trailing = false): JsonValue {
   let i = 0;
   const fail = (what: string): never => {
     throw new JsonSyntaxError(`${what} at offset ${i}`);
@@ -209,14 +213,14 @@ export function parseJson(text: string): JsonValue {
   };
   const result = value();
   space();
-  if (i < text.length) fail('unexpected text after the value');
+  if (i < text.length && !trailing) fail('unexpected text after the value');
   return result;
 }
 
-/** Parses JSON text, or undefined when it is not JSON. */
-export function tryParseJson(text: string): JsonValue | undefined {
+/** Parses JSON text, or undefined when it is not JSON (`trailing`: see {@link parseJson}). */
+export function tryParseJson(text: string, trailing = false): JsonValue | undefined {
   try {
-    return parseJson(text);
+    return parseJson(text, trailing);
   } catch (error) {
     if (error instanceof JsonSyntaxError) return undefined;
     throw error;
@@ -350,7 +354,7 @@ function readPath(root: JsonValue, path: JsonPath): JsonValue | undefined {
     for (const step of path.steps) {
       current = stepInto(current, step);
       if (current === undefined) {
-        if (path.strict) throw new JsonPathError(`no value at ${path.text}`);
+        if (path.strict) throw new JsonPathError(`No results for path: ${canonicalPath(path.steps)}`);
         return undefined;
       }
     }
@@ -359,6 +363,11 @@ function readPath(root: JsonValue, path: JsonPath): JsonValue | undefined {
   let current: JsonValue[] = [root];
   for (const step of path.steps) current = current.flatMap((v) => select(v, step));
   return current;
+}
+
+/** A definite path as Jayway JsonPath prints it in its errors (Flink's messages): `$['a'][0]`. */
+function canonicalPath(steps: readonly Step[]): string {
+  return `$${steps.map((step) => (step.kind === 'index' ? `[${step.index}]` : step.kind === 'key' ? `['${step.name}']` : '')).join('')}`;
 }
 
 function stepInto(value: JsonValue | undefined, step: Step): JsonValue | undefined {
@@ -544,11 +553,42 @@ export function jsonQuoteText(s: string): string {
   return out + '"';
 }
 
-/** JSON_UNQUOTE: a JSON string literal's text; anything else (not quoted, or not valid JSON) as it is. */
+/**
+ * JSON_UNQUOTE as Flink's: text that does not start with a JSON value (Jackson's leniency: what
+ * follows the first value is not checked) is returned as it is; text that does and is enclosed in
+ * double quotes has its inside unescaped (\" \\ \/ \b \f \n \r \t \uXXXX), unless an escape there is
+ * invalid, when it is returned as it is too; other JSON (arrays, objects, numbers) as it is.
+ */
 export function jsonUnquote(s: string): string {
+  if (tryParseJson(s, true) === undefined) return s;
   if (s.length < 2 || !s.startsWith('"') || !s.endsWith('"')) return s;
-  const value = tryParseJson(s);
-  return typeof value === 'string' ? value : s;
+  return unescapeJsonText(s.slice(1, -1)) ?? s;
+}
+
+const JSON_ESCAPES: Readonly<Record<string, string>> = { '"': '"', '\\': '\\', '/': '/', b: '\b', f: '\f', n: '\n', r: '\r', t: '\t' };
+
+/** The text with its JSON escapes resolved; undefined when one is invalid. */
+function unescapeJsonText(text: string): string | undefined {
+  let result = '';
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i]!;
+    if (c !== '\\' || i + 1 >= text.length) {
+      result += c;
+      continue;
+    }
+    const next = text[++i]!;
+    if (next === 'u') {
+      const hex = text.slice(i + 1, i + 5);
+      if (!/^[0-9a-fA-F]{4}$/.test(hex)) return undefined;
+      result += String.fromCharCode(parseInt(hex, 16));
+      i += 4;
+      continue;
+    }
+    const escaped = JSON_ESCAPES[next];
+    if (escaped === undefined) return undefined;
+    result += escaped;
+  }
+  return result;
 }
 
 /**

@@ -4,6 +4,7 @@
  * DECIMAL arithmetic on unscaled bigints. Errors name the operation and its operands.
  */
 import { divideHalfUp, fitsPrecision, formatDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
+import { MAX_DECIMAL_PRECISION } from '../../common/sql-type.js';
 import { WeirError } from '../../common/errors.js';
 import { int64Quotient, int64Remainder, int64ToBigInt, wrapInt64, type Int64 } from '../../common/int64.js';
 
@@ -98,11 +99,16 @@ export function decimalMod(a: bigint, sa: number, b: bigint, sb: number, p: numb
   return decimalResult((a * pow10(scale - sa)) % (b * pow10(scale - sb)), scale, p, s);
 }
 
-/** Rounds a DECIMAL of scale `s` HALF_UP to `digits` fraction digits (negative: tens, hundreds, …) and returns it at scale `resultScale`. */
-export function decimalRound(value: bigint, s: number, digits: number, resultScale: number): bigint {
-  if (digits >= s) return rescaleDecimal(value, s, resultScale);
-  const rounded = divideHalfUp(value, pow10(s - digits));
-  return digits >= 0 ? rescaleDecimal(rounded, digits, resultScale) : rounded * pow10(-digits) * pow10(resultScale);
+/** Rounds a DECIMAL of scale `s` HALF_UP to `digits` fraction digits (negative: tens, hundreds, …) and returns it at scale `resultScale`; NULL when it does not fit `resultPrecision`. */
+export function decimalRound(value: bigint, s: number, digits: number, resultScale: number, resultPrecision: number = MAX_DECIMAL_PRECISION): bigint | null {
+  let result: bigint;
+  if (digits >= s) result = rescaleDecimal(value, s, resultScale);
+  else {
+    const rounded = divideHalfUp(value, pow10(s - digits));
+    result = digits >= 0 ? rescaleDecimal(rounded, digits, resultScale) : rounded * pow10(-digits) * pow10(resultScale);
+  }
+  // Rounding up may carry past the type's precision (ROUND(99...9 AS DECIMAL(38, 0), -1)): NULL, as Flink's DECIMAL overflow.
+  return fitsPrecision(result, resultPrecision) ? result : null;
 }
 
 /** FLOOR of a DECIMAL of scale `s`, as an unscaled value of scale 0. */
@@ -240,4 +246,11 @@ export function binaryString(value: Int64): string {
 /** Java's Long.toHexString of a BIGINT, upper case (negative numbers as 64-bit two's complement). */
 export function hexOfInteger(value: Int64): string {
   return (value >= 0 ? value.toString(16) : BigInt.asUintN(64, int64ToBigInt(value)).toString(16)).toUpperCase();
+}
+
+/** Java's `a << n` (`left`) or `a >> n` for a BIGINT: the count taken modulo 64, the result wrapped to 64 bits. */
+export function int64Shift(a: Int64, n: number, left: boolean): Int64 {
+  const count = BigInt(n & 63);
+  const value = int64ToBigInt(a);
+  return wrapInt64(left ? value << count : value >> count);
 }

@@ -606,3 +606,45 @@ export function sha2(s: string, bits: number): string | null {
   const algorithm = SHA2_ALGORITHMS[bits];
   return algorithm === undefined ? null : hashHex(algorithm, s);
 }
+
+/** ELT's zero-based position for a 1-based `index` among `count` values; out of [1, count] is an error, as Flink's. */
+export function eltIndex(index: number, count: number): number {
+  if (index < 1 || index > count) throw new WeirError('EXECUTION_ERROR', `ELT: Index ${index} is out of range [1, ${count}]`);
+  return index - 1;
+}
+
+/**
+ * INSTR(s, sub, start, nth) as Flink's: the 1-based position of the nth occurrence of `sub` in
+ * `s` found searching forward from position `start`, or, for a negative `start`, backward among
+ * the occurrences that end by position length + start + 1 (Flink searches the reversed strings);
+ * 0 when there is none or `start` is 0. `nth` must be positive.
+ */
+export function instr(s: string, sub: string, start: number, nth: number): number {
+  if (nth <= 0) throw new WeirError('EXECUTION_ERROR', `INSTR: the occurrence must be positive, got ${nth}`);
+  if (start === 0) return 0;
+  let found = -1;
+  if (start > 0) {
+    let from = start - 1;
+    for (let i = 0; i < nth; i++) {
+      found = s.indexOf(sub, from);
+      if (found < 0) return 0;
+      from = found + 1;
+    }
+  } else {
+    let from = s.length + start + 1 - sub.length;
+    for (let i = 0; i < nth; i++) {
+      if (from < 0) return 0;
+      found = s.lastIndexOf(sub, from);
+      if (found < 0) return 0;
+      from = found - 1;
+    }
+  }
+  return found + 1;
+}
+
+/** Java's String.hashCode: s[0]*31^(n-1) + ... + s[n-1] over UTF-16 code units, in 32-bit arithmetic. */
+export function javaHashCode(s: string): number {
+  let hash = 0;
+  for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0;
+  return hash;
+}

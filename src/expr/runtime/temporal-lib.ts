@@ -2,7 +2,8 @@
  * Run-time helpers for date/time functions, called by generated code with non-NULL arguments.
  * Everything is UTC (see common/datetime.ts).
  */
-import { addMonthsToDays, addMonthsToMillis, civilFromDays, daysFromCivil, floorDiv, floorMod, isoDayOfWeek, MILLIS_PER_DAY, parseDate, parseTimestamp } from '../../common/datetime.js';
+import { addMonthsToDays, addMonthsToMillis, civilFromDays, daysFromCivil, floorDiv, floorMod, isoDayOfWeek, MILLIS_PER_DAY, parseTimestamp } from '../../common/datetime.js';
+import { parseDateText } from './date-text.js';
 import { WeirError } from '../../common/errors.js';
 import { INT64_MIN, type Int64 } from '../../common/int64.js';
 import { instantOf, localOf } from '../../common/time-zone.js';
@@ -41,9 +42,9 @@ const timeExtractors: Readonly<Record<string, (millisOfDay: number) => number>> 
   HOUR: (t) => Math.floor(t / 3_600_000),
   MINUTE: (t) => Math.floor(t / 60_000) % 60,
   SECOND: (t) => Math.floor(t / 1000) % 60,
-  MILLISECOND: (t) => t % 60_000,
-  MICROSECOND: (t) => (t % 60_000) * 1000,
-  NANOSECOND: (t) => (t % 60_000) * 1_000_000,
+  MILLISECOND: (t) => t % 1000,
+  MICROSECOND: (t) => (t % 1000) * 1000,
+  NANOSECOND: (t) => (t % 1000) * 1_000_000,
 };
 
 function unknownUnit(unit: string, what: string): WeirError {
@@ -146,7 +147,7 @@ export function timestampAddFunction(unit: string): (amount: number, millis: num
 
 /** TO_DATE(text[, pattern]): days, or NULL when the text does not match. */
 export function toDate(text: string, pattern?: string): number | null {
-  if (pattern === undefined) return parseDate(text) ?? null;
+  if (pattern === undefined) return parseDateText(text) ?? null;
   const millis = cachedDateParser(pattern)(text);
   return millis === undefined ? null : floorDiv(millis, MILLIS_PER_DAY);
 }

@@ -41,7 +41,7 @@ describe('nexmark through the engine', () => {
     expect(rowsOf('nexmark_q0')).toEqual(expected);
   });
 
-  it('q1 converts prices to DECIMAL(23, 3) euros', async () => {
+  it('q1 converts prices to DECIMAL(24, 3) euros', async () => {
     const e = createEngine({ connectors: [collectConnector] });
     await e.execute(DDL);
     await runJob(e, query('q1.sql'));

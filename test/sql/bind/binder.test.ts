@@ -46,7 +46,7 @@ describe('binder', () => {
       'EXPR$4 CHAR(3) NOT NULL',
       'EXPR$5 BOOLEAN NOT NULL',
       'EXPR$6 NULL',
-      'EXPR$7 DECIMAL(23, 3)',
+      'EXPR$7 DECIMAL(24, 3)',
       'EXPR$8 BIGINT',
       'id BIGINT',
       'EXPR$10 STRING',
