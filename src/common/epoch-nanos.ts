@@ -88,3 +88,13 @@ export function nanosOfDays(days: number): EpochNanos {
 export function daysOfNanos(nanos: EpochNanos): number {
   return floorDiv(millisOfNanos(nanos), MILLIS_PER_DAY);
 }
+
+/**
+ * The epoch milliseconds of a time column's value for operators that run on milliseconds (windows,
+ * OVER ordering, which Flink also keeps at milliseconds): a number as it is, epoch nanos rounded
+ * down to their millisecond; undefined for NULL (or anything else).
+ */
+export function timeMillisOf(value: unknown): number | undefined {
+  if (typeof value === 'number') return value;
+  return typeof value === 'bigint' ? millisOfNanos(value) : undefined;
+}
