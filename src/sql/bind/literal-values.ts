@@ -3,6 +3,7 @@ import { hexToBytes } from '../../common/bytes.js';
 import { parseDecimal } from '../../common/decimal.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import { parseInt64 } from '../../common/int64.js';
+import { dateFromParts, MILLIS_PER_DAY } from '../../common/datetime.js';
 import { MAX_MILLIS_PRECISION, nanosOfMillis } from '../../common/epoch-nanos.js';
 import { formatType, MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { castConverter } from '../../expr/cast.js';
@@ -116,8 +117,11 @@ export function typedLiteral(literal: TypedLiteral): LiteralExpr {
     case 'TIMESTAMP': {
       const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/.exec(text) ?? bad();
       const fraction = m[7] ?? '';
-      const millis = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), Number(fraction.slice(0, 3).padEnd(3, '0')));
-      if (Number.isNaN(millis)) bad();
+      // Through the calendar of common/datetime.ts, not Date.UTC, which reads years 0..99 as 1900..1999.
+      const days = dateFromParts(Number(m[1]), Number(m[2]), Number(m[3]));
+      const [hours, minutes, seconds] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+      if (days === undefined || hours > 23 || minutes > 59 || seconds > 59) bad();
+      const millis = days! * MILLIS_PER_DAY + ((hours * 60 + minutes) * 60 + seconds) * 1000 + Number(fraction.slice(0, 3).padEnd(3, '0'));
       const precision = fraction.length;
       // Above milliseconds the value is epoch nanos (common/epoch-nanos.ts), every digit kept.
       const value = precision > MAX_MILLIS_PRECISION ? nanosOfMillis(millis, Number(fraction.slice(3).padEnd(6, '0'))) : millis;
