@@ -22,7 +22,8 @@ import { formatValue } from '../../common/value-format.js';
 const MAX_PG_CHAR_LENGTH = 10_485_760;
 
 /** PostgreSQL keeps at most microseconds. */
-const MAX_PG_TIME_PRECISION = 6;
+export const MAX_POSTGRES_TIME_PRECISION = 6;
+const MAX_PG_TIME_PRECISION = MAX_POSTGRES_TIME_PRECISION;
 
 /** The column type weir creates for a SQL type (without NOT NULL). */
 export function postgresType(type: SqlType): string {

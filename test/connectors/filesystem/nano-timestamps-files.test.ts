@@ -5,7 +5,8 @@
  * read back are the rows written, to the nanosecond, and the sink's text is the input's text. Into
  * PostgreSQL (microseconds): a TIMESTAMP(6) column is written exactly, a TIMESTAMP(9) one
  * truncated to the microsecond, and a GROUP BY on a TIMESTAMP(6) key (exactly once) equals
- * PostgreSQL's own answer over the same rows.
+ * PostgreSQL's own answer over the same rows; a TIMESTAMP(9) key of a postgres sink is refused
+ * (keys less than a microsecond apart would be one row there).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -167,6 +168,23 @@ describe('nanosecond timestamps in files', () => {
     const read = back.map((r) => ({ id: r.id, ...Object.fromEntries((['at', 'seen', 'micro'] as const).map((c, i) => [c, r[c] === null ? null : `${parse[i]!(r[c]!) as bigint}n`])) }));
     const truncated = (v: bigint | null): string | null => (v === null ? null : `${v - floorMod(v, 1000n)}n`);
     expect(read.map((r) => JSON.stringify(r)).sort()).toEqual(data.map((r) => JSON.stringify({ id: r.id, at: truncated(r.at), seen: truncated(r.seen), micro: `${r.micro}n` })).sort());
+    await engine.close();
+  });
+
+  it('a TIMESTAMP(7..9) in the primary key of a postgres sink is refused, naming the column and the CAST to TIMESTAMP(6)', async () => {
+    const dir = tempDir();
+    const input = join(dir, 'in.json');
+    writeFileSync(input, `${data.slice(0, 5).map(jsonLine).join('\n')}\n`);
+    const engine = createEngine({ onWarning: () => {} });
+    const job = runJob(
+      engine,
+      `SET 'state.checkpoints.dir' = '${join(dir, 'checkpoints')}';
+      CREATE TABLE src (${COLUMNS}) WITH ('connector' = 'filesystem', 'path' = '${input}', 'format' = 'json');
+      CREATE TABLE by_at (at TIMESTAMP(9), n BIGINT, PRIMARY KEY (at) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${db!.url}');
+      INSERT INTO by_at SELECT at, COUNT(*) FROM src GROUP BY at;`,
+    );
+    await expect(job).rejects.toThrow(/key column "at" is TIMESTAMP\(9\).*microsecond/s);
+    expect(await db!.rows("SELECT 1 FROM information_schema.tables WHERE table_name = 'by_at'")).toEqual([]);
     await engine.close();
   });
 });
