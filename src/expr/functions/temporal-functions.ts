@@ -198,6 +198,13 @@ function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [strin
   return [asMillis(start, startType), endCode];
 }
 
+/** A period whose TIMESTAMP(p > 3) fields are of precision 3 (epoch milliseconds), the same type when it has none. */
+function millisPeriod(type: SqlType): SqlType {
+  const row = type as RowType;
+  if (!row.fields.some((f) => isNanoTimestamp(f.type))) return type;
+  return { ...row, fields: row.fields.map((f) => (isNanoTimestamp(f.type) ? { ...f, type: { ...(f.type as Extract<SqlType, { kind: 'TIMESTAMP' }>), precision: 3 } } : f)) };
+}
+
 /** The name of the planner's TUMBLE bound function (see {@link tumbleBound}); `$` names are not callable from SQL. */
 export const TUMBLE_BOUND = '$TUMBLE_BOUND';
 
@@ -429,7 +436,8 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         coerce: (types) => {
           if (!types.every(isPeriod)) return undefined;
           const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
-          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types : undefined;
+          // Periods are compared on the millisecond: a TIMESTAMP(p > 3) field is cast to precision 3.
+          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types.map(millisPeriod) : undefined;
         },
         nullable: true,
         returns: booleanType(false),
