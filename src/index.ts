@@ -11,7 +11,7 @@ export {
   type UserTableFunction,
 } from './engine/engine.js';
 export type { RestoreReport } from './engine/session.js';
-export { LocalZonedTimestamp, type ApiRow } from './engine/api-values.js';
+export { LocalZonedTimestamp, PreciseTimestamp, type ApiRow } from './engine/api-values.js';
 export { JobHandle, type CheckpointRecord, type JobProgress, type JobStatus, type OperatorMetrics } from './engine/job-handle.js';
 export type { MetricsEndpoint, MetricsEndpointOptions } from './engine/metrics-server.js';
 export type { StatementResult } from './engine/statement-result.js';

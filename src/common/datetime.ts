@@ -3,6 +3,7 @@
  * 1970-01-01, TIME = milliseconds of the day, TIMESTAMP = epoch milliseconds. All arithmetic is
  * UTC and proleptic Gregorian; TIMESTAMP has no time zone. A TIMESTAMP_LTZ is an instant (epoch
  * milliseconds), read as a wall-clock time of the session zone through common/time-zone.ts.
+ * TIMESTAMP(p)/TIMESTAMP_LTZ(p) with p > 3 are epoch nanoseconds instead (epoch-nanos.ts).
  */
 
 /** Milliseconds in a day. */
@@ -135,14 +136,26 @@ export function parseDate(text: string): number | undefined {
 
 /** Parses `HH:mm[:ss[.fffffffff]]` to milliseconds of the day (digits past milliseconds are dropped); undefined when invalid. */
 export function parseTime(text: string): number | undefined {
+  return parseTimeFraction(text)?.millis;
+}
+
+/** Milliseconds (of the day, or since the epoch) and the nanoseconds within the last millisecond (0..999999). */
+export interface MillisAndNanos {
+  readonly millis: number;
+  readonly nanoOfMilli: number;
+}
+
+/** Parses `HH:mm[:ss[.fffffffff]]` to milliseconds of the day and the nanoseconds past them; undefined when invalid. */
+export function parseTimeFraction(text: string): MillisAndNanos | undefined {
   const match = TIME_TEXT.exec(text.trim());
   if (match === null) return undefined;
   const hours = Number(match[1]);
   const minutes = Number(match[2]);
   const seconds = match[3] === undefined ? 0 : Number(match[3]);
   if (hours > 23 || minutes > 59 || seconds > 59) return undefined;
-  const millis = match[4] === undefined ? 0 : Number(match[4].slice(0, 3).padEnd(3, '0'));
-  return ((hours * 60 + minutes) * 60 + seconds) * 1000 + millis;
+  const digits = (match[4] ?? '').padEnd(9, '0');
+  const millis = ((hours * 60 + minutes) * 60 + seconds) * 1000 + Number(digits.slice(0, 3));
+  return { millis, nanoOfMilli: Number(digits.slice(3)) };
 }
 
 /**
@@ -150,11 +163,16 @@ export function parseTime(text: string): number | undefined {
  * midnight; digits past milliseconds are dropped); undefined when invalid.
  */
 export function parseTimestamp(text: string): number | undefined {
+  return parseTimestampFraction(text)?.millis;
+}
+
+/** {@link parseTimestamp} keeping the digits past milliseconds: epoch milliseconds and the nanoseconds past them. */
+export function parseTimestampFraction(text: string): MillisAndNanos | undefined {
   const trimmed = text.trim();
   const separator = trimmed.search(/[ T]/);
   const days = parseDate(separator < 0 ? trimmed : trimmed.slice(0, separator));
   if (days === undefined) return undefined;
-  if (separator < 0) return days * MILLIS_PER_DAY;
-  const time = parseTime(trimmed.slice(separator + 1));
-  return time === undefined ? undefined : days * MILLIS_PER_DAY + time;
+  if (separator < 0) return { millis: days * MILLIS_PER_DAY, nanoOfMilli: 0 };
+  const time = parseTimeFraction(trimmed.slice(separator + 1));
+  return time === undefined ? undefined : { millis: days * MILLIS_PER_DAY + time.millis, nanoOfMilli: time.nanoOfMilli };
 }

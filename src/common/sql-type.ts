@@ -8,7 +8,8 @@
  * DECIMAL(p,s) → bigint holding the unscaled value (the scale lives in the type);
  * CHAR/VARCHAR → string; BINARY/VARBINARY → Uint8Array (a fresh array of its own, never mutated once
  * made: a Buffer, being one, is accepted too); DATE → days since 1970-01-01; TIME → milliseconds of the day;
- * TIMESTAMP(p)/TIMESTAMP_LTZ(p) → epoch milliseconds; INTERVAL DAY TO SECOND → milliseconds;
+ * TIMESTAMP(p)/TIMESTAMP_LTZ(p) → epoch milliseconds (a number) for p <= 3, epoch nanoseconds (a bigint,
+ * see epoch-nanos.ts) for p > 3; TIME(p) keeps milliseconds for every p, as Flink's runtime does; INTERVAL DAY TO SECOND → milliseconds;
  * INTERVAL YEAR TO MONTH → months; ROW → array; ARRAY → array; MAP → Map.
  */
 export type SqlType =

@@ -6,6 +6,7 @@
  * (`GMT+08:00`) are computed. A resolved id is what a job graph stores, so a job restored from a
  * checkpoint computes in the same zone whatever the process's own zone is then.
  */
+import { millisOfNanos, NANOS_PER_MILLI, type EpochNanos } from './epoch-nanos.js';
 import { WeirError } from './errors.js';
 
 /** The zone every job graph without a zone computes in. */
@@ -154,6 +155,17 @@ function formattedOffset(rule: Intl.DateTimeFormat, millis: number): number {
 /** The wall-clock time in `zone` of the instant `millis` (the TIMESTAMP a TIMESTAMP_LTZ casts to). */
 export function localOf(millis: number, zone: string): number {
   return millis + offsetAt(zone, millis);
+}
+
+/** {@link localOf} for epoch nanos (a TIMESTAMP_LTZ(p > 3)): zone offsets are whole milliseconds, so the nanoseconds carry over. */
+export function localOfNanos(nanos: EpochNanos, zone: string): EpochNanos {
+  return nanos + BigInt(offsetAt(zone, millisOfNanos(nanos))) * NANOS_PER_MILLI;
+}
+
+/** {@link instantOf} for epoch nanos: the instant of a wall-clock TIMESTAMP(p > 3), keeping its nanoseconds. */
+export function instantOfNanos(wall: EpochNanos, zone: string): EpochNanos {
+  const millis = millisOfNanos(wall);
+  return wall + BigInt(instantOf(millis, zone) - millis) * NANOS_PER_MILLI;
 }
 
 /**

@@ -6,9 +6,10 @@
 import { formatBytes } from './bytes.js';
 import { formatDecimal } from './decimal.js';
 import { formatDate, formatTimeOfDay, formatTimestamp } from './datetime.js';
+import { formatTimestampNanos } from './epoch-nanos.js';
 import { invariant } from './errors.js';
 import type { SqlType } from './sql-type.js';
-import { localOf, UTC_ZONE } from './time-zone.js';
+import { localOf, localOfNanos, UTC_ZONE } from './time-zone.js';
 
 /**
  * The text of a non-NULL value of `type`, as Flink's CAST to STRING: `TRUE`, `1.0E7`, `10.500`,
@@ -44,9 +45,9 @@ export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZO
     case 'TIME':
       return formatTimeOfDay(value as number, type.precision);
     case 'TIMESTAMP':
-      return formatTimestamp(value as number, type.precision);
+      return typeof value === 'bigint' ? formatTimestampNanos(value, type.precision) : formatTimestamp(value as number, type.precision);
     case 'TIMESTAMP_LTZ':
-      return formatTimestamp(localOf(value as number, zone), type.precision);
+      return typeof value === 'bigint' ? formatTimestampNanos(localOfNanos(value, zone), type.precision) : formatTimestamp(localOf(value as number, zone), type.precision);
     case 'INTERVAL_DAY_TIME':
       return formatIntervalDayTime(value as number);
     case 'INTERVAL_YEAR_MONTH':

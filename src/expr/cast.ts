@@ -23,8 +23,19 @@ import {
 } from '../common/decimal.js';
 import { copyBytes, utf8Bytes, utf8Text } from '../common/bytes.js';
 import { floorDiv, floorMod, MILLIS_PER_DAY, parseTime, parseTimestamp, truncateMillis } from '../common/datetime.js';
+import {
+  isNanoTimestamp,
+  MAX_MILLIS_PRECISION,
+  millisOfNanos,
+  millisOfNanosAt,
+  nanosOfDays,
+  nanosOfMillis,
+  parseTimestampNanos,
+  truncateNanos,
+  type EpochNanos,
+} from '../common/epoch-nanos.js';
 import { WeirError } from '../common/errors.js';
-import { instantOf, localOf, UTC_ZONE } from '../common/time-zone.js';
+import { instantOf, instantOfNanos, localOf, localOfNanos, UTC_ZONE } from '../common/time-zone.js';
 import { int64FromDouble, int64ToNumber, parseInt64, wrapInt64, type Int64 } from '../common/int64.js';
 import { formatType, isBinaryType, isIntegerType, isStringType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, withNullable, type SqlType } from '../common/sql-type.js';
 import { formatValue } from '../common/value-format.js';
@@ -299,6 +310,7 @@ function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL
 
 function toDateConverter(from: SqlType, to: SqlType, zone: string): Converter | undefined {
   if (from.kind === 'DATE') return undefined;
+  if (isNanoTimestamp(from)) return throughMillis(toDateConverter(millisTimestamp(from), to, zone)!);
   if (from.kind === 'TIMESTAMP') return (value: number) => floorDiv(value, MILLIS_PER_DAY);
   if (from.kind === 'TIMESTAMP_LTZ') return (value: number) => floorDiv(localOf(value, zone), MILLIS_PER_DAY);
   return (value: string) => {
@@ -308,8 +320,10 @@ function toDateConverter(from: SqlType, to: SqlType, zone: string): Converter | 
   };
 }
 
+/** TIME keeps milliseconds of the day whatever its precision, as Flink's runtime does (sub-millisecond digits are cut). */
 function toTimeConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIME' }>, zone: string): Converter | undefined {
   const precision = to.precision;
+  if (isNanoTimestamp(from)) return throughMillis(toTimeConverter(millisTimestamp(from), to, zone)!);
   if (from.kind === 'TIME') return from.precision <= precision ? undefined : (value: number) => truncateMillis(value, precision);
   if (from.kind === 'TIMESTAMP') return (value: number) => truncateMillis(floorMod(value, MILLIS_PER_DAY), precision);
   if (from.kind === 'TIMESTAMP_LTZ') return (value: number) => truncateMillis(floorMod(localOf(value, zone), MILLIS_PER_DAY), precision);
@@ -320,8 +334,19 @@ function toTimeConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIME' }>, 
   };
 }
 
+/** The same timestamp type at precision 3 (epoch milliseconds). */
+function millisTimestamp(type: SqlType): SqlType {
+  return { ...(type as Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>), precision: MAX_MILLIS_PRECISION };
+}
+
+/** A converter of epoch milliseconds applied to epoch nanos rounded down to their millisecond. */
+function throughMillis(convert: Converter): Converter {
+  return (value: EpochNanos) => convert(millisOfNanos(value));
+}
+
 function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>, zone: string): Converter | undefined {
   const precision = to.precision;
+  if (isNanoTimestamp(to) || isNanoTimestamp(from)) return nanoTimestampConverter(from, to, zone);
   const truncates = from.kind !== 'DATE' && !isStringType(from) && (from as { precision: number }).precision > precision && precision < 3;
   // Between a wall-clock TIMESTAMP (or DATE, or text) and an instant, through the session zone.
   const toInstant = to.kind === 'TIMESTAMP_LTZ' && from.kind !== 'TIMESTAMP_LTZ';
@@ -343,6 +368,36 @@ function toTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMES
         if (millis === undefined) throw cannotCast(value, from, to);
         const wall = truncateMillis(millis, precision);
         return toInstant ? instantOf(wall, zone) : wall;
+      };
+  }
+}
+
+/**
+ * Casts into or out of a timestamp of precision above 3 (epoch nanos, common/epoch-nanos.ts): the
+ * value is taken to epoch nanos, moved between wall-clock time and instant through the session
+ * zone when the kinds differ, then truncated to the target precision (as Flink's CAST, towards
+ * the past) and given the target's representation.
+ */
+function nanoTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>, zone: string): Converter | undefined {
+  const precision = to.precision;
+  const toInstant = to.kind === 'TIMESTAMP_LTZ' && from.kind !== 'TIMESTAMP_LTZ';
+  const toWall = to.kind === 'TIMESTAMP' && from.kind === 'TIMESTAMP_LTZ';
+  const shift = toInstant ? (n: EpochNanos) => instantOfNanos(n, zone) : toWall ? (n: EpochNanos) => localOfNanos(n, zone) : undefined;
+  const out = isNanoTimestamp(to) ? (n: EpochNanos): unknown => truncateNanos(n, precision) : (n: EpochNanos): unknown => millisOfNanosAt(n, precision);
+  const finish = shift === undefined ? out : (n: EpochNanos) => out(shift(n));
+  switch (from.kind) {
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      if (!isNanoTimestamp(from)) return (value: number) => finish(nanosOfMillis(value));
+      if (shift === undefined && isNanoTimestamp(to) && from.precision <= precision) return undefined;
+      return finish;
+    case 'DATE':
+      return (value: number) => finish(nanosOfDays(value));
+    default:
+      return (value: string) => {
+        const nanos = parseTimestampNanos(value);
+        if (nanos === undefined) throw cannotCast(value, from, to);
+        return finish(nanos);
       };
   }
 }

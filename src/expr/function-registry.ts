@@ -2,6 +2,7 @@
  * The functions a session knows: Flink's built-ins plus user-defined JS scalar functions.
  * Names are case-insensitive; lookups return the definition under its canonical upper-case name.
  */
+import { isNanoTimestamp } from '../common/epoch-nanos.js';
 import { int64FromBigInt, normalizeInt64 } from '../common/int64.js';
 import { WeirError } from '../common/errors.js';
 import type { Row } from '../common/row.js';
@@ -246,13 +247,15 @@ function representationCheck(type: SqlType): (value: unknown) => boolean {
     case 'INT':
     case 'DATE':
     case 'TIME':
-    case 'TIMESTAMP':
-    case 'TIMESTAMP_LTZ':
     case 'INTERVAL_DAY_TIME':
     case 'INTERVAL_YEAR_MONTH':
       return (v) => Number.isSafeInteger(v);
     case 'BIGINT':
       return (v) => Number.isSafeInteger(v) || (typeof v === 'bigint' && int64FromBigInt(v) !== undefined);
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      // Epoch milliseconds, or epoch nanos (a bigint) for a precision above 3.
+      return isNanoTimestamp(type) ? (v) => typeof v === 'bigint' : (v) => Number.isSafeInteger(v);
     case 'FLOAT':
     case 'DOUBLE':
       return (v) => typeof v === 'number';

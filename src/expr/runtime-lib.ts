@@ -10,6 +10,7 @@ import { tryCast } from './cast.js';
 import * as bytes from './runtime/bytes-lib.js';
 import * as collections from './runtime/collection-lib.js';
 import * as json from './runtime/json-lib.js';
+import * as nanos from './runtime/nanos-lib.js';
 import * as numeric from './runtime/numeric-lib.js';
 import * as printf from './runtime/printf.js';
 import * as strings from './runtime/string-lib.js';
@@ -85,7 +86,7 @@ function merge(...modules: readonly Readonly<Record<string, unknown>>[]): Readon
 }
 
 /** Every helper by name (only functions; names are unique across the helper modules). */
-export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, printf, collections, json, bytes, {
+export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, nanos, printf, collections, json, bytes, {
   tryCast,
   valueEquals,
   and3,

@@ -5,6 +5,7 @@
  * between subtasks. Hot paths use only 32-bit draws from {@link draw} and allocate nothing but
  * the value itself.
  */
+import { isNanoTimestamp, nanosOfMillis } from '../../common/epoch-nanos.js';
 import type { Row } from '../../common/row.js';
 import { hexToBytes } from '../../common/bytes.js';
 import { floorMod, MILLIS_PER_DAY, truncateMillis } from '../../common/datetime.js';
@@ -96,8 +97,11 @@ function valueGenerator(
       return stringGenerator(gen.length, gen.varLen, key(VALUE), key(VALUE_2), key(LENGTH));
     case 'bytes':
       return bytesGenerator(gen.length, gen.varLen, key(VALUE), key(VALUE_2), key(LENGTH));
-    case 'timestamp':
-      return timestampGenerator(gen.maxPast, timePrecision(type), context, key(VALUE), key(VALUE_2));
+    case 'timestamp': {
+      const millis = timestampGenerator(gen.maxPast, timePrecision(type), context, key(VALUE), key(VALUE_2));
+      // The virtual clock ticks in milliseconds; a TIMESTAMP(p > 3) takes them as epoch nanos.
+      return isNanoTimestamp(type) ? (row) => nanosOfMillis(millis(row) as number) : millis;
+    }
     case 'date': {
       const now = virtualClock(context);
       return (row) => Math.floor(now(row) / MILLIS_PER_DAY);

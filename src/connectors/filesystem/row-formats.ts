@@ -3,6 +3,7 @@
  * write them: one record per line, ending in `\n`. Each format compiles one encoder per column
  * when it is created, so that serialising a record is a loop of monomorphic calls.
  */
+import { formatTimestampNanos, isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { bytesToBase64 } from '../../common/bytes.js';
 import { formatDate, formatTimeOfDay, formatTimestamp } from '../../common/datetime.js';
 import { formatDecimal } from '../../common/decimal.js';
@@ -220,10 +221,13 @@ function temporalFormat(type: Extract<SqlType, { kind: 'DATE' | 'TIME' | 'TIMEST
     }
     case 'TIMESTAMP': {
       const precision = type.precision;
+      // A TIMESTAMP(p > 3) is epoch nanos: every fraction digit is written.
+      if (isNanoTimestamp(type)) return (value) => formatTimestampNanos(value as bigint, precision);
       return (value) => formatTimestamp(value as number, precision);
     }
     case 'TIMESTAMP_LTZ': {
       const precision = type.precision;
+      if (isNanoTimestamp(type)) return (value) => `${formatTimestampNanos(value as bigint, precision)}Z`;
       return (value) => `${formatTimestamp(value as number, precision)}Z`;
     }
   }

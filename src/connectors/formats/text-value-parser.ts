@@ -7,9 +7,10 @@
  * spaces; strings are taken as they are. Binary strings are base64 text, as Flink's JSON and CSV
  * formats (Jackson) write a `byte[]`.
  */
+import { isNanoTimestamp, nanosOfMillis, parseTimestampNanos, truncateNanos } from '../../common/epoch-nanos.js';
 import { base64ToBytes } from '../../common/bytes.js';
 import { parseInt64 } from '../../common/int64.js';
-import { parseDate, parseTime, parseTimestamp, truncateMillis } from '../../common/datetime.js';
+import { parseDate, parseTime, parseTimestamp, parseTimestampFraction, truncateMillis } from '../../common/datetime.js';
 import { fitsPrecision, parseDecimal, rescaleDecimal } from '../../common/decimal.js';
 import { formatType, withNullable, type SqlType } from '../../common/sql-type.js';
 import { RecordDecodeError } from './record-decoder.js';
@@ -165,6 +166,14 @@ export function textValueParser(type: SqlType): TextValueParser {
     }
     case 'TIMESTAMP': {
       const precision = type.precision;
+      // A TIMESTAMP(p > 3) keeps the fraction digits past the milliseconds, up to its precision.
+      if (isNanoTimestamp(type)) {
+        return (text, shown) => {
+          const nanos = parseTimestampNanos(text);
+          if (nanos === undefined) throw notValid(shown ?? quoteValue(text), type);
+          return truncateNanos(nanos, precision);
+        };
+      }
       return (text, shown) => {
         const millis = parseTimestamp(text);
         if (millis === undefined) throw notValid(shown ?? quoteValue(text), type);
@@ -173,13 +182,16 @@ export function textValueParser(type: SqlType): TextValueParser {
     }
     case 'TIMESTAMP_LTZ': {
       const precision = type.precision;
+      const nanos = isNanoTimestamp(type);
       return (text, shown) => {
         const trimmed = text.trim();
         const zone = ZONE_SUFFIX.exec(trimmed);
         const local = parseTimestamp(zone === null ? trimmed : trimmed.slice(0, zone.index));
         const offset = zone?.[1] === undefined ? 0 : (zone[1] === '-' ? -1 : 1) * (Number(zone[2]) * 60 + Number(zone[3])) * 60_000;
         if (local === undefined) throw notValid(shown ?? quoteValue(text), type);
-        return truncateMillis(local - offset, precision);
+        if (!nanos) return truncateMillis(local - offset, precision);
+        const fraction = parseTimestampFraction(zone === null ? trimmed : trimmed.slice(0, zone.index))!;
+        return truncateNanos(nanosOfMillis(local - offset, fraction.nanoOfMilli), precision);
       };
     }
     case 'ROW':

@@ -12,7 +12,7 @@ import { WeirError } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
 import { ensureCommitLog } from './commit-log.js';
 import type { WeirDatabase } from './postgres-database.js';
-import { columnHolds, describeType, postgresType, type ExistingColumn } from './postgres-types.js';
+import { columnHolds, describeType, MAX_POSTGRES_TIME_PRECISION, postgresType, type ExistingColumn } from './postgres-types.js';
 
 /** A table by schema and name, both as PostgreSQL stores them. */
 export interface QualifiedTable {
@@ -42,6 +42,7 @@ const SETUP_LOCK = 'weir postgres sink setup';
 
 /** Creates or checks the bookkeeping table and the target table; throws CONNECTOR_ERROR naming the column at fault. */
 export async function prepareTarget(db: Kysely<WeirDatabase>, spec: TargetSpec): Promise<void> {
+  checkKeyPrecision(spec);
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(hashtext(${SETUP_LOCK}))`.execute(trx);
     await ensureCommitLog(trx);
@@ -60,6 +61,24 @@ export async function prepareTarget(db: Kysely<WeirDatabase>, spec: TargetSpec):
       });
     }
   });
+}
+
+/**
+ * PostgreSQL keeps timestamps to the microsecond, and the sink writes a TIMESTAMP(7..9) truncated
+ * to it: in the primary key, two keys less than a microsecond apart would be one row of the
+ * table (an upsert of one overwriting the other, a delete of one deleting both). Refused, naming
+ * the column and the CAST that makes the key what the table can hold.
+ */
+function checkKeyPrecision(spec: TargetSpec): void {
+  for (const name of spec.primaryKey) {
+    const type = spec.schema.find((f) => f.name === name)?.type;
+    if (type === undefined || (type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') || type.precision <= MAX_POSTGRES_TIME_PRECISION) continue;
+    throw new WeirError(
+      'CONNECTOR_ERROR',
+      `postgres sink '${spec.sink}': key column "${name}" is ${describeType(type)}, and PostgreSQL keeps timestamps to the microsecond: keys less than a microsecond apart would be one row`,
+      { hint: `key the sink by CAST(${name} AS ${type.kind}(${MAX_POSTGRES_TIME_PRECISION})), or by another column` },
+    );
+  }
 }
 
 /** The schema unqualified names resolve to (the first existing schema on the search path). */

@@ -9,6 +9,7 @@
  * int2/int4; DECIMAL(p,s)←numeric whose digits fit, and integers that fit; CHAR/VARCHAR/STRING←any
  * type, as its text; BINARY/VARBINARY/BYTES←bytea (hex output, `\x0aff`); DATE←date; TIME←time; TIMESTAMP←timestamp; TIMESTAMP_LTZ←timestamptz.
  */
+import { isNanoTimestamp, nanosOfMillis, truncateNanos } from '../../common/epoch-nanos.js';
 import { hexToBytes } from '../../common/bytes.js';
 import { fitsPrecision, parseDecimal, pow10, rescaleDecimal } from '../../common/decimal.js';
 import { dateFromParts, MILLIS_PER_DAY, parseTime, truncateMillis } from '../../common/datetime.js';
@@ -155,6 +156,14 @@ export function textParser(type: SqlType): TextParser {
     case 'TIMESTAMP_LTZ': {
       const { precision } = type;
       const zoned = type.kind === 'TIMESTAMP_LTZ';
+      if (isNanoTimestamp(type)) {
+        // PostgreSQL's microseconds, kept: epoch nanos.
+        return (text) => {
+          const nanos = parseTimestampTextNanos(text, zoned);
+          if (nanos === undefined) throw notA(type, text);
+          return truncateNanos(nanos, precision);
+        };
+      }
       return (text) => {
         const millis = parseTimestampText(text, zoned);
         if (millis === undefined) throw notA(type, text);
@@ -195,6 +204,15 @@ function parseDays(text: string, bc: boolean): number | undefined {
 const ZONE_SUFFIX = /([+-])(\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$/;
 
 /** `yyyy-MM-dd HH:mm:ss[.ffffff][±zz[:zz[:zz]]][ BC]` to epoch milliseconds (UTC when zoned). */
+/** {@link parseTimestampText} keeping the fraction digits past the milliseconds: epoch nanos. */
+function parseTimestampTextNanos(text: string, zoned: boolean): bigint | undefined {
+  const millis = parseTimestampText(text, zoned);
+  if (millis === undefined) return undefined;
+  const fraction = /:\d{2}\.(\d+)/.exec(text);
+  const nanoOfMilli = fraction === null ? 0 : Number(fraction[1]!.padEnd(9, '0').slice(3, 9));
+  return nanosOfMillis(millis, nanoOfMilli);
+}
+
 function parseTimestampText(text: string, zoned: boolean): number | undefined {
   const bc = text.endsWith(' BC');
   let rest = bc ? text.slice(0, -3) : text;

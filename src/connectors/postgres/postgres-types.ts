@@ -6,11 +6,15 @@
  * BOOLEAN→boolean, TINYINT/SMALLINT→smallint, INT→integer, BIGINT→bigint, FLOAT→real,
  * DOUBLE→double precision, DECIMAL(p,s)→numeric(p,s), CHAR(n)→char(n), VARCHAR(n)→varchar(n)
  * (text for STRING), BINARY/VARBINARY/BYTES→bytea, DATE→date, TIME(p)→time(p), TIMESTAMP(p)→timestamp(p),
- * TIMESTAMP_LTZ(p)→timestamptz(p), INTERVAL→interval, ROW/ARRAY/MAP→jsonb.
+ * TIMESTAMP_LTZ(p)→timestamptz(p), INTERVAL→interval, ROW/ARRAY/MAP→jsonb. PostgreSQL keeps
+ * microseconds: a TIMESTAMP(p)/TIMESTAMP_LTZ(p) of p 4..6 is written exactly, one of p 7..9 into a
+ * timestamp(6) column with its digits past the microsecond cut (truncated, as a CAST to
+ * TIMESTAMP(6) would, where PostgreSQL itself would round).
  */
 import { bytesToHex } from '../../common/bytes.js';
 import { formatDecimal } from '../../common/decimal.js';
 import { civilFromDays, floorDiv, formatTimeOfDay, MILLIS_PER_DAY, truncateMillis } from '../../common/datetime.js';
+import { isNanoTimestamp, millisOfNanos, nanoOfMilliOf, truncateNanos } from '../../common/epoch-nanos.js';
 import { formatType, MAX_VARCHAR_LENGTH, type SqlType } from '../../common/sql-type.js';
 import { formatValue } from '../../common/value-format.js';
 
@@ -18,7 +22,8 @@ import { formatValue } from '../../common/value-format.js';
 const MAX_PG_CHAR_LENGTH = 10_485_760;
 
 /** PostgreSQL keeps at most microseconds. */
-const MAX_PG_TIME_PRECISION = 6;
+export const MAX_POSTGRES_TIME_PRECISION = 6;
+const MAX_PG_TIME_PRECISION = MAX_POSTGRES_TIME_PRECISION;
 
 /** The column type weir creates for a SQL type (without NOT NULL). */
 export function postgresType(type: SqlType): string {
@@ -192,13 +197,13 @@ export function valueEncoder(type: SqlType): ValueEncoder {
       const precision = type.precision;
       return (v) => (v === null || v === undefined ? null : formatTimeOfDay(truncateMillis(v as number, precision), 3));
     }
-    case 'TIMESTAMP': {
-      const precision = type.precision;
-      return (v) => (v === null || v === undefined ? null : postgresTimestamp(truncateMillis(v as number, precision), ''));
-    }
+    case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ': {
       const precision = type.precision;
-      return (v) => (v === null || v === undefined ? null : postgresTimestamp(truncateMillis(v as number, precision), '+00'));
+      const zone = type.kind === 'TIMESTAMP_LTZ' ? '+00' : '';
+      // Epoch nanos (p > 3) are sent with microseconds, PostgreSQL's precision: exact for p <= 6, truncated (not rounded, as PostgreSQL would) beyond.
+      if (isNanoTimestamp(type)) return (v) => (v === null || v === undefined ? null : postgresTimestampMicros(v as bigint, precision, zone));
+      return (v) => (v === null || v === undefined ? null : postgresTimestamp(truncateMillis(v as number, precision), zone));
     }
     case 'INTERVAL_DAY_TIME':
       return (v) => (v === null || v === undefined ? null : `${v as number} milliseconds`);
@@ -226,6 +231,16 @@ function postgresTimestamp(millis: number, zone: string): string {
   const days = floorDiv(millis, MILLIS_PER_DAY);
   const { text, bc } = civilText(days);
   return `${text} ${formatTimeOfDay(millis - days * MILLIS_PER_DAY, 3)}${zone}${bc ? ' BC' : ''}`;
+}
+
+/** The text of epoch nanos truncated to microseconds (and to `precision`), PostgreSQL's resolution: `2020-01-01 12:00:00.123456`. */
+function postgresTimestampMicros(nanos: bigint, precision: number, zone: string): string {
+  const micros = truncateNanos(nanos, Math.min(precision, MAX_PG_TIME_PRECISION));
+  const millis = millisOfNanos(micros);
+  const days = floorDiv(millis, MILLIS_PER_DAY);
+  const { text, bc } = civilText(days);
+  const microsOfMilli = String(nanoOfMilliOf(micros) / 1000).padStart(3, '0');
+  return `${text} ${formatTimeOfDay(millis - days * MILLIS_PER_DAY, 3)}${microsOfMilli}${zone}${bc ? ' BC' : ''}`;
 }
 
 function civilText(days: number): { text: string; bc: boolean } {
@@ -263,6 +278,12 @@ export function jsonText(value: unknown, type: SqlType): string {
       return JSON.stringify(postgresDate(value as number));
     case 'TIMESTAMP':
     case 'TIMESTAMP_LTZ': {
+      if (isNanoTimestamp(type)) {
+        const text = postgresTimestampMicros(value as bigint, type.precision, '');
+        const bc = text.endsWith(' BC');
+        const plain = bc ? text.slice(0, -3) : text;
+        return JSON.stringify(`${plain.replace(' ', 'T')}${type.kind === 'TIMESTAMP_LTZ' ? '+00:00' : ''}${bc ? ' BC' : ''}`);
+      }
       const millis = truncateMillis(value as number, type.precision);
       const days = floorDiv(millis, MILLIS_PER_DAY);
       const { text, bc } = civilText(days);

@@ -8,6 +8,7 @@
  * Timestamps and dates move by intervals (milliseconds, or calendar months for YEAR TO MONTH).
  */
 import { MILLIS_PER_DAY } from '../../common/datetime.js';
+import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { isIntegerType, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { asDecimalType, decimalDivideType, decimalModType, decimalPlusType, decimalTimesType, leastRestrictive } from '../type-coercion.js';
@@ -88,14 +89,41 @@ function temporalSignature(args: Signature['args'], resultIndex: number, generat
 const daysOf = (ctx: CodegenContext, millis: string): string => `${ctx.lib('floorDiv')}(${millis}, ${MILLIS_PER_DAY})`;
 const timeOfDay = (ctx: CodegenContext, millis: string): string => `${ctx.lib('floorMod')}(${millis}, ${MILLIS_PER_DAY})`;
 
+/**
+ * A timestamp ± interval form that keeps the nanoseconds of a TIMESTAMP(p > 3) operand (epoch
+ * nanos): `millis` generates the millisecond form (operand codes in order), `nanos` the epoch-nanos
+ * one (the timestamp's code first, then the interval's).
+ */
+function timestampSignature(
+  args: Signature['args'],
+  resultIndex: number,
+  millis: (ctx: CodegenContext, a: string, b: string) => string,
+  nanos: (ctx: CodegenContext, ts: string, interval: string) => string,
+): Signature {
+  return {
+    args,
+    exactNanos: true,
+    returns: (types) => types[resultIndex]!,
+    generate: (ctx, [a, b]) => {
+      if (!isNanoTimestamp([a!, b!][resultIndex]!.type)) return millis(ctx, a!.code, b!.code);
+      return resultIndex === 0 ? nanos(ctx, a!.code, b!.code) : nanos(ctx, b!.code, a!.code);
+    },
+  };
+}
+
+const plusDayTime = (ctx: CodegenContext, ts: string, interval: string): string => `${ctx.lib('addMillisToNanos')}(${ts}, ${interval}, 1)`;
+const minusDayTime = (ctx: CodegenContext, ts: string, interval: string): string => `${ctx.lib('addMillisToNanos')}(${ts}, ${interval}, -1)`;
+const plusMonths = (ctx: CodegenContext, ts: string, interval: string): string => `${ctx.lib('addMonthsToNanos')}(${ts}, ${interval})`;
+const minusMonths = (ctx: CodegenContext, ts: string, interval: string): string => `${ctx.lib('addMonthsToNanos')}(${ts}, -${interval})`;
+
 const plusTemporal: readonly Signature[] = [
-  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} + ${b}`),
-  temporalSignature([Arg.INTERVAL_DT, Arg.TIMESTAMP], 1, (_ctx, a, b) => `${a} + ${b}`),
+  timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} + ${b}`, plusDayTime),
+  timestampSignature([Arg.INTERVAL_DT, Arg.TIMESTAMP], 1, (_ctx, a, b) => `${a} + ${b}`, plusDayTime),
   temporalSignature([Arg.DATE, Arg.INTERVAL_DT], 0, (ctx, a, b) => `${a} + ${daysOf(ctx, b)}`),
   temporalSignature([Arg.INTERVAL_DT, Arg.DATE], 1, (ctx, a, b) => `${b} + ${daysOf(ctx, a)}`),
   temporalSignature([Arg.TIME, Arg.INTERVAL_DT], 0, (ctx, a, b) => timeOfDay(ctx, `${a} + ${b}`)),
-  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, ${b})`),
-  temporalSignature([Arg.INTERVAL_YM, Arg.TIMESTAMP], 1, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${b}, ${a})`),
+  timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, ${b})`, plusMonths),
+  timestampSignature([Arg.INTERVAL_YM, Arg.TIMESTAMP], 1, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${b}, ${a})`, plusMonths),
   temporalSignature([Arg.DATE, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${a}, ${b})`),
   temporalSignature([Arg.INTERVAL_YM, Arg.DATE], 1, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${b}, ${a})`),
   intervalSignature([Arg.INTERVAL_DT, Arg.INTERVAL_DT], '+', 0),
@@ -103,10 +131,10 @@ const plusTemporal: readonly Signature[] = [
 ];
 
 const minusTemporal: readonly Signature[] = [
-  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} - ${b}`),
+  timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} - ${b}`, minusDayTime),
   temporalSignature([Arg.DATE, Arg.INTERVAL_DT], 0, (ctx, a, b) => `${a} - ${daysOf(ctx, b)}`),
   temporalSignature([Arg.TIME, Arg.INTERVAL_DT], 0, (ctx, a, b) => timeOfDay(ctx, `${a} - ${b}`)),
-  temporalSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, -${b})`),
+  timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, -${b})`, minusMonths),
   temporalSignature([Arg.DATE, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${a}, -${b})`),
   intervalSignature([Arg.INTERVAL_DT, Arg.INTERVAL_DT], '-', 0),
   intervalSignature([Arg.INTERVAL_YM, Arg.INTERVAL_YM], '-', 0),

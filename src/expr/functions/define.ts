@@ -5,6 +5,7 @@
  * signatures in order, gives NULL literals the family's type, and makes the result nullable when
  * a strict function has a nullable argument.
  */
+import { isNanoTimestamp, MAX_MILLIS_PRECISION, millisOfNanos } from '../../common/epoch-nanos.js';
 import { WeirError } from '../../common/errors.js';
 import {
   formatType,
@@ -88,6 +89,14 @@ export interface Signature extends ArgumentForm {
    * helpers written for numbers never meet a bigint.
    */
   readonly exactInt64?: boolean;
+  /**
+   * The generator handles TIMESTAMP(p)/TIMESTAMP_LTZ(p) arguments with p > 3 as they are (epoch
+   * nanos, common/epoch-nanos.ts). Without it, such an argument at a TIMESTAMP or DATETIME position
+   * reaches the generator as epoch milliseconds typed at precision 3 (the nanoseconds dropped,
+   * towards the past), and a result typed TIMESTAMP(p > 3) is taken back to epoch nanos, so that
+   * helpers written for milliseconds never meet a bigint.
+   */
+  readonly exactNanos?: boolean;
 }
 
 /** What a built-in scalar function is made of. */
@@ -165,7 +174,11 @@ export function defineScalar(spec: ScalarSpec): ScalarFunctionDefinition {
       const found = matchForm(spec.signatures, args.map((a) => a.type));
       if (found === undefined) throw noMatchingSignature(spec.name, args.map((a) => a.type), forms);
       const { signature } = found;
-      return signature.generate(ctx, signature.exactInt64 === true ? args : widenedInt64(ctx, args, familiesFor(signature, args.length)!), call);
+      const families = familiesFor(signature, args.length)!;
+      const int64Args = signature.exactInt64 === true ? args : widenedInt64(ctx, args, families);
+      const timeArgs = signature.exactNanos === true ? int64Args : millisTimestamps(ctx, int64Args, families);
+      const result = signature.generate(ctx, timeArgs, call);
+      return timeArgs !== int64Args && isNanoTimestamp(call.type) ? `${ctx.lib('nanosOfMillisOrNull')}(${result})` : result;
     },
     yieldsNull(argTypes) {
       return matchForm(spec.signatures, argTypes)?.signature.yieldsNull === true;
@@ -184,6 +197,20 @@ function widenedInt64(ctx: CodegenContext, args: readonly ArgCode[], families: r
     const value = a.constant?.value;
     if (a.constant !== undefined) return typeof value === 'bigint' ? { ...a, code: numberLiteral(Number(value)), constant: { value: Number(value) } } : a;
     return { ...a, code: `${ctx.lib('int64ToNumber')}(${a.code})` };
+  });
+}
+
+const TIMESTAMP_FAMILIES: ReadonlySet<ArgFamily> = new Set([Arg.TIMESTAMP, Arg.DATETIME]);
+
+/** `args` with every TIMESTAMP(p > 3) argument at a timestamp position as epoch milliseconds of precision 3 (see Signature.exactNanos); the same array when there is none. */
+function millisTimestamps(ctx: CodegenContext, args: readonly ArgCode[], families: readonly ArgFamily[]): readonly ArgCode[] {
+  if (!args.some((a, i) => isNanoTimestamp(a.type) && TIMESTAMP_FAMILIES.has(families[i]!))) return args;
+  return args.map((a, i) => {
+    if (!isNanoTimestamp(a.type) || !TIMESTAMP_FAMILIES.has(families[i]!)) return a;
+    const type = { ...(a.type as Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>), precision: MAX_MILLIS_PRECISION };
+    const value = a.constant?.value;
+    if (typeof value === 'bigint') return { code: numberLiteral(millisOfNanos(value)), type, constant: { value: millisOfNanos(value) } };
+    return { code: `${ctx.lib('millisOfNanosOrNull')}(${a.code})`, type };
   });
 }
 

@@ -8,10 +8,12 @@
  * Flink. Units and constant patterns are resolved once, into the closure.
  */
 import { MILLIS_PER_DAY } from '../../common/datetime.js';
+import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { isUtcZone } from '../../common/time-zone.js';
 import { SqlTypes, type SqlType } from '../../common/sql-type.js';
-import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
-import { compileDateFormatter, compileDateParser } from '../runtime/date-format.js';
+import type { ArgCode, CodegenContext, LiteralArg, ScalarFunctionDefinition } from '../function-definition.js';
+import { compileDateFormatter, compileDateParser, patternFractionDigits } from '../runtime/date-format.js';
+import { nanoDiffFunction, nanoExtractor } from '../runtime/nanos-lib.js';
 import { dateExtractor, intervalExtractor, timeExtractor, timestampAddFunction, timestampDiffFunction, timestampExtractor, DATE_UNITS, TIME_UNITS } from '../runtime/temporal-lib.js';
 import { Arg, booleanType, constantArg, defineScalar, type Literals, type Signature } from './define.js';
 
@@ -41,12 +43,18 @@ export function localTimeCode(ctx: CodegenContext, code: string): string {
 }
 
 
-/** The value of a timestamp argument as wall-clock milliseconds: a TIMESTAMP_LTZ through the session zone. */
-const wallOf = (ctx: CodegenContext, value: ArgCode): string => (value.type.kind === 'TIMESTAMP_LTZ' ? localTimeCode(ctx, value.code) : value.code);
+/** The value of a timestamp argument as wall-clock time (epoch milliseconds, or epoch nanos for p > 3): a TIMESTAMP_LTZ through the session zone. */
+const wallOf = (ctx: CodegenContext, value: ArgCode): string => {
+  if (value.type.kind !== 'TIMESTAMP_LTZ') return value.code;
+  if (!isNanoTimestamp(value.type)) return localTimeCode(ctx, value.code);
+  return isUtcZone(ctx.timeZone) ? value.code : `${ctx.lib('localOfNanos')}(${value.code}, ${JSON.stringify(ctx.timeZone)})`;
+};
 
-/** The extractor of `unit` for values of `type`, as a closure constant. */
+/** The extractor of `unit` for values of `type`, as a closure constant (for epoch nanos, one that sees the nanoseconds). */
 function extractorCode(ctx: CodegenContext, unit: string, value: ArgCode): string {
-  return `${ctx.constant(extractorOf(unit, value.type), unit.toLowerCase())}(${wallOf(ctx, value)})`;
+  const millis = extractorOf(unit, value.type);
+  const extractor = isNanoTimestamp(value.type) ? nanoExtractor(unit, millis) : millis;
+  return `${ctx.constant(extractor, unit.toLowerCase())}(${wallOf(ctx, value)})`;
 }
 
 /** Validates a literal unit against the value type at resolution, so a bad unit fails when the query is bound. */
@@ -58,6 +66,7 @@ function checkedUnit(types: readonly SqlType[], literals: Literals): SqlType {
 
 const extractSignature = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
   args: [Arg.STRING, family],
+  exactNanos: true,
   returns: checkedUnit,
   generate: (ctx, [unit, value]) => extractorCode(ctx, String(constantArg('EXTRACT', unit, 'unit')), value!),
 });
@@ -67,6 +76,7 @@ function extractShorthand(name: string, unit: string): ScalarFunctionDefinition 
   const forDate = (DATE_UNITS as readonly string[]).includes(unit);
   const signature = (family: (typeof Arg)[keyof typeof Arg]): Signature => ({
     args: [family],
+    exactNanos: true,
     returns: BIGINT,
     generate: (ctx, [value]) => extractorCode(ctx, unit, value!),
   });
@@ -98,6 +108,28 @@ function formatCode(ctx: CodegenContext, millis: string, pattern: ArgCode | unde
   if (pattern === undefined) return `${ctx.constant(compileDateFormatter(defaultPattern), 'format')}(${millis})`;
   if (pattern.constant !== undefined) return `${ctx.constant(compileDateFormatter(pattern.constant.value as string), 'format')}(${millis})`;
   return `${ctx.lib('dateFormat')}(${millis}, ${pattern.code})`;
+}
+
+/** DATE_FORMAT of a timestamp argument: epoch nanos give the formatter their nanoseconds too. */
+function formatTimestampCode(ctx: CodegenContext, ts: ArgCode, pattern: ArgCode | undefined): string {
+  const wall = wallOf(ctx, ts);
+  if (!isNanoTimestamp(ts.type)) return formatCode(ctx, wall, pattern);
+  if (pattern?.constant === undefined) return `${ctx.lib('dateFormatNanos')}(${wall}, ${pattern!.code})`;
+  return `${ctx.lib('formatNanos')}(${ctx.constant(compileDateFormatter(pattern.constant.value as string), 'format')}, ${wall})`;
+}
+
+/**
+ * The precision of a parsed timestamp (TO_TIMESTAMP, TO_TIMESTAMP_LTZ of text) as Flink 2.3 infers
+ * it: the number of `S` letters of a literal pattern, at least 3 (and 3 without a literal pattern).
+ */
+function patternPrecision(pattern: LiteralArg | undefined): number {
+  return typeof pattern?.value === 'string' ? Math.min(9, Math.max(3, patternFractionDigits(pattern.value))) : 3;
+}
+
+/** The result precision of TO_TIMESTAMP_LTZ(epoch, precision): a literal 4..9 as it is, else 3 (Flink 2.3). */
+function epochPrecision(precision: LiteralArg | undefined): number {
+  const value = precision?.value;
+  return typeof value === 'number' && Number.isInteger(value) && value > 3 && value <= 9 ? value : 3;
 }
 
 /** The current instant's wall-clock milliseconds in the session zone. */
@@ -136,6 +168,9 @@ const proctime: ScalarFunctionDefinition = {
 
 const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
 
+/** A DATE, TIMESTAMP(p <= 3) or TIMESTAMP(p > 3) argument as epoch nanos. */
+const nanosOf = (ctx: CodegenContext, value: ArgCode): string => (isNanoTimestamp(value.type) ? value.code : `${ctx.lib('nanosOfMillisOrNull')}(${millisOf(value)})`);
+
 type RowType = Extract<SqlType, { kind: 'ROW' }>;
 
 const isInstant = (t: SqlType): boolean => t.kind === 'DATE' || t.kind === 'TIME' || t.kind === 'TIMESTAMP' || t.kind === 'TIMESTAMP_LTZ';
@@ -164,6 +199,13 @@ function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [strin
     endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
   } else endCode = asMillis(end, endType);
   return [asMillis(start, startType), endCode];
+}
+
+/** A period whose TIMESTAMP(p > 3) fields are of precision 3 (epoch milliseconds), the same type when it has none. */
+function millisPeriod(type: SqlType): SqlType {
+  const row = type as RowType;
+  if (!row.fields.some((f) => isNanoTimestamp(f.type))) return type;
+  return { ...row, fields: row.fields.map((f) => (isNanoTimestamp(f.type) ? { ...f, type: { ...(f.type as Extract<SqlType, { kind: 'TIMESTAMP' }>), precision: 3 } } : f)) };
 }
 
 /** The name of the planner's TUMBLE bound function (see {@link tumbleBound}); `$` names are not callable from SQL. */
@@ -205,7 +247,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     description: "DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss'): the timestamp (or timestamp text) in a Java SimpleDateFormat pattern",
     signatures: [
       // Typed nullable whatever the arguments, as Flink's operator table types it (VARCHAR_FORCE_NULLABLE).
-      { args: [Arg.TIMESTAMP, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [ts, pattern]) => formatCode(ctx, wallOf(ctx, ts!), pattern) },
+      { args: [Arg.TIMESTAMP, Arg.STRING], exactNanos: true, nullable: true, returns: STRING, generate: (ctx, [ts, pattern]) => formatTimestampCode(ctx, ts!, pattern) },
       { args: [Arg.DATE, Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [date, pattern]) => formatCode(ctx, millisOf(date!), pattern) },
       {
         args: [Arg.STRING, Arg.STRING],
@@ -217,8 +259,22 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'TO_TIMESTAMP',
-    description: "TO_TIMESTAMP(s[, 'pattern']): the text as TIMESTAMP(3) (default pattern yyyy-MM-dd HH:mm:ss[.SSS]); NULL when it does not match",
-    signatures: [{ args: [Arg.STRING, Arg.STRING], optional: 1, nullable: true, returns: SqlTypes.timestamp(3, false), generate: (ctx, [s, p]) => parseCode(ctx, s!.code, p, 'toTimestamp') }],
+    description:
+      "TO_TIMESTAMP(s[, 'pattern']): the text as TIMESTAMP(3) (default pattern yyyy-MM-dd HH:mm:ss[.SSS]), as TIMESTAMP(p) when a literal pattern has p > 3 fraction letters (SSSSSS: 6); NULL when it does not match",
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.STRING],
+        optional: 1,
+        nullable: true,
+        exactNanos: true,
+        returns: (_types, literals) => SqlTypes.timestamp(patternPrecision(literals[1]), false),
+        generate: (ctx, [s, p], call) => {
+          const precision = (call.type as { precision: number }).precision;
+          if (precision <= 3) return parseCode(ctx, s!.code, p, 'toTimestamp');
+          return `${ctx.lib('toTimestampNanos')}(${s!.code}, ${p!.code}, ${precision})`;
+        },
+      },
+    ],
   }),
   defineScalar({
     name: 'TO_DATE',
@@ -236,16 +292,18 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   defineScalar({
     name: 'TO_TIMESTAMP_LTZ',
     description:
-      "TO_TIMESTAMP_LTZ(epoch[, precision]): epoch in units of 10^-precision seconds (default 3, milliseconds) as TIMESTAMP_LTZ(3); TO_TIMESTAMP_LTZ(s[, pattern[, zone]]): the text read in the pattern (default yyyy-MM-dd HH:mm:ss) in the zone (default UTC), NULL when it does not match",
+      "TO_TIMESTAMP_LTZ(epoch[, precision]): epoch in units of 10^-precision seconds (default 3, milliseconds) as TIMESTAMP_LTZ(3), as TIMESTAMP_LTZ(p) for a literal precision p of 4..9; TO_TIMESTAMP_LTZ(s[, pattern[, zone]]): the text read in the pattern (default yyyy-MM-dd HH:mm:ss) in the zone (default UTC), TIMESTAMP_LTZ(p) for a literal pattern of p > 3 fraction letters; NULL when it does not match",
     signatures: [
       {
         args: [Arg.NUMERIC, Arg.INTEGER],
         optional: 1,
         exactInt64: true,
         coerce: (types) => [types[0]!.kind === 'DECIMAL' || types[0]!.kind === 'FLOAT' ? SqlTypes.double(types[0]!.nullable) : types[0]!, ...types.slice(1)],
-        returns: SqlTypes.timestampLtz(3, false),
-        generate: (ctx, [epoch, precision]) => {
+        // Flink 2.3: a literal precision of 4..9 gives TIMESTAMP_LTZ(p) (every digit kept), 0..3 TIMESTAMP_LTZ(3).
+        returns: (_types, literals) => SqlTypes.timestampLtz(epochPrecision(literals[1]), false),
+        generate: (ctx, [epoch, precision], call) => {
           const constant = precision === undefined ? 3 : precision.constant?.value;
+          if (isNanoTimestamp(call.type)) return `${ctx.lib('epochToNanos')}(${epoch!.code}, ${constant as number})`;
           const exact = epoch!.type.kind === 'BIGINT' ? `${ctx.lib('int64AsEpoch')}(${epoch!.code})` : epoch!.code;
           if (constant === 3 && epoch!.type.kind !== 'DOUBLE') return exact;
           if (constant === 0 && epoch!.type.kind !== 'DOUBLE') return `${ctx.lib('bigintResult')}(${exact} * 1000, ${epoch!.code}, '*', 1000)`;
@@ -256,8 +314,12 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         args: [Arg.STRING, Arg.STRING, Arg.STRING],
         optional: 2,
         nullable: true,
-        returns: SqlTypes.timestampLtz(3, false),
-        generate: (ctx, args) => `${ctx.lib('textToTimestampLtz')}(${args.map((a) => a.code).join(', ')})`,
+        returns: (_types, literals) => SqlTypes.timestampLtz(patternPrecision(literals[1]), false),
+        generate: (ctx, args, call) => {
+          const precision = (call.type as { precision: number }).precision;
+          if (precision <= 3) return `${ctx.lib('textToTimestampLtz')}(${args.map((a) => a.code).join(', ')})`;
+          return `${ctx.lib('textToTimestampLtzNanos')}(${precision}, ${args.map((a) => a.code).join(', ')})`;
+        },
       },
     ],
   }),
@@ -297,8 +359,13 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     signatures: [
       {
         args: [Arg.STRING, Arg.INTEGER, Arg.TIMESTAMP],
+        exactNanos: true,
         returns: (types) => types[2]!,
-        generate: (ctx, [unit, amount, ts]) => `${ctx.constant(timestampAddFunction(String(constantArg('TIMESTAMPADD', unit, 'unit'))), 'add')}(${amount!.code}, ${ts!.code})`,
+        generate: (ctx, [unit, amount, ts]) => {
+          const add = timestampAddFunction(String(constantArg('TIMESTAMPADD', unit, 'unit')));
+          if (!isNanoTimestamp(ts!.type)) return `${ctx.constant(add, 'add')}(${amount!.code}, ${ts!.code})`;
+          return `${ctx.lib('addToNanos')}(${ctx.constant(add, 'add')}, ${amount!.code}, ${ts!.code})`;
+        },
       },
       {
         args: [Arg.STRING, Arg.INTEGER, Arg.DATE],
@@ -322,8 +389,14 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
     signatures: [
       {
         args: [Arg.STRING, Arg.DATETIME, Arg.DATETIME],
+        exactNanos: true,
         returns: SqlTypes.int(false),
-        generate: (ctx, [unit, a, b]) => `${ctx.constant(timestampDiffFunction(String(constantArg('TIMESTAMPDIFF', unit, 'unit'))), 'diff')}(${millisOf(a!)}, ${millisOf(b!)})`,
+        generate: (ctx, [unit, a, b]) => {
+          const name = String(constantArg('TIMESTAMPDIFF', unit, 'unit'));
+          const millisDiff = timestampDiffFunction(name);
+          if (!isNanoTimestamp(a!.type) && !isNanoTimestamp(b!.type)) return `${ctx.constant(millisDiff, 'diff')}(${millisOf(a!)}, ${millisOf(b!)})`;
+          return `${ctx.constant(nanoDiffFunction(name, millisDiff), 'diff')}(${nanosOf(ctx, a!)}, ${nanosOf(ctx, b!)})`;
+        },
       },
     ],
   }),
@@ -368,7 +441,8 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         coerce: (types) => {
           if (!types.every(isPeriod)) return undefined;
           const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
-          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types : undefined;
+          // Periods are compared on the millisecond: a TIMESTAMP(p > 3) field is cast to precision 3.
+          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types.map(millisPeriod) : undefined;
         },
         nullable: true,
         returns: booleanType(false),

@@ -3,7 +3,7 @@
  * formatter of epoch milliseconds and a parser of text, both in UTC. Supported letters: G y Y M L
  * d D E u a H k K h m s S z Z X; text in single quotes is literal (`''` is a quote).
  */
-import { civilFromDays, dateFromParts, daysFromCivil, isoDayOfWeek, MILLIS_PER_DAY } from '../../common/datetime.js';
+import { civilFromDays, dateFromParts, daysFromCivil, isoDayOfWeek, MILLIS_PER_DAY, type MillisAndNanos } from '../../common/datetime.js';
 import { WeirError } from '../../common/errors.js';
 
 type Token = { readonly kind: 'literal'; readonly text: string } | { readonly kind: 'field'; readonly letter: string; readonly count: number };
@@ -92,7 +92,9 @@ function fieldCode(letter: string, n: number): string {
       return padded('(Math.floor(t / 1000) % 60)');
     case 'S':
       // Fraction of the second (java.time's, as Flink's DATE_FORMAT): S is tenths, SSS milliseconds, SSSSSS micro (zeros past the milliseconds).
-      return n <= 3 ? `pad(t % 1000, 3).slice(0, ${n})` : `pad(t % 1000, 3) + ${JSON.stringify('0'.repeat(n - 3))}`;
+      // Digits past the milliseconds come from the nanoseconds within the millisecond (a TIMESTAMP(p > 3)), zeros past the ninth.
+      if (n <= 3) return `pad(t % 1000, 3).slice(0, ${n})`;
+      return n <= 9 ? `pad(t % 1000, 3) + pad(nanos, 6).slice(0, ${n - 3})` : `pad(t % 1000, 3) + pad(nanos, 6) + ${JSON.stringify('0'.repeat(n - 9))}`;
     case 'z':
       return '"UTC"';
     case 'Z':
@@ -106,28 +108,34 @@ function fieldCode(letter: string, n: number): string {
  * A function that renders epoch milliseconds (UTC) in the pattern; throws INVALID_ARGUMENT for an
  * unsupported pattern. The function is generated per pattern: straight-line arithmetic and one
  * string concatenation, no allocation besides the result; a stream's rows come many to a
- * millisecond, so the previous result is returned for the same milliseconds.
+ * millisecond, so the previous result is returned for the same milliseconds (and nanoseconds).
+ * `S` beyond three letters renders the nanoseconds within the millisecond.
  */
-export function compileDateFormatter(pattern: string): (millis: number) => string {
+export function compileDateFormatter(pattern: string): DateFormatter {
   const tokens = tokenize(pattern);
   const needsDate = tokens.some((t) => t.kind === 'field' && 'GyYMLdDEu'.includes(t.letter));
   const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
   const body = [
-    'let lastMillis = NaN, lastText = "";',
-    'return function format(millis) {',
-    '  if (millis === lastMillis) return lastText;',
+    'let lastMillis = NaN, lastNanos = 0, lastText = "";',
+    'return function format(millis, nanoOfMilli) {',
+    '  const nanos = nanoOfMilli === undefined ? 0 : nanoOfMilli;',
+    '  if (millis === lastMillis && nanos === lastNanos) return lastText;',
     '  const r = millis % 86400000;',
     '  const t = r < 0 ? r + 86400000 : r + 0;',
     '  const days = (millis - t) / 86400000;',
     ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day;'] : []),
     '  lastMillis = millis;',
+    '  lastNanos = nanos;',
     `  return (lastText = ${parts.length === 0 ? '""' : parts.join(' + ')});`,
     '};',
   ].join('\n');
   const pad2 = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
   const factory = new Function('pad', 'pad2', 'civilFromDays', 'daysFromCivil', 'isoDayOfWeek', 'MONTHS', 'WEEKDAYS', body);
-  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS) as (millis: number) => string;
+  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS) as DateFormatter;
 }
+
+/** Renders epoch milliseconds (and, for a TIMESTAMP(p > 3), the nanoseconds within the millisecond, 0 when left out) in a pattern. */
+export type DateFormatter = (millis: number, nanoOfMilli?: number) => string;
 
 const NUMERIC_LETTERS = 'yYMLdDuHkKhmsS';
 
@@ -137,6 +145,15 @@ const NUMERIC_LETTERS = 'yYMLdDuHkKhmsS';
  * unsupported pattern. Adjacent numeric fields (`yyyyMMdd`) take exactly their width.
  */
 export function compileDateParser(pattern: string): (text: string) => number | undefined {
+  const parse = compileDateParserNanos(pattern);
+  return (text) => parse(text)?.millis;
+}
+
+/**
+ * {@link compileDateParser} keeping the fraction digits past the milliseconds (`SSSSSS`,
+ * `SSSSSSSSS`): epoch milliseconds and the nanoseconds within the last millisecond.
+ */
+export function compileDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {
   const tokens = tokenize(pattern);
   const setters: ((f: MutableFields, value: string) => boolean)[] = [];
   let source = '^';
@@ -167,7 +184,7 @@ export function compileDateParser(pattern: string): (text: string) => number | u
   return (text) => {
     const match = regex.exec(text);
     if (match === null) return undefined;
-    const fields: MutableFields = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, millis: 0, pm: undefined, offset: 0, dayOfYear: undefined };
+    const fields: MutableFields = { year: 1970, month: 1, day: 1, hour: 0, minute: 0, second: 0, millis: 0, nanoOfMilli: 0, pm: undefined, offset: 0, dayOfYear: undefined };
     for (let i = 0; i < setters.length; i++) {
       if (!setters[i]!(fields, match[i + 1]!)) return undefined;
     }
@@ -179,7 +196,7 @@ export function compileDateParser(pattern: string): (text: string) => number | u
       hour = (hour % 12) + (fields.pm ? 12 : 0);
     }
     if (hour > 23 || fields.minute > 59 || fields.second > 59) return undefined;
-    return days * MILLIS_PER_DAY + ((hour * 60 + fields.minute) * 60 + fields.second) * 1000 + fields.millis - fields.offset;
+    return { millis: days * MILLIS_PER_DAY + ((hour * 60 + fields.minute) * 60 + fields.second) * 1000 + fields.millis - fields.offset, nanoOfMilli: fields.nanoOfMilli };
   };
 }
 
@@ -191,6 +208,7 @@ interface MutableFields {
   minute: number;
   second: number;
   millis: number;
+  nanoOfMilli: number;
   pm: boolean | undefined;
   offset: number;
   dayOfYear: number | undefined;
@@ -229,7 +247,13 @@ function fieldSetter(letter: string, count: number): (f: MutableFields, value: s
     case 's':
       return (f, v) => ((f.second = Number(v)), true);
     case 'S':
-      return (f, v) => ((f.millis = count >= 3 ? Number(v.padEnd(3, '0').slice(0, 3)) : Number(v)), f.millis < 1000);
+      return (f, v) => {
+        if (count < 3) return (f.millis = Number(v)) < 1000;
+        const digits = v.padEnd(9, '0');
+        f.millis = Number(digits.slice(0, 3));
+        f.nanoOfMilli = Number(digits.slice(3, 9));
+        return true;
+      };
     case 'a':
       return (f, v) => ((f.pm = v.toUpperCase() === 'PM'), true);
     case 'z':
@@ -250,11 +274,11 @@ export function patternHasZone(pattern: string): boolean {
   return tokenize(pattern).some((t) => t.kind === 'field' && 'zZX'.includes(t.letter));
 }
 
-const formatterCache = new Map<string, (millis: number) => string>();
+const formatterCache = new Map<string, DateFormatter>();
 const parserCache = new Map<string, (text: string) => number | undefined>();
 
 /** {@link compileDateFormatter}, cached by pattern, for patterns known only at run time. */
-export function cachedDateFormatter(pattern: string): (millis: number) => string {
+export function cachedDateFormatter(pattern: string): DateFormatter {
   let formatter = formatterCache.get(pattern);
   if (formatter === undefined) {
     formatter = compileDateFormatter(pattern);
@@ -271,6 +295,26 @@ export function cachedDateParser(pattern: string): (text: string) => number | un
     parser = compileDateParser(pattern);
     if (parserCache.size >= 64) parserCache.clear();
     parserCache.set(pattern, parser);
+  }
+  return parser;
+}
+
+/** The number of fraction-of-second letters (`S`) of a pattern: 6 for `yyyy-MM-dd HH:mm:ss.SSSSSS`, 0 when it has none. */
+export function patternFractionDigits(pattern: string): number {
+  let digits = 0;
+  for (const token of tokenize(pattern)) if (token.kind === 'field' && token.letter === 'S') digits = Math.max(digits, token.count);
+  return digits;
+}
+
+const nanoParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
+
+/** {@link compileDateParserNanos}, cached by pattern. */
+export function cachedDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {
+  let parser = nanoParserCache.get(pattern);
+  if (parser === undefined) {
+    parser = compileDateParserNanos(pattern);
+    if (nanoParserCache.size >= 64) nanoParserCache.clear();
+    nanoParserCache.set(pattern, parser);
   }
   return parser;
 }

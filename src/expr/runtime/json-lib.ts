@@ -5,6 +5,7 @@
  * (`"...Z"`), ROW and MAP as objects with their keys sorted, ARRAY as arrays, NULL nested in a
  * ROW/ARRAY/MAP as `null`.
  */
+import { isNanoTimestamp, millisOfNanos, nanoOfMilliOf } from '../../common/epoch-nanos.js';
 import { bytesToBase64 } from '../../common/bytes.js';
 import { formatDecimal } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
@@ -29,25 +30,27 @@ function isoDate(days: number): string {
 }
 
 /** Java's LocalTime.toString of milliseconds of the day: `13:37`, `13:37:42`, `13:37:42.001`. */
-export function isoLocalTime(millisOfDay: number, alwaysSeconds = false): string {
+export function isoLocalTime(millisOfDay: number, alwaysSeconds = false, nanoOfMilli = 0): string {
   const hours = Math.floor(millisOfDay / 3_600_000);
   const minutes = Math.floor(millisOfDay / 60_000) % 60;
   const seconds = Math.floor(millisOfDay / 1000) % 60;
   const millis = millisOfDay % 1000;
   let text = `${pad(hours, 2)}:${pad(minutes, 2)}`;
-  if (seconds > 0 || millis > 0 || alwaysSeconds) text += `:${pad(seconds, 2)}`;
-  if (millis > 0) text += `.${pad(millis, 3)}`;
+  if (seconds > 0 || millis > 0 || nanoOfMilli > 0 || alwaysSeconds) text += `:${pad(seconds, 2)}`;
+  // Java prints the fraction in groups of three digits: milliseconds, micro, or nanoseconds as needed.
+  if (nanoOfMilli > 0) text += `.${pad(millis, 3)}${nanoOfMilli % 1000 === 0 ? pad(nanoOfMilli / 1000, 3) : pad(nanoOfMilli, 6)}`;
+  else if (millis > 0) text += `.${pad(millis, 3)}`;
   return text;
 }
 
-/** Java's LocalDateTime.toString of epoch milliseconds (no zone). */
-export function isoLocalDateTime(millis: number): string {
-  return `${isoDate(floorDiv(millis, MILLIS_PER_DAY))}T${isoLocalTime(floorMod(millis, MILLIS_PER_DAY))}`;
+/** Java's LocalDateTime.toString of epoch milliseconds (no zone), with the nanoseconds within the millisecond of a TIMESTAMP(p > 3). */
+export function isoLocalDateTime(millis: number, nanoOfMilli = 0): string {
+  return `${isoDate(floorDiv(millis, MILLIS_PER_DAY))}T${isoLocalTime(floorMod(millis, MILLIS_PER_DAY), false, nanoOfMilli)}`;
 }
 
-/** Java's Instant.toString of epoch milliseconds. */
-export function isoInstant(millis: number): string {
-  return `${isoDate(floorDiv(millis, MILLIS_PER_DAY))}T${isoLocalTime(floorMod(millis, MILLIS_PER_DAY), true)}Z`;
+/** Java's Instant.toString of epoch milliseconds, with the nanoseconds within the millisecond of a TIMESTAMP_LTZ(p > 3). */
+export function isoInstant(millis: number, nanoOfMilli = 0): string {
+  return `${isoDate(floorDiv(millis, MILLIS_PER_DAY))}T${isoLocalTime(floorMod(millis, MILLIS_PER_DAY), true, nanoOfMilli)}Z`;
 }
 
 const compareKeys = (a: readonly [string, string], b: readonly [string, string]): number => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
@@ -91,8 +94,10 @@ export function jsonSerializer(type: SqlType): JsonSerializer {
     case 'TIME':
       return (v: number) => jsonQuote(isoLocalTime(v));
     case 'TIMESTAMP':
+      if (isNanoTimestamp(type)) return (v: bigint) => jsonQuote(isoLocalDateTime(millisOfNanos(v), nanoOfMilliOf(v)));
       return (v: number) => jsonQuote(isoLocalDateTime(v));
     case 'TIMESTAMP_LTZ':
+      if (isNanoTimestamp(type)) return (v: bigint) => jsonQuote(isoInstant(millisOfNanos(v), nanoOfMilliOf(v)));
       return (v: number) => jsonQuote(isoInstant(v));
     case 'ROW': {
       const fields = type.fields.map((f) => [f.name, jsonSerializer(f.type)] as const);

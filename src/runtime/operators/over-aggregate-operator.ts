@@ -15,6 +15,7 @@
  * LAG) read the last rows processed for the key, of which state keeps as many as the largest
  * offset; peers (a RANGE frame's rows of one time) share their aggregates, not their LAGs.
  */
+import { timeMillisOf } from '../../common/epoch-nanos.js';
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
@@ -83,10 +84,10 @@ export class OverAggregateOperator implements StreamOperator {
     }
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
-      const time = row[this.spec.timeIndex];
+      const time = timeMillisOf(row[this.spec.timeIndex]);
       const key = this.partitionOf(row);
       state.setCurrentKey(key);
-      if (typeof time !== 'number' || time <= (this.frames.value()?.last ?? -Infinity)) {
+      if (time === undefined || time <= (this.frames.value()?.last ?? -Infinity)) {
         this.late();
         continue;
       }

@@ -12,6 +12,7 @@
  * slides over them, and each whose results changed is emitted as -U/+U. A retraction of a row the
  * partition does not hold is ignored with one warning.
  */
+import { timeMillisOf } from '../../common/epoch-nanos.js';
 import { invariant } from '../../common/errors.js';
 import { keySelector, rowsEqual, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
@@ -166,8 +167,7 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
 
   /** The row's time; a NULL time orders first (-Infinity), or last (+Infinity) with `nullsLast`. */
   private timeOf(row: Row): number {
-    const time = row[this.spec.timeIndex];
-    return typeof time === 'number' ? time : this.nullTime;
+    return timeMillisOf(row[this.spec.timeIndex]) ?? this.nullTime;
   }
 
   private missing(): void {

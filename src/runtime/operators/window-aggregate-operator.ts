@@ -31,6 +31,7 @@
  * value is written back after every change (the state contract): once per run of rows of one key
  * in a batch, and when a window of the key fires.
  */
+import { timeMillisOf } from '../../common/epoch-nanos.js';
 import { invariant } from '../../common/errors.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
@@ -137,8 +138,8 @@ export class WindowAggregateOperator implements StreamOperator {
     const now = processingTime === true ? this.context.processingTime.now() : undefined;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
-      const instant = now ?? row[timeIndex];
-      if (typeof instant !== 'number') continue;
+      const instant = now ?? timeMillisOf(row[timeIndex]);
+      if (instant === undefined) continue;
       const time = this.zone === undefined ? instant : localOf(instant, this.zone);
       if (this.perWindow) {
         forEachWindow(this.window, time, (start, end) => {

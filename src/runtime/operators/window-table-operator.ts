@@ -10,6 +10,7 @@
  * on the zone's wall clock: window_start and window_end are wall-clock times, window_time the
  * window's last instant (a TIMESTAMP_LTZ).
  */
+import { timeMillisOf } from '../../common/epoch-nanos.js';
 import { ChangeBatch } from '../../common/row.js';
 import { lastInstantAtOrBefore, localOf } from '../../common/time-zone.js';
 import { forEachWindow } from '../../common/window-spec.js';
@@ -40,8 +41,8 @@ export class WindowTableOperator implements StreamOperator {
     const { window, timeIndex, timeZone } = this.spec;
     for (let i = 0; i < batch.size; i++) {
       const row = batch.rows[i]!;
-      const time = row[timeIndex];
-      if (typeof time !== 'number') {
+      const time = timeMillisOf(row[timeIndex]);
+      if (time === undefined) {
         this.nullTimes.drop(this.context);
         continue;
       }

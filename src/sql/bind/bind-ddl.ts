@@ -6,7 +6,7 @@
 import { WRITABLE_TABLE_CONNECTOR, type ConnectorDescriptor, type OptionSpec } from '../../common/connector-descriptor.js';
 import { closestName, WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
-import { isTimestampType, withNullable } from '../../common/sql-type.js';
+import { formatType, isTimestampType, withNullable } from '../../common/sql-type.js';
 import type { CatalogTable, CatalogView, TableColumn, TableWatermark } from '../catalog/catalog-objects.js';
 import type { CreateTable, CreateView, OptionEntry } from '../parse/ast.js';
 import { bindExpr } from './bind-expr.js';
@@ -124,7 +124,8 @@ function bindWatermark(statement: CreateTable, text: string, columns: readonly T
   const column = columns.find((c) => c.name === spec.column.name);
   if (column === undefined) throw new WeirError('UNKNOWN_COLUMN', `watermark column '${spec.column.name}' is not a column of '${table}'`, { span: spec.column.span });
   if (!isTimestampType(column.type) || (column.type as { precision: number }).precision > 3) {
-    throw new WeirError('TYPE_MISMATCH', `watermark column '${column.name}' must be TIMESTAMP(3) or TIMESTAMP_LTZ(3), not ${column.type.kind}`, { span: spec.column.span });
+    // As Flink: a rowtime attribute keeps milliseconds (windows and watermarks run on them), so its precision is at most 3.
+    throw new WeirError('TYPE_MISMATCH', `watermark column '${column.name}' must be TIMESTAMP(3) or TIMESTAMP_LTZ(3) (a precision of at most 3), not ${formatType(withNullable(column.type, true))}`, { span: spec.column.span });
   }
   const scope = Scope.of(columns, table);
   const expr = bindExpr(spec.expr, { scope, functions: ctx.functions, clause: 'WATERMARK' });

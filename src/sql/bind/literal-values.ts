@@ -3,6 +3,8 @@ import { hexToBytes } from '../../common/bytes.js';
 import { parseDecimal } from '../../common/decimal.js';
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import { parseInt64 } from '../../common/int64.js';
+import { dateFromParts, MILLIS_PER_DAY } from '../../common/datetime.js';
+import { MAX_MILLIS_PRECISION, nanosOfMillis } from '../../common/epoch-nanos.js';
 import { formatType, MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { castConverter } from '../../expr/cast.js';
 import { Exprs, type LiteralExpr } from '../../expr/scalar-expr.js';
@@ -96,7 +98,7 @@ export function intervalLiteral(literal: IntervalLiteral): LiteralExpr {
   return Exprs.literal(sign * Math.round(millis) + 0, SqlTypes.intervalDayTime(false));
 }
 
-/** `DATE '2020-01-01'` (days), `TIME '12:00:00'` (ms of day), `TIMESTAMP '2020-01-01 12:00:00.123'` (epoch ms). */
+/** `DATE '2020-01-01'` (days), `TIME '12:00:00'` (ms of day), `TIMESTAMP '2020-01-01 12:00:00.123'` (epoch ms; epoch nanos beyond three fraction digits). */
 export function typedLiteral(literal: TypedLiteral): LiteralExpr {
   const bad = (): never => {
     throw new WeirError('INVALID_ARGUMENT', `invalid ${literal.type} literal '${literal.value}'`, { span: literal.span });
@@ -115,9 +117,15 @@ export function typedLiteral(literal: TypedLiteral): LiteralExpr {
     case 'TIMESTAMP': {
       const m = /^(\d{4})-(\d{1,2})-(\d{1,2})(?:[ T](\d{1,2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?$/.exec(text) ?? bad();
       const fraction = m[7] ?? '';
-      const millis = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]), Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0), Number(fraction.slice(0, 3).padEnd(3, '0')));
-      if (Number.isNaN(millis)) bad();
-      return Exprs.literal(millis, SqlTypes.timestamp(Math.max(fraction.length, 0), false));
+      // Through the calendar of common/datetime.ts, not Date.UTC, which reads years 0..99 as 1900..1999.
+      const days = dateFromParts(Number(m[1]), Number(m[2]), Number(m[3]));
+      const [hours, minutes, seconds] = [Number(m[4] ?? 0), Number(m[5] ?? 0), Number(m[6] ?? 0)];
+      if (days === undefined || hours > 23 || minutes > 59 || seconds > 59) bad();
+      const millis = days! * MILLIS_PER_DAY + ((hours * 60 + minutes) * 60 + seconds) * 1000 + Number(fraction.slice(0, 3).padEnd(3, '0'));
+      const precision = fraction.length;
+      // Above milliseconds the value is epoch nanos (common/epoch-nanos.ts), every digit kept.
+      const value = precision > MAX_MILLIS_PRECISION ? nanosOfMillis(millis, Number(fraction.slice(3).padEnd(6, '0'))) : millis;
+      return Exprs.literal(value, SqlTypes.timestamp(precision, false));
     }
   }
 }
