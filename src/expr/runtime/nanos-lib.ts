@@ -44,22 +44,22 @@ export function nanosBetweenAsMillis(a: EpochNanos, b: EpochNanos): number {
   return Number((a - b) / NANOS_PER_MILLI);
 }
 
-/** Nanoseconds of the minute (the seconds and their fraction) of epoch nanos: 0..59999999999, exact in a double. */
-function nanoOfMinute(nanos: EpochNanos): number {
-  return floorMod(millisOfNanos(nanos), 60_000) * 1_000_000 + nanoOfMilliOf(nanos);
+/** Nanoseconds of the second (its fraction) of epoch nanos: 0..999999999. */
+function nanoOfSecond(nanos: EpochNanos): number {
+  return floorMod(millisOfNanos(nanos), 1000) * 1_000_000 + nanoOfMilliOf(nanos);
 }
 
 /**
  * EXTRACT of a unit that sees below the millisecond — MICROSECOND and NANOSECOND, which, like
- * MILLISECOND, count the seconds of the minute with their fraction (Calcite's) — or of any other
- * unit through `millisExtractor` on the epoch milliseconds.
+ * MILLISECOND, are the fraction of the second in that unit (Flink's: 11:22:33.123456 has
+ * MICROSECOND 123456) — or of any other unit through `millisExtractor` on the epoch milliseconds.
  */
 export function nanoExtractor(unit: string, millisExtractor: (millis: number) => number): (nanos: EpochNanos) => number {
   switch (unit.toUpperCase()) {
     case 'MICROSECOND':
-      return (n) => Math.floor(nanoOfMinute(n) / 1000);
+      return (n) => Math.floor(nanoOfSecond(n) / 1000);
     case 'NANOSECOND':
-      return (n) => nanoOfMinute(n);
+      return (n) => nanoOfSecond(n);
     default:
       return (n) => millisExtractor(millisOfNanos(n));
   }
