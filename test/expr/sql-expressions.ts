@@ -6,6 +6,7 @@
  */
 import { WeirError } from '../../src/common/errors.js';
 import type { Engine } from '../../src/engine/engine.js';
+import type { Fact } from './function-facts.js';
 
 /** What an expression gave: its value printed as CAST(... AS STRING) does (`null` for SQL NULL) and its type, or the error. */
 export type Outcome = { readonly value: string | null; readonly type: string } | { readonly error: Error };
@@ -44,4 +45,24 @@ async function run(engine: Engine, expressions: readonly string[], from: string)
 export function describeOutcome(outcome: Outcome): string {
   if ('error' in outcome) return `error ${outcome.error instanceof WeirError ? outcome.error.code : outcome.error.name}: ${outcome.error.message}`;
   return `${outcome.value === null ? 'NULL' : JSON.stringify(outcome.value)} : ${outcome.type}`;
+}
+
+/** A fact's expected outcome as one line of text (its printed value and type, or the error it expects). */
+export function expectedText(fact: Fact): string {
+  const [, expected, type] = fact;
+  if (expected !== null && typeof expected === 'object') return `error containing ${JSON.stringify(expected.error)}`;
+  const value = expected === null ? 'NULL' : JSON.stringify(expected);
+  return type === undefined ? value : `${value} : ${type}`;
+}
+
+/** What an expression did, as {@link expectedText} writes the fact: equal lines when the fact holds. */
+export function actualText(fact: Fact, outcome: Outcome): string {
+  const [, expected, type] = fact;
+  if (expected !== null && typeof expected === 'object') {
+    if ('error' in outcome && outcome.error.message.includes(expected.error)) return expectedText(fact);
+    return describeOutcome(outcome);
+  }
+  if ('error' in outcome) return describeOutcome(outcome);
+  const value = outcome.value === null ? 'NULL' : JSON.stringify(outcome.value);
+  return type === undefined ? value : `${value} : ${outcome.type}`;
 }

@@ -6,26 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/engine.js';
 import type { Fact } from './function-facts.js';
-import { describeOutcome, evaluateExpressions, type Outcome } from './sql-expressions.js';
+import { actualText, evaluateExpressions, expectedText } from './sql-expressions.js';
 import { PRECISION_FACTS, ZONED_PRECISION_FACTS } from './timestamp-precision-facts.js';
 
-function expectedText(fact: Fact): string {
-  const [, expected, type] = fact;
-  if (expected !== null && typeof expected === 'object') return `error containing ${JSON.stringify(expected.error)}`;
-  const value = expected === null ? 'NULL' : JSON.stringify(expected);
-  return type === undefined ? value : `${value} : ${type}`;
-}
-
-function actualText(fact: Fact, outcome: Outcome): string {
-  const [, expected, type] = fact;
-  if (expected !== null && typeof expected === 'object') {
-    if ('error' in outcome && outcome.error.message.includes(expected.error)) return expectedText(fact);
-    return describeOutcome(outcome);
-  }
-  if ('error' in outcome) return describeOutcome(outcome);
-  const value = outcome.value === null ? 'NULL' : JSON.stringify(outcome.value);
-  return type === undefined ? value : `${value} : ${outcome.type}`;
-}
 
 async function check(facts: readonly Fact[], zone?: string): Promise<void> {
   const engine = createEngine();
