@@ -6,13 +6,13 @@
  * the BYTES column written into a Postgres table (bytea, exactly once) equals PostgreSQL's own
  * answer over the same rows in bytea.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/engine.js';
 import { runJob } from '../../support/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../postgres/pg-test-database.js';
+import { committedText, TempDirs } from '../../support/temp-dirs.js';
 
 interface Blob {
   readonly id: number;
@@ -46,20 +46,8 @@ const COLUMNS = 'id INT, tag BYTES, payload VARBINARY(5), code BINARY(3)';
 const hex = (v: unknown): unknown => (v instanceof Uint8Array ? `x'${Buffer.from(v).toString('hex')}'` : v);
 const canonical = (rows: readonly Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify([r.id, hex(r.tag), hex(r.payload), hex(r.code)])).sort();
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'weir-bytes-files-'));
-  dirs.push(dir);
-  return dir;
-}
-
-/** The text of the committed part files of the sink folder. */
-function committedText(dir: string): string {
-  return readdirSync(dir)
-    .filter((name) => !name.startsWith('.'))
-    .map((name) => readFileSync(join(dir, name), 'utf8'))
-    .join('');
-}
+const temp = new TempDirs('weir-bytes-files-');
+const tempDir = (): string => temp.make();
 
 describe('binary strings in files', () => {
   const data = blobs(500);
@@ -76,7 +64,7 @@ describe('binary strings in files', () => {
   });
 
   afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temp.removeAll();
   });
 
   for (const format of ['json', 'csv'] as const) {

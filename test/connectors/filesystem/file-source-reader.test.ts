@@ -1,5 +1,4 @@
-import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ChangeBatch, type Row } from '../../../src/common/row.js';
@@ -10,17 +9,13 @@ import { parseFileSourceOptions } from '../../../src/connectors/filesystem/file-
 import { FileSourceReader, type FileSourceOffset } from '../../../src/connectors/filesystem/file-source-reader.js';
 import { RowKind } from '../../../src/common/row-kind.js';
 import type { PollStatus } from '../../../src/runtime/source-reader.js';
+import { TempDirs } from '../../support/temp-dirs.js';
 
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'weir-fs-source-'));
-  dirs.push(dir);
-  return dir;
-}
+const temp = new TempDirs('weir-fs-source-');
+const tempDir = (): string => temp.make();
 
 afterEach(() => {
-  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+  temp.removeAll();
 });
 
 const orders: Schema = [

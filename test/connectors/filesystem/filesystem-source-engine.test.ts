@@ -4,13 +4,13 @@
  * both ways empty); a bad record fails the job with its place, or goes to the dead-letter file
  * under the working directory with a warning per record.
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/engine.js';
 import type { JobHandle } from '../../../src/engine/job-handle.js';
 import { createTestDatabase, type TestDatabase } from '../postgres/pg-test-database.js';
+import { TempDirs } from '../../support/temp-dirs.js';
 
 const ROWS = 30_000;
 
@@ -40,13 +40,8 @@ const jsonLine = (o: Order): string => JSON.stringify({ id: o.id, customer: o.cu
 const COLUMNS = 'id BIGINT, customer INT, amount DECIMAL(10, 2), note STRING, ts TIMESTAMP(3)';
 const QUERY = 'SELECT customer, COUNT(*) AS n, SUM(amount) AS total, MAX(ts) AS latest, MIN(id) AS first_id FROM orders GROUP BY customer';
 
-const dirs: string[] = [];
-
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'weir-fs-engine-'));
-  dirs.push(dir);
-  return dir;
-}
+const temp = new TempDirs('weir-fs-engine-');
+const tempDir = (): string => temp.make();
 
 async function startJob(sql: string, warnings: string[] = []): Promise<JobHandle> {
   const results = await createEngine({ onWarning: (m) => warnings.push(m) }).execute(sql);
@@ -76,7 +71,7 @@ describe('filesystem source in a job', () => {
   });
 
   afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temp.removeAll();
   });
 
   async function expectEqualToPostgres(table: string): Promise<void> {

@@ -8,8 +8,7 @@
  * PostgreSQL's own answer over the same rows; a TIMESTAMP(9) key of a postgres sink is refused
  * (keys less than a microsecond apart would be one row there).
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../../src/engine/engine.js';
@@ -18,6 +17,7 @@ import { SqlTypes } from '../../../src/common/sql-type.js';
 import { textParser } from '../../../src/connectors/postgres/postgres-text-parser.js';
 import { runJob } from '../../support/jobs.js';
 import { createTestDatabase, type TestDatabase } from '../postgres/pg-test-database.js';
+import { committedText, TempDirs } from '../../support/temp-dirs.js';
 
 interface Stamp {
   readonly id: number;
@@ -64,19 +64,8 @@ const COLUMNS = 'id INT, at TIMESTAMP(9), seen TIMESTAMP_LTZ(9), micro TIMESTAMP
 const nanosOf = (v: unknown): unknown => (v instanceof PreciseTimestamp || v instanceof LocalZonedTimestamp ? `${v.epochNanos}n` : v);
 const canonical = (rows: readonly Record<string, unknown>[]): string[] => rows.map((r) => JSON.stringify([r.id, nanosOf(r.at), nanosOf(r.seen), nanosOf(r.micro)])).sort();
 
-const dirs: string[] = [];
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'weir-nanos-files-'));
-  dirs.push(dir);
-  return dir;
-}
-
-function committedText(dir: string): string {
-  return readdirSync(dir)
-    .filter((name) => !name.startsWith('.'))
-    .map((name) => readFileSync(join(dir, name), 'utf8'))
-    .join('');
-}
+const temp = new TempDirs('weir-nanos-files-');
+const tempDir = (): string => temp.make();
 
 describe('nanosecond timestamps in files', () => {
   const data = stamps(400);
@@ -101,7 +90,7 @@ describe('nanosecond timestamps in files', () => {
   });
 
   afterEach(() => {
-    for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    temp.removeAll();
   });
 
   for (const format of ['json', 'csv'] as const) {
