@@ -2,7 +2,7 @@
  * Facts about TIMESTAMP(p)/TIMESTAMP_LTZ(p) with p up to 9 (nanoseconds kept) and TIME(p), in the
  * form of function-facts.ts (`[expression, result, type?]`, the result as CAST(... AS STRING)
  * prints it), written from Flink's documentation: the data types page (TIMESTAMP(p) "p: 0 to 9",
- * default 6; TIME(p) kept at milliseconds by the runtime, FLINK-39214), the CAST rules (a lower
+ * default 6; TIME(p) kept at milliseconds by the runtime), the CAST rules (a lower
  * precision truncates), the temporal functions of docs/data/sql_functions.yml (EXTRACT,
  * TIMESTAMPDIFF, FLOOR/CEIL, DATE_FORMAT with Java's `S` letters) and Flink 2.3's precision-aware
  * TO_TIMESTAMP_LTZ (FLINK-39244: a numeric precision of 4..9 gives TIMESTAMP_LTZ(p), a `.SSSS`
