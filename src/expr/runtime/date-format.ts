@@ -277,26 +277,25 @@ export function patternHasZone(pattern: string): boolean {
 const formatterCache = new Map<string, DateFormatter>();
 const parserCache = new Map<string, (text: string) => number | undefined>();
 
+/** What `compile` makes of `pattern`, kept in `cache` (at most 64 patterns: emptied when full). */
+function cachedByPattern<T>(cache: Map<string, T>, pattern: string, compile: (pattern: string) => T): T {
+  let compiled = cache.get(pattern);
+  if (compiled === undefined) {
+    compiled = compile(pattern);
+    if (cache.size >= 64) cache.clear();
+    cache.set(pattern, compiled);
+  }
+  return compiled;
+}
+
 /** {@link compileDateFormatter}, cached by pattern, for patterns known only at run time. */
 export function cachedDateFormatter(pattern: string): DateFormatter {
-  let formatter = formatterCache.get(pattern);
-  if (formatter === undefined) {
-    formatter = compileDateFormatter(pattern);
-    if (formatterCache.size >= 64) formatterCache.clear();
-    formatterCache.set(pattern, formatter);
-  }
-  return formatter;
+  return cachedByPattern(formatterCache, pattern, compileDateFormatter);
 }
 
 /** {@link compileDateParser}, cached by pattern, for patterns known only at run time. */
 export function cachedDateParser(pattern: string): (text: string) => number | undefined {
-  let parser = parserCache.get(pattern);
-  if (parser === undefined) {
-    parser = compileDateParser(pattern);
-    if (parserCache.size >= 64) parserCache.clear();
-    parserCache.set(pattern, parser);
-  }
-  return parser;
+  return cachedByPattern(parserCache, pattern, compileDateParser);
 }
 
 /** The number of fraction-of-second letters (`S`) of a pattern: 6 for `yyyy-MM-dd HH:mm:ss.SSSSSS`, 0 when it has none. */
@@ -310,11 +309,5 @@ const nanoParserCache = new Map<string, (text: string) => MillisAndNanos | undef
 
 /** {@link compileDateParserNanos}, cached by pattern. */
 export function cachedDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {
-  let parser = nanoParserCache.get(pattern);
-  if (parser === undefined) {
-    parser = compileDateParserNanos(pattern);
-    if (nanoParserCache.size >= 64) nanoParserCache.clear();
-    nanoParserCache.set(pattern, parser);
-  }
-  return parser;
+  return cachedByPattern(nanoParserCache, pattern, compileDateParserNanos);
 }
