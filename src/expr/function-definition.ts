@@ -109,8 +109,12 @@ export interface AggregateFunctionDefinition {
   readonly kind: 'aggregate';
   readonly name: string;
   readonly description: string;
-  /** Resolves argument and result types (COUNT(*) has no arguments). */
-  resolve(argTypes: readonly SqlType[]): ResolvedSignature;
+  /**
+   * Resolves argument and result types (COUNT(*) has no arguments); `literals[i]` is given for
+   * arguments that are literals, so that a constant argument out of its range is refused when the
+   * query is planned.
+   */
+  resolve(argTypes: readonly SqlType[], literals?: readonly (LiteralArg | undefined)[]): ResolvedSignature;
   /** The accumulator for a call with the types `resolve` gave; throws a WeirError for types it cannot handle. */
   accumulator(context: AggregateContext): AggregateCodegen;
 }

@@ -268,6 +268,7 @@ export const AGGREGATE_CALLS: Readonly<Record<string, Calls>> = {
   LISTAGG: calls(['LISTAGG(s)', "LISTAGG(s, '; ')"], [`LISTAGG(${N_STR})`]),
   MAX: calls(['MAX(i)', 'MAX(s)'], [`MAX(${N_INT})`]),
   MIN: calls(['MIN(d)', 'MIN(n)'], [`MIN(${N_INT})`]),
+  PERCENTILE: calls(['PERCENTILE(i, 0.5)', 'PERCENTILE(n, ARRAY[0.25, 0.75], i)'], [`PERCENTILE(${N_INT}, 0.5)`], ['PERCENTILE(d, i * 1.5)', 'PERCENTILE(d, ARRAY[2.0])']),
   STDDEV: calls(['STDDEV(d)'], [`STDDEV(${N_DBL})`]),
   STDDEV_POP: calls(['STDDEV_POP(d)', 'STDDEV_POP(i)', 'STDDEV_POP(n)'], [`STDDEV_POP(${N_DBL})`]),
   STDDEV_SAMP: calls(['STDDEV_SAMP(d)'], [`STDDEV_SAMP(${N_DBL})`]),

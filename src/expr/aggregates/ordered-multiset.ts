@@ -80,16 +80,19 @@ export function multisetMerge(set: OrderedMultiset, other: OrderedMultiset): voi
   for (const chunk of other) for (let i = 0; i < chunk.length; i += 2) multisetAdd(set, chunk[i], chunk[i + 1] as number);
 }
 
-/** Removes one occurrence of `value`; returns false (and changes nothing) when it is absent. */
-export function multisetRemove(set: OrderedMultiset, value: unknown): boolean {
+/**
+ * Removes `count` (default one) occurrences of `value`, all of them when it has no more; returns
+ * false (and changes nothing) when it is absent.
+ */
+export function multisetRemove(set: OrderedMultiset, value: unknown, count = 1): boolean {
   if (set.length === 0) return false;
   const c = chunkFor(set, value);
   const chunk = set[c]!;
   const i = lowerBound(chunk, value);
   if (i >= chunk.length || !sameValue(chunk[i], value)) return false;
-  const count = chunk[i + 1] as number;
-  if (count > 1) {
-    chunk[i + 1] = count - 1;
+  const held = chunk[i + 1] as number;
+  if (held > count) {
+    chunk[i + 1] = held - count;
     return true;
   }
   chunk.splice(i, 2);

@@ -5,20 +5,22 @@
  * (integers truncate), DECIMAL(p, s) → DECIMAL(38, max(6, s)); MIN, MAX, FIRST_VALUE, LAST_VALUE
  * keep the input type; LISTAGG → STRING; ARRAY_AGG → ARRAY of the input type; COLLECT → a
  * multiset, as MAP<x, INT NOT NULL>; JSON_ARRAYAGG/JSON_OBJECTAGG → STRING NOT NULL. All but COUNT,
- * COLLECT and the JSON aggregates are nullable: over no rows they are NULL.
+ * COLLECT and the JSON aggregates are nullable: over no rows they are NULL. PERCENTILE → DOUBLE, or
+ * ARRAY<DOUBLE> for an array of percentages.
  */
-import { MAX_DECIMAL_PRECISION, SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { isNumericType, MAX_DECIMAL_PRECISION, SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { AggregateFactory } from '../aggregates/aggregate-codegen.js';
 import { avgAggregate } from '../aggregates/avg-aggregate.js';
 import { collectAggregate } from '../aggregates/collect-aggregate.js';
 import { countAggregate } from '../aggregates/count-aggregate.js';
 import { jsonArrayAggAggregate, jsonObjectAggAggregate } from '../aggregates/json-aggregates.js';
 import { maxAggregate, minAggregate } from '../aggregates/min-max-aggregate.js';
+import { checkLiteralPercentage, percentileAggregate } from '../aggregates/percentile-aggregate.js';
 import { singleValueAggregate } from '../aggregates/single-value-aggregate.js';
 import { sumAggregate } from '../aggregates/sum-aggregate.js';
 import { arrayAggAggregate, arrayAggIgnoreNullsAggregate, firstValueAggregate, lastValueAggregate, listaggAggregate } from '../aggregates/value-aggregates.js';
 import { varianceAggregate } from '../aggregates/variance-aggregate.js';
-import type { AggregateFunctionDefinition } from '../function-definition.js';
+import type { AggregateFunctionDefinition, LiteralArg } from '../function-definition.js';
 import { Arg, describeForm, matchForm, noMatchingSignature, type ArgFamily } from './define.js';
 
 /** One accepted form of an aggregate function. */
@@ -28,6 +30,8 @@ interface AggregateForm {
   readonly variadic?: boolean;
   readonly coerce?: (types: readonly SqlType[]) => readonly SqlType[] | undefined;
   readonly returns: (types: readonly SqlType[]) => SqlType;
+  /** Refuses constant arguments out of range (a WeirError); `literals[i]` is the value of a literal argument. */
+  readonly check?: (types: readonly SqlType[], literals: readonly (LiteralArg | undefined)[]) => void;
 }
 
 function defineAggregate(name: string, description: string, forms: readonly AggregateForm[], accumulator: AggregateFactory): AggregateFunctionDefinition {
@@ -36,9 +40,10 @@ function defineAggregate(name: string, description: string, forms: readonly Aggr
     kind: 'aggregate',
     name,
     description,
-    resolve(argTypes) {
+    resolve(argTypes, literals = []) {
       const found = matchForm(forms, argTypes);
       if (found === undefined) throw noMatchingSignature(name, argTypes, described);
+      found.signature.check?.(found.args, literals);
       return { args: found.args, returns: found.signature.returns(found.args) };
     },
     accumulator,
@@ -72,6 +77,8 @@ function avgType(types: readonly SqlType[]): SqlType {
 const variance = (name: string, kind: Parameters<typeof varianceAggregate>[0], what: string): AggregateFunctionDefinition =>
   defineAggregate(name, `${name}(x): the ${what} of the non-NULL values; NULL when there are none${kind.endsWith('SAMP') ? ' or only one' : ''}`, [{ args: [Arg.NUMERIC], returns: avgType }], varianceAggregate(kind));
 
+const isNumericArray = (type: SqlType): boolean => type.kind === 'ARRAY' && isNumericType(type.element);
+
 const STRING = (): SqlType => SqlTypes.string(true);
 
 /** The aggregate functions. */
@@ -95,6 +102,15 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
   variance('STDDEV_POP', 'STDDEV_POP', 'population standard deviation'),
   variance('STDDEV_SAMP', 'STDDEV_SAMP', 'sample standard deviation'),
   variance('STDDEV', 'STDDEV_SAMP', 'sample standard deviation (STDDEV_SAMP)'),
+  defineAggregate(
+    'PERCENTILE',
+    'PERCENTILE(x, p [, frequency]): the continuous percentile p (between 0 and 1, or an array of them) of the non-NULL values of x as DOUBLE, interpolating between the two nearest values; each row counts frequency times (rows with frequency <= 0 are skipped); NULL when there are no values',
+    [
+      { args: [Arg.NUMERIC, Arg.NUMERIC, Arg.INTEGER], optional: 1, returns: () => SqlTypes.double(true), check: (types, literals) => checkLiteralPercentage(types[1]!, literals[1]) },
+      { args: [Arg.NUMERIC, Arg.ARRAY, Arg.INTEGER], optional: 1, coerce: (types) => (isNumericArray(types[1]!) ? types : undefined), returns: () => SqlTypes.array(SqlTypes.double(true), true) },
+    ],
+    percentileAggregate,
+  ),
   defineAggregate(
     'SINGLE_VALUE',
     'SINGLE_VALUE(x[, name]): the value of the one row of the group, NULL when there is none, an error naming the subquery `name` when there are more (how scalar subqueries are planned)',

@@ -30,7 +30,10 @@ export function bindAggregateCall(call: FunctionCall, scope: Scope, ctx: BinderC
   if (isCountStar && call.distinct) throw new WeirError('INVALID_ARGUMENT', 'COUNT(DISTINCT *) is not allowed', { span: call.span });
   let signature;
   try {
-    signature = definition.resolve(args.map((a) => a.type));
+    signature = definition.resolve(
+      args.map((a) => a.type),
+      args.map((a) => (a.kind === 'literal' ? { value: a.value } : undefined)),
+    );
   } catch (error) {
     throw error instanceof WeirError ? error.withSpan(call.span) : error;
   }

@@ -15,7 +15,7 @@ const double = SqlTypes.double();
 const decimal = SqlTypes.decimal(10, 2);
 const string = SqlTypes.string();
 
-/** Rows are [INT, DOUBLE, DECIMAL(10, 2), STRING, BOOLEAN filter]. */
+/** Rows are [INT, DOUBLE, DECIMAL(10, 2), STRING, BOOLEAN filter, DOUBLE percentage (constant)]. */
 const CALLS = [
   aggCall('COUNT', []),
   aggCall('COUNT', [[0, int]]),
@@ -35,6 +35,8 @@ const CALLS = [
   aggCall('STDDEV_SAMP', [[0, int]]),
   aggCall('VAR_SAMP', [[2, decimal]], { filter: 4 }),
   aggCall('COLLECT', [[0, int]], { distinct: true }),
+  aggCall('PERCENTILE', [[1, double], [5, double]]),
+  aggCall('PERCENTILE', [[2, decimal], [5, double], [0, int]], { filter: 4 }),
 ];
 
 /** Aggregates whose result depends on the order of the rows: merged from consecutive runs of rows. */
@@ -57,6 +59,7 @@ const row = fc.tuple(
   fc.option(fc.bigInt({ min: -10_000n, max: 10_000n })),
   fc.option(fc.constantFrom('a', 'b', 'c', 'B')),
   fc.boolean(),
+  fc.constant(0.4),
 );
 
 describe('merging aggregate codegen', () => {

@@ -1,7 +1,7 @@
 /**
  * Property: for random interleavings of inserts, deletes and -U/+U updates of present rows, cut
  * into random batches, the changelog a GroupAggregateOperator emits for FIRST_VALUE, LAST_VALUE,
- * LISTAGG, ARRAY_AGG, COLLECT, JSON_ARRAYAGG and the variance family, applied to a table, equals
+ * LISTAGG, ARRAY_AGG, COLLECT, JSON_ARRAYAGG, the variance family and PERCENTILE, applied to a table, equals
  * after every batch a model computed from scratch. The order-dependent aggregates follow Flink's
  * retracting versions: a group's values are kept in arrival order and a retraction removes the
  * earliest equal value (so the model replays every change on a list per group and aggregate); the
@@ -21,9 +21,14 @@ import { GroupAggregateOperator } from '../../../src/runtime/operators/group-agg
 import { OperatorHarness, materialize, type Change } from '../operator-harness.js';
 import { aggCall, groupSpec } from './aggregate-call.js';
 
-/** Input columns: k INT, x INT, s STRING, y DOUBLE, d DECIMAL(10, 2), sep STRING, f BOOLEAN. */
-const [K, X, S, Y, D, SEP, F] = [0, 1, 2, 3, 4, 5, 6] as const;
-const TYPES: readonly SqlType[] = [T.int(), T.int(), T.string(), T.double(), T.decimal(10, 2), T.string(false), T.boolean()];
+/**
+ * Input columns: k INT, x INT, s STRING, y DOUBLE, d DECIMAL(10, 2), sep STRING, f BOOLEAN, and the
+ * percentages of PERCENTILE (constant, as a literal would be): p DOUBLE, ps ARRAY<DOUBLE>.
+ */
+const [K, X, S, Y, D, SEP, F, P, PS] = [0, 1, 2, 3, 4, 5, 6, 7, 8] as const;
+const TYPES: readonly SqlType[] = [T.int(), T.int(), T.string(), T.double(), T.decimal(10, 2), T.string(false), T.boolean(), T.double(false), T.array(T.double(false), false)];
+const PERCENTAGE = 0.3;
+const PERCENTAGES = [0, 0.25, 0.5, 0.9, 1];
 const col = (index: number) => [index, TYPES[index]!] as const;
 
 const AGGREGATES: readonly AggregateCallSpec[] = [
@@ -46,6 +51,10 @@ const AGGREGATES: readonly AggregateCallSpec[] = [
   aggCall('STDDEV_SAMP', [col(Y)]),
   aggCall('VAR_SAMP', [col(D)]),
   aggCall('STDDEV_POP', [col(D)], { filter: F }),
+  aggCall('PERCENTILE', [col(Y), col(P)]),
+  aggCall('PERCENTILE', [col(D), col(PS)]),
+  aggCall('PERCENTILE', [col(Y), col(P), col(X)]),
+  aggCall('PERCENTILE', [col(X), col(PS)], { distinct: true }),
 ];
 
 const ORDERED = new Set(['FIRST_VALUE', 'LAST_VALUE', 'LISTAGG', 'ARRAY_AGG', 'ARRAY_AGG_IGNORE_NULLS', 'JSON_ARRAYAGG_ABSENT_ON_NULL', 'JSON_ARRAYAGG_NULL_ON_NULL']);
@@ -61,6 +70,8 @@ const rowArbitrary: fc.Arbitrary<Row> = fc.tuple(
   nullable(fc.bigInt({ min: -300n, max: 300n })),
   fc.constant('|'),
   nullable(fc.boolean()),
+  fc.constant(PERCENTAGE),
+  fc.constant(PERCENTAGES),
 );
 
 const operationArbitrary = fc.record({
@@ -136,9 +147,41 @@ function result(call: AggregateCallSpec, index: number, group: Group): unknown {
       for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1);
       return counts;
     }
+    case 'PERCENTILE':
+      return percentile(call, rows);
     default:
       return statistic(call, values);
   }
+}
+
+/**
+ * PERCENTILE from scratch: every value as a double, repeated by its frequency (rows with a NULL
+ * or non-positive one left out), sorted; percentage p at 1-based position p * (n - 1) + 1,
+ * interpolated linearly between the values at the positions around it.
+ */
+function percentile(call: AggregateCallSpec, rows: readonly Row[]): unknown {
+  const [valueColumn, percentageColumn, frequencyColumn] = call.args;
+  const sorted: number[] = [];
+  const seen = new Set<string>();
+  for (const row of rows) {
+    const value = row[valueColumn!];
+    const frequency = frequencyColumn === undefined ? 1 : (row[frequencyColumn] as number | null);
+    if (value === null || frequency === null || frequency <= 0) continue;
+    if (call.distinct) {
+      if (seen.has(encodeComponent(value))) continue;
+      seen.add(encodeComponent(value));
+    }
+    const x = typeof value === 'bigint' ? Number(value) / 100 : (value as number);
+    for (let i = 0; i < frequency; i++) sorted.push(x);
+  }
+  if (sorted.length === 0) return null;
+  sorted.sort((a, b) => a - b);
+  const at = (p: number): number => {
+    const position = p * (sorted.length - 1) + 1;
+    const [low, high] = [sorted[Math.floor(position) - 1]!, sorted[Math.ceil(position) - 1]!];
+    return low === high ? low : (Math.ceil(position) - position) * low + (position - Math.floor(position)) * high;
+  };
+  return percentageColumn === P ? at(PERCENTAGE) : PERCENTAGES.map(at);
 }
 
 /** VAR/STDDEV from scratch: doubles by the textbook formula over exact sums, integers and decimals exactly. */
