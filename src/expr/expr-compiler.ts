@@ -40,7 +40,11 @@ const nullValue = (type: SqlType): Value => ({ code: 'null', type, nonNull: fals
 
 /** Accumulates the statements of one generated function and the closure it needs. */
 class SourceBuilder implements StatementContext {
-  constructor(readonly timeZone: string) {}
+  /** @param watermark the parameter of the generated function holding the operator's current watermark, when it has one */
+  constructor(
+    readonly timeZone: string,
+    private readonly watermark?: string,
+  ) {}
 
   private readonly lines: string[] = [];
   private depth = 1;
@@ -68,6 +72,12 @@ class SourceBuilder implements StatementContext {
 
   local(): string {
     return `t${this.locals++}`;
+  }
+
+  currentWatermark(): string {
+    if (this.watermark === undefined) throw new WeirError('UNSUPPORTED', 'CURRENT_WATERMARK can only be computed in a projection or a filter (the SELECT list or WHERE), not in a join condition or an operator\'s arguments');
+    // -Infinity before the first watermark; +Infinity (the end of input) is followed by no row.
+    return `(Number.isFinite(${this.watermark}) ? ${this.watermark} : null)`;
   }
 
   emit(statement: string): void {
@@ -398,7 +408,7 @@ export class ExprCompiler {
    * overwritten in place, so that their capacity carries over from batch to batch (emptying them
    * first would make every batch grow them again).
    */
-  calc(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null): (input: ChangeBatch, output: ChangeBatch) => void {
+  calc(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null): (input: ChangeBatch, output: ChangeBatch, watermark?: number) => void {
     return instantiate(this.calcSource(condition, projection));
   }
 
@@ -412,7 +422,7 @@ export class ExprCompiler {
    * returning what {@link maxOf} gives for `watermark` over every input record (those the
    * condition drops included). Sub-expressions both compute are computed once per record.
    */
-  calcMaxOf(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null, watermark: ScalarExpr): (input: ChangeBatch, output: ChangeBatch) => number {
+  calcMaxOf(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null, watermark: ScalarExpr): (input: ChangeBatch, output: ChangeBatch, current?: number) => number {
     return instantiate(this.calcSource(condition, projection, watermark));
   }
 
@@ -464,9 +474,13 @@ export class ExprCompiler {
     return this.single('joinProjection', 'left, right', pairInput(leftArity), (gen, out) => out.emit(`return [${exprs.map((e) => gen.generate(e).code).join(', ')}];`));
   }
 
-  /** The generated source of {@link calc}, or with `watermark` of {@link calcMaxOf}. */
+  /**
+   * The generated source of {@link calc}, or with `watermark` of {@link calcMaxOf}. Its third
+   * parameter is the operator's current watermark (what CURRENT_WATERMARK gives; none before the
+   * first watermark, or when it is not passed).
+   */
   calcSource(condition: ScalarExpr | null, projection: readonly ScalarExpr[] | null, watermark: ScalarExpr | null = null): GeneratedSource {
-    const out = new SourceBuilder(this.timeZone);
+    const out = new SourceBuilder(this.timeZone, 'currentWatermark');
     const gen = new ExprCodegen(this.registry, out, rowInput);
     out.emit('const kinds = input.kinds;');
     out.emit('const rows = input.rows;');
@@ -493,7 +507,7 @@ export class ExprCompiler {
     out.emit('outKinds.length = size;');
     out.emit('outRows.length = size;');
     if (watermark !== null) out.emit('return max;');
-    return out.build(watermark === null ? 'calc' : 'calcMaxOf', 'input, output');
+    return out.build(watermark === null ? 'calc' : 'calcMaxOf', 'input, output, currentWatermark');
   }
 
   private single(name: string, params: string, input: (index: number) => string, body: (gen: ExprCodegen, out: SourceBuilder) => void): GeneratedSource {

@@ -38,6 +38,12 @@ export interface CodegenContext {
   lib(name: string): string;
   /** The resolved zone TIMESTAMP_LTZ values are computed in (`table.local-time-zone`): a constant of the compilation. */
   readonly timeZone: string;
+  /**
+   * A JS expression for the current watermark of the operator evaluating the expression, in epoch
+   * milliseconds, `null` before its first watermark (CURRENT_WATERMARK). Only a Calc (projection
+   * and filter) has one; elsewhere this throws an UNSUPPORTED WeirError.
+   */
+  currentWatermark(): string;
 }
 
 /** A scalar function or operator. */

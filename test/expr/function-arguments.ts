@@ -13,7 +13,15 @@ export interface Calls {
   readonly nulls: readonly string[];
   /** Edge cases (empty strings, out-of-range numbers, bad text): the call may fail, but only with a user-facing error. */
   readonly edge: readonly string[];
+  /** What the calls read (`FROM ...`, one row), when not nothing: functions of a rowtime attribute read {@link ROWTIME_ROW}. */
+  readonly from?: string;
 }
+
+/** A table of one row with a rowtime attribute `ts` (created by the coverage test with {@link ROWTIME_TABLE_DDL}). */
+export const ROWTIME_ROW = 'FROM rowtimes';
+
+/** The DDL of the table {@link ROWTIME_ROW} reads. */
+export const ROWTIME_TABLE_DDL = "CREATE TABLE rowtimes (ts TIMESTAMP(3), WATERMARK FOR ts AS ts) WITH ('connector' = 'datagen', 'number-of-rows' = '1')";
 
 const N_INT = 'CAST(NULL AS INT)';
 const N_STR = 'CAST(NULL AS STRING)';
@@ -100,6 +108,8 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   CURRENT_ROW_TIMESTAMP: calls(['CURRENT_ROW_TIMESTAMP()'], []),
   CURRENT_TIME: calls(['CURRENT_TIME', 'LOCALTIME'], []),
   CURRENT_TIMESTAMP: calls(['CURRENT_TIMESTAMP', 'NOW()'], []),
+  // Its argument is a rowtime attribute, which is never a NULL literal; the one row comes before any watermark.
+  CURRENT_WATERMARK: { ...calls(['CURRENT_WATERMARK(ts)', 'CURRENT_WATERMARK(ts) IS NULL'], []), from: ROWTIME_ROW },
   DATE_ADD: calls(["DATE_ADD('2020-01-01', 1)", "DATE_ADD(DATE '2020-01-01', 1)"], [`DATE_ADD(${N_STR}, 1)`, `DATE_ADD('2020-01-01', ${N_INT})`], ["DATE_ADD('bad', 1)"]),
   DATE_FORMAT: calls([`DATE_FORMAT(${TS}, 'yyyy-MM-dd HH:mm:ss.SSS')`, "DATE_FORMAT('2020-01-01 00:00:00', 'yyyy')"], [`DATE_FORMAT(${N_TS}, 'yyyy')`], ["DATE_FORMAT('bad', 'yyyy')", `DATE_FORMAT(${TS}, 'qqq')`]),
   DATE_SUB: calls(["DATE_SUB('2020-01-01', 1)"], [`DATE_SUB(${N_STR}, 1)`]),

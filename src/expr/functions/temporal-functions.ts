@@ -10,7 +10,8 @@
 import { MILLIS_PER_DAY } from '../../common/datetime.js';
 import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { isUtcZone } from '../../common/time-zone.js';
-import { SqlTypes, type SqlType } from '../../common/sql-type.js';
+import { WeirError } from '../../common/errors.js';
+import { formatType, SqlTypes, timeAttributeOf, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, LiteralArg, ScalarFunctionDefinition } from '../function-definition.js';
 import { compileDateFormatter, compileDateParser, patternFractionDigits } from '../runtime/date-format.js';
 import { nanoDiffFunction, nanoExtractor } from '../runtime/nanos-lib.js';
@@ -164,6 +165,26 @@ const PROCTIME_TYPE: SqlType = { kind: 'TIMESTAMP_LTZ', nullable: false, precisi
 const proctime: ScalarFunctionDefinition = {
   ...currentTime('PROCTIME', PROCTIME_TYPE, 'PROCTIME(): the processing-time attribute (the wall clock), TIMESTAMP_LTZ(3)'),
   resolve: () => ({ args: [], returns: PROCTIME_TYPE }),
+};
+
+const currentWatermarkBase = defineScalar({
+  name: 'CURRENT_WATERMARK',
+  description:
+    "CURRENT_WATERMARK(rowtime): the watermark of the operator computing it, as the rowtime attribute's type at precision 3; NULL before its first watermark (e.g. WHERE CURRENT_WATERMARK(ts) IS NULL OR ts > CURRENT_WATERMARK(ts) drops late rows)",
+  deterministic: false,
+  signatures: [{ args: [Arg.TIMESTAMP], nullable: true, returns: ([t]) => (t!.kind === 'TIMESTAMP_LTZ' ? SqlTypes.timestampLtz(3) : SqlTypes.timestamp(3)), generate: (ctx) => ctx.currentWatermark() }],
+});
+
+/** CURRENT_WATERMARK, whose argument must be a rowtime attribute (a column with a WATERMARK, or one derived from it unchanged). */
+const currentWatermark: ScalarFunctionDefinition = {
+  ...currentWatermarkBase,
+  resolve(argTypes, literals) {
+    const [type] = argTypes;
+    if (argTypes.length === 1 && type !== undefined && type.kind !== 'NULL' && timeAttributeOf(type) !== 'rowtime') {
+      throw new WeirError('TYPE_MISMATCH', `CURRENT_WATERMARK needs a rowtime attribute (a column the table declares a WATERMARK for), got ${formatType(type)}`);
+    }
+    return currentWatermarkBase.resolve(argTypes, literals);
+  },
 };
 
 const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
@@ -432,6 +453,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   currentTime('CURRENT_DATE', SqlTypes.date(false), 'CURRENT_DATE: the current date in the session zone'),
   currentTime('CURRENT_TIME', SqlTypes.time(0, false), 'CURRENT_TIME: the current time of day in the session zone'),
   proctime,
+  currentWatermark,
   defineScalar({
     name: 'OVERLAPS',
     description: '(start1, end1) OVERLAPS (start2, end2): TRUE when the two periods share an instant; an end may be an interval from the start',

@@ -8,6 +8,7 @@
  * (a self-join, or a statement set reading a table twice, reads its input once), and equal
  * operators over equal inputs (computed once).
  */
+import { WeirError } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
 import { timeAttributeOf, type SqlType } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type OverLagSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
@@ -91,6 +92,7 @@ export function lowerToJobGraph(roots: readonly PhysicalNode[], options: JobGrap
     const fused = fuseAroundAssigner(node, consumers, readers);
     const inputs = node.kind === 'sink' ? sinkInputs(node) : (fused === undefined ? physicalInputs(node) : [fused.input]).map(edgeTo);
     const spec = fused?.spec ?? specOf(node, options.timeZone);
+    refuseWatermarkOutsideCalc(spec);
     const schema = fused?.schema ?? node.schema;
     const ttl = (options.stateTtlMillis ?? 0) > 0 && TTL_OPERATORS.has(spec.kind) ? { stateTtlMillis: options.stateTtlMillis } : {};
     const idle = (options.sourceIdleTimeoutMillis ?? 0) > 0 && spec.kind === 'source' ? { sourceIdleTimeoutMillis: options.sourceIdleTimeoutMillis } : {};
@@ -128,6 +130,20 @@ function sharingIdentity(spec: OperatorSpec, rest: readonly unknown[], options: 
     if (isCall(v) && options.isDeterministicFunction?.(v.name) === false) deterministic = false;
   });
   return deterministic ? identity : undefined;
+}
+
+/**
+ * Refuses CURRENT_WATERMARK anywhere but in a Calc (also one fused with a watermark assigner): only
+ * a Calc's generated loop is given its operator's watermark (ExprCompiler.calc), so such a call
+ * elsewhere (a join condition, a window's arguments) is refused when the query is planned.
+ */
+function refuseWatermarkOutsideCalc(spec: OperatorSpec): void {
+  if (spec.kind === 'calc' || spec.kind === 'watermark-assigner') return;
+  taggedJson(spec, (v) => {
+    if (isCall(v) && v.name === 'CURRENT_WATERMARK') {
+      throw new WeirError('UNSUPPORTED', `CURRENT_WATERMARK can only be computed in a projection or a filter (the SELECT list or WHERE), not in a ${spec.kind} operator's expressions`);
+    }
+  });
 }
 
 /** JSON of `value` with the literals JSON would lose or confuse tagged; `visit` sees every value. */

@@ -19,7 +19,7 @@ export class WatermarkAssignerOperator implements StreamOperator {
   /** The watermark over a batch whose records pass through unchanged; undefined with a fused Calc. */
   private readonly maxWatermark: ((rows: readonly unknown[][]) => number) | undefined;
   /** The fused Calc, returning the watermark over its input; undefined when records pass through unchanged. */
-  private readonly apply: ((input: ChangeBatch, output: ChangeBatch) => number) | undefined;
+  private readonly apply: ((input: ChangeBatch, output: ChangeBatch, current: number) => number) | undefined;
   private readonly out = new ChangeBatch();
   private context!: OperatorContext;
   private current = -Infinity;
@@ -41,7 +41,8 @@ export class WatermarkAssignerOperator implements StreamOperator {
       this.context.output.collect(batch);
     } else {
       const out = this.out;
-      max = this.apply(batch, out);
+      // The fused Calc's CURRENT_WATERMARK is the watermark sent downstream before this batch.
+      max = this.apply(batch, out, this.current);
       if (out.size > 0) this.context.output.collect(out);
     }
     if (max > this.current) {
