@@ -171,8 +171,9 @@ export function hashKey(key: Key): number {
 /**
  * {@link hashKey}'s bits as a signed 32-bit integer: V8 keeps it a small integer, where the
  * unsigned value beyond 2^31 is a heap number — allocated on every call that is not inlined.
+ * For callers that need the key group and more bits of the same hash ({@link keyGroupOfHash}).
  */
-function hashKeyBits(key: Key): number {
+export function hashKeyBits(key: Key): number {
   switch (typeof key) {
     case 'number':
       return Number.isInteger(key) && Math.abs(key) <= 0x7fffffff ? mix32(key | 0) : hashString('n' + key);
@@ -214,7 +215,11 @@ function mix32(value: number): number {
  * small-integer arithmetic: ((hi mod m)·(2^16 mod m) + lo) mod m.
  */
 export function keyGroupOf(key: Key, maxParallelism: number): number {
-  const hash = hashKeyBits(key);
+  return keyGroupOfHash(hashKeyBits(key), maxParallelism);
+}
+
+/** {@link keyGroupOf} of a key whose {@link hashKeyBits} are `hash`. */
+export function keyGroupOfHash(hash: number, maxParallelism: number): number {
   if ((maxParallelism & (maxParallelism - 1)) === 0) return hash & (maxParallelism - 1);
   if (maxParallelism > 0x8000) return (hash >>> 0) % maxParallelism;
   return (((hash >>> 16) % maxParallelism) * (0x10000 % maxParallelism) + (hash & 0xffff)) % maxParallelism;

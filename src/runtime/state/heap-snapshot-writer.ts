@@ -1,6 +1,6 @@
 /**
  * Writes one snapshot of a heap backend while processing goes on, as Flink's CopyOnWriteStateMap
- * does: the barrier only freezes what is to be written (the tables, and for a delta the sets of
+ * does: the barrier only freezes what is to be written (the tables, and for a delta the logs of
  * keys changed since the last completed checkpoint); the values are then serialised key group by
  * key group, in chunks, with the event loop free between chunks. Every access to a key through a
  * state handle passes {@link HeapSnapshotWriter.copyKey} first (the backend calls it when the
@@ -49,8 +49,8 @@ export class HeapSnapshotWriter {
   private readonly status: Uint8Array;
   /** Per key group not written yet: per table, the keys copied before an access (value or ABSENT). */
   private readonly copies = new Map<number, Map<Key, Copy>[]>();
-  /** A delta of several change epochs: the keys of the group being written already emitted (one key may be in several epochs). */
-  private readonly emitted: Set<Key> | undefined;
+  /** A delta, per key group not written yet: its changed keys without repeats, built from the logs when first needed. */
+  private readonly changedKeys = new Map<number, Set<Key>>();
   private readonly groupsToWrite: number[];
   private readonly parts: Uint8Array[] = [];
   private bytes = 0;
@@ -60,13 +60,13 @@ export class HeapSnapshotWriter {
   /**
    * @param tables the declared states at the barrier
    * @param kind `full`: every entry; `delta`: the entries of `changed` keys, and tombstones for those gone
-   * @param changed for a delta, sets of changed keys per key group (several sets: their union)
+   * @param changed for a delta, logs of changed keys per key group (several logs, and repeats within one: their union)
    * @param now the time recorded as the last access of keys without one
    */
   constructor(
     private readonly tables: readonly HeapStateTable[],
     readonly kind: 'full' | 'delta',
-    private readonly changed: readonly (readonly (Set<Key> | undefined)[])[],
+    private readonly changed: readonly (readonly (readonly Key[] | undefined)[])[],
     maxParallelism: number,
     private readonly now: number,
     private readonly onDone: (writer: HeapSnapshotWriter) => void,
@@ -75,12 +75,11 @@ export class HeapSnapshotWriter {
     this.status = new Uint8Array(maxParallelism).fill(DONE);
     this.groupsToWrite = [];
     for (let group = 0; group < maxParallelism && tables.length > 0; group++) {
-      const used = kind === 'full' ? tables.some((t) => (t.groups[group]?.size ?? 0) > 0) : changed.some((sets) => (sets[group]?.size ?? 0) > 0);
+      const used = kind === 'full' ? tables.some((t) => (t.groups[group]?.size ?? 0) > 0) : changed.some((logs) => (logs[group]?.length ?? 0) > 0);
       if (!used) continue;
       this.groupsToWrite.push(group);
       this.status[group] = PENDING;
     }
-    this.emitted = kind === 'delta' && changed.length > 1 ? new Set<Key>() : undefined;
     this.work = this.steps();
     if (this.groupsToWrite.length === 0) this.finish();
   }
@@ -114,8 +113,25 @@ export class HeapSnapshotWriter {
   }
 
   private isChanged(key: Key, keyGroup: number): boolean {
-    for (const sets of this.changed) if (sets[keyGroup]?.has(key) === true) return true;
-    return false;
+    return this.changedIn(keyGroup).has(key);
+  }
+
+  /**
+   * The changed keys of a key group of a delta, each once: one pass over the group's logs, at the
+   * first access to one of its keys or when it is written, whichever comes first (so a set as large
+   * as a key group's changes, not as the whole epoch's, and only while the group waits).
+   */
+  private changedIn(keyGroup: number): Set<Key> {
+    let keys = this.changedKeys.get(keyGroup);
+    if (keys === undefined) {
+      keys = new Set<Key>();
+      for (const logs of this.changed) {
+        const log = logs[keyGroup];
+        if (log !== undefined) for (let i = 0; i < log.length; i++) keys.add(log[i]!);
+      }
+      this.changedKeys.set(keyGroup, keys);
+    }
+    return keys;
   }
 
   /** Writes one chunk (at most `chunkEntries` entries, about {@link SNAPSHOT_SLICE_MS}); returns true once everything is written. */
@@ -179,30 +195,21 @@ export class HeapSnapshotWriter {
         const copies = this.copies.get(group);
         if (copies !== undefined) copies.forEach((copy, t) => copy.forEach((value, key) => value !== ABSENT && out.entry(t, key, value)));
       } else {
-        const emitted = this.emitted;
-        for (const sets of this.changed) {
-          const keys = sets[group];
-          if (keys === undefined) continue;
-          for (const key of keys) {
-            if (emitted !== undefined) {
-              const before = emitted.size;
-              if (emitted.add(key).size === before) continue;
-            }
-            const copies = this.copies.get(group);
-            for (let t = 0; t < this.tables.length; t++) {
-              const copy = copies?.[t]!;
-              const value = copy !== undefined && copy.has(key) ? copy.get(key) : this.tables[t]!.groups[group]?.get(key);
-              if (value === undefined || value === ABSENT) out.tombstone(t, key);
-              else out.entry(t, key, value);
-            }
-            if (chunkDone()) yield* pause(out);
+        for (const key of this.changedIn(group)) {
+          const copies = this.copies.get(group);
+          for (let t = 0; t < this.tables.length; t++) {
+            const copy = copies?.[t]!;
+            const value = copy !== undefined && copy.has(key) ? copy.get(key) : this.tables[t]!.groups[group]?.get(key);
+            if (value === undefined || value === ABSENT) out.tombstone(t, key);
+            else out.entry(t, key, value);
           }
+          if (chunkDone()) yield* pause(out);
         }
       }
       out.flush();
       this.status[group] = DONE;
       this.copies.delete(group);
-      this.emitted?.clear();
+      this.changedKeys.delete(group);
     }
     this.finish();
   }
@@ -227,6 +234,7 @@ export class HeapSnapshotWriter {
     if (this.finished) return;
     this.finished = true;
     this.copies.clear();
+    this.changedKeys.clear();
     this.onDone(this);
   }
 }
