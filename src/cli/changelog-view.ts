@@ -4,9 +4,8 @@
  * first change arrives (at least 12 characters or as wide as its first value; longer values are
  * cut with `…`), since lines already printed cannot be widened. `tableau` draws a bordered table; `changelog` bare aligned columns.
  */
-import type { Change } from '../engine/engine.js';
-import { cellText } from './cell-text.js';
-import { receivedTotal, type ResultView } from './result-view.js';
+import type { TextChange } from '../engine/engine.js';
+import { receivedTotal, shownCells, type ResultView } from './result-view.js';
 
 /** The narrowest value column. */
 const MIN_WIDTH = 12;
@@ -22,16 +21,17 @@ export class ChangelogView implements ResultView {
     private readonly bordered: boolean,
   ) {}
 
-  show(change: Change): void {
+  show(change: TextChange): void {
+    const cells = shownCells(change);
     if (!this.started) {
-      const header = ['op', ...Object.keys(change.row)];
-      const first = [change.op, ...Object.values(change.row).map(cellText)];
+      const header = ['op', ...change.columns];
+      const first = [change.op, ...cells];
       this.widths = header.map((h, i) => Math.max(h.length, i === 0 ? 2 : Math.max(MIN_WIDTH, first[i]!.length)));
       this.write(this.bordered ? [this.border(), this.line(header), this.border()].join('\n') : this.line(header));
       this.started = true;
     }
     this.count++;
-    this.write(this.line([change.op, ...Object.values(change.row).map(cellText)]));
+    this.write(this.line([change.op, ...cells]));
   }
 
   finish(elapsedMs: number): void {

@@ -5,11 +5,10 @@
  * query ends the live drawing is replaced by the final table with every row. Without cursor
  * movement (`redraw` off) only the final table is printed.
  */
-import type { Change } from '../engine/engine.js';
+import type { TextChange } from '../engine/engine.js';
 import { renderGrid, renderTable } from '../engine/result-format.js';
-import { cellText } from './cell-text.js';
 import { MaterializedRows } from './materialized-rows.js';
-import { elapsedSuffix, type ResultView } from './result-view.js';
+import { elapsedSuffix, shownCells, type ResultView } from './result-view.js';
 
 /** The terminal a live table is drawn on. */
 export interface LiveScreen {
@@ -38,9 +37,9 @@ export class LiveTableView implements ResultView {
     private readonly screen: LiveScreen,
   ) {}
 
-  show(change: Change): void {
-    this.header ??= Object.keys(change.row);
-    this.table.apply(change.op, Object.values(change.row).map(cellText));
+  show(change: TextChange): void {
+    this.header ??= [...change.columns];
+    this.table.apply(change.op, shownCells(change));
     if (this.screen.redraw && this.timer === undefined) this.timer = setTimeout(() => this.draw(), REDRAW_MS);
   }
 

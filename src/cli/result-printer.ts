@@ -5,6 +5,7 @@
  */
 import { renderTable } from '../engine/result-format.js';
 import { cellText } from './cell-text.js';
+import type { TextTable } from '../engine/engine.js';
 import type { StatementResult } from '../engine/statement-result.js';
 
 /** The output formats of `--format` and `.mode`. */
@@ -28,6 +29,16 @@ export function formatRows(result: Rows, format: OutputFormat): string {
     case 'csv':
       return [names.map(csvField).join(','), ...result.rows.map((row) => row.map((v) => (v === null || v === undefined ? '' : csvField(String(jsonValue(v))))).join(','))].join('\n');
   }
+}
+
+/** Final rows as text (Engine.queryText) as a table or CSV: NULL shown as `NULL` in a table, as an empty field in CSV. */
+export function formatText(table: TextTable, format: 'table' | 'csv'): string {
+  const result: Rows = {
+    kind: 'rows',
+    schema: table.columns.map((name) => ({ name, type: { kind: 'VARCHAR', nullable: true, length: 2147483647 } })),
+    rows: table.rows.map((row) => [...row]),
+  };
+  return formatRows(result, format);
 }
 
 /** Final rows from the programmatic API (objects) as a finite result in a format; JSON keeps numbers and booleans as such. */

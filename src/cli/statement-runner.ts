@@ -9,7 +9,7 @@ import type { Engine, ParsedStatement } from '../engine/engine.js';
 import type { JobHandle } from '../engine/job-handle.js';
 import { ChangelogView } from './changelog-view.js';
 import { LiveTableView, type LiveScreen } from './live-table-view.js';
-import { formatObjects, formatRows, type OutputFormat } from './result-printer.js';
+import { formatObjects, formatRows, formatText, type OutputFormat } from './result-printer.js';
 import { elapsedSuffix, type ResultMode, type ResultView } from './result-view.js';
 
 /** Where and how results are printed. */
@@ -55,13 +55,15 @@ export async function runStatements(engine: Engine, statements: readonly ParsedS
 async function runQuery(engine: Engine, sql: ParsedStatement, output: RunnerOutput): Promise<void> {
   const signal = output.querySignal();
   if (output.live === undefined) {
-    output.out(formatObjects(await engine.query(sql, { signal }), output.format));
+    const format = output.format;
+    // JSON keeps numbers, booleans and nulls as such; a table or CSV shows values as Flink's SQL client does.
+    output.out(format === 'json' || format === 'ndjson' ? formatObjects(await engine.query(sql, { signal }), format) : formatText(await engine.queryText(sql, { signal }), format));
     return;
   }
   const started = performance.now();
   const view = resultView(engine, output, output.live);
   try {
-    for await (const change of engine.subscribe(sql, { signal })) view.show(change);
+    for await (const change of engine.subscribeText(sql, { signal })) view.show(change);
     view.finish(performance.now() - started);
   } finally {
     view.close();

@@ -11,6 +11,7 @@ import { ROW_KIND_SHORT, type RowKindShort } from '../common/row-kind.js';
 import { WeirError } from '../common/errors.js';
 import type { Row } from '../common/row.js';
 import type { Schema } from '../common/schema.js';
+import { formatValue } from '../common/value-format.js';
 import { rowComparator } from '../runtime/operators/row-order.js';
 import { toApiRow, type ApiRow } from './api-values.js';
 import { ChangeQueue } from './change-queue.js';
@@ -52,6 +53,24 @@ export interface ScriptStep {
 export interface Change<R = ApiRow> {
   readonly op: RowKindShort;
   readonly row: R;
+}
+
+/**
+ * One change of a subscription as text, for clients that show results (the shell): each value as
+ * Flink's SQL client prints it — its CAST to STRING (`TRUE`, `1.0E7`, a FLOAT as a float, `(1, a)`,
+ * `[1, 2]`, `{a=1}`, binary strings as `x'0aff'`), a TIMESTAMP_LTZ in the session zone — and NULL
+ * as null.
+ */
+export interface TextChange {
+  readonly op: RowKindShort;
+  readonly columns: readonly string[];
+  readonly cells: readonly (string | null)[];
+}
+
+/** The final rows of a query as text (see {@link TextChange}), in the order {@link Engine.query} gives. */
+export interface TextTable {
+  readonly columns: readonly string[];
+  readonly rows: readonly (readonly (string | null)[])[];
 }
 
 /** A change as a job emits it: the row in internal form, with the schema of the rows. */
@@ -125,6 +144,26 @@ export class Engine {
    * system tables come sorted where they are read, and stay in that order.
    */
   async query(sql: string | ParsedStatement, options: QueryOptions = {}): Promise<ApiRow[]> {
+    const { schema, rows } = await this.finalRows(sql, options);
+    const zone = this.session.config.timeZone();
+    return rows.map((row) => toApiRow(row, schema, zone));
+  }
+
+  /** {@link subscribe} with each change as text (see {@link TextChange}). */
+  async *subscribeText(sql: string | ParsedStatement, options: QueryOptions = {}): AsyncGenerator<TextChange> {
+    const zone = this.session.config.timeZone();
+    for await (const { op, row, schema } of this.changes(sql, options)) yield { op, columns: schema.map((f) => f.name), cells: rowText(row, schema, zone) };
+  }
+
+  /** {@link query} with each value as text (see {@link TextChange}). */
+  async queryText(sql: string | ParsedStatement, options: QueryOptions = {}): Promise<TextTable> {
+    const { schema, rows } = await this.finalRows(sql, options);
+    const zone = this.session.config.timeZone();
+    return { columns: schema.map((f) => f.name), rows: rows.map((row) => rowText(row, schema, zone)) };
+  }
+
+  /** The final table of {@link query}: the changelog applied, sorted as it describes, rows in internal form. */
+  private async finalRows(sql: string | ParsedStatement, options: QueryOptions): Promise<{ schema: Schema; rows: Row[] }> {
     const table = new Map<string, { row: Row; count: number }>();
     let schema: Schema = [];
     let ordered = false;
@@ -142,8 +181,7 @@ export class Engine {
     const statement = only.length === 1 ? only[0]!.statement : undefined;
     const order = statement?.kind === 'query' && !ordered ? resultOrder(statement.query, schema) : undefined;
     if (order !== undefined) rows.sort(rowComparator(order));
-    const zone = this.session.config.timeZone();
-    return rows.map((row) => toApiRow(row, schema, zone));
+    return { schema, rows };
   }
 
   /** The changes of a SELECT as {@link subscribe} describes them, with rows in internal form and their schema. */
@@ -251,4 +289,12 @@ export type { ParsedStatement };
 /** Creates an engine with the built-in connectors and functions. */
 export function createEngine(options: EngineOptions = {}): Engine {
   return new Engine(options);
+}
+
+/** The cells of a row as text (see {@link TextChange}). */
+function rowText(row: Row, schema: Schema, zone: string): (string | null)[] {
+  return schema.map((field, i) => {
+    const value = row[i];
+    return value === null || value === undefined ? null : formatValue(value, field.type, zone);
+  });
 }

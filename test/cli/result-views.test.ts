@@ -8,15 +8,11 @@ import { ChangelogView } from '../../src/cli/changelog-view.js';
 import { LiveTableView, type LiveScreen } from '../../src/cli/live-table-view.js';
 import { MaterializedRows } from '../../src/cli/materialized-rows.js';
 import { styleFor } from '../../src/cli/terminal-style.js';
-import type { Change } from '../../src/engine/engine.js';
+import type { TextChange } from '../../src/engine/engine.js';
 
-const changes: Change[] = [
-  { op: '+I', row: { k: 'a', n: 1 } },
-  { op: '+I', row: { k: 'b', n: 1 } },
-  { op: '-U', row: { k: 'a', n: 1 } },
-  { op: '+U', row: { k: 'a', n: 2 } },
-  { op: '-D', row: { k: 'b', n: 1 } },
-];
+const change = (op: TextChange['op'], ...cells: (string | null)[]): TextChange => ({ op, columns: ['k', 'n'], cells });
+
+const changes: TextChange[] = [change('+I', 'a', '1'), change('+I', 'b', '1'), change('-U', 'a', '1'), change('+U', 'a', '2'), change('-D', 'b', '1')];
 
 function lines(): { out: string[]; write: (text: string) => void } {
   const out: string[] = [];
@@ -56,11 +52,18 @@ describe('tableau and changelog modes', () => {
     ]);
   });
 
+  it('shows NULL as NULL', () => {
+    const { out, write } = lines();
+    const view = new ChangelogView(write, false);
+    view.show(change('+I', 'a', null));
+    expect(out[1]).toBe(' +I             a          NULL');
+  });
+
   it('widens a column to its first value and cuts longer ones', () => {
     const { out, write } = lines();
     const view = new ChangelogView(write, false);
-    view.show({ op: '+I', row: { s: 'fourteen chars' } });
-    view.show({ op: '+I', row: { s: 'more than fourteen' } });
+    view.show({ op: '+I', columns: ['s'], cells: ['fourteen chars'] });
+    view.show({ op: '+I', columns: ['s'], cells: ['more than fourteen'] });
     expect(out.slice(1, 3)).toEqual([' +I  fourteen chars', ' +I  more than fou…']);
   });
 });
@@ -68,7 +71,7 @@ describe('tableau and changelog modes', () => {
 describe('table mode', () => {
   it('keeps the current rows, an updated row in its place', () => {
     const table = new MaterializedRows();
-    for (const c of changes) table.apply(c.op, Object.values(c.row).map(String));
+    for (const c of changes) table.apply(c.op, c.cells.map(String));
     expect(table.rows()).toEqual([['a', '2']]);
     table.apply('+I', ['c', '1']);
     table.apply('+I', ['d', '1']);
@@ -119,7 +122,7 @@ describe('table mode', () => {
     it('shows no more rows than the screen holds, and lines no wider', () => {
       const { out, write } = lines();
       const view = new LiveTableView(write, screen(9, 100));
-      for (let i = 0; i < 10; i++) view.show({ op: '+I', row: { wide: 'x'.repeat(120), i } });
+      for (let i = 0; i < 10; i++) view.show({ op: '+I', columns: ['wide', 'i'], cells: ['x'.repeat(120), String(i)] });
       vi.advanceTimersByTime(100);
       expect(out).toHaveLength(8);
       expect(out.every((line) => line.length < 100)).toBe(true);
