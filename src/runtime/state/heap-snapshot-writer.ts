@@ -20,6 +20,7 @@
 import type { Key } from '../../common/key-codec.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
 import type { HeapStateTable } from './heap-state-table.js';
+import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { encodeEntryArrays } from './state-table-codec.js';
 
 /** A key that did not exist at the barrier, in a copy. */
@@ -66,7 +67,7 @@ export class HeapSnapshotWriter {
   constructor(
     private readonly tables: readonly HeapStateTable[],
     readonly kind: 'full' | 'delta',
-    private readonly changed: readonly (readonly (readonly Key[] | undefined)[])[],
+    private readonly changed: readonly ChangeLogs[],
     maxParallelism: number,
     private readonly now: number,
     private readonly onDone: (writer: HeapSnapshotWriter) => void,
@@ -75,7 +76,7 @@ export class HeapSnapshotWriter {
     this.status = new Uint8Array(maxParallelism).fill(DONE);
     this.groupsToWrite = [];
     for (let group = 0; group < maxParallelism && tables.length > 0; group++) {
-      const used = kind === 'full' ? tables.some((t) => (t.groups[group]?.size ?? 0) > 0) : changed.some((logs) => (logs[group]?.length ?? 0) > 0);
+      const used = kind === 'full' ? tables.some((t) => (t.groups[group]?.size ?? 0) > 0) : hasChangesIn(changed, group);
       if (!used) continue;
       this.groupsToWrite.push(group);
       this.status[group] = PENDING;
@@ -123,14 +124,7 @@ export class HeapSnapshotWriter {
    */
   private changedIn(keyGroup: number): Set<Key> {
     let keys = this.changedKeys.get(keyGroup);
-    if (keys === undefined) {
-      keys = new Set<Key>();
-      for (const logs of this.changed) {
-        const log = logs[keyGroup];
-        if (log !== undefined) for (let i = 0; i < log.length; i++) keys.add(log[i]!);
-      }
-      this.changedKeys.set(keyGroup, keys);
-    }
+    if (keys === undefined) this.changedKeys.set(keyGroup, (keys = changedKeysOf(this.changed, keyGroup)));
     return keys;
   }
 

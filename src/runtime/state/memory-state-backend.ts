@@ -11,15 +11,7 @@
  * checkpoint (selecting a key is how every access through a state handle starts, so a superset of
  * the keys read or written), and a `delta` snapshot writes only those keys — their values, or
  * tombstones for the ones gone. The keys of a checkpoint that has not completed (failed, declined,
- * or still being written) stay in every later delta until a checkpoint completes.
- *
- * Changed keys are logged, not collected in a set: a selection appends the key to its key group's
- * log of the epoch unless a small direct-mapped filter (slots indexed by bits of the key's hash
- * that the key group does not use) shows it was logged since the barrier, so a key selected again
- * soon costs a comparison. A log may hold a key more than once; the snapshot writer deduplicates
- * one key group at a time. A set of every changed key cost a hash-table insert into a structure
- * as large as the epoch's changes on every selection, and its cache misses slowed the state
- * accesses around it.
+ * or still being written) stay in every later delta until a checkpoint completes (key-change-log.ts).
  *
  * With a time-to-live (Flink's `table.exec.state.ttl`), the state of a key that has been neither
  * read nor written for that long (processing time) is dropped: it is never returned once expired,
@@ -30,6 +22,7 @@
  * a write).
  */
 import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/key-codec.js';
+import { KeyChangeLog } from './key-change-log.js';
 import { HeapSnapshotWriter, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
 import { HeapStateTable } from './heap-state-table.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
@@ -72,23 +65,6 @@ export interface SnapshotRequest {
   readonly checkpointId?: number;
 }
 
-/** Keys selected in one epoch (between two checkpoint barriers), per key group, in selection order; a key may appear more than once. */
-type ChangeLog = (Key[] | undefined)[];
-
-/** Keys changed in one epoch, frozen for the checkpoint at its end. */
-interface ChangeEpoch {
-  readonly checkpointId: number;
-  readonly keys: ChangeLog;
-}
-
-/** Slots of the filter of keys logged since the barrier (a power of two). */
-const LOGGED_FILTER_SLOTS = 4096;
-
-/** What a filter slot holds before any key is logged into it. */
-const NOT_LOGGED: unique symbol = Symbol('not logged');
-
-/** The filter slot of a key, from bits of its hash that key groups (up to 2^12 of them by the low bits) leave alone. */
-const filterSlot = (hash: number): number => (hash >>> 12) & (LOGGED_FILTER_SLOTS - 1);
 
 /** Keyed state held in memory. */
 export class MemoryStateBackend implements KeyedStateBackend {
@@ -101,12 +77,8 @@ export class MemoryStateBackend implements KeyedStateBackend {
   private readonly ttlMillis: number | undefined;
   private readonly clock: () => number;
   private lastSweep = -Infinity;
-  /** Keys selected since the last barrier, per key group; undefined without change tracking. */
-  private changed: ChangeLog | undefined;
-  /** Change tracking: per filter slot, the last key logged there since the barrier (a key found here need not be logged again). */
-  private readonly logged: (Key | typeof NOT_LOGGED)[] | undefined;
-  /** Frozen change logs of checkpoints that have not completed, oldest first. */
-  private frozen: ChangeEpoch[] = [];
+  /** The keys selected since the last completed checkpoint; undefined without change tracking. */
+  private readonly changes: KeyChangeLog | undefined;
   /** Snapshots being written. */
   private writers: HeapSnapshotWriter[] = [];
 
@@ -120,24 +92,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
     this.ttlMillis = ttl?.ttlMillis;
     this.clock = ttl?.clock ?? Date.now;
     this.slot = keyGroupOf(null, maxParallelism);
-    if (trackChanges) {
-      this.logged = new Array<Key | typeof NOT_LOGGED>(LOGGED_FILTER_SLOTS);
-      this.changed = this.newChangeLog();
-    }
-  }
-
-  /**
-   * An empty change log for a new epoch, with an empty filter; the current key is logged, as
-   * handles may touch it without selecting it again (the first key is selected without a change
-   * of key).
-   */
-  private newChangeLog(): ChangeLog {
-    const log: ChangeLog = new Array<Key[] | undefined>(this.maxParallelism).fill(undefined);
-    log[this.slot] = [this.currentKey];
-    const logged = this.logged!;
-    logged.fill(NOT_LOGGED);
-    logged[filterSlot(hashKeyBits(this.currentKey))] = this.currentKey;
-    return log;
+    if (trackChanges) this.changes = new KeyChangeLog(maxParallelism, this.currentKey, this.slot);
   }
 
   /** The heap backend hands out its stored objects (see KeyedStateBackend.sharesValues). */
@@ -150,15 +105,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
     this.currentKey = key;
     const hash = hashKeyBits(key);
     const slot = (this.slot = keyGroupOfHash(hash, this.maxParallelism));
-    const changed = this.changed;
-    if (changed !== undefined) {
-      const logged = this.logged!;
-      const at = filterSlot(hash);
-      if (logged[at] !== key) {
-        logged[at] = key;
-        (changed[slot] ??= []).push(key);
-      }
-    }
+    this.changes?.selected(key, hash, slot);
     if (this.writers.length > 0) for (const writer of this.writers) writer.copyKey(key, slot);
   }
 
@@ -173,7 +120,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
 
   /** True when the backend remembers changed keys (incremental checkpoints). */
   get tracksChanges(): boolean {
-    return this.changed !== undefined;
+    return this.changes !== undefined;
   }
 
   /**
@@ -183,13 +130,10 @@ export class MemoryStateBackend implements KeyedStateBackend {
    * sweep drops).
    */
   beginSnapshot(request: SnapshotRequest): HeapSnapshotWriter {
-    if (request.kind === 'delta' && this.changed === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
+    if (request.kind === 'delta' && this.changes === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
     this.sweep(true);
-    if (request.checkpointId !== undefined && this.changed !== undefined) {
-      this.frozen.push({ checkpointId: request.checkpointId, keys: this.changed });
-      this.changed = this.newChangeLog();
-    }
-    const changes = request.kind === 'delta' ? this.frozen.map((epoch) => epoch.keys) : [];
+    if (request.checkpointId !== undefined) this.changes?.freeze(request.checkpointId, this.currentKey, this.slot);
+    const changes = request.kind === 'delta' ? this.changes!.pending() : [];
     const writer = new HeapSnapshotWriter([...this.tables.values()], request.kind, changes, this.maxParallelism, this.clock(), (done) => {
       this.writers = this.writers.filter((w) => w !== done);
     }, this.chunkEntries);
@@ -202,7 +146,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
 
   /** Checkpoint `checkpointId` is complete: the changes it (and earlier ones) covered are forgotten. */
   notifyCheckpointComplete(checkpointId: number): void {
-    this.frozen = this.frozen.filter((epoch) => epoch.checkpointId > checkpointId);
+    this.changes?.completed(checkpointId);
   }
 
   /**
@@ -426,7 +370,7 @@ export class MemoryStateBackend implements KeyedStateBackend {
 
   /** A key is about to be removed without being selected (TTL sweep): snapshots copy it first, and it counts as changed. */
   private beforeRemoval(key: Key, group: number): void {
-    if (this.changed !== undefined) (this.changed[group] ??= []).push(key);
+    this.changes?.changedUnselected(key, group);
     for (const writer of this.writers) writer.copyKey(key, group);
   }
 }
