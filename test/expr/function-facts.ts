@@ -1016,6 +1016,11 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['VAR_POP(n)', '1.250000', 'DECIMAL(38, 6)'],
   ['STDDEV_POP(n)', '1.118034'],
   ['VAR_SAMP(d) FILTER (WHERE i = 2)', null],
+  // GROUP_ID(): which occurrence of a repeated grouping set a row comes from; 0 without repeats.
+  ['COUNT(*) + GROUP_ID()', '4', 'BIGINT NOT NULL'],
+  ['TYPEOF(GROUP_ID()) || CAST(COUNT(*) AS STRING)', 'BIGINT NOT NULL4'],
+  ['COUNT(*) + GROUP_ID(1)', { error: 'GROUP_ID takes no arguments' }],
+  ['GROUP_ID()', { error: 'GROUP_ID is only allowed in the SELECT or HAVING of a query with GROUP BY' }],
   ['PERCENTILE(i, 0.5)', '1.5', 'DOUBLE'],
   ['PERCENTILE(d, 0.25)', '1.75'],
   ['PERCENTILE(d, 0.5, i)', '4.5'],
