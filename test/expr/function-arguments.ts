@@ -104,6 +104,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   COS: math('COS'),
   COSH: math('COSH'),
   COT: math('COT'),
+  CURRENT_DATABASE: calls(['CURRENT_DATABASE()'], []),
   CURRENT_DATE: calls(['CURRENT_DATE'], []),
   CURRENT_ROW_TIMESTAMP: calls(['CURRENT_ROW_TIMESTAMP()'], []),
   CURRENT_TIME: calls(['CURRENT_TIME', 'LOCALTIME'], []),

@@ -963,6 +963,13 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["CAST(' 42 ' AS INT)", '42'],
     ["CAST('1.9' AS INT)", '1'],
   ],
+  catalog: [
+    // The session's database: Flink's default one, as SHOW CURRENT DATABASE names it.
+    ['CURRENT_DATABASE()', 'default_database', 'STRING NOT NULL'],
+    ["CURRENT_DATABASE() = 'default_database'", 'TRUE'],
+    ['UPPER(CURRENT_DATABASE())', 'DEFAULT_DATABASE'],
+    ["CURRENT_DATABASE('x')", { error: 'CURRENT_DATABASE' }],
+  ],
 };
 
 /** Rows the aggregate facts aggregate: i INT, s STRING, d DOUBLE, n DECIMAL(2, 1), in this order. */
