@@ -246,7 +246,7 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
     if (ctx.onGrouping === undefined) {
       throw new WeirError('INVALID_ARGUMENT', `${name} is only allowed in the SELECT or HAVING of a query with GROUP BY, not in ${ctx.clause}`, {
         span: call.span,
-        hint: ctx.clause === 'ORDER BY' ? `select it (${name}(...) AS g) and order by g` : 'group the query (GROUP BY, ROLLUP, CUBE or GROUPING SETS) and call it in SELECT or HAVING',
+        hint: ctx.clause === 'ORDER BY' ? `select it (${name}(${name === 'GROUP_ID' ? '' : '...'}) AS g) and order by g` : 'group the query (GROUP BY, ROLLUP, CUBE or GROUPING SETS) and call it in SELECT or HAVING',
       });
     }
     return ctx.onGrouping(call);
