@@ -15,6 +15,7 @@ import { collectionFunctions } from './functions/collection-functions.js';
 import { comparisonFunctions } from './functions/comparison-functions.js';
 import { conditionalFunctions } from './functions/conditional-functions.js';
 import { binaryFunctions } from './functions/binary-functions.js';
+import { catalogFunctions } from './functions/catalog-functions.js';
 import { conversionFunctions } from './functions/conversion-functions.js';
 import { noMatchingSignature } from './functions/define.js';
 import { jsonFunctions } from './functions/json-functions.js';
@@ -102,6 +103,7 @@ function builtinMap(): ReadonlyMap<string, FunctionDefinition> {
     ...temporalFunctions,
     ...collectionFunctions,
     ...jsonFunctions,
+    ...catalogFunctions,
     ...aggregateFunctions,
   ];
   for (const definition of all) {

@@ -3,7 +3,7 @@
  * table (NULL grouping values, updates moving rows between groups and to and from NULL), then a
  * GROUP BY with grouping sets — ROLLUP, CUBE, `k, ROLLUP(...)` or GROUPING SETS of random sets
  * (the empty set and repeated sets included) — with SUM, COUNT(*), MIN, COUNT(DISTINCT) and
- * GROUPING(), run in batch mode (the table's changelog replayed with its retractions) at
+ * GROUPING() and GROUP_ID(), run in batch mode (the table's changelog replayed with its retractions) at
  * parallelism 1 and 2, answers what a plain model computes from the final rows: per grouping set
  * one row per group of the set's columns, the others NULL, and the empty set one row even over no
  * rows.
@@ -50,12 +50,14 @@ const groupingArb: fc.Arbitrary<Grouping> = fc.oneof(
   fc.array(subset, { minLength: 1, maxLength: 4 }).map((drawn) => (drawn.flat().includes('a') && drawn.flat().includes('b') ? drawn : [...drawn, ['a', 'b'] as const])).map((sets) => ({ clause: `GROUPING SETS (${sets.map((s) => `(${s.join(', ')})`).join(', ')})`, sets })),
 );
 
-const SELECT = 'a, b, SUM(v) AS total, COUNT(*) AS n, MIN(v) AS low, COUNT(DISTINCT v) AS kinds, GROUPING(a, b) AS g, GROUPING(b) AS gb';
+const SELECT = 'a, b, SUM(v) AS total, COUNT(*) AS n, MIN(v) AS low, COUNT(DISTINCT v) AS kinds, GROUPING(a, b) AS g, GROUPING(b) AS gb, GROUP_ID() AS gid';
 
 /** The model: for each grouping set, the final rows grouped by its columns (a global group for the empty set). */
 function model(items: readonly Item[], grouping: Grouping): Record<string, unknown>[] {
   const out: Record<string, unknown>[] = [];
-  for (const set of grouping.sets) {
+  for (const [index, set] of grouping.sets.entries()) {
+    // GROUP_ID(): how many times the same set was listed before this one.
+    const gid = grouping.sets.slice(0, index).filter((other) => [...other].sort().join() === [...set].sort().join()).length;
     const groups = new Map<string, Item[]>();
     if (set.length === 0) groups.set('[]', []);
     for (const item of items) {
@@ -73,6 +75,7 @@ function model(items: readonly Item[], grouping: Grouping): Record<string, unkno
         kinds: new Set(values).size,
         g: (set.includes('a') ? 0 : 2) + (set.includes('b') ? 0 : 1),
         gb: set.includes('b') ? 0 : 1,
+        gid,
       });
     }
   }

@@ -47,6 +47,17 @@ describe('grouping sets in window aggregations', () => {
     expect(text).not.toMatch(/changelogMode=\[I,/);
   });
 
+  it('numbers the copies of a repeated set with GROUP_ID(): 0 for the first, 1 for the second', async () => {
+    const engine = createEngine();
+    await engine.execute(`${BIDS}; SET 'execution.runtime-mode' = 'batch';`);
+    const rows = await engine.query(windowed('item, COUNT(*) AS n, GROUP_ID() AS gid', 'GROUPING SETS ((item), (item), ())'));
+    const byItem = await engine.query(windowed('item, COUNT(*) AS n', 'item'));
+    const total = await engine.query(windowed('CAST(NULL AS STRING) AS item, COUNT(*) AS n', ''));
+    const expected = [...byItem.map((r) => ({ ...r, gid: 0 })), ...byItem.map((r) => ({ ...r, gid: 1 })), ...total.map((r) => ({ ...r, gid: 0 }))];
+    expect(byItem.length).toBeGreaterThan(1);
+    expect(key(rows)).toEqual(key(expected));
+  });
+
   it('refuses grouping sets that drop window_start or window_end, and SESSION windows', async () => {
     const engine = createEngine();
     await engine.execute(`${BIDS}; SET 'execution.runtime-mode' = 'batch';`);

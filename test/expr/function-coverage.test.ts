@@ -65,7 +65,7 @@ describe('every registered function runs', () => {
     expect(Object.keys(AGGREGATE_CALLS).sort()).toEqual(registry.aggregates().map((f) => f.name));
     const withoutArguments = Object.entries(SCALAR_CALLS).filter(([, c]) => c.nulls.length === 0).map(([name]) => name);
     // CURRENT_WATERMARK has an argument, but a rowtime attribute, never a NULL literal.
-    expect(withoutArguments).toEqual(['CURRENT_DATE', 'CURRENT_ROW_TIMESTAMP', 'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'CURRENT_WATERMARK', 'E', 'LOCALTIMESTAMP', 'PI', 'PROCTIME', 'UUID']);
+    expect(withoutArguments).toEqual(['CURRENT_DATABASE', 'CURRENT_DATE', 'CURRENT_ROW_TIMESTAMP', 'CURRENT_TIME', 'CURRENT_TIMESTAMP', 'CURRENT_WATERMARK', 'E', 'LOCALTIMESTAMP', 'PI', 'PROCTIME', 'UUID']);
   });
 
   it('SHOW FUNCTIONS lists exactly the registered names (aliases included), each of a function called here', async () => {

@@ -162,6 +162,27 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["DECODE(x'41ff', 'US-ASCII')", 'A\uFFFD'],
     [`DECODE(${NULL_BYTES}, 'UTF-8')`, null],
     ["DECODE(x'41', 'EBCDIC')", { error: "unsupported charset 'EBCDIC'" }],
+    // Java's decoder: an encoded surrogate is one malformed sequence, truncated bytes at the end one.
+    ["DECODE(x'41eda080', 'UTF-8')", 'A\uFFFD'],
+    ["DECODE(x'41e282', 'UTF-8')", 'A\uFFFD'],
+    // IS_VALID_UTF8 / MAKE_VALID_UTF8: well-formed UTF-8, and its lenient decoding.
+    ["IS_VALID_UTF8(x'466c696e6b')", 'TRUE', 'BOOLEAN NOT NULL'],
+    ["IS_VALID_UTF8(x'f09f9880')", 'TRUE'],
+    ["IS_VALID_UTF8(x'')", 'TRUE'],
+    ["IS_VALID_UTF8(x'41ff')", 'FALSE'],
+    ["IS_VALID_UTF8(x'c080')", 'FALSE'],
+    ["IS_VALID_UTF8(x'eda080')", 'FALSE'],
+    ["IS_VALID_UTF8(x'e282')", 'FALSE'],
+    [`IS_VALID_UTF8(${NULL_BYTES})`, null, 'BOOLEAN'],
+    ["IS_VALID_UTF8('abc')", { error: 'cannot apply IS_VALID_UTF8 to (CHAR(3))' }],
+    ["MAKE_VALID_UTF8(x'466c696e6b')", 'Flink', 'STRING NOT NULL'],
+    ["MAKE_VALID_UTF8(x'61ff62')", 'a\uFFFDb'],
+    ["MAKE_VALID_UTF8(x'c080')", '\uFFFD\uFFFD'],
+    ["MAKE_VALID_UTF8(x'eda080')", '\uFFFD'],
+    ["MAKE_VALID_UTF8(x'61f09f98')", 'a\uFFFD'],
+    ["MAKE_VALID_UTF8(x'f09f9880')", '\u{1F600}'],
+    ["MAKE_VALID_UTF8(x'')", ''],
+    [`MAKE_VALID_UTF8(${NULL_BYTES})`, null, 'STRING'],
     ["MD5(x'616263')", '900150983cd24fb0d6963f7d28e17f72', 'CHAR(32) NOT NULL'],
     ["MD5(x'')", 'd41d8cd98f00b204e9800998ecf8427e'],
     ["SHA1(x'616263')", 'a9993e364706816aba3e25717850c26c9cd0d89d'],
@@ -963,6 +984,13 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["CAST(' 42 ' AS INT)", '42'],
     ["CAST('1.9' AS INT)", '1'],
   ],
+  catalog: [
+    // The session's database: Flink's default one, as SHOW CURRENT DATABASE names it.
+    ['CURRENT_DATABASE()', 'default_database', 'STRING NOT NULL'],
+    ["CURRENT_DATABASE() = 'default_database'", 'TRUE'],
+    ['UPPER(CURRENT_DATABASE())', 'DEFAULT_DATABASE'],
+    ["CURRENT_DATABASE('x')", { error: 'CURRENT_DATABASE' }],
+  ],
 };
 
 /** Rows the aggregate facts aggregate: i INT, s STRING, d DOUBLE, n DECIMAL(2, 1), in this order. */
@@ -1016,6 +1044,11 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['VAR_POP(n)', '1.250000', 'DECIMAL(38, 6)'],
   ['STDDEV_POP(n)', '1.118034'],
   ['VAR_SAMP(d) FILTER (WHERE i = 2)', null],
+  // GROUP_ID(): which occurrence of a repeated grouping set a row comes from; 0 without repeats.
+  ['COUNT(*) + GROUP_ID()', '4', 'BIGINT NOT NULL'],
+  ['TYPEOF(GROUP_ID()) || CAST(COUNT(*) AS STRING)', 'BIGINT NOT NULL4'],
+  ['COUNT(*) + GROUP_ID(1)', { error: 'GROUP_ID takes no arguments' }],
+  ['GROUP_ID()', { error: 'GROUP_ID is only allowed in the SELECT or HAVING of a query with GROUP BY' }],
   ['PERCENTILE(i, 0.5)', '1.5', 'DOUBLE'],
   ['PERCENTILE(d, 0.25)', '1.75'],
   ['PERCENTILE(d, 0.5, i)', '4.5'],

@@ -3,8 +3,10 @@
  * comparison, `||`/CONCAT, SUBSTRING, ENCODE/DECODE with Java's six standard charsets, HEX/UNHEX,
  * TO_BASE64 and the digests of bytes. Every result is a fresh array owning its buffer.
  */
+import { isUtf8 } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { bytesEqual, bytesToBase64, compareBytes, copyBytes, utf8Bytes, utf8Text } from '../../common/bytes.js';
+import { decodeUtf8AsJava } from './java-utf8-decoder.js';
 import { fromBase64 } from './string-lib.js';
 import { WeirError } from '../../common/errors.js';
 
@@ -115,8 +117,6 @@ export function encodeString(s: string, charsetName: string): Uint8Array {
   }
 }
 
-const lenientUtf8 = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
-
 /** UTF-16 code units to text; an odd last byte becomes U+FFFD, as Java's decoder. */
 function utf16Text(bytes: Uint8Array, littleEndian: boolean, start: number): string {
   let text = '';
@@ -130,7 +130,7 @@ export function decodeBytes(bytes: Uint8Array, charsetName: string): string {
   const charset = charsetNamed('DECODE', charsetName);
   switch (charset) {
     case 'UTF-8':
-      return lenientUtf8.decode(bytes);
+      return decodeUtf8AsJava(bytes);
     case 'US-ASCII': {
       let text = '';
       for (const b of bytes) text += b < 0x80 ? String.fromCharCode(b) : '\uFFFD';
@@ -192,4 +192,14 @@ export function sha2OfBytes(bytes: Uint8Array, bits: number): string | null {
 /** FROM_BASE64 of a binary string: its bytes read as (UTF-8) base64 text, decoded to UTF-8 text, as Flink's. */
 export function fromBase64Bytes(bytes: Uint8Array): string {
   return fromBase64(utf8Text(bytes, 'FROM_BASE64'));
+}
+
+/** IS_VALID_UTF8(bytes): whether the bytes are well-formed UTF-8 (no overlong forms, no encoded surrogates, nothing above U+10FFFF). */
+export function isValidUtf8(bytes: Uint8Array): boolean {
+  return isUtf8(bytes);
+}
+
+/** MAKE_VALID_UTF8(bytes): the text of the bytes, each malformed sequence replaced by U+FFFD as Java's `new String(bytes, UTF_8)` does. */
+export function makeValidUtf8(bytes: Uint8Array): string {
+  return decodeUtf8AsJava(bytes);
 }

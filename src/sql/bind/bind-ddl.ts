@@ -127,6 +127,14 @@ function bindWatermark(statement: CreateTable, text: string, columns: readonly T
     // As Flink: a rowtime attribute keeps milliseconds (windows and watermarks run on them), so its precision is at most 3.
     throw new WeirError('TYPE_MISMATCH', `watermark column '${column.name}' must be TIMESTAMP(3) or TIMESTAMP_LTZ(3) (a precision of at most 3), not ${formatType(withNullable(column.type, true))}`, { span: spec.column.span });
   }
+  if (spec.expr.kind === 'call' && spec.expr.name.parts.length === 1 && spec.expr.name.parts[0]!.name.toUpperCase() === 'SOURCE_WATERMARK') {
+    // Flink's SOURCE_WATERMARK() hands watermarking to a connector that emits its own
+    // (SupportsSourceWatermark); Flink refuses it for any other, and no weir connector does.
+    throw new WeirError('UNSUPPORTED', `SOURCE_WATERMARK() needs a connector that emits its own watermarks, and no weir connector does`, {
+      span: spec.expr.span,
+      hint: `declare the watermark: WATERMARK FOR ${column.name} AS ${column.name} - INTERVAL '5' SECOND`,
+    });
+  }
   const scope = Scope.of(columns, table);
   const expr = bindExpr(spec.expr, { scope, functions: ctx.functions, clause: 'WATERMARK' });
   if (!isTimestampType(expr.type)) throw new WeirError('TYPE_MISMATCH', `the watermark expression must return a timestamp, not ${expr.type.kind}`, { span: spec.expr.span });

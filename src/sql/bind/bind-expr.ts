@@ -29,7 +29,7 @@ export interface ExprBindContext {
   readonly onWindowProperty?: (call: FunctionCall) => ScalarExpr;
   /** Turns a call with an OVER clause into an expression; present only in a SELECT list that has them. */
   readonly onWindowCall?: (call: FunctionCall) => ScalarExpr;
-  /** Binds `GROUPING(...)` / `GROUPING_ID(...)`; present only in the SELECT and HAVING of a grouped query. */
+  /** Binds `GROUPING(...)` / `GROUPING_ID(...)` / `GROUP_ID()`; present only in the SELECT and HAVING of a grouped query. */
   readonly onGrouping?: (call: FunctionCall) => ScalarExpr;
   /** Binds a scalar subquery (see bind-subquery.ts); present where the binder can plan one. */
   readonly onSubquery?: (subquery: ScalarSubquery) => ScalarExpr;
@@ -38,7 +38,7 @@ export interface ExprBindContext {
 }
 
 /** The functions that tell which grouping set a row of a grouped query belongs to. */
-export const GROUPING_FUNCTIONS: ReadonlySet<string> = new Set(['GROUPING', 'GROUPING_ID']);
+export const GROUPING_FUNCTIONS: ReadonlySet<string> = new Set(['GROUPING', 'GROUPING_ID', 'GROUP_ID']);
 
 /** The functions that read the bounds of a legacy group window (`SESSION_START(ts, gap)`, ...). */
 export const GROUP_WINDOW_PROPERTY = /^(TUMBLE|HOP|SESSION)_(START|END|ROWTIME|PROCTIME)$/;
@@ -246,7 +246,7 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
     if (ctx.onGrouping === undefined) {
       throw new WeirError('INVALID_ARGUMENT', `${name} is only allowed in the SELECT or HAVING of a query with GROUP BY, not in ${ctx.clause}`, {
         span: call.span,
-        hint: ctx.clause === 'ORDER BY' ? `select it (${name}(...) AS g) and order by g` : 'group the query (GROUP BY, ROLLUP, CUBE or GROUPING SETS) and call it in SELECT or HAVING',
+        hint: ctx.clause === 'ORDER BY' ? `select it (${name}(${name === 'GROUP_ID' ? '' : '...'}) AS g) and order by g` : 'group the query (GROUP BY, ROLLUP, CUBE or GROUPING SETS) and call it in SELECT or HAVING',
       });
     }
     return ctx.onGrouping(call);

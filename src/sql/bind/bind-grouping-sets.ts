@@ -96,13 +96,33 @@ export function groupingValue(set: readonly number[], args: readonly number[]): 
 }
 
 /**
+ * `GROUP_ID()` of a row of grouping set number `index`: how many times the same set occurs before it
+ * in the GROUP BY (0 for a set's first occurrence, 1 for its second, ...), as Flink (after Calcite
+ * and Oracle) defines it; 0 for every row when no set is listed twice.
+ */
+export function groupIdValue(sets: readonly (readonly number[])[], index: number): number {
+  const set = sets[index]!;
+  const same = (other: readonly number[]): boolean => other.length === set.length && other.every((k, i) => k === set[i]);
+  return sets.slice(0, index).filter(same).length;
+}
+
+/**
  * The expression of `GROUPING(args)` over the aggregation's output, whose column `idIndex` holds the
  * grouping-set number: a constant when every set gives the same value, else a CASE over `$e`.
  */
 export function groupingExpr(sets: readonly (readonly number[])[], args: readonly number[], idIndex: number, span: SourceSpan): ScalarExpr {
   if (args.length > 53) throw new WeirError('INVALID_ARGUMENT', 'GROUPING takes at most 53 arguments', { span });
+  return perSetExpr(sets.map((set) => groupingValue(set, args)), idIndex);
+}
+
+/** The expression of `GROUP_ID()` over the aggregation's output (see groupIdValue), as groupingExpr. */
+export function groupIdExpr(sets: readonly (readonly number[])[], idIndex: number): ScalarExpr {
+  return perSetExpr(sets.map((_, i) => groupIdValue(sets, i)), idIndex);
+}
+
+/** A BIGINT NOT NULL that is `values[i]` on the rows of grouping set i: a constant, or a CASE over `$e`. */
+function perSetExpr(values: readonly number[], idIndex: number): ScalarExpr {
   const type = SqlTypes.bigint(false);
-  const values = sets.map((set) => groupingValue(set, args));
   const last = values[values.length - 1]!;
   if (values.every((v) => v === last)) return Exprs.literal(last, type);
   const id = Exprs.inputRef(idIndex, SqlTypes.int(false));

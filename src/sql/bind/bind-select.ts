@@ -15,7 +15,7 @@ import type { Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSu
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
-import { groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
+import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
@@ -254,9 +254,15 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
     return Exprs.inputRef(AGGREGATE_BASE + index, pending[index]!.call.type);
   };
 
-  // GROUPING(k, ...): bound as a placeholder reference, replaced over the aggregation's output.
-  const groupingCalls: { readonly args: readonly number[]; readonly span: SourceSpan }[] = [];
+  // GROUPING(k, ...), GROUP_ID(): bound as a placeholder reference, replaced over the aggregation's
+  // output (args undefined for GROUP_ID).
+  const groupingCalls: { readonly args: readonly number[] | undefined; readonly span: SourceSpan }[] = [];
   const onGrouping = (call: FunctionCall): ScalarExpr => {
+    if (callName(call) === 'GROUP_ID') {
+      if (call.args.length > 0) throw new WeirError('INVALID_ARGUMENT', 'GROUP_ID takes no arguments', { span: call.span });
+      groupingCalls.push({ args: undefined, span: call.span });
+      return Exprs.inputRef(GROUPING_BASE + groupingCalls.length - 1, SqlTypes.bigint(false));
+    }
     if (call.args.length === 0) throw new WeirError('INVALID_ARGUMENT', `${callName(call)} needs at least one argument`, { span: call.span });
     const args = call.args.map((arg) => {
       if (arg.kind === 'star' || arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `${callName(call)} takes grouping expressions`, { span: arg.span });
@@ -306,7 +312,8 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
       if (ref.index >= SUBQUERY_BASE) return Exprs.inputRef(aggregateWidth + ref.index - SUBQUERY_BASE, ref.type);
       if (ref.index >= GROUPING_BASE) {
         const { args, span: callSpan } = groupingCalls[ref.index - GROUPING_BASE]!;
-        return groupingExpr(sets ?? [groupExprs.map((_, k) => k)], args, keyCount, callSpan);
+        const allSets = sets ?? [groupExprs.map((_, k) => k)];
+        return args === undefined ? groupIdExpr(allSets, keyCount) : groupingExpr(allSets, args, keyCount, callSpan);
       }
       if (ref.index >= AGGREGATE_BASE) return Exprs.inputRef(callBase + ref.index - AGGREGATE_BASE, ref.type);
       const column = scope.columns[ref.index]!;

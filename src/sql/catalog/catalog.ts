@@ -8,8 +8,7 @@ import { closestName, WeirError, type SourceSpan } from '../../common/errors.js'
 import type { CatalogMaterializedView, CatalogRelation, CatalogTable, CatalogView } from './catalog-objects.js';
 
 /** The catalog and database every object lives in, as Flink names them by default. */
-export const DEFAULT_CATALOG = 'default_catalog';
-export const DEFAULT_DATABASE = 'default_database';
+export { DEFAULT_CATALOG, DEFAULT_DATABASE } from '../../common/catalog-names.js';
 
 /** The database of weir's read-only system tables (`weir.jobs`, ...), named `weir.<table>` in the catalog. */
 export const SYSTEM_DATABASE = 'weir';

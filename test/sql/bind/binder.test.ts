@@ -76,6 +76,13 @@ describe('binder', () => {
     expect(schemaOf(engine, 'SELECT ts FROM clicks UNION ALL SELECT ts FROM clicks')).toEqual(['ts TIMESTAMP(3) *ROWTIME*']);
   });
 
+  it('refuses SOURCE_WATERMARK(), which needs a connector emitting its own watermarks (none of weir does), as Flink refuses it for such connectors', async () => {
+    const engine = createEngine();
+    const error = await failure(engine, "CREATE TABLE s (ts TIMESTAMP(3), WATERMARK FOR ts AS SOURCE_WATERMARK()) WITH ('connector' = 'datagen')");
+    expect(error.message).toContain('SOURCE_WATERMARK() needs a connector that emits its own watermarks');
+    expect(error.hint).toContain("WATERMARK FOR ts AS ts - INTERVAL '5' SECOND");
+  });
+
   it("accepts the published Nexmark q6's liberties: WHERE on a window alias, a table inside an unaliased subquery, a number into a string column", async () => {
     const engine = await engineWithTables();
     expect(schemaOf(engine, 'SELECT *, ROW_NUMBER() OVER (PARTITION BY A.id ORDER BY A.seller DESC) AS rownum FROM (SELECT A.id, A.seller FROM auctions AS A) WHERE rownum <= 1')).toEqual([
