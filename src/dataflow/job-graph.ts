@@ -452,6 +452,8 @@ export interface WindowTableSpec {
    * the window's last instant), as Flink's windows over TIMESTAMP_LTZ.
    */
   readonly timeZone?: string;
+  /** The time column is a TIMESTAMP(p > 3): window_time is epoch nanos (of window_end - 1 ms), as its type (logical-node.ts, windowTimePrecision). */
+  readonly nanos?: boolean;
 }
 
 /**

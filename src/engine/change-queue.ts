@@ -17,7 +17,8 @@ export class ChangeQueue<T> {
   /** Adds items; returns a promise when the producer should wait before adding more. */
   push(items: readonly T[]): Promise<void> | undefined {
     if (this.ended) return undefined;
-    this.items.push(...items);
+    // One at a time: a spread of a batch of a few hundred thousand changes would overflow the call stack.
+    for (const item of items) this.items.push(item);
     this.wakeConsumer?.();
     if (this.items.length < this.highWater) return undefined;
     return new Promise((resolve) => (this.wakeProducer = resolve));

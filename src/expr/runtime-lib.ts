@@ -9,6 +9,7 @@ import { compareDecimals } from '../common/decimal.js';
 import { tryCast } from './cast.js';
 import * as bytes from './runtime/bytes-lib.js';
 import * as collections from './runtime/collection-lib.js';
+import * as hashCodes from './runtime/hash-code-lib.js';
 import * as json from './runtime/json-lib.js';
 import * as nanos from './runtime/nanos-lib.js';
 import * as numeric from './runtime/numeric-lib.js';
@@ -86,7 +87,7 @@ function merge(...modules: readonly Readonly<Record<string, unknown>>[]): Readon
 }
 
 /** Every helper by name (only functions; names are unique across the helper modules). */
-export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, nanos, printf, collections, json, bytes, {
+export const runtimeLib: Readonly<Record<string, unknown>> = merge(numeric, strings, temporal, nanos, printf, collections, json, bytes, hashCodes, {
   tryCast,
   valueEquals,
   and3,

@@ -128,9 +128,11 @@ function commonNumeric(a: SqlType, b: SqlType): SqlType {
   if (a.kind === 'DECIMAL' || b.kind === 'DECIMAL') {
     const x = asDecimalType(a)!;
     const y = asDecimalType(b)!;
-    const scale = Math.max(x.scale, y.scale);
-    const precision = Math.min(Math.max(x.precision - x.scale, y.precision - y.scale) + scale, MAX_DECIMAL_PRECISION);
-    return { kind: 'DECIMAL', nullable: a.nullable, precision, scale };
+    // As Calcite's leastRestrictive and Flink's LogicalTypeMerging: every integer digit is kept and the scale gives way
+    // beyond 38 digits (DECIMAL(38, 10) and DECIMAL(38, 30) meet at DECIMAL(38, 10), not DECIMAL(38, 30)).
+    const digits = Math.min(Math.max(x.precision - x.scale, y.precision - y.scale), MAX_DECIMAL_PRECISION);
+    const scale = Math.min(Math.max(x.scale, y.scale), MAX_DECIMAL_PRECISION - digits);
+    return { kind: 'DECIMAL', nullable: a.nullable, precision: digits + scale, scale };
   }
   const rankA = INTEGER_RANK[a.kind as keyof typeof INTEGER_RANK];
   const rankB = INTEGER_RANK[b.kind as keyof typeof INTEGER_RANK];
@@ -250,6 +252,8 @@ export function canCast(from: SqlType, to: SqlType): boolean {
  * are not comparable.
  */
 export function comparisonType(a: SqlType, b: SqlType): SqlType | undefined {
+  const decimals = comparedDecimals(a, b);
+  if (decimals !== undefined) return decimals;
   const common = leastRestrictive([a, b]);
   if (common !== undefined) return common;
   const castable = (t: SqlType): boolean =>
@@ -258,6 +262,22 @@ export function comparisonType(a: SqlType, b: SqlType): SqlType | undefined {
   if (isStringType(a) && castable(b)) return withNullable(withoutTimeAttribute(b), nullable);
   if (isStringType(b) && castable(a)) return withNullable(withoutTimeAttribute(a), nullable);
   return undefined;
+}
+
+/**
+ * The DECIMAL two exact numerics (one a DECIMAL) are compared in: every fraction digit kept (so no
+ * two different values compare equal), the integer digits capped at 38. Unlike
+ * {@link leastRestrictive}, which gives up scale beyond 38 digits as Calcite does for a value's
+ * type, a comparison must not round. Undefined for other pairs.
+ */
+function comparedDecimals(a: SqlType, b: SqlType): SqlType | undefined {
+  if (a.kind !== 'DECIMAL' && b.kind !== 'DECIMAL') return undefined;
+  const x = asDecimalType(a);
+  const y = asDecimalType(b);
+  if (x === undefined || y === undefined) return undefined;
+  const scale = Math.max(x.scale, y.scale);
+  const precision = Math.min(Math.max(x.precision - x.scale, y.precision - y.scale) + scale, MAX_DECIMAL_PRECISION);
+  return { kind: 'DECIMAL', nullable: a.nullable || b.nullable, precision, scale };
 }
 
 type PrecisionScale = { readonly precision: number; readonly scale: number };

@@ -28,8 +28,10 @@ describe('leastRestrictive', () => {
     expect(show(leastRestrictive([T.float(false), T.decimal(3, 1, false)]))).toBe('DOUBLE NOT NULL');
   });
 
-  it('caps DECIMAL precision at 38', () => {
-    expect(show(leastRestrictive([T.decimal(38, 0, false), T.decimal(38, 10, false)]))).toBe('DECIMAL(38, 10) NOT NULL');
+  it('caps DECIMAL precision at 38, keeping the integer digits and giving up scale (Calcite and Flink: d = max(p - s), s = min(max s, 38 - d))', () => {
+    expect(show(leastRestrictive([T.decimal(38, 0, false), T.decimal(38, 10, false)]))).toBe('DECIMAL(38, 0) NOT NULL');
+    expect(show(leastRestrictive([T.decimal(38, 10, false), T.decimal(38, 30, false)]))).toBe('DECIMAL(38, 10) NOT NULL');
+    expect(show(leastRestrictive([T.decimal(20, 2, false), T.decimal(10, 8, false)]))).toBe('DECIMAL(26, 8) NOT NULL');
   });
 
   it('is nullable when any input is, and NULL adopts the others', () => {

@@ -27,10 +27,12 @@ export function flinkTypeSummary(type: SqlType): string {
       const marker = type.timeAttribute === 'rowtime' ? ' *ROWTIME*' : type.timeAttribute === 'proctime' ? ' *PROCTIME*' : '';
       return `${type.kind}(${type.precision})${suffix}${marker}`;
     }
+    // As Flink's planner types them (FlinkTypeFactory.toLogicalType): a day-time interval whose qualifier ends in SECOND is
+    // INTERVAL SECOND(3), a year-month one ending in MONTH is INTERVAL MONTH (weir's interval types keep no qualifier).
     case 'INTERVAL_DAY_TIME':
-      return `INTERVAL DAY TO SECOND(3)${suffix}`;
+      return `INTERVAL SECOND(3)${suffix}`;
     case 'INTERVAL_YEAR_MONTH':
-      return `INTERVAL YEAR TO MONTH${suffix}`;
+      return `INTERVAL MONTH${suffix}`;
     case 'ROW':
       return `ROW<${type.fields.map((f) => `\`${f.name.replace(/`/g, '``')}\` ${flinkTypeSummary(f.type)}`).join(', ')}>${suffix}`;
     case 'ARRAY':

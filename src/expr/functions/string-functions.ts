@@ -9,7 +9,9 @@
  * literal or computed, makes the function NULL (REGEXP: FALSE), as Flink's.
  */
 import { formatValue } from '../../common/value-format.js';
-import { MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { formatType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { isNanoTimestamp } from '../../common/epoch-nanos.js';
+import { WeirError } from '../../common/errors.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
@@ -158,6 +160,69 @@ function generatePrintf(ctx: CodegenContext, [format, ...values]: readonly ArgCo
   const args = ctx.constant(values.map((v) => printfArg(v.type)), 'printf_args');
   return `${format!.code} === null ? null : ${ctx.lib('printf')}(${format!.code}, ${args}${values.map((v) => `, ${v.code}`).join('')})`;
 }
+
+/** TIMESTAMP without a time zone only: Flink has no HASH_CODE of a TIMESTAMP_LTZ (its code generator refuses the call). */
+const PLAIN_TIMESTAMP: ArgFamily = { name: 'TIMESTAMP', accepts: (t) => t.kind === 'TIMESTAMP', nullType: SqlTypes.timestamp() };
+
+/** HASH_CODE of `type`'s values as Flink computes it (runtime/hash-code-lib.ts): a JS expression of `code`. */
+function hashCodeOf(ctx: CodegenContext, type: SqlType, code: string): string {
+  switch (type.kind) {
+    case 'CHAR':
+    case 'VARCHAR':
+      return `${ctx.lib('javaHashCode')}(${code})`;
+    case 'BINARY':
+    case 'VARBINARY':
+      return `${ctx.lib('hashCodeOfBytes')}(${code})`;
+    case 'BOOLEAN':
+      return `${ctx.lib('hashCodeOfBoolean')}(${code})`;
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'DATE':
+    case 'TIME':
+      return `(${code} | 0)`;
+    case 'BIGINT':
+      return `${ctx.lib('hashCodeOfLong')}(${code})`;
+    case 'FLOAT':
+      return `${ctx.lib('hashCodeOfFloat')}(${code})`;
+    case 'DOUBLE':
+      return `${ctx.lib('hashCodeOfDouble')}(${code})`;
+    case 'DECIMAL':
+      return `${ctx.lib('hashCodeOfDecimal')}(${code}, ${type.scale})`;
+    case 'TIMESTAMP':
+      return `${ctx.lib(isNanoTimestamp(type) ? 'hashCodeOfTimestampNanos' : 'hashCodeOfTimestamp')}(${code})`;
+    case 'TIMESTAMP_LTZ':
+    case 'INTERVAL_DAY_TIME':
+    case 'INTERVAL_YEAR_MONTH':
+    case 'ROW':
+    case 'ARRAY':
+    case 'MAP':
+    case 'NULL':
+      throw new WeirError('TYPE_MISMATCH', `HASH_CODE does not take ${formatType(withNullable(type, true))}`);
+    default: {
+      const unknown: never = type;
+      throw new WeirError('INTERNAL_ERROR', `HASH_CODE of an unknown type ${JSON.stringify(unknown)}`);
+    }
+  }
+}
+
+const hashCodeSignature = (family: ArgFamily): Signature => ({
+  args: [family],
+  exactInt64: true,
+  exactNanos: true,
+  returns: INT,
+  generate: (ctx, [x]) => hashCodeOf(ctx, x!.type, x!.code),
+});
+
+/**
+ * HASH_CODE(x): Flink's HASH_CODE (FlinkSqlOperatorTable: BOOLEAN, NUMERIC, STRING (character or
+ * binary), TIMESTAMP, TIME and DATE; ROW, ARRAY, MAP, intervals and TIMESTAMP_LTZ are refused).
+ */
+const hashCode = defineScalar({
+  name: 'HASH_CODE',
+  description: "HASH_CODE(x): Flink's hash code of x, an INT: Java's String.hashCode of a string, Long.hashCode of a BIGINT, BigDecimal.hashCode of a DECIMAL, TimestampData.hashCode of a TIMESTAMP, Murmur3 (seed 42) of a binary string",
+  signatures: [Arg.STRING, Arg.BINARY, Arg.BOOLEAN, Arg.NUMERIC, Arg.DATE, Arg.TIME, PLAIN_TIMESTAMP].map(hashCodeSignature),
+});
 
 /** The string functions. */
 export const stringFunctions: readonly ScalarFunctionDefinition[] = [
@@ -488,7 +553,7 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       { args: [Arg.BINARY], returns: STRING, generate: (ctx, [b]) => `${ctx.lib('fromBase64Bytes')}(${b!.code})` },
     ],
   }),
-  stringFunction('HASH_CODE', "HASH_CODE(s): Java's String.hashCode of s (an INT)", { args: [Arg.STRING], returns: INT, generate: helper('javaHashCode') }),
+  hashCode,
   defineScalar({
     name: 'SHA2',
     description: 'SHA2(s, bits): the SHA-224, SHA-256, SHA-384 or SHA-512 digest of the UTF-8 bytes of s (or of a binary string), in hex; NULL for another bit length',

@@ -204,29 +204,67 @@ function isPeriod(type: SqlType): boolean {
   return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || (isInstant(end) && (end.kind === start.kind || (end.kind !== 'TIME' && start.kind !== 'TIME')));
 }
 
-/** JS expressions for a period's start and end as comparable numbers (milliseconds when `millis`, else the instant's own unit); NULL fields stay NULL. */
+/**
+ * JS expressions for a period's start and end as comparable values (milliseconds when `millis`,
+ * else the instant's own unit: epoch nanos for TIMESTAMP(p > 3) fields); NULL fields stay NULL.
+ */
 function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [string, string] {
   const [startType, endType] = (row.type as RowType).fields.map((f) => f.type) as [SqlType, SqlType];
   const start = `${row.code}[0]`;
   const end = `${row.code}[1]`;
+  const nanos = isNanoTimestamp(startType);
   const asMillis = (code: string, type: SqlType) => (millis && type.kind === 'DATE' ? `(${code} === null ? null : ${code} * ${MILLIS_PER_DAY})` : code);
   let endCode: string;
   if (endType.kind === 'INTERVAL_DAY_TIME') {
-    const sum =
-      startType.kind === 'TIME' ? `${ctx.lib('floorMod')}(${start} + ${end}, ${MILLIS_PER_DAY})` : startType.kind === 'DATE' ? `${start} + ${ctx.lib('floorDiv')}(${end}, ${MILLIS_PER_DAY})` : `${start} + ${end}`;
+    const sum = nanos
+      ? `${ctx.lib('addMillisToNanos')}(${start}, ${end}, 1)`
+      : startType.kind === 'TIME'
+        ? `${ctx.lib('floorMod')}(${start} + ${end}, ${MILLIS_PER_DAY})`
+        : startType.kind === 'DATE'
+          ? `${start} + ${ctx.lib('floorDiv')}(${end}, ${MILLIS_PER_DAY})`
+          : `${start} + ${end}`;
     endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
   } else if (endType.kind === 'INTERVAL_YEAR_MONTH') {
-    const sum = startType.kind === 'DATE' ? `${ctx.lib('addMonthsToDate')}(${start}, ${end})` : startType.kind === 'TIME' ? start : `${ctx.lib('addMonthsToTimestamp')}(${start}, ${end})`;
+    const sum = nanos
+      ? `${ctx.lib('addMonthsToNanos')}(${start}, ${end})`
+      : startType.kind === 'DATE'
+        ? `${ctx.lib('addMonthsToDate')}(${start}, ${end})`
+        : startType.kind === 'TIME'
+          ? start
+          : `${ctx.lib('addMonthsToTimestamp')}(${start}, ${end})`;
     endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
   } else endCode = asMillis(end, endType);
   return [asMillis(start, startType), endCode];
 }
 
-/** A period whose TIMESTAMP(p > 3) fields are of precision 3 (epoch milliseconds), the same type when it has none. */
-function millisPeriod(type: SqlType): SqlType {
-  const row = type as RowType;
-  if (!row.fields.some((f) => isNanoTimestamp(f.type))) return type;
-  return { ...row, fields: row.fields.map((f) => (isNanoTimestamp(f.type) ? { ...f, type: { ...(f.type as Extract<SqlType, { kind: 'TIMESTAMP' }>), precision: 3 } } : f)) };
+type TimestampType = Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>;
+
+/** The periods with every TIMESTAMP(_LTZ) field at `precision` (the same types when none differs). */
+function periodsAt(types: readonly SqlType[], precision: number): SqlType[] {
+  return types.map((type) => {
+    const row = type as RowType;
+    if (!row.fields.some((f) => isTimestampKind(f.type) && (f.type as TimestampType).precision !== precision)) return type;
+    return { ...row, fields: row.fields.map((f) => (isTimestampKind(f.type) ? { ...f, type: { ...(f.type as TimestampType), precision } } : f)) };
+  });
+}
+
+const isTimestampKind = (t: SqlType): boolean => t.kind === 'TIMESTAMP' || t.kind === 'TIMESTAMP_LTZ';
+
+/**
+ * The periods as OVERLAPS compares them: when a TIMESTAMP(p > 3) field takes part and every
+ * instant is a timestamp, all timestamp fields at precision 9 (epoch nanos: compared by the
+ * nanosecond, as Flink compares the values themselves); otherwise those of p > 3 at precision 3
+ * (a DATE or TIME period against one of TIMESTAMP(p > 3): compared on the millisecond).
+ */
+function comparablePeriods(types: readonly SqlType[]): SqlType[] {
+  const fields = types.flatMap((t) => (t as RowType).fields.map((f) => f.type));
+  if (!fields.some(isNanoTimestamp)) return [...types];
+  const instants = fields.filter((t) => t.kind !== 'INTERVAL_DAY_TIME' && t.kind !== 'INTERVAL_YEAR_MONTH');
+  if (instants.every(isTimestampKind)) return periodsAt(types, 9);
+  return types.map((type) => {
+    const row = type as RowType;
+    return { ...row, fields: row.fields.map((f) => (isNanoTimestamp(f.type) ? { ...f, type: { ...(f.type as TimestampType), precision: 3 } } : f)) };
+  });
 }
 
 /** The name of the planner's TUMBLE bound function (see {@link tumbleBound}); `$` names are not callable from SQL. */
@@ -463,8 +501,7 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         coerce: (types) => {
           if (!types.every(isPeriod)) return undefined;
           const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
-          // Periods are compared on the millisecond: a TIMESTAMP(p > 3) field is cast to precision 3.
-          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? types.map(millisPeriod) : undefined;
+          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? comparablePeriods(types) : undefined;
         },
         nullable: true,
         returns: booleanType(false),

@@ -10,6 +10,7 @@
  * fails on a `kind: '<logical kind>'` object literal outside this file.
  */
 import type { ConflictStrategy } from '../../common/conflict-strategy.js';
+import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { OrderKey } from '../../common/order-key.js';
 import type { OverFrame } from '../../common/over-frame.js';
@@ -654,9 +655,25 @@ export const LogicalWatermarkAssigner = {
   },
 };
 
-/** TIMESTAMP(3) NOT NULL, a time attribute when the window's time column is one. */
-function windowTimeType(attribute: 'rowtime' | 'proctime' | undefined): SqlType {
-  return attribute === undefined ? SqlTypes.timestamp(3, false) : { kind: 'TIMESTAMP', nullable: false, precision: 3, timeAttribute: attribute };
+/**
+ * The type of a window TVF's `window_time` over a time column of type `time`: a TIMESTAMP NOT
+ * NULL, or a TIMESTAMP_LTZ over a TIMESTAMP_LTZ column (the window's last instant), of
+ * {@link windowTimePrecision}; a time attribute when the time column is one.
+ */
+export function windowTimeType(time: SqlType, attribute = timeAttributeOf(time)): SqlType {
+  const kind = time.kind === 'TIMESTAMP_LTZ' ? 'TIMESTAMP_LTZ' : 'TIMESTAMP';
+  const precision = windowTimePrecision(time);
+  return attribute === undefined ? { kind, nullable: false, precision } : { kind, nullable: false, precision, timeAttribute: attribute };
+}
+
+/**
+ * The precision of a window TVF's `window_time` over a time column of type `time`: as Flink's
+ * SqlWindowTableFunction, window_time keeps the time column's type, so a TIMESTAMP(p > 3) column
+ * (which Flink takes in batch mode) gives TIMESTAMP(p), valued window_end - 1 ms; otherwise 3.
+ * window_start and window_end are TIMESTAMP(3) whatever the column.
+ */
+export function windowTimePrecision(time: SqlType): number {
+  return isNanoTimestamp(time) ? (time as { precision: number }).precision : 3;
 }
 
 /**
@@ -670,7 +687,7 @@ export const LogicalWindowTvf = {
       ...args.input.schema,
       { name: 'window_start', type: SqlTypes.timestamp(3, false) },
       { name: 'window_end', type: SqlTypes.timestamp(3, false) },
-      { name: 'window_time', type: windowTimeType(timeAttributeOf(args.input.schema[args.timeIndex]!.type)) },
+      { name: 'window_time', type: windowTimeType(args.input.schema[args.timeIndex]!.type) },
     ];
     return { kind: 'window-tvf', input: args.input, timeIndex: args.timeIndex, window: args.window, partitionKeys: args.partitionKeys, schema };
   },

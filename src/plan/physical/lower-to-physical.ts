@@ -138,8 +138,11 @@ function tumbleCalc(node: Extract<LogicalNode, { kind: 'window-tvf' }>, window: 
   const time = Exprs.inputRef(node.timeIndex, input[node.timeIndex]!.type);
   const interval = (ms: number): ScalarExpr => Exprs.literal(ms, SqlTypes.intervalDayTime(false));
   const bound = (shift: number): ScalarExpr => Exprs.call(TUMBLE_BOUND, [time, interval(window.size), interval(window.offset ?? 0), interval(shift)], SqlTypes.timestamp(3, false));
-  // Over a TIMESTAMP_LTZ the bounds are wall-clock times of the session zone (TUMBLE_BOUND reads it so) and window_time an instant.
-  const windowTime = time.type.kind === 'TIMESTAMP_LTZ' ? Exprs.cast(bound(window.size - 1), SqlTypes.timestampLtz(3, false)) : bound(window.size - 1);
+  // Over a TIMESTAMP_LTZ the bounds are wall-clock times of the session zone (TUMBLE_BOUND reads it so) and window_time an instant;
+  // window_time keeps a TIMESTAMP(p > 3) column's precision.
+  const windowTimeType = node.schema[input.length + 2]!.type;
+  const last = bound(window.size - 1);
+  const windowTime = windowTimeType.kind === 'TIMESTAMP' && windowTimeType.precision === 3 ? last : Exprs.cast(last, windowTimeType);
   const projection = [...input.map((f, i) => Exprs.inputRef(i, f.type)), bound(0), bound(window.size), windowTime];
   const condition = time.type.nullable ? Exprs.call('IS NOT NULL', [time], SqlTypes.boolean(false)) : null;
   return mergeCalc(lowerToPhysical(node.input), condition, projection, node);

@@ -10,6 +10,7 @@
  */
 import { WeirError } from '../../common/errors.js';
 import type { Schema } from '../../common/schema.js';
+import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { timeAttributeOf, type SqlType } from '../../common/sql-type.js';
 import { JOB_GRAPH_VERSION, type AggregateCallSpec, type JobEdge, type JobGraph, type JobNode, type LookupJoinSpec, type OperatorSpec, type OverLagSpec, type WatermarkAssignerSpec } from '../../dataflow/job-graph.js';
 import type { ChangelogMode } from '../changelog/changelog-mode.js';
@@ -380,7 +381,13 @@ function specOf(node: PhysicalNode, zone: string | undefined): OperatorSpec {
       return { kind: 'interval-join', joinType, leftKeys, rightKeys, leftArity: node.left.schema.length, rightArity: node.right.schema.length, bounds, condition };
     }
     case 'window-table':
-      return { kind: 'window-table', window: node.window, timeIndex: node.timeIndex, ...windowZone(node.input.schema[node.timeIndex]!.type, zone) };
+      return {
+        kind: 'window-table',
+        window: node.window,
+        timeIndex: node.timeIndex,
+        ...windowZone(node.input.schema[node.timeIndex]!.type, zone),
+        ...(isNanoTimestamp(node.input.schema[node.timeIndex]!.type) ? { nanos: true } : {}),
+      };
     case 'window-rank':
       return {
         kind: 'window-rank',

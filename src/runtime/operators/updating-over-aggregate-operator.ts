@@ -11,8 +11,12 @@
  * frame's reach, and for RANGE its peers before it) are recomputed with one accumulator that
  * slides over them, and each whose results changed is emitted as -U/+U. A retraction of a row the
  * partition does not hold is ignored with one warning.
+ *
+ * Times compare at the time column's full precision: a TIMESTAMP(p > 3) column's epoch nanos as
+ * they are (rows a microsecond apart are no RANGE peers), its RANGE offset (milliseconds) scaled
+ * to nanoseconds, as Flink compares the ORDER BY values themselves.
  */
-import { timeMillisOf } from '../../common/epoch-nanos.js';
+import { NANOS_PER_MILLI } from '../../common/epoch-nanos.js';
 import { invariant } from '../../common/errors.js';
 import { keySelector, rowsEqual, type KeySelector } from '../../common/key-codec.js';
 import { RowKind } from '../../common/row-kind.js';
@@ -21,6 +25,17 @@ import type { OverAggregateSpec } from '../../dataflow/job-graph.js';
 import { generateSlidingAggregate, type SlidingAggregateProgram } from '../aggregates/sliding-aggregate-codegen.js';
 import type { ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
+
+/**
+ * A row's time: epoch milliseconds (a number) or epoch nanos (a bigint, TIMESTAMP(p > 3)), as the
+ * column holds it; ±Infinity for NULL. Numbers and bigints compare exactly with each other.
+ */
+type Time = number | bigint;
+
+/** `time` moved by `millis` milliseconds, in the time's own unit (±Infinity stays). */
+function shifted(time: Time, millis: number): Time {
+  return typeof time === 'bigint' ? time + BigInt(millis) * NANOS_PER_MILLI : time + millis;
+}
 
 /** A row of a partition with the aggregate results last emitted for it. */
 interface OverEntry {
@@ -88,14 +103,14 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
    * Recomputes the rows whose frame contains a row of time `time` inserted at, or removed from,
    * index `at`: the new row is emitted (+I), every other row whose results changed as -U/+U.
    */
-  private recompute(entries: OverEntry[], at: number, time: number, inserted: OverEntry | undefined, out: ChangeBatch): void {
+  private recompute(entries: OverEntry[], at: number, time: Time, inserted: OverEntry | undefined, out: ChangeBatch): void {
     const { unit, preceding } = this.spec.frame;
     let first = at;
     let last: number;
     if (unit === 'ROWS') last = preceding === null ? entries.length - 1 : Math.min(entries.length - 1, at + preceding - (inserted === undefined ? 1 : 0));
     else {
       first = this.firstAtOrAfter(entries, time);
-      last = (preceding === null ? entries.length : this.firstAfter(entries, time + preceding)) - 1;
+      last = (preceding === null ? entries.length : this.firstAfter(entries, shifted(time, preceding))) - 1;
     }
     const { program } = this;
     const acc = program.create();
@@ -124,7 +139,7 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
     const { unit, preceding } = this.spec.frame;
     if (preceding === null) return 0;
     if (unit === 'ROWS') return Math.max(0, j - preceding);
-    return this.firstAtOrAfter(entries, this.timeOf(entries[j]!.row) - preceding);
+    return this.firstAtOrAfter(entries, shifted(this.timeOf(entries[j]!.row), -preceding));
   }
 
   /** The last index of the frame of the row at `j`: the row itself, or for RANGE its last peer. */
@@ -134,7 +149,7 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
   }
 
   /** The index of the first row whose time is at or after `time`. */
-  private firstAtOrAfter(entries: readonly OverEntry[], time: number): number {
+  private firstAtOrAfter(entries: readonly OverEntry[], time: Time): number {
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {
@@ -146,7 +161,7 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
   }
 
   /** The index of the first row whose time is after `time`. */
-  private firstAfter(entries: readonly OverEntry[], time: number): number {
+  private firstAfter(entries: readonly OverEntry[], time: Time): number {
     let lo = 0;
     let hi = entries.length;
     while (lo < hi) {
@@ -158,16 +173,17 @@ export class UpdatingOverAggregateOperator implements StreamOperator {
   }
 
   /** The index of a row equal to `row` among those of time `time`, or -1. */
-  private indexOf(entries: readonly OverEntry[], row: Row, time: number): number {
+  private indexOf(entries: readonly OverEntry[], row: Row, time: Time): number {
     for (let i = this.firstAtOrAfter(entries, time); i < entries.length && this.timeOf(entries[i]!.row) === time; i++) {
       if (rowsEqual(entries[i]!.row, row)) return i;
     }
     return -1;
   }
 
-  /** The row's time; a NULL time orders first (-Infinity), or last (+Infinity) with `nullsLast`. */
-  private timeOf(row: Row): number {
-    return timeMillisOf(row[this.spec.timeIndex]) ?? this.nullTime;
+  /** The row's time at full precision; a NULL time orders first (-Infinity), or last (+Infinity) with `nullsLast`. */
+  private timeOf(row: Row): Time {
+    const value = row[this.spec.timeIndex];
+    return typeof value === 'number' || typeof value === 'bigint' ? value : this.nullTime;
   }
 
   private missing(): void {

@@ -8,9 +8,11 @@
  * Late rows are not dropped here (as in Flink: the window operators downstream do). Watermarks
  * pass through unchanged. Over a TIMESTAMP_LTZ time in a zone (`spec.timeZone`), windows are laid
  * on the zone's wall clock: window_start and window_end are wall-clock times, window_time the
- * window's last instant (a TIMESTAMP_LTZ).
+ * window's last instant (a TIMESTAMP_LTZ). Windows are laid on the time's millisecond (a
+ * TIMESTAMP(p > 3) time rounded down to it, which puts it in the same windows, their bounds being
+ * whole milliseconds); over such a time window_time is epoch nanos (`spec.nanos`).
  */
-import { timeMillisOf } from '../../common/epoch-nanos.js';
+import { nanosOfMillis, timeMillisOf } from '../../common/epoch-nanos.js';
 import { ChangeBatch } from '../../common/row.js';
 import { lastInstantAtOrBefore, localOf } from '../../common/time-zone.js';
 import { forEachWindow } from '../../common/window-spec.js';
@@ -47,9 +49,14 @@ export class WindowTableOperator implements StreamOperator {
         continue;
       }
       const kind = batch.kinds[i]!;
-      if (timeZone === undefined) forEachWindow(window, time, (start, end) => out.push(kind, [...row, start, end, end - 1]));
-      else forEachWindow(window, localOf(time, timeZone), (start, end) => out.push(kind, [...row, start, end, lastInstantAtOrBefore(end - 1, timeZone)]));
+      if (timeZone === undefined) forEachWindow(window, time, (start, end) => out.push(kind, [...row, start, end, this.windowTime(end - 1)]));
+      else forEachWindow(window, localOf(time, timeZone), (start, end) => out.push(kind, [...row, start, end, this.windowTime(lastInstantAtOrBefore(end - 1, timeZone))]));
     }
     if (out.size > 0) this.context.output.collect(out);
+  }
+
+  /** window_time of the window whose last millisecond is `millis`, in the representation of its type. */
+  private windowTime(millis: number): number | bigint {
+    return this.spec.nanos === true ? nanosOfMillis(millis) : millis;
   }
 }

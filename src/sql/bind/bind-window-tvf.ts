@@ -16,7 +16,7 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, timeAttributeOf } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
-import { type LogicalNode, LogicalWindowTvf } from '../../plan/logical/logical-node.js';
+import { type LogicalNode, LogicalWindowTvf, windowTimeType } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, TableArg } from '../parse/ast.js';
 import { bindExpr, callName } from './bind-expr.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
@@ -62,8 +62,9 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
     ...input.schema,
     { name: 'window_start', type: SqlTypes.timestamp(3, false) },
     { name: 'window_end', type: SqlTypes.timestamp(3, false) },
-    // As Flink: over a TIMESTAMP_LTZ time the bounds are wall-clock TIMESTAMPs of the session zone and window_time an instant.
-    { name: 'window_time', type: { kind: input.schema[timeIndex]!.type.kind === 'TIMESTAMP_LTZ' ? ('TIMESTAMP_LTZ' as const) : ('TIMESTAMP' as const), nullable: false, precision: 3, timeAttribute: timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime' } },
+    // As Flink: over a TIMESTAMP_LTZ time the bounds are wall-clock TIMESTAMPs of the session zone and window_time an instant;
+    // window_time keeps a TIMESTAMP(p > 3) column's precision (logical-node.ts, windowTimePrecision).
+    { name: 'window_time', type: windowTimeType(input.schema[timeIndex]!.type, timeAttributeOf(input.schema[timeIndex]!.type) ?? 'rowtime') },
   ];
   const plan: LogicalNode = LogicalWindowTvf.create({ input, timeIndex, window, partitionKeys });
   return { plan, schema };

@@ -88,7 +88,7 @@ describe('datagen descriptor', () => {
     ['a bad duration', { 'fields.ts.max-past': 'ages' }, "datagen option 'fields.ts.max-past' must be a duration such as '10 s' or '5 min', got 'ages'"],
     ['a bad base time', { 'base-time': 'yesterday' }, "datagen option 'base-time' must be a timestamp such as '2024-01-01 00:00:00', got 'yesterday'"],
     ['a bad seed', { seed: 'x' }, "datagen option 'seed' must be an integer, got 'x'"],
-    ['an unsupported type', {}, "datagen cannot generate INTERVAL DAY TO SECOND(3) field 'span'", schemaOf(['span', SqlTypes.intervalDayTime()])],
+    ['an unsupported type', {}, "datagen cannot generate INTERVAL SECOND(3) field 'span'", schemaOf(['span', SqlTypes.intervalDayTime()])],
     [
       'a sequence inside an ARRAY',
       { 'fields.a.element.kind': 'sequence' },

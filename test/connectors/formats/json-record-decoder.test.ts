@@ -135,7 +135,7 @@ describe('json record decoder', () => {
       ['{"dt":"2020-13-01"}', "column 'dt': '2020-13-01' is not a valid DATE"],
       ['{"tm":"25:00:00"}', "column 'tm': '25:00:00' is not a valid TIME(0)"],
       ['{"ltz":"noon"}', "column 'ltz': 'noon' is not a valid TIMESTAMP_LTZ(3)"],
-      ['{"iym":0.5}', "column 'iym': 0.5 is not a valid INTERVAL YEAR TO MONTH"],
+      ['{"iym":0.5}', "column 'iym': 0.5 is not a valid INTERVAL MONTH"],
       ['{"r":[1,"x"]}', "column 'r': [1,\"x\"] is not a valid ROW<a INT, b STRING>"],
       ['{"r":{"a":"one"}}', "column 'r': field 'a': 'one' is not a valid INT"],
       ['{"arr":[1,"two"]}', "column 'arr': element 2: 'two' is not a valid INT"],
