@@ -28,7 +28,7 @@
  * checkpoint, per key group, frozen per checkpoint at its barrier.
  *
  * The environment lives in a fresh directory under `state.backend.rocksdb.localdir`, created when
- * the first state is declared or restored (a subtask without keyed state has none). It has no
+ * the first state is declared (or restored; a subtask without keyed state has none). It has no
  * durability (noSync): state is rebuilt from checkpoints after a crash, so the directory is removed
  * when the backend is disposed (the job ends or fails), and at the latest when the process exits.
  * lmdb-js grows the map size as the data grows.
@@ -153,14 +153,17 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     this.localDir = localDir;
   }
 
-  /** The directory of the LMDB environment; undefined until a state is declared or restored, and after {@link dispose}. */
+  /** The directory of the LMDB environment; undefined until a state is declared, and after {@link dispose}. */
   get directory(): string | undefined {
     return this.dir;
   }
 
   /** The LMDB environment, opened at first use. */
   private get db(): RootDatabase<Buffer, Buffer> {
-    if (this.env !== undefined) return this.env;
+    return this.env ?? this.openEnvironment();
+  }
+
+  private openEnvironment(): RootDatabase<Buffer, Buffer> {
     this.checkOpen();
     mkdirSync(this.localDir, { recursive: true });
     const dir = mkdtempSync(join(this.localDir, 'weir-lmdb-'));
@@ -392,7 +395,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
       return existing;
     }
     if (this.tableList.length > 0xffff) throw new Error('the disk state backend holds at most 65536 declared states per subtask');
-    this.checkOpen();
+    if (this.env === undefined) this.openEnvironment();
     const table: LmdbStateTable = { id: this.tableList.length, name: descriptor.name, kind, cache: new Map() };
     this.tables.set(descriptor.name, table);
     this.tableList.push(table);
