@@ -136,6 +136,11 @@ export function recordKey(stateId: number, keyGroup: number, encodedKey: Buffer)
   return out;
 }
 
+/** The key group of an LMDB key. */
+export function keyGroupOfRecord(lmdbKey: Uint8Array): number {
+  return (lmdbKey[2]! << 8) | lmdbKey[3]!;
+}
+
 /** The first LMDB key of a declared state's key group (the end of a range is the next group's). */
 export function rangeStart(stateId: number, keyGroup: number): Buffer {
   const out = Buffer.allocUnsafe(RECORD_PREFIX_BYTES);
@@ -174,10 +179,14 @@ export function decodeRecord(lmdbKey: Uint8Array, stored: Uint8Array): [Key, unk
   return [decodeKey(lmdbKey, RECORD_PREFIX_BYTES), decodeBody(bytes)];
 }
 
-/** True when an array holds only primitives (serialisable without V8's serializer). */
+/** Arrays longer than this always go through V8's serializer (which writes a sparse array compactly). */
+const MAX_FLAT_LENGTH = 1024;
+
+/** True when an array is short, has no holes and holds only primitives (serialisable without V8's serializer). */
 function isFlat(value: readonly unknown[]): boolean {
-  if (Object.getPrototypeOf(value) !== Array.prototype) return false;
+  if (value.length > MAX_FLAT_LENGTH || Object.getPrototypeOf(value) !== Array.prototype) return false;
   for (let i = 0; i < value.length; i++) {
+    if (!(i in value)) return false;
     const element = value[i];
     if (typeof element === 'object' ? element !== null : typeof element === 'function' || typeof element === 'symbol') return false;
   }

@@ -4,8 +4,8 @@
  * snapshot that later writes never change, so it needs no copy-on-access: it reads the state at
  * the barrier from the transaction, key group by key group, in chunks (the heap writer's slices:
  * at most `chunkEntries` entries and about {@link SNAPSHOT_SLICE_MS} per chunk), and releases the
- * transaction when done or aborted. A `full` file holds every entry (each declared state's key
- * group is one range scan); a `delta` holds, for every key changed since the last completed
+ * transaction when done or aborted. A `full` file holds every entry (one range scan per declared
+ * state, whose entries come key group by key group); a `delta` holds, for every key changed since the last completed
  * checkpoint, its value in each declared state or a tombstone. The file is the heap writer's
  * format (key-group-state-file.ts); values are encoded for it as the heap backend's are
  * (state-table-codec.ts), so either backend restores it.
@@ -14,7 +14,7 @@ import type { RootDatabase, Transaction } from 'lmdb';
 import type { Key } from '../../common/key-codec.js';
 import { SNAPSHOT_MAX_SLICE_MS, SNAPSHOT_SLICE_MS } from './heap-snapshot-writer.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
-import { decodeRecord, decodeValue, encodeKey, rangeStart, recordKey } from './lmdb-record-codec.js';
+import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
 import type { LmdbStateTable } from './lmdb-state-backend.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { encodeEntryArrays } from './state-table-codec.js';
@@ -103,20 +103,29 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
     }
     const tableCount = this.tables.length;
-    for (let group = 0; group < this.maxParallelism; group++) {
-      const out = new FrameCollector(this, group, tableCount);
-      if (this.kind === 'full') {
-        for (let t = 0; t < tableCount; t++) {
-          const id = this.tables[t]!.id;
-          for (const { key, value } of db.getRange({ start: rangeStart(id, group), end: rangeStart(id, group + 1), transaction: txn })) {
-            const [k, v] = decodeRecord(key, value);
-            out.entry(t, k, v);
-            if (chunkDone()) yield* pause(out);
+    if (this.kind === 'full') {
+      // One range scan per declared state: its entries come key group by key group (the layout's
+      // order), a group's frames written when the scan moves on to the next group.
+      for (let t = 0; t < tableCount; t++) {
+        const id = this.tables[t]!.id;
+        let out: FrameCollector | undefined;
+        for (const { key, value } of db.getRange({ start: rangeStart(id, 0), end: rangeStart(id + 1, 0), transaction: txn })) {
+          const group = keyGroupOfRecord(key);
+          if (out?.group !== group) {
+            out?.flush();
+            out = new FrameCollector(this, group, tableCount);
           }
+          const [k, v] = decodeRecord(key, value);
+          out.entry(t, k, v);
+          if (chunkDone()) yield* pause(out);
         }
-      } else {
+        out?.flush();
+      }
+    } else {
+      for (let group = 0; group < this.maxParallelism; group++) {
         const keys = this.changedKeys(group);
         if (keys === undefined) continue;
+        const out = new FrameCollector(this, group, tableCount);
         for (const key of keys) {
           const encoded = encodeKey(key);
           for (let t = 0; t < tableCount; t++) {
@@ -126,8 +135,8 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
           }
           if (chunkDone()) yield* pause(out);
         }
+        out.flush();
       }
-      out.flush();
     }
     this.finish();
   }
@@ -176,7 +185,7 @@ class FrameCollector {
 
   constructor(
     private readonly writer: LmdbSnapshotWriter,
-    private readonly group: number,
+    readonly group: number,
     private readonly tables: number,
   ) {
     this.reset();

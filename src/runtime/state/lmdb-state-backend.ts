@@ -14,7 +14,8 @@
  * key known absent or removed), with a dirty flag. A read that misses loads the key from LMDB; a
  * write only changes the cached entry. Dirty entries reach LMDB in one write transaction when the
  * cache is full (the least recently used eighth is evicted, CLOCK: an entry used since the last
- * sweep gets a second chance) and at every snapshot. A removal is a dirty entry without value (a
+ * sweep gets a second chance), as soon as {@link DIRTY_BATCH_ENTRIES} are dirty (write-behind, so
+ * that a barrier has at most that many left to write) and at every snapshot. A removal is a dirty entry without value (a
  * tombstone) until it is flushed. Values are not copied (`sharesValues` is false: an operator
  * writes back every change, so what the cache holds is what it wrote); they are serialised when
  * flushed.
@@ -51,8 +52,22 @@ import { MemoryStateBackend } from './memory-state-backend.js';
 import type { SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
 import { forEachDecodedEntry } from './state-table-codec.js';
 
+/**
+ * lmdb-js's transaction flag for a write transaction committed before transactionSync returns,
+ * without ABORTABLE (which costs a nested transaction): a throw half-way commits what was written
+ * before it, and the entries not written stay dirty... except that the caller has already taken
+ * them off its list — it only throws when a value cannot be serialised, which fails the job.
+ */
+const SYNCHRONOUS_COMMIT = 2;
+
 /** The default number of key groups (`pipeline.max-parallelism`). */
 const DEFAULT_MAX_PARALLELISM = 128;
+
+/**
+ * Dirty entries written to LMDB together as soon as there are this many: the synchronous part of
+ * a snapshot then flushes at most this many, whatever the cache's size.
+ */
+export const DIRTY_BATCH_ENTRIES = 8192;
 
 /** Cached entries per subtask by default (`state.backend.lmdb.cache-entries`). */
 export const DEFAULT_CACHE_ENTRIES = 1 << 18;
@@ -274,10 +289,8 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     this.flush();
     const txn = this.db.useReadTransaction();
     try {
-      for (let group = 0; group < this.maxParallelism; group++) {
-        const range = this.db.getRange({ start: rangeStart(table.id, group), end: rangeStart(table.id, group + 1), transaction: txn });
-        for (const { key, value } of range) yield decodeRecord(key, value) as [Key, T];
-      }
+      const range = this.db.getRange({ start: rangeStart(table.id, 0), end: rangeStart(table.id + 1, 0), transaction: txn });
+      for (const { key, value } of range) yield decodeRecord(key, value) as [Key, T];
     } finally {
       txn.done();
     }
@@ -394,7 +407,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
       if (existing.kind !== kind) throw new Error(`state '${descriptor.name}' is declared as ${existing.kind} state, not ${kind}`);
       return existing;
     }
-    if (this.tableList.length > 0xffff) throw new Error('the disk state backend holds at most 65536 declared states per subtask');
+    if (this.tableList.length >= 0xffff) throw new Error('the disk state backend holds at most 65535 declared states per subtask');
     if (this.env === undefined) this.openEnvironment();
     const table: LmdbStateTable = { id: this.tableList.length, name: descriptor.name, kind, cache: new Map() };
     this.tables.set(descriptor.name, table);
@@ -414,7 +427,8 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     // Room first: the entry returned is then in the cache until the next miss.
     if (this.cached >= this.capacity) this.evict();
     const group = this.slot;
-    const stored = this.db.getBinaryFast(recordKey(table.id, group, encodeKey(key)));
+    // getBinary: a copy of exactly the value (getBinaryFast may hand out its whole shared buffer).
+    const stored = this.db.getBinary(recordKey(table.id, group, encodeKey(key)));
     const entry: CacheEntry = { key, group, value: stored === undefined ? undefined : decodeValue(stored), dirty: false, used: false };
     table.cache.set(key, entry);
     this.cached++;
@@ -426,7 +440,8 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     entry.used = true;
     if (entry.dirty) return;
     entry.dirty = true;
-    this.dirty.push([table, entry]);
+    // Written behind in batches, so that a barrier never has more than a batch left to flush.
+    if (this.dirty.push([table, entry]) >= DIRTY_BATCH_ENTRIES) this.flush();
   }
 
   /** Writes the dirty entries to LMDB in one write transaction; they stay cached, clean. */
@@ -438,18 +453,29 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     this.write(dirty);
   }
 
+  /**
+   * Writes the entries still dirty in one write transaction, in key order (LMDB then walks its
+   * B-tree forward instead of jumping around it), and marks them clean. Values are serialised
+   * before the transaction begins.
+   */
   private write(entries: readonly (readonly [LmdbStateTable, CacheEntry])[]): void {
+    const writes: { readonly key: Buffer; readonly value: Buffer | undefined }[] = [];
+    for (const [table, entry] of entries) {
+      if (!entry.dirty) continue;
+      const encoded = encodeKey(entry.key);
+      const value = entry.value === undefined ? undefined : encodeValue(entry.value, isLongKey(encoded) ? encoded : undefined);
+      writes.push({ key: recordKey(table.id, entry.group, encoded), value });
+      entry.dirty = false;
+    }
+    if (writes.length === 0) return;
+    writes.sort((a, b) => Buffer.compare(a.key, b.key));
     const db = this.db;
     db.transactionSync(() => {
-      for (const [table, entry] of entries) {
-        if (!entry.dirty) continue;
-        entry.dirty = false;
-        const encoded = encodeKey(entry.key);
-        const lmdbKey = recordKey(table.id, entry.group, encoded);
-        if (entry.value === undefined) db.removeSync(lmdbKey);
-        else db.putSync(lmdbKey, encodeValue(entry.value, isLongKey(encoded) ? encoded : undefined));
+      for (const { key, value } of writes) {
+        if (value === undefined) db.removeSync(key);
+        else db.putSync(key, value);
       }
-    });
+    }, SYNCHRONOUS_COMMIT);
   }
 
   /**
