@@ -118,9 +118,14 @@ export interface StateScaleSection {
 
 /** Runs a pair (without, then with checkpoints) for every size, each run in a child process. */
 export async function runStateScaleBench(
-  options: ChildOptions & { readonly quick: boolean; readonly backends?: readonly StateScaleBackend[]; readonly log: (line: string) => void },
+  options: ChildOptions & {
+    readonly quick: boolean;
+    readonly backends?: readonly StateScaleBackend[];
+    readonly sizes?: readonly { readonly keys: number; readonly rows: number }[];
+    readonly log: (line: string) => void;
+  },
 ): Promise<StateScaleSection> {
-  const sizes = options.quick ? [{ keys: 1_000_000, rows: 4_000_000 }] : [{ keys: 1_000_000, rows: 4_000_000 }, { keys: 5_000_000, rows: 20_000_000 }];
+  const sizes = options.sizes ?? (options.quick ? [{ keys: 1_000_000, rows: 4_000_000 }] : [{ keys: 1_000_000, rows: 4_000_000 }, { keys: 5_000_000, rows: 20_000_000 }]);
   const cases: { plain: StateScaleRun; checkpointed: StateScaleRun }[] = [];
   for (const backend of options.backends ?? ['hashmap']) {
     for (const { keys, rows } of sizes) {

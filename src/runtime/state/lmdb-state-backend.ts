@@ -15,15 +15,15 @@
  * write only changes the cached entry. Dirty entries reach LMDB in one write transaction when the
  * cache is full (the least recently used eighth is evicted, CLOCK: an entry used since the last
  * sweep gets a second chance), as soon as {@link DIRTY_BATCH_ENTRIES} are dirty (write-behind, so
- * that a barrier has at most that many left to write) and at every snapshot. A removal is a dirty entry without value (a
- * tombstone) until it is flushed. Values are not copied (`sharesValues` is false: an operator
+ * that a barrier has at most that many left to write) and at every snapshot. A removal is a dirty
+ * entry without value (a tombstone) until it is flushed. Values are not copied (`sharesValues` is false: an operator
  * writes back every change, so what the cache holds is what it wrote); they are serialised when
  * flushed.
  *
  * Snapshots (lmdb-snapshot-writer.ts): the synchronous part flushes the dirty entries in one write
  * transaction (cost proportional to what changed since the last flush, not to the state) and takes
  * an LMDB read transaction — an MVCC snapshot of the state at the barrier — from which the file is
- * written asynchronously, key group by key group, in chunks. Files are those of the heap backend
+ * written asynchronously, per key group, in chunks. Files are those of the heap backend
  * (key-group-state-file.ts): a checkpoint of either restores into the other. Change tracking for
  * incremental checkpoints is the heap backend's: the keys selected since the last completed
  * checkpoint, per key group, frozen per checkpoint at its barrier.
@@ -54,9 +54,8 @@ import { forEachDecodedEntry } from './state-table-codec.js';
 
 /**
  * lmdb-js's transaction flag for a write transaction committed before transactionSync returns,
- * without ABORTABLE (which costs a nested transaction): a throw half-way commits what was written
- * before it, and the entries not written stay dirty... except that the caller has already taken
- * them off its list — it only throws when a value cannot be serialised, which fails the job.
+ * without ABORTABLE (which costs a nested transaction). Nothing in it can throw but LMDB itself:
+ * values are serialised before it begins (a value that cannot be, fails the job there).
  */
 const SYNCHRONOUS_COMMIT = 2;
 
