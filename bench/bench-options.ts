@@ -23,9 +23,16 @@ export interface BenchOptions {
   readonly timeoutSeconds: number;
   /** `--pg-rows N`: source rows per run of the PostgreSQL sink benchmark. */
   readonly pgRows: number;
+  /** `--state-backend hashmap,rocksdb`: the keyed state backends the state-scale benchmark runs with (`hashmap` by default). */
+  readonly stateBackends: readonly StateScaleBackend[];
+  /** `--state-scale-sizes 1000000:4000000,5000000:20000000`: keys:rows of each state-scale run (default: those two; 1M:4M with --quick). */
+  readonly stateScaleSizes: readonly { readonly keys: number; readonly rows: number }[] | undefined;
 }
 
-export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby,pg-sink,checkpoint,state-scale,recovery,view-ddl,dss] [--core N] [--profile DIR] [--timeout S] [--pg-rows N]`;
+/** A `state.backend.type` the state-scale benchmark runs with. */
+export type StateScaleBackend = 'hashmap' | 'rocksdb';
+
+export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby,pg-sink,checkpoint,state-scale,recovery,view-ddl,dss] [--core N] [--profile DIR] [--timeout S] [--pg-rows N] [--state-backend hashmap,rocksdb] [--state-scale-sizes KEYS:ROWS,...]`;
 
 /** Parses `argv` (without node and script). */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -43,7 +50,7 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     if (!Number.isSafeInteger(n) || n < 0) throw new Error(`${flag} must be a non-negative integer, got ${v}\n${USAGE}`);
     return n;
   };
-  const known = new Set(['--quick', '--micro', '--events', '--tps', '--runs', '--only', '--core', '--profile', '--timeout', '--pg-rows']);
+  const known = new Set(['--quick', '--micro', '--events', '--tps', '--runs', '--only', '--core', '--profile', '--timeout', '--pg-rows', '--state-backend', '--state-scale-sizes']);
   for (const arg of argv) if (arg.startsWith('--') && !known.has(arg)) throw new Error(`unknown option ${arg}\n${USAGE}`);
   const quick = argv.includes('--quick');
   return {
@@ -57,5 +64,15 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
     profileDir: value('--profile'),
     timeoutSeconds: int('--timeout', 900),
     pgRows: int('--pg-rows', 1_000_000),
+    stateBackends: (value('--state-backend') ?? 'hashmap').split(',').map((b): StateScaleBackend => {
+      const backend = b.trim();
+      if (backend !== 'hashmap' && backend !== 'rocksdb') throw new Error(`--state-backend takes hashmap and/or rocksdb, got ${backend}\n${USAGE}`);
+      return backend;
+    }),
+    stateScaleSizes: value('--state-scale-sizes')?.split(',').map((size) => {
+      const [keys, rows] = size.split(':').map((n) => Number(n.replace(/_/g, '')));
+      if (!Number.isSafeInteger(keys) || !Number.isSafeInteger(rows) || keys! < 1 || rows! < 1) throw new Error(`--state-scale-sizes takes KEYS:ROWS pairs, got ${size}\n${USAGE}`);
+      return { keys: keys!, rows: rows! };
+    }),
   };
 }

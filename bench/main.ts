@@ -103,7 +103,7 @@ async function main(): Promise<void> {
     report = { ...report, checkpointOverhead: await checkpointBench(options.quick ? 6_000_000 : 16_000_000, childOptions) };
   }
   if (wants(STATE_SCALE_BENCH)) {
-    report = { ...report, stateScale: await runStateScaleBench({ ...childOptions, quick: options.quick, log }) };
+    report = { ...report, stateScale: await runStateScaleBench({ ...childOptions, quick: options.quick, backends: options.stateBackends, ...(options.stateScaleSizes === undefined ? {} : { sizes: options.stateScaleSizes }), log }) };
   }
   if (wants(RECOVERY_BENCH)) {
     report = { ...report, recovery: await runRecoveryBench({ ...childOptions, quick: options.quick, log }) };

@@ -6,6 +6,7 @@ import { parseDuration } from '../common/duration.js';
 import { WeirError } from '../common/errors.js';
 import { resolveTimeZone } from '../common/time-zone.js';
 import { ANALYZER_RULES, DEFAULT_MAX_PASSES, DEFAULT_RULES } from '../plan/optimize/optimizer.js';
+import { DEFAULT_CACHE_ENTRIES } from '../runtime/state/lmdb-state-backend.js';
 
 /** A setting weir understands: its default and how its value is checked. */
 interface SettingSpec {
@@ -67,6 +68,13 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
     validate: oneOf('true', 'false'),
   },
   'execution.checkpointing.tolerable-failed-checkpoints': { default: '0', description: 'aborted checkpoints in a row before the job fails', validate: nonNegativeInt },
+  'state.backend.type': {
+    default: 'hashmap',
+    description: "where keyed state lives: 'hashmap' (the heap) or 'rocksdb' (on disk; weir's embedded disk backend is LMDB, also named 'lmdb')",
+    validate: oneOf('hashmap', 'rocksdb', 'lmdb'),
+  },
+  'state.backend.rocksdb.localdir': { default: '', description: "the directory under which the disk state backend keeps each subtask's state (empty: the OS's temporary directory)", validate: anything },
+  'state.backend.lmdb.cache-entries': { default: String(DEFAULT_CACHE_ENTRIES), description: "keyed state entries the disk backend caches in the heap per subtask (written back in batches)", validate: positiveInt },
   'state.checkpoints.dir': { default: '.weir/checkpoints', description: 'where checkpoints and savepoints are written', validate: anything },
   'state.checkpoints.num-retained': { default: '2', description: 'completed checkpoints kept per job', validate: positiveInt },
   'execution.savepoint.path': { default: '', description: 'savepoint or checkpoint the next jobs start from', validate: anything },

@@ -15,13 +15,13 @@ import { failpoint } from './checkpoint/failpoints.js';
 import { chainRefs, KeyedStateChain, type ChainFile } from './checkpoint/keyed-state-chain.js';
 import { restorableSubtasks, restoredOperatorState, restoreKeyedState, restoresFinished } from './checkpoint/state-restore.js';
 import type { ConnectorResolver } from './operator-factory.js';
-import type { HeapSnapshotWriter } from './state/heap-snapshot-writer.js';
+import type { StateSnapshotWriter } from './state/snapshotting-state-backend.js';
 import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
 import type { SourceTask, SourceTaskHost } from './task/source-task.js';
 import { WallClockTimerService } from './task/processing-time-service.js';
 import { nodeMetrics, snapshotSize, type NodeMetrics } from './task/node-metrics.js';
-import { wireSubtasks, type Subtask } from './task/subtask-wiring.js';
+import { wireSubtasks, type StateBackendSettings, type Subtask } from './task/subtask-wiring.js';
 
 export type { NodeMetrics };
 
@@ -46,6 +46,8 @@ export interface JobServices {
   readonly checkpointing?: JobCheckpointing;
   /** Processing time (epoch ms) that state TTL reads; the wall clock by default (tests drive it). */
   readonly stateClock?: () => number;
+  /** The keyed state backend of every subtask (`state.backend.*`); the heap backend when absent. */
+  readonly stateBackend?: StateBackendSettings;
   /** Receives non-fatal problems (skipped records, retractions of unknown keys). */
   warn(message: string): void;
 }
@@ -157,8 +159,15 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.graph.name}' was already started`);
     this.state = 'RUNNING';
     try {
-      const { compiler, connectors, maxParallelism, stateClock, checkpointing } = this.services;
-      const wiring = { compiler, connectors, maxParallelism, ...(stateClock === undefined ? {} : { stateClock }), trackStateChanges: checkpointing?.config.incremental === true };
+      const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
+      const wiring = {
+        compiler,
+        connectors,
+        maxParallelism,
+        ...(stateClock === undefined ? {} : { stateClock }),
+        trackStateChanges: checkpointing?.config.incremental === true,
+        ...(stateBackend === undefined ? {} : { stateBackend }),
+      };
       this.subtasks.push(...wireSubtasks(this.graph, wiring, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
       const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.graph, restore);
@@ -377,7 +386,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     }
     const chain = this.chainOf(subtask);
     const kind = chain.nextKind(barrier.kind);
-    let writer: HeapSnapshotWriter;
+    let writer: StateSnapshotWriter;
     let operatorState: unknown;
     const started = performance.now();
     try {
@@ -545,6 +554,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     // A session keeps every job it ran (SHOW JOBS): an ended one keeps its figures, not its
     // operators and their state, which a restarted job (every CREATE of a view) would pile up.
     this.ended = { metrics: this.metrics(), progress: this.progress() };
+    // The disk backend's directories go with the job (snapshots still being written fail).
+    for (const subtask of this.subtasks) subtask.state.dispose();
     this.subtasks.length = 0;
     this.snapshotBytes.clear();
     this.chains.clear();

@@ -5,12 +5,14 @@
  * latest chain refers to; a half-written delta of a crashed checkpoint (a folder without
  * `_metadata`) is ignored; the job resumes from the chain at another parallelism and ends with
  * exactly the totals of an uninterrupted run. `weir.checkpoints` reports each checkpoint's
- * synchronous pauses and keyed state bytes, full or incremental.
+ * synchronous pauses and keyed state bytes, full or incremental. The same with the disk state
+ * backend (`state.backend.type` = 'rocksdb', LMDB), whose directories are gone once each job has
+ * ended, and across backends (a checkpoint of one resumed on the other).
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { JobHandle } from '../../src/engine/job-handle.js';
 import { FileCheckpointStorage, referencedCheckpoints } from '../../src/runtime/checkpoint/file-checkpoint-storage.js';
@@ -26,8 +28,15 @@ function engine(): Engine {
   return createEngine({ connectors: [collectConnector], onWarning: () => {} });
 }
 
-function ddl(dir: string, options: { parallelism?: number; incremental?: boolean } = {}): string {
+/** A state backend to run with: `state.backend.type`, and for the disk one a folder for its directories. */
+type Backend = 'hashmap' | 'rocksdb';
+const localDir = mkdtempSync(join(tmpdir(), 'weir-lmdb-local-'));
+
+function ddl(dir: string, options: { parallelism?: number; incremental?: boolean; backend?: Backend } = {}): string {
   return `SET 'state.checkpoints.dir' = '${dir}';
+    SET 'state.backend.type' = '${options.backend ?? 'hashmap'}';
+    SET 'state.backend.rocksdb.localdir' = '${localDir}';
+    SET 'state.backend.lmdb.cache-entries' = '500';
     SET 'execution.checkpointing.interval' = '50 ms';
     SET 'execution.checkpointing.tolerable-failed-checkpoints' = '3';
     ${options.incremental === false ? "SET 'execution.checkpointing.incremental' = 'false';" : ''}
@@ -59,15 +68,16 @@ async function until(done: () => boolean, what: string): Promise<void> {
 }
 
 beforeEach(() => resetCollected());
+afterAll(() => rmSync(localDir, { recursive: true }));
 afterEach(() => setFailpoints(''));
 
 describe('incremental checkpoints', () => {
-  it('resume from a chain of deltas — after a failed delta, retention and a crashed write — at another parallelism', async () => {
+  it.each<Backend>(['hashmap', 'rocksdb'])('resume from a chain of deltas — after a failed delta, retention and a crashed write — at another parallelism (%s)', async (backend) => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-incremental-'));
     const expected = await expectedTotals(dir);
     // The 5th state file written fails half-way: that checkpoint is declined, and the next delta must cover its changes.
     setFailpoints('checkpoint.during-state-write=error@5');
-    const first = await startJob(engine(), `${ddl(dir)} ${QUERY}`);
+    const first = await startJob(engine(), `${ddl(dir, { backend })} ${QUERY}`);
     const completedAfterFailure = (): number => {
       const history = first.checkpointHistory();
       const failed = history.findIndex((c) => c.status === 'FAILED');
@@ -75,7 +85,10 @@ describe('incremental checkpoints', () => {
     };
     const latestIsDelta = (): boolean => first.checkpointHistory().findLast((c) => c.status === 'COMPLETED')?.incremental === true;
     await until(() => completedAfterFailure() >= 3 && latestIsDelta(), 'three incremental checkpoints after the failed one, the latest a delta');
+    // The disk backend keeps the aggregate's state in a directory of its own while the job runs.
+    expect(readdirSync(localDir).length).toBe(backend === 'rocksdb' ? 1 : 0);
     await first.cancel();
+    expect(readdirSync(localDir)).toEqual([]);
 
     const history = first.checkpointHistory();
     const completed = history.filter((c) => c.status === 'COMPLETED');
@@ -104,25 +117,38 @@ describe('incremental checkpoints', () => {
     writeFileSync(join(crashed, `${Object.keys(latest.metadata.operators)[0]}-0.state`), 'WEIRKGS1 half');
     setFailpoints('');
 
-    const second = await startJob(engine(), `${ddl(dir, { parallelism: 2 })} ${QUERY}`);
+    const second = await startJob(engine(), `${ddl(dir, { parallelism: 2, backend })} ${QUERY}`);
     expect(second.resumedFrom?.path).toBe(latest.path);
     expect(await second.result()).toBe('FINISHED');
     expect(materialize(collected('totals'))).toEqual(expected);
+    expect(readdirSync(localDir)).toEqual([]);
   });
 
-  it('with incremental checkpoints off, writes every checkpoint in full and still resumes', async () => {
+  it.each<[Backend, Backend]>([
+    ['hashmap', 'hashmap'],
+    ['rocksdb', 'hashmap'],
+    ['hashmap', 'rocksdb'],
+  ])('with incremental checkpoints off, writes every checkpoint in full and still resumes (%s, then %s)', async (before, after) => {
     const dir = mkdtempSync(join(tmpdir(), 'weir-incremental-'));
     const expected = await expectedTotals(dir);
-    const first = await startJob(engine(), `${ddl(dir, { incremental: false })} ${QUERY}`);
+    const first = await startJob(engine(), `${ddl(dir, { incremental: false, backend: before })} ${QUERY}`);
     await until(() => first.checkpointHistory().filter((c) => c.status === 'COMPLETED').length >= 3, 'three checkpoints');
     await first.cancel();
     const completed = first.checkpointHistory().filter((c) => c.status === 'COMPLETED');
     expect(completed.every((c) => c.incremental === false)).toBe(true);
     const latest = (await new FileCheckpointStorage(dir, 'totals').latest())!;
     expect(referencedCheckpoints(latest.metadata).size).toBe(0);
-    const second = await startJob(engine(), `${ddl(dir, { incremental: false })} ${QUERY}`);
+    const second = await startJob(engine(), `${ddl(dir, { incremental: false, backend: after })} ${QUERY}`);
     expect(await second.result()).toBe('FINISHED');
     expect(materialize(collected('totals'))).toEqual(expected);
+    expect(readdirSync(localDir)).toEqual([]);
+  });
+
+  it('names the accepted state backends when given another, and refuses a state ttl on the disk backend', async () => {
+    const e = engine();
+    await expect(e.execute("SET 'state.backend.type' = 'heap'")).rejects.toThrow("'state.backend.type' must be one of 'hashmap', 'rocksdb', 'lmdb', got 'heap'");
+    const dir = mkdtempSync(join(tmpdir(), 'weir-incremental-'));
+    await expect(startJob(e, `${ddl(dir, { backend: 'rocksdb' })} SET 'table.exec.state.ttl' = '1 h'; ${QUERY}`)).rejects.toThrow("'table.exec.state.ttl' is not supported with the disk state backend");
   });
 
   it('weir.checkpoints shows the synchronous pauses and the keyed state bytes of each checkpoint', async () => {

@@ -21,6 +21,7 @@ import type { Key } from '../../common/key-codec.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
 import type { HeapStateTable } from './heap-state-table.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
+import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { encodeEntryArrays } from './state-table-codec.js';
 
 /** A key that did not exist at the barrier, in a copy. */
@@ -46,7 +47,7 @@ const WRITING = 1;
 const DONE = 2;
 
 /** The snapshot of one subtask's keyed state being written. */
-export class HeapSnapshotWriter {
+export class HeapSnapshotWriter implements StateSnapshotWriter {
   private readonly status: Uint8Array;
   /** Per key group not written yet: per table, the keys copied before an access (value or ABSENT). */
   private readonly copies = new Map<number, Map<Key, Copy>[]>();

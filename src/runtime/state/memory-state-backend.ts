@@ -28,7 +28,10 @@ import { HeapStateTable } from './heap-state-table.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
 import { deserializeOwning } from './owning-deserializer.js';
 import { forEachDecodedEntry, type EncodedEntries } from './state-table-codec.js';
-import type { KeyedStateBackend, ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
+import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
+import type { SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
+
+export type { SnapshotRequest } from './snapshotting-state-backend.js';
 
 export { HeapStateTable as StateTable } from './heap-state-table.js';
 
@@ -54,20 +57,9 @@ export interface MemoryStateBackendOptions {
   readonly snapshotChunkEntries?: number;
 }
 
-/** What a snapshot is for. */
-export interface SnapshotRequest {
-  /** `full`: every entry; `delta`: the changes since the last completed checkpoint (change tracking only). */
-  readonly kind: 'full' | 'delta';
-  /**
-   * The checkpoint it belongs to: the keys changed so far are frozen for it, and forgotten once it
-   * (or a later one) completes. Absent for savepoints and tools, which leave change tracking alone.
-   */
-  readonly checkpointId?: number;
-}
-
 
 /** Keyed state held in memory. */
-export class MemoryStateBackend implements KeyedStateBackend {
+export class MemoryStateBackend implements SnapshottingStateBackend {
   private currentKey: Key = null;
   /** The key group of the current key. */
   private slot: number;
@@ -226,6 +218,15 @@ export class MemoryStateBackend implements KeyedStateBackend {
     const table = this.tables.get(descriptor.name);
     return (table === undefined ? new Map<Key, T>().entries() : table.entries()) as IterableIterator<[Key, T]>;
   }
+
+  stateEntries(): number {
+    let entries = 0;
+    for (const table of this.tables.values()) entries += table.size;
+    return entries;
+  }
+
+  /** Nothing to release: the heap backend's state goes with the object. */
+  dispose(): void {}
 
   keyCount(): number {
     this.sweep(true);

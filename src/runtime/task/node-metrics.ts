@@ -47,7 +47,7 @@ export function nodeMetrics(node: JobNode, subtasks: readonly Subtask[], snapsho
     recordsRejected += subtask.source?.reader.rejectedRecords?.() ?? 0;
     busyMs += (subtask.runner ?? subtask.source)?.busy.ms ?? 0;
     watermark = Math.min(watermark, Math.max(subtask.runner?.watermark ?? -Infinity, subtask.output.watermark));
-    for (const table of subtask.state.states()) stateEntries += table.size;
+    stateEntries += subtask.state.stateEntries();
     const bytes = snapshotBytes.get(subtask);
     if (bytes !== undefined) stateBytes = (stateBytes ?? 0) + bytes;
     pendingTransactions += subtask.operator?.pendingTransactions?.() ?? 0;

@@ -155,7 +155,7 @@ describe('GroupAggregateOperator', () => {
         ['-U', ['a', 1, 3]],
         ['+U', ['a', 1, 5]],
       ]);
-      const accumulator = new Map(h.state.states().next().value!.entries()).get('a') as unknown[];
+      const accumulator = new Map(h.state.entriesOf<unknown[]>({ name: GROUP_ACCUMULATOR_STATE })).get('a')!;
       expect(accumulator.some((slot) => typeof slot === 'object' && slot !== null)).toBe(false);
     });
 
@@ -372,9 +372,9 @@ describe('GroupAggregateOperator', () => {
     const spec = byKey(COUNT_STAR, aggCall('MIN', [[1, T.bigint()]]), aggCall('COUNT', [[1, T.bigint()]], { distinct: true }), aggCall('SUM', [[2, T.decimal(5, 1)]]));
     const h = await open(spec);
     h.push([['+I', ['a', 3, 10n]], ['+I', ['a', 1, 5n]], ['+I', ['b', 2, null]]]);
-    const table = h.state.states().next().value!;
-    expect(table.name).toBe(GROUP_ACCUMULATOR_STATE);
-    const restored = deserialize(serialize([...table.entries()])) as [string, unknown[]][];
+    const entries = [...h.state.entriesOf<unknown[]>({ name: GROUP_ACCUMULATOR_STATE })];
+    expect(entries.map(([key]) => key).sort()).toEqual(['a', 'b']);
+    const restored = deserialize(serialize(entries)) as [string, unknown[]][];
 
     const resumed = await open(spec);
     const accumulators = resumed.state.getValueState<unknown[]>({ name: GROUP_ACCUMULATOR_STATE });

@@ -253,7 +253,7 @@ describe('copying state backend', () => {
   it('is chosen by WEIR_TEST_STATE_BACKEND, and a misspelt value is an error', () => {
     expect(stateBackendKindFromEnv({})).toBe('hashmap');
     expect(stateBackendKindFromEnv({ WEIR_TEST_STATE_BACKEND: 'copying' })).toBe('copying');
-    expect(() => stateBackendKindFromEnv({ WEIR_TEST_STATE_BACKEND: 'rocksdb' })).toThrow("WEIR_TEST_STATE_BACKEND must be 'hashmap' or 'copying', got 'rocksdb'");
+    expect(() => stateBackendKindFromEnv({ WEIR_TEST_STATE_BACKEND: 'rocksdb' })).toThrow("WEIR_TEST_STATE_BACKEND must be 'hashmap', 'copying' or 'lmdb', got 'rocksdb'");
     expect(createStateBackend('copying')).toBeInstanceOf(CopyingStateBackend);
     expect(createStateBackend('hashmap')).not.toBeInstanceOf(CopyingStateBackend);
   });

@@ -1,0 +1,220 @@
+/**
+ * Writes one snapshot of a disk (LMDB) backend while processing goes on. The backend has flushed
+ * its cache at the barrier; this writer holds an LMDB read transaction taken right after, an MVCC
+ * snapshot that later writes never change, so it needs no copy-on-access: it reads the state at
+ * the barrier from the transaction, key group by key group, in chunks (the heap writer's slices:
+ * at most `chunkEntries` entries and about {@link SNAPSHOT_SLICE_MS} per chunk), and releases the
+ * transaction when done or aborted. A `full` file holds every entry (one range scan per declared
+ * state, whose entries come key group by key group); a `delta` holds, for every key changed since the last completed
+ * checkpoint, its value in each declared state or a tombstone. The file is the heap writer's
+ * format (key-group-state-file.ts); values are encoded for it as the heap backend's are
+ * (state-table-codec.ts), so either backend restores it.
+ */
+import type { RootDatabase, Transaction } from 'lmdb';
+import type { Key } from '../../common/key-codec.js';
+import { SNAPSHOT_MAX_SLICE_MS, SNAPSHOT_SLICE_MS } from './heap-snapshot-writer.js';
+import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
+import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
+import type { LmdbStateTable } from './lmdb-state-backend.js';
+import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
+import { encodeEntryArrays } from './state-table-codec.js';
+
+/** The snapshot of one subtask's disk state being written. */
+export class LmdbSnapshotWriter implements StateSnapshotWriter {
+  private txn: Transaction | undefined;
+  private readonly isEmpty: boolean;
+  private readonly parts: Uint8Array[] = [];
+  private bytes = 0;
+  private finished = false;
+  private aborted = false;
+  private readonly work: Generator<void>;
+
+  /**
+   * @param env the backend's environment, its cache flushed (undefined when it has none: nothing to write)
+   * @param tables the declared states at the barrier (index = state id)
+   * @param changed for a delta, sets of changed keys per key group (several sets: their union)
+   */
+  constructor(
+    private readonly env: RootDatabase<Buffer, Buffer> | undefined,
+    private readonly tables: readonly LmdbStateTable[],
+    readonly kind: 'full' | 'delta',
+    private readonly changed: readonly (readonly (Set<Key> | undefined)[])[],
+    private readonly maxParallelism: number,
+    private readonly chunkEntries: number,
+    private readonly onDone: (writer: LmdbSnapshotWriter) => void,
+  ) {
+    const txn = env?.useReadTransaction();
+    this.txn = txn;
+    if (env === undefined || txn === undefined || tables.length === 0) this.isEmpty = true;
+    else if (kind === 'full') this.isEmpty = !hasAny(env, txn);
+    else this.isEmpty = !changed.some((sets) => sets.some((keys) => (keys?.size ?? 0) > 0));
+    this.work = this.steps();
+    if (this.isEmpty) this.finish();
+  }
+
+  get empty(): boolean {
+    return this.isEmpty;
+  }
+
+  get done(): boolean {
+    return this.finished;
+  }
+
+  get byteLength(): number {
+    return this.bytes;
+  }
+
+  step(): boolean {
+    if (this.aborted) throw new Error('the snapshot was abandoned: its state backend was disposed (the job ended)');
+    return this.work.next().done === true;
+  }
+
+  async write(): Promise<Uint8Array[]> {
+    while (!this.step()) await new Promise<void>((resolve) => setImmediate(resolve));
+    return this.parts;
+  }
+
+  writeSync(): Uint8Array {
+    while (!this.step());
+    return Buffer.concat(this.parts);
+  }
+
+  /** Gives the read transaction back (the backend is being disposed); later steps throw. */
+  abort(): void {
+    if (this.finished) return;
+    this.aborted = true;
+    this.release();
+  }
+
+  private *steps(): Generator<void> {
+    const txn = this.txn!;
+    const db = this.env!;
+    const header: StateFileHeader = { kind: this.kind, tables: this.tables.map((t) => [t.name, t.kind] as const) };
+    this.push(encodeStateFileHeader(header));
+    let count = 0;
+    let deadline = performance.now() + SNAPSHOT_SLICE_MS;
+    const chunkDone = (): boolean => ++count >= this.chunkEntries || ((count & 255) === 0 && performance.now() >= deadline);
+    function* pause(out: FrameCollector): Generator<void> {
+      out.flush();
+      const yieldedAt = performance.now();
+      yield;
+      const resumedAt = performance.now();
+      count = 0;
+      deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
+    }
+    const tableCount = this.tables.length;
+    if (this.kind === 'full') {
+      // One range scan per declared state: its entries come key group by key group (the layout's
+      // order), a group's frames written when the scan moves on to the next group.
+      for (let t = 0; t < tableCount; t++) {
+        const id = this.tables[t]!.id;
+        let out: FrameCollector | undefined;
+        for (const { key, value } of db.getRange({ start: rangeStart(id, 0), end: rangeStart(id + 1, 0), transaction: txn })) {
+          const group = keyGroupOfRecord(key);
+          if (out?.group !== group) {
+            out?.flush();
+            out = new FrameCollector(this, group, tableCount);
+          }
+          const [k, v] = decodeRecord(key, value);
+          out.entry(t, k, v);
+          if (chunkDone()) yield* pause(out);
+        }
+        out?.flush();
+      }
+    } else {
+      for (let group = 0; group < this.maxParallelism; group++) {
+        const keys = this.changedKeys(group);
+        if (keys === undefined) continue;
+        const out = new FrameCollector(this, group, tableCount);
+        for (const key of keys) {
+          const encoded = encodeKey(key);
+          for (let t = 0; t < tableCount; t++) {
+            const stored = db.get(recordKey(this.tables[t]!.id, group, encoded), { transaction: txn });
+            if (stored === undefined) out.tombstone(t, key);
+            else out.entry(t, key, decodeValue(stored));
+          }
+          if (chunkDone()) yield* pause(out);
+        }
+        out.flush();
+      }
+    }
+    this.finish();
+  }
+
+  /** The keys of a group changed in any of the delta's epochs (one set, or their union). */
+  private changedKeys(group: number): Iterable<Key> | undefined {
+    const sets = this.changed.map((epoch) => epoch[group]).filter((keys): keys is Set<Key> => keys !== undefined && keys.size > 0);
+    if (sets.length === 0) return undefined;
+    if (sets.length === 1) return sets[0]!;
+    const union = new Set<Key>();
+    for (const keys of sets) for (const key of keys) union.add(key);
+    return union;
+  }
+
+  /** @internal FrameCollector */
+  push(part: Uint8Array): void {
+    this.parts.push(part);
+    this.bytes += part.byteLength;
+  }
+
+  private finish(): void {
+    if (this.finished) return;
+    this.finished = true;
+    this.release();
+    this.onDone(this);
+  }
+
+  private release(): void {
+    const txn = this.txn;
+    this.txn = undefined;
+    txn?.done();
+  }
+}
+
+/** True when the database holds any entry in the transaction's view. */
+function hasAny(db: RootDatabase<Buffer, Buffer>, txn: Transaction): boolean {
+  for (const _ of db.getRange({ transaction: txn, limit: 1 })) return true;
+  return false;
+}
+
+/** The entries and tombstones of one key group collected for the next frames, one frame per declared state. */
+class FrameCollector {
+  private keys: Key[][] = [];
+  private values: unknown[][] = [];
+  private tombstones: Key[][] = [];
+
+  constructor(
+    private readonly writer: LmdbSnapshotWriter,
+    readonly group: number,
+    private readonly tables: number,
+  ) {
+    this.reset();
+  }
+
+  private reset(): void {
+    this.keys = Array.from({ length: this.tables }, () => []);
+    this.values = Array.from({ length: this.tables }, () => []);
+    this.tombstones = Array.from({ length: this.tables }, () => []);
+  }
+
+  entry(table: number, key: Key, value: unknown): void {
+    this.keys[table]!.push(key);
+    this.values[table]!.push(value);
+  }
+
+  tombstone(table: number, key: Key): void {
+    this.tombstones[table]!.push(key);
+  }
+
+  /** Serialises what was collected, a frame per declared state that has any. */
+  flush(): void {
+    for (let t = 0; t < this.tables; t++) {
+      const keys = this.keys[t]!;
+      const tombstones = this.tombstones[t]!;
+      if (keys.length === 0 && tombstones.length === 0) continue;
+      const entries = keys.length === 0 ? new Map<Key, unknown>() : encodeEntryArrays(keys, this.values[t]!);
+      for (const part of encodeStateFrame({ keyGroup: this.group, table: t, entries, tombstones, accessed: undefined })) this.writer.push(part);
+    }
+    this.reset();
+  }
+}

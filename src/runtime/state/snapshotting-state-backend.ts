@@ -1,0 +1,64 @@
+/**
+ * What the runtime needs of a subtask's keyed state backend beyond the operator-facing
+ * {@link KeyedStateBackend}: asynchronous full and incremental snapshots in the key-group-framed
+ * file format (key-group-state-file.ts), restores of such files (whole, or only the key groups a
+ * rescaled subtask owns), and the release of what the backend holds outside the heap. Every
+ * backend (`hashmap`, the test-only `copying`, the disk backend on LMDB) implements it and writes
+ * the same files, so a checkpoint of one restores into any other.
+ */
+import type { Key } from '../../common/key-codec.js';
+import type { KeyedStateBackend } from './keyed-state-backend.js';
+
+/** What a snapshot is for. */
+export interface SnapshotRequest {
+  /** `full`: every entry; `delta`: the changes since the last completed checkpoint (change tracking only). */
+  readonly kind: 'full' | 'delta';
+  /**
+   * The checkpoint it belongs to: the keys changed so far are frozen for it, and forgotten once it
+   * (or a later one) completes. Absent for savepoints and tools, which leave change tracking alone.
+   */
+  readonly checkpointId?: number;
+}
+
+/**
+ * One snapshot of a subtask's keyed state being written, begun at a barrier. It is exactly the
+ * state at the barrier whatever processing does while it is written.
+ */
+export interface StateSnapshotWriter {
+  readonly kind: 'full' | 'delta';
+  /** True when there is nothing to write: no entry (full) or no changed key (delta); no file is written then. */
+  readonly empty: boolean;
+  /** True once everything is written. */
+  readonly done: boolean;
+  /** Bytes of the parts produced so far (all of them once done). */
+  readonly byteLength: number;
+  /** Writes one chunk; returns true once everything is written. */
+  step(): boolean;
+  /** Writes everything, yielding to the event loop between chunks; resolves with the file's parts (header first). */
+  write(): Promise<Uint8Array[]>;
+  /** Writes what is left at once (tests and tools); returns the file's bytes. */
+  writeSync(): Uint8Array;
+}
+
+/** A keyed state backend the runtime can snapshot, restore and release (see the module comment). */
+export interface SnapshottingStateBackend extends KeyedStateBackend {
+  /** True when the backend remembers the keys changed since the last completed checkpoint (so snapshots can be deltas). */
+  readonly tracksChanges: boolean;
+  /**
+   * The synchronous part of a snapshot: its cost must not grow with the state (only with what
+   * changed since the previous one). A `delta` needs change tracking.
+   */
+  beginSnapshot(request: SnapshotRequest): StateSnapshotWriter;
+  /** Checkpoint `checkpointId` is complete: the changes it (and earlier ones) covered are forgotten. */
+  notifyCheckpointComplete(checkpointId: number): void;
+  /** A full snapshot serialised at once into one buffer (tests and tools); undefined when there is no keyed state at all. */
+  snapshot(): Uint8Array | undefined;
+  /** Applies a state file (full, or a delta on top of what was applied before), keeping only the keys `owns` accepts. */
+  restore(snapshot: Uint8Array, owns?: (key: Key) => boolean, source?: string): void;
+  /** Applies a state file keeping only the key groups `ownsGroup` accepts (other groups' frames are skipped undecoded). */
+  restoreKeyGroups(snapshot: Uint8Array, ownsGroup: (keyGroup: number) => boolean, source?: string): void;
+  /** Entries over all declared states, for metrics (the disk backend counts what it has flushed to disk). */
+  stateEntries(): number;
+  /** Releases what the backend holds outside the heap (the disk backend's files); idempotent. The backend is unusable afterwards. */
+  dispose(): void;
+}
