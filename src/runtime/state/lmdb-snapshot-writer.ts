@@ -13,6 +13,7 @@
 import type { RootDatabase, Transaction } from 'lmdb';
 import type { Key } from '../../common/key-codec.js';
 import { SNAPSHOT_MAX_SLICE_MS, SNAPSHOT_SLICE_MS } from './heap-snapshot-writer.js';
+import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
 import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
 import type { LmdbStateTable } from './lmdb-state-backend.js';
@@ -32,13 +33,13 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
   /**
    * @param env the backend's environment, its cache flushed (undefined when it has none: nothing to write)
    * @param tables the declared states at the barrier (index = state id)
-   * @param changed for a delta, sets of changed keys per key group (several sets: their union)
+   * @param changed for a delta, logs of changed keys per key group (several logs, and repeats within one: their union)
    */
   constructor(
     private readonly env: RootDatabase<Buffer, Buffer> | undefined,
     private readonly tables: readonly LmdbStateTable[],
     readonly kind: 'full' | 'delta',
-    private readonly changed: readonly (readonly (Set<Key> | undefined)[])[],
+    private readonly changed: readonly ChangeLogs[],
     private readonly maxParallelism: number,
     private readonly chunkEntries: number,
     private readonly onDone: (writer: LmdbSnapshotWriter) => void,
@@ -47,7 +48,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     this.txn = txn;
     if (env === undefined || txn === undefined || tables.length === 0) this.isEmpty = true;
     else if (kind === 'full') this.isEmpty = !hasAny(env, txn);
-    else this.isEmpty = !changed.some((sets) => sets.some((keys) => (keys?.size ?? 0) > 0));
+    else this.isEmpty = !changed.some((logs) => logs.some((keys) => (keys?.length ?? 0) > 0));
     this.work = this.steps();
     if (this.isEmpty) this.finish();
   }
@@ -123,8 +124,8 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       }
     } else {
       for (let group = 0; group < this.maxParallelism; group++) {
-        const keys = this.changedKeys(group);
-        if (keys === undefined) continue;
+        if (!hasChangesIn(this.changed, group)) continue;
+        const keys = changedKeysOf(this.changed, group);
         const out = new FrameCollector(this, group, tableCount);
         for (const key of keys) {
           const encoded = encodeKey(key);
@@ -139,16 +140,6 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       }
     }
     this.finish();
-  }
-
-  /** The keys of a group changed in any of the delta's epochs (one set, or their union). */
-  private changedKeys(group: number): Iterable<Key> | undefined {
-    const sets = this.changed.map((epoch) => epoch[group]).filter((keys): keys is Set<Key> => keys !== undefined && keys.size > 0);
-    if (sets.length === 0) return undefined;
-    if (sets.length === 1) return sets[0]!;
-    const union = new Set<Key>();
-    for (const keys of sets) for (const key of keys) union.add(key);
-    return union;
   }
 
   /** @internal FrameCollector */

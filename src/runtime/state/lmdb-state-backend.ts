@@ -25,8 +25,8 @@
  * an LMDB read transaction — an MVCC snapshot of the state at the barrier — from which the file is
  * written asynchronously, per key group, in chunks. Files are those of the heap backend
  * (key-group-state-file.ts): a checkpoint of either restores into the other. Change tracking for
- * incremental checkpoints is the heap backend's: the keys selected since the last completed
- * checkpoint, per key group, frozen per checkpoint at its barrier.
+ * incremental checkpoints is the heap backend's (key-change-log.ts): the keys selected since the
+ * last completed checkpoint, per key group, frozen per checkpoint at its barrier.
  *
  * The environment lives in a fresh directory under `state.backend.rocksdb.localdir`, created when
  * the first state is declared (or restored; a subtask without keyed state has none). It has no
@@ -42,8 +42,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { RootDatabase } from 'lmdb';
-import { keyGroupOf, type Key } from '../../common/key-codec.js';
+import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/key-codec.js';
 import { SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
+import { KeyChangeLog } from './key-change-log.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
 import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
 import { decodeRecord, decodeValue, encodeKey, encodeValue, isLongKey, rangeStart, recordKey } from './lmdb-record-codec.js';
@@ -123,12 +124,6 @@ function removeOnExit(dir: string): void {
   });
 }
 
-/** Keys changed in one epoch (between two checkpoint barriers), per key group. */
-interface ChangeEpoch {
-  readonly checkpointId: number;
-  readonly keys: (Set<Key> | undefined)[];
-}
-
 /** Keyed state on disk, in LMDB, behind a write-back cache (see the module comment). */
 export class LmdbStateBackend implements SnapshottingStateBackend {
   private readonly localDir: string;
@@ -146,8 +141,8 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   private cached = 0;
   /** Entries that became dirty since the last flush, with their table (some may be clean again: evicted and written). */
   private dirty: [LmdbStateTable, CacheEntry][] = [];
-  private changed: (Set<Key> | undefined)[] | undefined;
-  private frozen: ChangeEpoch[] = [];
+  /** The keys selected since the last completed checkpoint; undefined without change tracking. */
+  private readonly changes: KeyChangeLog | undefined;
   private writers: LmdbSnapshotWriter[] = [];
   private disposed = false;
 
@@ -160,10 +155,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     this.chunkEntries = snapshotChunkEntries;
     this.capacity = cacheEntries;
     this.slot = keyGroupOf(null, maxParallelism);
-    if (trackChanges) {
-      this.changed = new Array<Set<Key> | undefined>(maxParallelism).fill(undefined);
-      this.changed[this.slot] = new Set([this.currentKey]);
-    }
+    if (trackChanges) this.changes = new KeyChangeLog(maxParallelism, this.currentKey, this.slot);
     this.localDir = localDir;
   }
 
@@ -198,15 +190,15 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   }
 
   get tracksChanges(): boolean {
-    return this.changed !== undefined;
+    return this.changes !== undefined;
   }
 
   setCurrentKey(key: Key): void {
     if (key === this.currentKey) return;
     this.currentKey = key;
-    const slot = (this.slot = keyGroupOf(key, this.maxParallelism));
-    const changed = this.changed;
-    if (changed !== undefined) (changed[slot] ??= new Set()).add(key);
+    const hash = hashKeyBits(key);
+    const slot = (this.slot = keyGroupOfHash(hash, this.maxParallelism));
+    this.changes?.selected(key, hash, slot);
   }
 
   getCurrentKey(): Key {
@@ -220,14 +212,10 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
 
   beginSnapshot(request: SnapshotRequest): LmdbSnapshotWriter {
     this.checkOpen();
-    if (request.kind === 'delta' && this.changed === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
+    if (request.kind === 'delta' && this.changes === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
     this.flush();
-    if (request.checkpointId !== undefined && this.changed !== undefined) {
-      this.frozen.push({ checkpointId: request.checkpointId, keys: this.changed });
-      this.changed = new Array<Set<Key> | undefined>(this.maxParallelism).fill(undefined);
-      this.changed[this.slot] = new Set([this.currentKey]);
-    }
-    const changes = request.kind === 'delta' ? this.frozen.map((epoch) => epoch.keys) : [];
+    if (request.checkpointId !== undefined) this.changes?.freeze(request.checkpointId, this.currentKey, this.slot);
+    const changes = request.kind === 'delta' ? this.changes!.pending() : [];
     const writer = new LmdbSnapshotWriter(this.tableList.length === 0 ? undefined : this.db, [...this.tableList], request.kind, changes, this.maxParallelism, this.chunkEntries, (done) => {
       this.writers = this.writers.filter((w) => w !== done);
     });
@@ -236,7 +224,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
-    this.frozen = this.frozen.filter((epoch) => epoch.checkpointId > checkpointId);
+    this.changes?.completed(checkpointId);
   }
 
   snapshot(): Uint8Array | undefined {
