@@ -22,6 +22,7 @@ import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from '.
 import type { HeapStateTable } from './heap-state-table.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
+import { SnapshotPacer } from './snapshot-pacer.js';
 import { encodeEntryArrays } from './state-table-codec.js';
 
 /** A key that did not exist at the barrier, in a copy. */
@@ -31,16 +32,6 @@ type Copy = unknown;
 /** Entries serialised between two turns of the event loop at most. */
 export const SNAPSHOT_CHUNK_ENTRIES = 1 << 16;
 
-/**
- * Milliseconds a chunk runs (checked every 256 entries) at least: the writer takes as much time
- * as processing took since its previous chunk (a fair half of the thread, so that a large state is
- * written in seconds however long the turns of processing are), at least this and at most
- * {@link SNAPSHOT_MAX_SLICE_MS}, so that processing is never held up for long.
- */
-export const SNAPSHOT_SLICE_MS = 4;
-
-/** Milliseconds a chunk runs at most. */
-export const SNAPSHOT_MAX_SLICE_MS = 20;
 
 const PENDING = 0;
 const WRITING = 1;
@@ -129,7 +120,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     return keys;
   }
 
-  /** Writes one chunk (at most `chunkEntries` entries, about {@link SNAPSHOT_SLICE_MS}); returns true once everything is written. */
+  /** Writes one chunk (at most `chunkEntries` entries, about a time slice: snapshot-pacer.ts); returns true once everything is written. */
   step(): boolean {
     return this.work.next().done === true;
   }
@@ -155,19 +146,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   private *steps(): Generator<void> {
     const header: StateFileHeader = { kind: this.kind, tables: this.tables.map((t) => [t.name, t.kind] as const) };
     this.push(encodeStateFileHeader(header));
-    let count = 0;
-    let deadline = performance.now() + SNAPSHOT_SLICE_MS;
-    const chunkDone = (): boolean => ++count >= this.chunkEntries || ((count & 255) === 0 && performance.now() >= deadline);
-    // Ends a chunk: its frames written, processing runs, and the next slice lasts as long as
-    // processing did (within the bounds).
-    function* pause(out: GroupFrames): Generator<void> {
-      out.flush();
-      const yieldedAt = performance.now();
-      yield;
-      const resumedAt = performance.now();
-      count = 0;
-      deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
-    }
+    const pacer = new SnapshotPacer(this.chunkEntries);
     for (const group of this.groupsToWrite) {
       this.status[group] = WRITING;
       const out = new GroupFrames(this, group, this.tables.length);
@@ -181,8 +160,8 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
             // this loop was paused, which the Map's iteration visits again, is one).
             if (copied !== undefined && copied.has(key)) continue;
             out.entry(t, key, value);
-            if (chunkDone()) {
-              yield* pause(out);
+            if (pacer.entryWritten()) {
+              yield* pacer.pause(() => out.flush());
               copied = this.copies.get(group)?.[t];
             }
           }
@@ -198,7 +177,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
             if (value === undefined || value === ABSENT) out.tombstone(t, key);
             else out.entry(t, key, value);
           }
-          if (chunkDone()) yield* pause(out);
+          if (pacer.entryWritten()) yield* pacer.pause(() => out.flush());
         }
       }
       out.flush();

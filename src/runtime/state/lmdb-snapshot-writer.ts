@@ -3,7 +3,7 @@
  * its cache at the barrier; this writer holds an LMDB read transaction taken right after, an MVCC
  * snapshot that later writes never change, so it needs no copy-on-access: it reads the state at
  * the barrier from the transaction, key group by key group, in chunks (the heap writer's slices:
- * at most `chunkEntries` entries and about {@link SNAPSHOT_SLICE_MS} per chunk), and releases the
+ * at most `chunkEntries` entries and about a time slice per chunk, snapshot-pacer.ts), and releases the
  * transaction when done or aborted. A `full` file holds every entry (one range scan per declared
  * state, whose entries come key group by key group); a `delta` holds, for every key changed since the last completed
  * checkpoint, its value in each declared state or a tombstone. The file is the heap writer's
@@ -12,7 +12,7 @@
  */
 import type { RootDatabase, Transaction } from 'lmdb';
 import type { Key } from '../../common/key-codec.js';
-import { SNAPSHOT_MAX_SLICE_MS, SNAPSHOT_SLICE_MS } from './heap-snapshot-writer.js';
+import { SnapshotPacer } from './snapshot-pacer.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
 import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
@@ -92,17 +92,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     const db = this.env!;
     const header: StateFileHeader = { kind: this.kind, tables: this.tables.map((t) => [t.name, t.kind] as const) };
     this.push(encodeStateFileHeader(header));
-    let count = 0;
-    let deadline = performance.now() + SNAPSHOT_SLICE_MS;
-    const chunkDone = (): boolean => ++count >= this.chunkEntries || ((count & 255) === 0 && performance.now() >= deadline);
-    function* pause(out: FrameCollector): Generator<void> {
-      out.flush();
-      const yieldedAt = performance.now();
-      yield;
-      const resumedAt = performance.now();
-      count = 0;
-      deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
-    }
+    const pacer = new SnapshotPacer(this.chunkEntries);
     const tableCount = this.tables.length;
     if (this.kind === 'full') {
       // One range scan per declared state: its entries come key group by key group (the layout's
@@ -117,8 +107,9 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
             out = new FrameCollector(this, group, tableCount);
           }
           const [k, v] = decodeRecord(key, value);
-          out.entry(t, k, v);
-          if (chunkDone()) yield* pause(out);
+          const frames = out;
+          frames.entry(t, k, v);
+          if (pacer.entryWritten()) yield* pacer.pause(() => frames.flush());
         }
         out?.flush();
       }
@@ -134,7 +125,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
             if (stored === undefined) out.tombstone(t, key);
             else out.entry(t, key, decodeValue(stored));
           }
-          if (chunkDone()) yield* pause(out);
+          if (pacer.entryWritten()) yield* pacer.pause(() => out.flush());
         }
         out.flush();
       }

@@ -1,0 +1,37 @@
+/**
+ * How a snapshot writer shares the thread with processing: it writes in chunks, each ending after
+ * `chunkEntries` entries or once its time slice is over (checked every 256 entries), and between
+ * two chunks processing runs. A slice lasts as long as processing took since the previous chunk
+ * (a fair half of the thread, so that a large state is written in seconds however long the turns
+ * of processing are), at least {@link SNAPSHOT_SLICE_MS} and at most {@link SNAPSHOT_MAX_SLICE_MS},
+ * so that processing is never held up for long.
+ */
+
+/** Milliseconds a chunk runs at least. */
+export const SNAPSHOT_SLICE_MS = 4;
+
+/** Milliseconds a chunk runs at most. */
+export const SNAPSHOT_MAX_SLICE_MS = 20;
+
+/** The pacing of one snapshot's chunks (see the module comment). */
+export class SnapshotPacer {
+  private count = 0;
+  private deadline = performance.now() + SNAPSHOT_SLICE_MS;
+
+  constructor(private readonly chunkEntries: number) {}
+
+  /** Counts one entry written; true when the chunk should end here. */
+  entryWritten(): boolean {
+    return ++this.count >= this.chunkEntries || ((this.count & 255) === 0 && performance.now() >= this.deadline);
+  }
+
+  /** Ends a chunk: `flush` writes its frames, processing runs (the yield), and the next slice is set. */
+  *pause(flush: () => void): Generator<void> {
+    flush();
+    const yieldedAt = performance.now();
+    yield;
+    const resumedAt = performance.now();
+    this.count = 0;
+    this.deadline = resumedAt + Math.min(SNAPSHOT_MAX_SLICE_MS, Math.max(SNAPSHOT_SLICE_MS, resumedAt - yieldedAt));
+  }
+}
