@@ -8,14 +8,15 @@
  * at that checkpoint's barrier.
  */
 import fc from 'fast-check';
+import { filterByGroup, nonEmpty, type StateModel } from './state-model.js';
 import { describe, expect, it } from 'vitest';
-import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
+import { subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
 import { KeyedStateChain, type ChainFile } from '../../../src/runtime/checkpoint/keyed-state-chain.js';
 import type { HeapSnapshotWriter } from '../../../src/runtime/state/heap-snapshot-writer.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
 
 const MAX_P = 16;
-type Model = Map<string, Map<Key, unknown>>;
+type Model = StateModel;
 
 type Op =
   | { readonly op: 'update'; readonly key: Key; readonly value: number }
@@ -57,18 +58,6 @@ function contents(backend: MemoryStateBackend): Model {
   return out;
 }
 
-function nonEmpty(model: Model): Model {
-  return new Map([...model].filter(([, entries]) => entries.size > 0));
-}
-
-function filterByGroup(model: Model, owns: (group: number) => boolean): Model {
-  const out: Model = new Map();
-  for (const [name, entries] of model) {
-    const kept = new Map([...entries].filter(([k]) => owns(keyGroupOf(k, MAX_P))));
-    if (kept.size > 0) out.set(name, kept);
-  }
-  return out;
-}
 
 describe('heap backend snapshots against a model', () => {
   it('full and incremental snapshots, written while processing goes on, restore the state at their barrier', () => {
@@ -112,7 +101,7 @@ describe('heap backend snapshots against a model', () => {
             const owns = (group: number): boolean => subtaskOfKeyGroup(group, 2, MAX_P) === subtask;
             const part = new MemoryStateBackend({ maxParallelism: MAX_P });
             for (const f of recorded) part.restoreKeyGroups(files.get(f.name)!, owns, f.name);
-            expect(contents(part)).toEqual(filterByGroup(expected, owns));
+            expect(contents(part)).toEqual(filterByGroup(expected, owns, MAX_P));
           }
         };
 

@@ -12,8 +12,9 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import { filterByGroup, nonEmpty, type StateModel } from './state-model.js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
+import { subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
 import { KeyedStateChain, type ChainFile } from '../../../src/runtime/checkpoint/keyed-state-chain.js';
 import { LmdbStateBackend } from '../../../src/runtime/state/lmdb-state-backend.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
@@ -22,7 +23,7 @@ import type { SnapshottingStateBackend, StateSnapshotWriter } from '../../../src
 
 const MAX_P = 16;
 const STATES = ['value', 'map', 'list', 'reducing'] as const;
-type Model = Map<string, Map<Key, unknown>>;
+type Model = StateModel;
 
 const localDir = mkdtempSync(join(tmpdir(), 'weir-lmdb-test-'));
 afterAll(() => {
@@ -70,18 +71,6 @@ function contents(backend: SnapshottingStateBackend): Model {
   return out;
 }
 
-function nonEmpty(model: Model): Model {
-  return new Map([...model].filter(([, entries]) => entries.size > 0));
-}
-
-function filterByGroup(model: Model, owns: (group: number) => boolean): Model {
-  const out: Model = new Map();
-  for (const [name, entries] of model) {
-    const kept = new Map([...entries].filter(([k]) => owns(keyGroupOf(k, MAX_P))));
-    if (kept.size > 0) out.set(name, kept);
-  }
-  return out;
-}
 
 const disk = (options: { cacheEntries?: number; trackChanges?: boolean; snapshotChunkEntries?: number } = {}): LmdbStateBackend => new LmdbStateBackend({ maxParallelism: MAX_P, localDir, ...options });
 const heap = (options: { trackChanges?: boolean; snapshotChunkEntries?: number } = {}): MemoryStateBackend => new MemoryStateBackend({ maxParallelism: MAX_P, ...options });
@@ -236,7 +225,7 @@ describe('disk (LMDB) state backend', () => {
                 expect(restoredContents(target(), recorded, d.files)).toEqual(nonEmpty(checkpointModel));
                 for (const subtask of [0, 1]) {
                   const owns = (group: number): boolean => subtaskOfKeyGroup(group, 2, MAX_P) === subtask;
-                  expect(restoredContents(target(), recorded, d.files, owns)).toEqual(filterByGroup(checkpointModel, owns));
+                  expect(restoredContents(target(), recorded, d.files, owns)).toEqual(filterByGroup(checkpointModel, owns, MAX_P));
                 }
               }
             }
