@@ -18,12 +18,12 @@
  * group's end — cheaper than a Set of every emitted key, and applying it twice restores the same.
  */
 import type { Key } from '../../common/key-codec.js';
-import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
+import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-file.js';
 import type { HeapStateTable } from './heap-state-table.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { SnapshotPacer } from './snapshot-pacer.js';
-import { encodeEntryArrays } from './state-table-codec.js';
+import { StateFrameCollector, type LastAccess } from './state-frame-collector.js';
 
 /** A key that did not exist at the barrier, in a copy. */
 const ABSENT: unique symbol = Symbol('absent');
@@ -149,7 +149,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     const pacer = new SnapshotPacer(this.chunkEntries);
     for (const group of this.groupsToWrite) {
       this.status[group] = WRITING;
-      const out = new GroupFrames(this, group, this.tables.length);
+      const out = this.framesOf(group);
       if (this.kind === 'full') {
         for (let t = 0; t < this.tables.length; t++) {
           const live = this.tables[t]!.groups[group];
@@ -188,18 +188,16 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     this.finish();
   }
 
-  /** @internal GroupFrames */
-  lastAccess(table: number, group: number, key: Key): number {
-    return this.tables[table]!.accessed?.[group]?.get(key) ?? this.now;
+  /** The frames of a key group, with the last access of entries of states that have a time-to-live (keys without one: the snapshot's time). */
+  private framesOf(group: number): StateFrameCollector {
+    const lastAccess = this.tables.map((table): LastAccess | undefined => {
+      const accessed = table.accessed;
+      return accessed === undefined ? undefined : (key) => accessed[group]?.get(key) ?? this.now;
+    });
+    return new StateFrameCollector((part) => this.push(part), group, lastAccess);
   }
 
-  /** @internal GroupFrames */
-  hasTtl(table: number): boolean {
-    return this.tables[table]!.accessed !== undefined;
-  }
-
-  /** @internal GroupFrames */
-  push(part: Uint8Array): void {
+  private push(part: Uint8Array): void {
     this.parts.push(part);
     this.bytes += part.byteLength;
   }
@@ -210,62 +208,6 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     this.copies.clear();
     this.changedKeys.clear();
     this.onDone(this);
-  }
-}
-
-/**
- * The entries and tombstones of one key group collected for the next frames, one frame per table;
- * entries as parallel arrays of keys and values (a key appears once per chunk, except a copy of a
- * key emitted earlier in the same chunk, which has the same value).
- */
-class GroupFrames {
-  private keys: Key[][];
-  private values: unknown[][];
-  private tombstones: Key[][];
-  private accessed: number[][];
-  private readonly ttl: boolean[];
-
-  constructor(
-    private readonly writer: HeapSnapshotWriter,
-    private readonly group: number,
-    private readonly tables: number,
-  ) {
-    this.keys = [];
-    this.values = [];
-    this.tombstones = [];
-    this.accessed = [];
-    this.ttl = Array.from({ length: tables }, (_, t) => writer.hasTtl(t));
-    this.reset();
-  }
-
-  private reset(): void {
-    this.keys = Array.from({ length: this.tables }, () => []);
-    this.values = Array.from({ length: this.tables }, () => []);
-    this.tombstones = Array.from({ length: this.tables }, () => []);
-    this.accessed = Array.from({ length: this.tables }, () => []);
-  }
-
-  entry(table: number, key: Key, value: unknown): void {
-    this.keys[table]!.push(key);
-    this.values[table]!.push(value);
-    if (this.ttl[table] === true) this.accessed[table]!.push(this.writer.lastAccess(table, this.group, key));
-  }
-
-  tombstone(table: number, key: Key): void {
-    this.tombstones[table]!.push(key);
-  }
-
-  /** Serialises what was collected, a frame per table that has any. */
-  flush(): void {
-    for (let t = 0; t < this.tables; t++) {
-      const keys = this.keys[t]!;
-      const tombstones = this.tombstones[t]!;
-      if (keys.length === 0 && tombstones.length === 0) continue;
-      const accessed = this.ttl[t] === true ? Float64Array.from(this.accessed[t]!) : undefined;
-      const entries = keys.length === 0 ? new Map<Key, unknown>() : encodeEntryArrays(keys, this.values[t]!);
-      for (const part of encodeStateFrame({ keyGroup: this.group, table: t, entries, tombstones, accessed })) this.writer.push(part);
-    }
-    this.reset();
   }
 }
 

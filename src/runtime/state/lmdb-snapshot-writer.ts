@@ -11,14 +11,13 @@
  * (state-table-codec.ts), so either backend restores it.
  */
 import type { RootDatabase, Transaction } from 'lmdb';
-import type { Key } from '../../common/key-codec.js';
 import { SnapshotPacer } from './snapshot-pacer.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
-import { encodeStateFileHeader, encodeStateFrame, type StateFileHeader } from './key-group-state-file.js';
+import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-file.js';
 import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
 import type { LmdbStateTable } from './lmdb-state-backend.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
-import { encodeEntryArrays } from './state-table-codec.js';
+import { StateFrameCollector } from './state-frame-collector.js';
 
 /** The snapshot of one subtask's disk state being written. */
 export class LmdbSnapshotWriter implements StateSnapshotWriter {
@@ -99,12 +98,12 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       // order), a group's frames written when the scan moves on to the next group.
       for (let t = 0; t < tableCount; t++) {
         const id = this.tables[t]!.id;
-        let out: FrameCollector | undefined;
+        let out: StateFrameCollector | undefined;
         for (const { key, value } of db.getRange({ start: rangeStart(id, 0), end: rangeStart(id + 1, 0), transaction: txn })) {
           const group = keyGroupOfRecord(key);
           if (out?.group !== group) {
             out?.flush();
-            out = new FrameCollector(this, group, tableCount);
+            out = this.framesOf(group);
           }
           const [k, v] = decodeRecord(key, value);
           const frames = out;
@@ -117,7 +116,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       for (let group = 0; group < this.maxParallelism; group++) {
         if (!hasChangesIn(this.changed, group)) continue;
         const keys = changedKeysOf(this.changed, group);
-        const out = new FrameCollector(this, group, tableCount);
+        const out = this.framesOf(group);
         for (const key of keys) {
           const encoded = encodeKey(key);
           for (let t = 0; t < tableCount; t++) {
@@ -133,8 +132,12 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     this.finish();
   }
 
-  /** @internal FrameCollector */
-  push(part: Uint8Array): void {
+  /** The frames of a key group (the disk backend has no time-to-live: no access times). */
+  private framesOf(group: number): StateFrameCollector {
+    return new StateFrameCollector((part) => this.push(part), group, this.tables.map(() => undefined));
+  }
+
+  private push(part: Uint8Array): void {
     this.parts.push(part);
     this.bytes += part.byteLength;
   }
@@ -157,46 +160,4 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
 function hasAny(db: RootDatabase<Buffer, Buffer>, txn: Transaction): boolean {
   for (const _ of db.getRange({ transaction: txn, limit: 1 })) return true;
   return false;
-}
-
-/** The entries and tombstones of one key group collected for the next frames, one frame per declared state. */
-class FrameCollector {
-  private keys: Key[][] = [];
-  private values: unknown[][] = [];
-  private tombstones: Key[][] = [];
-
-  constructor(
-    private readonly writer: LmdbSnapshotWriter,
-    readonly group: number,
-    private readonly tables: number,
-  ) {
-    this.reset();
-  }
-
-  private reset(): void {
-    this.keys = Array.from({ length: this.tables }, () => []);
-    this.values = Array.from({ length: this.tables }, () => []);
-    this.tombstones = Array.from({ length: this.tables }, () => []);
-  }
-
-  entry(table: number, key: Key, value: unknown): void {
-    this.keys[table]!.push(key);
-    this.values[table]!.push(value);
-  }
-
-  tombstone(table: number, key: Key): void {
-    this.tombstones[table]!.push(key);
-  }
-
-  /** Serialises what was collected, a frame per declared state that has any. */
-  flush(): void {
-    for (let t = 0; t < this.tables; t++) {
-      const keys = this.keys[t]!;
-      const tombstones = this.tombstones[t]!;
-      if (keys.length === 0 && tombstones.length === 0) continue;
-      const entries = keys.length === 0 ? new Map<Key, unknown>() : encodeEntryArrays(keys, this.values[t]!);
-      for (const part of encodeStateFrame({ keyGroup: this.group, table: t, entries, tombstones, accessed: undefined })) this.writer.push(part);
-    }
-    this.reset();
-  }
 }
