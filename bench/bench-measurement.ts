@@ -14,7 +14,7 @@ export interface NexmarkSpec {
   readonly engine: BenchEngine;
   readonly events: number;
   readonly tps: number;
-  /** weir only: EXACTLY_ONCE checkpoints every 10 s to local files. */
+  /** weir only: EXACTLY_ONCE checkpoints every second to local files (incremental, as by default). */
   readonly checkpointing: boolean;
   /** weir only: read events generated ahead (replayed-nexmark-connector.ts), as the references do, instead of generating them while it runs. */
   readonly replayed?: boolean;

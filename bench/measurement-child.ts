@@ -76,7 +76,7 @@ async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
     const generator: GeneratorClock = { ms: 0 };
     const source = spec.replayed === true ? replayedNexmarkConnector(generator) : timedNexmarkConnector(generator);
     const engine = createEngine({ onWarning: () => {}, connectors: [source] });
-    await engine.execute(`${spec.checkpointing ? checkpointSettings(join(scratch, 'checkpoints'), '10 s') : ''} ${nexmarkDdl(workload, scratch)}`);
+    await engine.execute(`${spec.checkpointing ? checkpointSettings(join(scratch, 'checkpoints'), '1 s') : ''} ${nexmarkDdl(workload, scratch)}`);
     let run: Awaited<ReturnType<typeof runJob>>;
     try {
       // Timed from the first poll, as the references are timed from their first event: planning,

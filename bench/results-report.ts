@@ -167,7 +167,7 @@ function markdown(report: BenchReport): string {
       '¹ Where references exist, weir also runs over the same events generated ahead (a source replaying batches generated before the job, as the references read them): that rate is what they are compared with; ' +
       'for the other queries the column is the generating run with the time inside the source\'s poll taken out. ' +
       `weir is timed from its source's first poll to the end of the job (final watermark, final checkpoint and sink close included); planning the query, generating its code and starting the job${startMs(report.results)} are not timed, as the references' setup is not. ` +
-      'Checkpoints: EXACTLY_ONCE every 10 s to local files, plus the final one; "state at end" is its size. ✓/✗: the issue\'s goals ' +
+      'Checkpoints: EXACTLY_ONCE every second to local files (incremental), plus the final one; "state at end" is its size. ✓/✗: the issue\'s goals ' +
       `(≥ ${GOALS.flink}× Flink V2 per core, ≥ ${GOALS.d2mini}× d2mini, ≥ ⅓ of hand-written on q0–q2, ≥ ¼ on the others).`,
     '',
     ...nexmarkTable(report.results),

@@ -402,7 +402,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       let file: ChainFile | undefined;
       if (!writer.empty) {
         const name = `${subtask.node.id}-${subtask.index}.state`;
-        const written = await storage.writeStateFile(barrier.id, barrier.kind, name, await writer.write());
+        const written = await storage.writeStateFile(barrier.id, barrier.kind, name, writer.stream());
         file = { checkpointId: barrier.id, name, checksum: written.checksum, bytes: writer.byteLength, kind };
       }
       const files = chain.record(barrier.id, barrier.kind, kind, file);

@@ -20,14 +20,17 @@ export interface StateFileRef {
   readonly checksum: string;
 }
 
+/** A state file's bytes: one buffer, its parts in order, or a stream of its parts (written as they come). */
+export type StateFileData = Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
+
 /** Checkpoint storage for one job. */
 export interface CheckpointStorage {
   /** The job's folder. */
   readonly jobPath: string;
   /** Reserves the next checkpoint id: larger than every id ever reserved for this job, durably. */
   nextCheckpointId(): Promise<number>;
-  /** Writes a state file of checkpoint `checkpointId` (one buffer, or parts in order; fsynced); returns its name relative to the checkpoint folder and its checksum. */
-  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: Uint8Array | readonly Uint8Array[]): Promise<StateFileRef>;
+  /** Writes a state file of checkpoint `checkpointId` (fsynced); returns its name relative to the checkpoint folder and its checksum. */
+  writeStateFile(checkpointId: number, kind: CheckpointMetadata['kind'], name: string, data: StateFileData): Promise<StateFileRef>;
   /** Makes a checkpoint complete: `_metadata` written to a temporary name, fsynced, renamed, folder fsynced. Returns its folder. */
   commitMetadata(metadata: CheckpointMetadata): Promise<string>;
   /** Deletes the folder of a checkpoint that did not complete. */

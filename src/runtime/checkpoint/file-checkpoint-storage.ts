@@ -12,13 +12,13 @@
  * fault of the storage (or a newer weir): it is reported, naming the file — recovery never falls
  * back to an older checkpoint by itself, which could repeat output already committed.
  */
-import { createHash } from 'node:crypto';
+import { createHash, type Hash } from 'node:crypto';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WeirError } from '../../common/errors.js';
 import { bigintReplacer, bigintReviver } from '../../dataflow/job-graph.js';
 import { CHECKPOINT_METADATA_VERSION, READABLE_METADATA_VERSIONS, type CheckpointMetadata } from './checkpoint-metadata.js';
-import type { CheckpointStorage, CompletedCheckpoint, StateFileRef } from './checkpoint-storage.js';
+import type { CheckpointStorage, CompletedCheckpoint, StateFileData, StateFileRef } from './checkpoint-storage.js';
 import { FAILPOINTS, failpoint } from './failpoints.js';
 
 /** The file that marks a checkpoint folder as complete. */
@@ -83,8 +83,13 @@ export class FileCheckpointStorage implements CheckpointStorage {
     return Number(text);
   }
 
-  /** Writes the file in two halves around the `checkpoint.during-state-write` failpoint; refuses to overwrite. */
-  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: Uint8Array | readonly Uint8Array[]): Promise<StateFileRef> {
+  /**
+   * Writes the file part by part as the parts come (a stream is consumed as it is produced, each
+   * part hashed and let go), fsyncs it; refuses to overwrite. The `checkpoint.during-state-write`
+   * failpoint fires midway: between the two halves of one buffer, halfway through a list of parts,
+   * after the first part of a stream (or after its only one).
+   */
+  async writeStateFile(checkpointId: number, kind: Kind, name: string, data: StateFileData): Promise<StateFileRef> {
     const folder = this.folderPath(checkpointId, kind);
     const file = join(folder, checkStateFileName(name, folder));
     await makeDurableDir(folder);
@@ -92,18 +97,22 @@ export class FileCheckpointStorage implements CheckpointStorage {
       throw ioError(error, `cannot create state file ${file}`);
     });
     const parts = data instanceof Uint8Array ? halves(data) : data;
-    const half = Math.max(1, Math.floor(parts.length / 2));
+    const midway = isPartList(parts) ? Math.max(1, Math.floor(parts.length / 2)) : 1;
+    const hash = createHash('sha256');
     try {
-      for (let i = 0; i < parts.length; i++) {
-        if (i === half) failpoint(FAILPOINTS.checkpointDuringStateWrite);
-        await handle.write(parts[i]!);
+      let written = 0;
+      for await (const part of parts) {
+        if (written === midway) failpoint(FAILPOINTS.checkpointDuringStateWrite);
+        await handle.write(part);
+        await hashInSlices(hash, part);
+        written++;
       }
-      if (parts.length < 2) failpoint(FAILPOINTS.checkpointDuringStateWrite);
+      if (written < 2) failpoint(FAILPOINTS.checkpointDuringStateWrite);
       await handle.sync();
     } finally {
       await handle.close();
     }
-    return { name, checksum: await checksumInSlices(parts) };
+    return { name, checksum: `sha256:${hash.digest('hex')}` };
   }
 
   /** Refuses metadata of another job or version, and a checkpoint that is already complete. */
@@ -301,22 +310,24 @@ function checksumOf(data: Uint8Array | string): string {
 /** Bytes hashed between two turns of the event loop: hashing costs about 2–4 ms per MiB, which must not stall the job's processing. */
 const HASH_SLICE_BYTES = 1 << 20;
 
-/** {@link checksumOf} of a large state file (one buffer or its parts in order), one slice per turn of the event loop. */
-async function checksumInSlices(data: Uint8Array | readonly Uint8Array[]): Promise<string> {
+/** {@link checksumOf} of a large state file, one slice per turn of the event loop. */
+async function checksumInSlices(data: Uint8Array): Promise<string> {
   const hash = createHash('sha256');
-  let sinceYield = 0;
-  for (const part of data instanceof Uint8Array ? [data] : data) {
-    for (let start = 0; start < part.byteLength; start += HASH_SLICE_BYTES) {
-      const slice = part.subarray(start, start + HASH_SLICE_BYTES);
-      if (sinceYield + slice.byteLength > HASH_SLICE_BYTES) {
-        await new Promise((resolve) => setImmediate(resolve));
-        sinceYield = 0;
-      }
-      hash.update(slice);
-      sinceYield += slice.byteLength;
-    }
-  }
+  await hashInSlices(hash, data);
   return `sha256:${hash.digest('hex')}`;
+}
+
+/** Feeds `data` to `hash` a slice at a time, with a turn of the event loop after each slice. */
+async function hashInSlices(hash: Hash, data: Uint8Array): Promise<void> {
+  for (let start = 0; start < data.byteLength; start += HASH_SLICE_BYTES) {
+    hash.update(data.subarray(start, start + HASH_SLICE_BYTES));
+    if (start + HASH_SLICE_BYTES < data.byteLength) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** True for parts given as a list (whose length is known), false for a stream. */
+function isPartList(parts: readonly Uint8Array[] | AsyncIterable<Uint8Array>): parts is readonly Uint8Array[] {
+  return Array.isArray(parts);
 }
 
 /**

@@ -23,6 +23,7 @@ import type { HeapStateTable } from './heap-state-table.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { SnapshotPacer } from './snapshot-pacer.js';
+import { SnapshotParts, streamSnapshot, writeSnapshotSync } from './snapshot-parts.js';
 import { StateFrameCollector, type LastAccess } from './state-frame-collector.js';
 
 /** A key that did not exist at the barrier, in a copy. */
@@ -45,9 +46,9 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   /** A delta, per key group not written yet: its changed keys without repeats, built from the logs when first needed. */
   private readonly changedKeys = new Map<number, Set<Key>>();
   private readonly groupsToWrite: number[];
-  private readonly parts: Uint8Array[] = [];
-  private bytes = 0;
+  private readonly parts = new SnapshotParts();
   private finished = false;
+  private aborted = false;
   private readonly work: Generator<void>;
 
   /**
@@ -122,24 +123,28 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
 
   /** Writes one chunk (at most `chunkEntries` entries, about a time slice: snapshot-pacer.ts); returns true once everything is written. */
   step(): boolean {
+    if (this.aborted) throw new Error('the snapshot was abandoned');
     return this.work.next().done === true;
   }
 
-  /** Writes everything, yielding to the event loop between chunks; resolves with the file's parts (header first). */
-  async write(): Promise<Uint8Array[]> {
-    while (!this.step()) await new Promise<void>((resolve) => setImmediate(resolve));
-    return this.parts;
+  /** Abandons the snapshot (its file is not written): the copies are dropped and the backend stops copying keys for it. */
+  abort(): void {
+    if (this.finished) return;
+    this.aborted = true;
+    this.finish();
   }
 
-  /** Writes what is left at once (tests and tools); returns the file's bytes. */
+  stream(): AsyncGenerator<Uint8Array, void, undefined> {
+    return streamSnapshot(this, this.parts);
+  }
+
   writeSync(): Uint8Array {
-    while (!this.step());
-    return Buffer.concat(this.parts);
+    return writeSnapshotSync(this, this.parts);
   }
 
   /** Bytes of the parts produced so far (all of them once done). */
   get byteLength(): number {
-    return this.bytes;
+    return this.parts.byteLength;
   }
 
   /** The chunks of work: each `yield` is a point where processing may run. */
@@ -199,7 +204,6 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
 
   private push(part: Uint8Array): void {
     this.parts.push(part);
-    this.bytes += part.byteLength;
   }
 
   private finish(): void {
@@ -212,22 +216,48 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
 }
 
 /**
- * A copy of a state value that later changes cannot reach: arrays of primitives (a GROUP BY's
- * accumulators) shallowly, anything else with the structured clone algorithm — the one V8's
- * serialiser uses, so the copy serialises as the original would have.
+ * A copy of a state value that later changes cannot reach: arrays and Maps over primitives (a
+ * GROUP BY's accumulators, the rows a join keeps per key, map state), nested a few levels, by
+ * hand; anything else with the structured clone algorithm — the one V8's serialiser uses, so the
+ * copy serialises as the original would have.
  */
 function copyOf(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
+  return plainCopy(value, PLAIN_COPY_DEPTH) ?? structuredClone(value);
+}
+
+/** Levels of arrays and Maps below a value that {@link plainCopy} copies (a list of rows holding arrays is three). */
+const PLAIN_COPY_DEPTH = 3;
+
+/**
+ * A deep copy of arrays and Maps (with primitive keys) nested at most `depth` levels below
+ * `value` over primitives; undefined when the value holds anything else.
+ */
+function plainCopy(value: object, depth: number): object | undefined {
   if (Array.isArray(value)) {
-    let flat = true;
-    for (let i = 0; i < value.length; i++) {
-      const element: unknown = value[i];
-      if (typeof element === 'object' && element !== null) {
-        flat = false;
-        break;
-      }
+    const copy: unknown[] = value.slice();
+    for (let i = 0; i < copy.length; i++) {
+      const element: unknown = copy[i];
+      if (typeof element !== 'object' || element === null) continue;
+      const inner = depth === 0 ? undefined : plainCopy(element, depth - 1);
+      if (inner === undefined) return undefined;
+      copy[i] = inner;
     }
-    if (flat) return value.slice();
+    return copy;
   }
-  return structuredClone(value);
+  if (value instanceof Map) {
+    const copy = new Map<unknown, unknown>();
+    for (const [key, element] of value as Map<unknown, unknown>) {
+      if (typeof key === 'object' && key !== null) return undefined;
+      if (typeof element !== 'object' || element === null) {
+        copy.set(key, element);
+        continue;
+      }
+      const inner = depth === 0 ? undefined : plainCopy(element, depth - 1);
+      if (inner === undefined) return undefined;
+      copy.set(key, inner);
+    }
+    return copy;
+  }
+  return undefined;
 }

@@ -17,14 +17,14 @@ import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-f
 import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
 import type { LmdbStateTable } from './lmdb-state-backend.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
+import { SnapshotParts, streamSnapshot, writeSnapshotSync } from './snapshot-parts.js';
 import { StateFrameCollector } from './state-frame-collector.js';
 
 /** The snapshot of one subtask's disk state being written. */
 export class LmdbSnapshotWriter implements StateSnapshotWriter {
   private txn: Transaction | undefined;
   private readonly isEmpty: boolean;
-  private readonly parts: Uint8Array[] = [];
-  private bytes = 0;
+  private readonly parts = new SnapshotParts();
   private finished = false;
   private aborted = false;
   private readonly work: Generator<void>;
@@ -61,29 +61,27 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
   }
 
   get byteLength(): number {
-    return this.bytes;
+    return this.parts.byteLength;
   }
 
   step(): boolean {
-    if (this.aborted) throw new Error('the snapshot was abandoned: its state backend was disposed (the job ended)');
+    if (this.aborted) throw new Error('the snapshot was abandoned (its write failed, or its state backend was disposed when the job ended)');
     return this.work.next().done === true;
   }
 
-  async write(): Promise<Uint8Array[]> {
-    while (!this.step()) await new Promise<void>((resolve) => setImmediate(resolve));
-    return this.parts;
+  stream(): AsyncGenerator<Uint8Array, void, undefined> {
+    return streamSnapshot(this, this.parts);
   }
 
   writeSync(): Uint8Array {
-    while (!this.step());
-    return Buffer.concat(this.parts);
+    return writeSnapshotSync(this, this.parts);
   }
 
-  /** Gives the read transaction back (the backend is being disposed); later steps throw. */
+  /** Gives the read transaction back (the snapshot is abandoned, or the backend disposed); later steps throw. */
   abort(): void {
     if (this.finished) return;
     this.aborted = true;
-    this.release();
+    this.finish();
   }
 
   private *steps(): Generator<void> {
@@ -139,7 +137,6 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
 
   private push(part: Uint8Array): void {
     this.parts.push(part);
-    this.bytes += part.byteLength;
   }
 
   private finish(): void {

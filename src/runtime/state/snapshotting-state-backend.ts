@@ -34,10 +34,15 @@ export interface StateSnapshotWriter {
   readonly byteLength: number;
   /** Writes one chunk; returns true once everything is written. */
   step(): boolean;
-  /** Writes everything, yielding to the event loop between chunks; resolves with the file's parts (header first). */
-  write(): Promise<Uint8Array[]>;
-  /** Writes what is left at once (tests and tools); returns the file's bytes. */
+  /**
+   * The file's parts (header first) as they are written, chunk by chunk, yielding to the event loop
+   * between chunks; the writer keeps none it handed out. Stopping early abandons the snapshot.
+   */
+  stream(): AsyncGenerator<Uint8Array, void, undefined>;
+  /** Writes what is left at once (tests and tools); returns the file's bytes (when nothing was streamed before). */
   writeSync(): Uint8Array;
+  /** Abandons the snapshot: releases what the writer holds (copies, a read transaction); later steps throw. */
+  abort(): void;
 }
 
 /** A keyed state backend the runtime can snapshot, restore and release (see the module comment). */

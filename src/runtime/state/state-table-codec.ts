@@ -1,12 +1,18 @@
 /**
  * How a state table's entries go into a snapshot. V8's serializer writes a Map of small arrays
  * (a GROUP BY's accumulators) at about 300 ns an entry, most of it tracking each array's identity
- * for back-references that flat state never has. Entries whose values are arrays of one length
- * holding only primitives are therefore written transposed: the keys and each array position as a
- * column, numbers in typed arrays (copied as bytes), other primitives in packed arrays (V8 writes
- * holey ones property by property). Any other table (map and list state, nested values, arrays of
- * differing lengths) stays a Map. Both forms restore to the same entries, with a fresh array per
- * key; snapshots written before the columnar form existed hold only Maps and restore unchanged.
+ * for back-references that flat state never has. Entries are therefore written transposed when
+ * their values have one of two plain shapes:
+ * - every value an array of one length holding only primitives (accumulators): the keys and each
+ *   array position as a column;
+ * - every value an array of such arrays, all of one width (the rows a join, a rank or an OVER
+ *   aggregate keeps per key in list state): the keys, the number of rows of each key (`counts`),
+ *   and the rows of all keys one after the other, each row position as a column.
+ * Numbers go in typed arrays (copied as bytes), other primitives in packed arrays (V8 writes holey
+ * ones property by property). Any other table (map state, nested values, arrays of differing
+ * lengths, binary strings) stays a Map. Every form restores to the same entries, with fresh arrays
+ * (a fresh list of fresh rows per key); snapshots written before the columnar forms existed hold
+ * only Maps and restore unchanged.
  */
 import type { Key } from '../../common/key-codec.js';
 
@@ -16,10 +22,15 @@ import type { Key } from '../../common/key-codec.js';
  */
 export type Column = Int32Array | Float64Array | unknown[];
 
-/** A table's entries transposed: `columns[j][i]` is element j of the value of `keys[i]`. */
+/**
+ * A table's entries transposed. Without `counts`, `columns[j][i]` is element j of the value of
+ * `keys[i]`. With `counts`, the value of `keys[i]` is a list of `counts[i]` rows, the rows of all
+ * keys being stored in key order: `columns[j][r]` is element j of row r.
+ */
 export interface ColumnarEntries {
   readonly keys: Column;
   readonly columns: Column[];
+  readonly counts?: Int32Array;
 }
 
 /** The entries as a snapshot holds them. */
@@ -30,7 +41,9 @@ export type EncodedEntries = Map<Key, unknown> | ColumnarEntries;
  * primitives (at least one entry); otherwise the Map itself (serialized as it is).
  */
 export function encodeEntries(entries: Map<Key, unknown>): EncodedEntries {
-  return columnar([...entries.keys()], [...entries.values()]) ?? entries;
+  const keys = [...entries.keys()];
+  const values = [...entries.values()];
+  return columnar(keys, values) ?? columnarLists(keys, values) ?? entries;
 }
 
 /**
@@ -38,24 +51,29 @@ export function encodeEntries(entries: Map<Key, unknown>): EncodedEntries {
  * collects them, without building a Map first): the columnar form when it applies, else a Map.
  */
 export function encodeEntryArrays(keys: readonly Key[], values: readonly unknown[]): EncodedEntries {
-  return columnar(keys, values) ?? new Map(keys.map((key, i) => [key, values[i]]));
+  return columnar(keys, values) ?? columnarLists(keys, values) ?? new Map(keys.map((key, i) => [key, values[i]]));
 }
+
+/** True for a value a column holds: anything but an object (null included). */
+const isPrimitive = (value: unknown): boolean => value === null || typeof value !== 'object';
 
 /** The columns of the values, or undefined when they are not all flat arrays of one length. */
 function columnar(keys: readonly Key[], values: readonly unknown[]): ColumnarEntries | undefined {
   const first: unknown = values[0];
   if (!Array.isArray(first)) return undefined;
   const width = first.length;
+  // A list of rows (or any nested value) is told apart before a column per element is allocated.
+  for (let j = 0; j < width; j++) if (!isPrimitive(first[j])) return undefined;
   const count = keys.length;
-  const keyColumn = new ColumnBuilder(count);
+  const keyColumn = new ColumnBuilder();
   const columns: ColumnBuilder[] = [];
-  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder(count));
+  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder());
   for (let i = 0; i < count; i++) {
     const value: unknown = values[i];
     if (!Array.isArray(value) || value.length !== width) return undefined;
     for (let j = 0; j < width; j++) {
       const element: unknown = value[j];
-      if (element !== null && typeof element === 'object') return undefined;
+      if (!isPrimitive(element)) return undefined;
       columns[j]!.add(element);
     }
     keyColumn.add(keys[i]);
@@ -63,20 +81,67 @@ function columnar(keys: readonly Key[], values: readonly unknown[]): ColumnarEnt
   return { keys: keyColumn.build(), columns: columns.map((c) => c.build()) };
 }
 
-/** Collects one column: in a Float64Array while every value is a number, then in a packed array. */
+/**
+ * The transposed form of values that are all lists of rows of one width holding only primitives
+ * (see the module comment), or undefined for any other values. Lists may be empty; a table whose
+ * rows are all missing (only empty lists) has no width to take and stays a Map.
+ */
+function columnarLists(keys: readonly Key[], values: readonly unknown[]): ColumnarEntries | undefined {
+  const count = keys.length;
+  let rows = 0;
+  let width = -1;
+  for (let i = 0; i < count; i++) {
+    const list: unknown = values[i];
+    if (!Array.isArray(list)) return undefined;
+    rows += list.length;
+    if (width < 0 && list.length > 0) {
+      const row: unknown = list[0];
+      if (!Array.isArray(row)) return undefined;
+      width = row.length;
+    }
+  }
+  if (width < 0) return undefined;
+  const keyColumn = new ColumnBuilder();
+  const counts = new Int32Array(count);
+  const columns: ColumnBuilder[] = [];
+  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder());
+  for (let i = 0; i < count; i++) {
+    const list = values[i] as unknown[];
+    for (let r = 0; r < list.length; r++) {
+      const row: unknown = list[r];
+      if (!Array.isArray(row) || row.length !== width) return undefined;
+      for (let j = 0; j < width; j++) {
+        const element: unknown = row[j];
+        if (!isPrimitive(element)) return undefined;
+        columns[j]!.add(element);
+      }
+    }
+    counts[i] = list.length;
+    keyColumn.add(keys[i]);
+  }
+  return { keys: keyColumn.build(), columns: columns.map((c) => c.build()), counts };
+}
+
+/**
+ * Collects one column: in a Float64Array while every value is a number (an Int32Array at the end
+ * when every one is an int32 and not -0), then in a packed array. The typed array starts small
+ * and doubles: a chunk's columns may hold millions of rows, or turn out to hold strings, and a
+ * zeroed buffer of the final size allocated up front costs more than the copies.
+ */
 class ColumnBuilder {
-  private numbers: Float64Array | undefined;
+  private numbers: Float64Array | undefined = new Float64Array(INITIAL_COLUMN_CAPACITY);
   private values: unknown[] | undefined;
   private int32 = true;
   private size = 0;
 
-  constructor(capacity: number) {
-    this.numbers = new Float64Array(capacity);
-  }
-
   add(value: unknown): void {
-    const numbers = this.numbers;
+    let numbers = this.numbers;
     if (numbers !== undefined && typeof value === 'number') {
+      if (this.size === numbers.length) {
+        const grown = new Float64Array(numbers.length * 2);
+        grown.set(numbers);
+        this.numbers = numbers = grown;
+      }
       numbers[this.size++] = value;
       if ((value | 0) !== value || (value === 0 && 1 / value < 0)) this.int32 = false;
       return;
@@ -92,9 +157,13 @@ class ColumnBuilder {
   build(): Column {
     const numbers = this.numbers;
     if (numbers === undefined) return this.values!;
-    return this.int32 ? Int32Array.from(numbers) : numbers;
+    const used = numbers.subarray(0, this.size);
+    return this.int32 ? new Int32Array(used) : used.slice();
   }
 }
+
+/** Rows a column's typed array holds before it first grows. */
+const INITIAL_COLUMN_CAPACITY = 1024;
 
 /** Calls `add` with every entry of an encoded table, each columnar value a fresh array. */
 export function forEachDecodedEntry(encoded: EncodedEntries, add: (key: Key, value: unknown) => void): void {
@@ -102,9 +171,18 @@ export function forEachDecodedEntry(encoded: EncodedEntries, add: (key: Key, val
     encoded.forEach((value, key) => add(key, value));
     return;
   }
-  const { keys, columns } = encoded;
+  const { keys, columns, counts } = encoded;
   const row = rowBuilder(columns);
-  for (let i = 0; i < keys.length; i++) add(keys[i] as Key, row(i));
+  if (counts === undefined) {
+    for (let i = 0; i < keys.length; i++) add(keys[i] as Key, row(i));
+    return;
+  }
+  let next = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const list: unknown[] = [];
+    for (let end = next + counts[i]!; next < end; next++) list.push(row(next));
+    add(keys[i] as Key, list);
+  }
 }
 
 /**

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -105,6 +105,32 @@ describe('failpoint', () => {
     await expect(storage.writeStateFile(id, 'checkpoint', 'agg-0.bin', new Uint8Array(10))).rejects.toThrow('failpoint checkpoint.during-state-write triggered');
 
     expect(await readdir(join(dir, 'job', `chk-${id}`))).toEqual(['agg-0.bin']);
+    expect(await storage.latest()).toBeUndefined();
+  });
+
+  it('interrupts a streamed state file after its first part, and the stream is not read further', async () => {
+    dir = await mkdtemp(join(tmpdir(), 'weir-failpoints-'));
+    const storage = new FileCheckpointStorage(dir, 'job');
+    const id = await storage.nextCheckpointId();
+    setFailpoints('checkpoint.during-state-write=error');
+    let pulled = 0;
+    let closed = false;
+    async function* stream(): AsyncGenerator<Uint8Array> {
+      try {
+        for (let i = 0; i < 5; i++) {
+          pulled++;
+          yield new Uint8Array([i]);
+        }
+      } finally {
+        closed = true;
+      }
+    }
+
+    await expect(storage.writeStateFile(id, 'checkpoint', 'agg-0.state', stream())).rejects.toThrow('failpoint checkpoint.during-state-write triggered');
+
+    expect(pulled).toBe(2);
+    expect(closed).toBe(true);
+    expect([...(await readFile(join(dir, 'job', `chk-${id}`, 'agg-0.state')))]).toEqual([0]);
     expect(await storage.latest()).toBeUndefined();
   });
 });

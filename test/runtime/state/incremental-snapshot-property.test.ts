@@ -1,7 +1,8 @@
 /**
  * The heap backend's asynchronous, copy-on-access, full and incremental snapshots against a plain
  * model (a Map per declared state): random operations on value, map and list states of many keys
- * (including in-place mutation of what a handle returned), barriers at random points, snapshots
+ * (list states of numbers and of rows, as joins keep them; including in-place mutation of what a
+ * handle returned), barriers at random points, snapshots
  * written a chunk at a time with operations in between, checkpoints that complete or fail, and
  * restores from the chain of the last completed checkpoint (base + deltas, as KeyedStateChain
  * decides them) into one backend and into two (rescaled) — each compared with the model as it was
@@ -26,6 +27,8 @@ type Op =
   | { readonly op: 'remove'; readonly key: Key; readonly mapKey: string }
   | { readonly op: 'add'; readonly key: Key; readonly value: number }
   | { readonly op: 'clearList'; readonly key: Key }
+  | { readonly op: 'addRow'; readonly key: Key; readonly value: number }
+  | { readonly op: 'bumpRow'; readonly key: Key }
   | { readonly op: 'barrier' }
   | { readonly op: 'step' }
   | { readonly op: 'finish'; readonly fail: boolean };
@@ -39,6 +42,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ op: fc.constant('remove' as const), key, mapKey: fc.constantFrom('x', 'y', 'z') }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), key, value: fc.integer({ min: 0, max: 9 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('clearList' as const), key }) },
+  { weight: 2, arbitrary: fc.record({ op: fc.constant('addRow' as const), key, value: fc.integer({ min: 0, max: 9 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('bumpRow' as const), key }) },
   { weight: 1, arbitrary: fc.constant({ op: 'barrier' as const }) },
   { weight: 3, arbitrary: fc.constant({ op: 'step' as const }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('finish' as const), fail: fc.boolean() }) },
@@ -69,10 +74,12 @@ describe('heap backend snapshots against a model', () => {
         const value = backend.getValueState<number[]>({ name: 'value' });
         const map = backend.getMapState<string, number>({ name: 'map' });
         const list = backend.getListState<number>({ name: 'list' });
+        const rows = backend.getListState<[number, string]>({ name: 'rows' });
         const model: Model = new Map([
           ['value', new Map()],
           ['map', new Map()],
           ['list', new Map()],
+          ['rows', new Map()],
         ]);
         const chain = new KeyedStateChain(true);
         const files = new Map<string, Uint8Array>();
@@ -168,6 +175,23 @@ describe('heap backend snapshots against a model', () => {
               list.clear();
               model.get('list')!.delete(o.key);
               break;
+            case 'addRow': {
+              backend.setCurrentKey(o.key);
+              rows.add([o.value, `r${o.value}`]);
+              const entries = model.get('rows')!;
+              if (!entries.has(o.key)) entries.set(o.key, []);
+              (entries.get(o.key) as [number, string][]).push([o.value, `r${o.value}`]);
+              break;
+            }
+            case 'bumpRow': {
+              // A stored row changed in place (the heap backend shares its values).
+              backend.setCurrentKey(o.key);
+              const stored = rows.get();
+              if (stored.length === 0) break;
+              (stored[0] as [number, string])[0]++;
+              ((model.get('rows')!.get(o.key) as [number, string][])[0]!)[0]++;
+              break;
+            }
             default:
               o satisfies never;
           }

@@ -290,6 +290,54 @@ describe('memory state backend change tracking', () => {
     }
   });
 
+  it('streams a snapshot chunk by chunk, keeping no part it handed out, and restores from the streamed file', async () => {
+    const backend = new MemoryStateBackend({ snapshotChunkEntries: 10 });
+    const state = backend.getValueState<[number, string]>({ name: 'v' });
+    for (let key = 0; key < 100; key++) {
+      backend.setCurrentKey(key);
+      state.update([key, `v${key}`]);
+    }
+    const writer = backend.beginSnapshot({ kind: 'full' });
+    const parts: Uint8Array[] = [];
+    for await (const part of writer.stream()) {
+      parts.push(part);
+      // Processing goes on between parts: the snapshot keeps the values of its barrier.
+      backend.setCurrentKey(parts.length % 100);
+      state.update([-1, 'after']);
+    }
+    expect(writer.done).toBe(true);
+    expect(parts.length).toBeGreaterThan(10);
+    expect(writer.byteLength).toBe(parts.reduce((sum, p) => sum + p.byteLength, 0));
+    expect(writer.writeSync().byteLength).toBe(0);
+    const restored = new MemoryStateBackend();
+    restored.restore(Buffer.concat(parts));
+    const entries = new Map([...restored.states()][0]!.entries());
+    expect(entries.size).toBe(100);
+    for (let key = 0; key < 100; key++) expect(entries.get(key)).toEqual([key, `v${key}`]);
+  });
+
+  it('a stream given up midway abandons its snapshot: the writer lets its copies go and a new snapshot starts clean', async () => {
+    const backend = new MemoryStateBackend({ snapshotChunkEntries: 5, trackChanges: true });
+    const state = backend.getValueState<number[]>({ name: 'v' });
+    for (let key = 0; key < 50; key++) {
+      backend.setCurrentKey(key);
+      state.update([key]);
+    }
+    const writer = backend.beginSnapshot({ kind: 'full', checkpointId: 1 });
+    const stream = writer.stream();
+    expect((await stream.next()).done).toBe(false);
+    await stream.return(undefined);
+    expect(writer.done).toBe(true);
+    expect(() => writer.step()).toThrow(/abandoned/);
+    // A later snapshot takes the state as it is then.
+    backend.setCurrentKey(3);
+    state.update([33]);
+    const full = backend.beginSnapshot({ kind: 'full', checkpointId: 2 }).writeSync();
+    const restored = new MemoryStateBackend();
+    restored.restore(full);
+    expect(new Map([...restored.states()][0]!.entries()).get(3)).toEqual([33]);
+  });
+
   it('logs a key again after a barrier, though it was logged just before', () => {
     const backend = new MemoryStateBackend({ trackChanges: true });
     const state = backend.getValueState<number>({ name: 'v' });

@@ -1,8 +1,8 @@
 /**
- * The columnar snapshot form of state tables: taken exactly when every value is an array of one
- * length of primitives, and restoring to the same entries as the Map form (including -0, NaN,
- * undefined, bigint and keys of every kind), with a fresh array per key; snapshots written as
- * Maps (before the columnar form) still restore.
+ * The columnar snapshot forms of state tables: taken exactly when every value is an array of one
+ * length of primitives, or a list of such rows all of one width, and restoring to the same entries
+ * as the Map form (including -0, NaN, undefined, bigint and keys of every kind), with fresh arrays
+ * per key; snapshots written as Maps (before the columnar forms) still restore.
  */
 import { deserialize, serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
@@ -98,6 +98,56 @@ describe('state table codec', () => {
     const [value] = restoredEntries.get('x0aff') as [Uint8Array, number];
     expect(value).toBeInstanceOf(Uint8Array);
     expect(value.buffer.byteLength).toBe(2);
+  });
+
+  it('transposes lists of rows of one width: keys, the rows per key, and a column per row position', () => {
+    const entries = new Map<Key, unknown>([
+      [10, [[1, 'a', 1.5], [2, 'b', null]]],
+      ['k', []],
+      [null, [[3, 'c', -0]]],
+      [7n, [[4, '', 2n ** 70n], [5, 'é', NaN], [6, 'f', 0]]],
+    ]);
+    const encoded = encodeEntries(entries);
+    if (encoded instanceof Map) throw new Error('expected the columnar form');
+    expect(encoded.counts).toEqual(Int32Array.from([2, 0, 1, 3]));
+    expect(encoded.keys).toEqual([10, 'k', null, 7n]);
+    expect(encoded.columns[0]).toEqual(Int32Array.from([1, 2, 3, 4, 5, 6]));
+    expect(encoded.columns[1]).toEqual(['a', 'b', 'c', '', 'é', 'f']);
+    expect(encoded.columns[2]).toEqual([1.5, null, -0, 2n ** 70n, NaN, 0]);
+    const restored = decoded(deserialize(serialize(encoded)) as EncodedEntries);
+    expect(restored).toEqual(entries);
+    expect(Object.is((restored.get(null) as unknown[][])[0]![2], -0)).toBe(true);
+    // Fresh lists of fresh rows: changing one restored list or row reaches no other.
+    const [first, second] = restored.get(10) as unknown[][];
+    first![0] = 99;
+    (restored.get(7n) as unknown[][]).push([0, 'x', 0]);
+    expect(second).toEqual([2, 'b', null]);
+    expect(decoded(encoded).get(10)).toEqual([[1, 'a', 1.5], [2, 'b', null]]);
+    expect(new Set([...restored.values()]).size).toBe(4);
+  });
+
+  it('keeps the Map for lists whose rows differ in width, hold objects or are not rows', () => {
+    const cases: Map<Key, unknown>[] = [
+      new Map<Key, unknown>([[1, [[1, 2]]], [2, [[1, 2, 3]]]]),
+      new Map<Key, unknown>([[1, [[1, 2], [1]]]]),
+      new Map<Key, unknown>([[1, [[1, Uint8Array.from([1])]]]]),
+      new Map<Key, unknown>([[1, [[1, [2]]]]]),
+      new Map<Key, unknown>([[1, [[1, 2]]], [2, [3, 4]]]),
+      new Map<Key, unknown>([[1, [[1, 2]]], [2, 5]]),
+      new Map<Key, unknown>([[1, [[1, 2]]], [2, new Map([[1, [1, 2]]])]]),
+    ];
+    for (const entries of cases) expect(encodeEntries(entries)).toBe(entries);
+  });
+
+  it('collects columns of any length, growing their typed arrays, and types each column by all its values', () => {
+    const rows = 5000;
+    const entries = new Map<Key, unknown>(Array.from({ length: rows }, (_, k) => [k, [[k, k + 0.5], [k === rows - 1 ? 'last' : k, 1]]]));
+    const encoded = encodeEntries(entries);
+    if (encoded instanceof Map) throw new Error('expected the columnar form');
+    expect(encoded.keys).toBeInstanceOf(Int32Array);
+    expect(encoded.columns[0]).toBeInstanceOf(Array);
+    expect(encoded.columns[1]).toBeInstanceOf(Float64Array);
+    expect(decoded(deserialize(serialize(encoded)) as EncodedEntries)).toEqual(entries);
   });
 
   it('decodes a fresh array per key', () => {
