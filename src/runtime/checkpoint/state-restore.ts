@@ -13,6 +13,7 @@ import type { Subtask } from '../task/subtask-wiring.js';
 import type { SubtaskState } from './checkpoint-metadata.js';
 import type { CheckpointStorage, CompletedCheckpoint } from './checkpoint-storage.js';
 import { failpoint } from './failpoints.js';
+import { RemovedKeys } from '../state/snapshotting-state-backend.js';
 
 /**
  * The subtasks `checkpoint` restores: every one, when it was taken by the same graph (another
@@ -42,7 +43,8 @@ export function restorableSubtasks(subtasks: readonly Subtask[], graph: JobGraph
 /**
  * Loads keyed state into the given subtasks (see {@link restorableSubtasks}); refuses a checkpoint
  * of another max-parallelism. Each old subtask's chain (full file, then deltas) is applied in
- * order; with another parallelism a subtask reads only the chains of old subtasks whose key groups
+ * order, or newest first where the backend can (the same state, without decoding the entries
+ * newer files replaced); with another parallelism a subtask reads only the chains of old subtasks whose key groups
  * overlap its own, and decodes only the key groups it owns.
  */
 export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint: CompletedCheckpoint, storage: CheckpointStorage, maxParallelism: number): Promise<void> {
@@ -59,9 +61,13 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
     for (const oldSubtask of old.subtasks) {
       if (sameLayout && oldSubtask.subtask !== subtask.index) continue;
       if (!sameLayout && (oldSubtask.keyGroups[1] < first || oldSubtask.keyGroups[0] > last)) continue;
-      for (const ref of keyedStateFiles(oldSubtask)) {
+      const files = keyedStateFiles(oldSubtask);
+      // A backend that can takes a chain newest first, never decoding what newer files replaced.
+      const newer = subtask.state.restoresNewestFirst && files.length > 1 ? new RemovedKeys() : undefined;
+      if (newer !== undefined) files.reverse();
+      for (const ref of files) {
         const data = await storage.readStateFile(checkpoint, ref.file, ref.checksum);
-        subtask.state.restoreKeyGroups(data, ownsGroup, `${checkpoint.path}/${ref.file}`);
+        subtask.state.restoreKeyGroups(data, ownsGroup, `${checkpoint.path}/${ref.file}`, newer);
       }
     }
   }

@@ -78,16 +78,18 @@ export function isFramedStateFile(data: Uint8Array): boolean {
 
 /**
  * Reads a framed state file: its header, then calls `frame` for every frame whose key group
- * `wanted` accepts (the others are skipped unread). Throws naming `source` when the bytes are
- * truncated or malformed.
+ * `wanted` accepts (the others are skipped unread), in the order they were written or, `backward`,
+ * last first (a chain applied newest first). Throws naming `source` when the bytes are truncated
+ * or malformed (before any frame is decoded).
  */
-export function readStateFile(data: Uint8Array, source: string, wanted: (keyGroup: number) => boolean, frame: (header: StateFileHeader, frame: StateFrame) => void): StateFileHeader {
+export function readStateFile(data: Uint8Array, source: string, wanted: (keyGroup: number) => boolean, frame: (header: StateFileHeader, frame: StateFrame) => void, order: 'forward' | 'backward' = 'forward'): StateFileHeader {
   const bytes = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const headerLength = bytes.readUInt32LE(MAGIC_BYTES.length);
   let at = MAGIC_BYTES.length + 4;
   if (at + headerLength > bytes.length) throw new Error(`state file ${source} is truncated: its header ends beyond its ${bytes.length} bytes`);
   const header = parseHeader(bytes.subarray(at, at + headerLength).toString('utf8'), source);
   at += headerLength;
+  const frames: [keyGroup: number, table: number, start: number, end: number][] = [];
   while (at < bytes.length) {
     if (at + FRAME_HEADER_BYTES > bytes.length) throw new Error(`state file ${source} is truncated: a frame header at byte ${at} is cut off`);
     const keyGroup = bytes.readUInt32LE(at);
@@ -97,8 +99,11 @@ export function readStateFile(data: Uint8Array, source: string, wanted: (keyGrou
     at = start + length;
     if (at > bytes.length) throw new Error(`state file ${source} is truncated: the frame of key group ${keyGroup} at byte ${start} ends beyond its ${bytes.length} bytes`);
     if (table >= header.tables.length) throw new Error(`state file ${source} is malformed: a frame refers to state #${table}, but the header declares ${header.tables.length}`);
-    if (!wanted(keyGroup)) continue;
-    const [entries, tombstones, accessed] = deserializeOwning(bytes.subarray(start, at)) as [EncodedEntries, Key[], Float64Array | undefined];
+    if (wanted(keyGroup)) frames.push([keyGroup, table, start, at]);
+  }
+  if (order === 'backward') frames.reverse();
+  for (const [keyGroup, table, start, end] of frames) {
+    const [entries, tombstones, accessed] = deserializeOwning(bytes.subarray(start, end)) as [EncodedEntries, Key[], Float64Array | undefined];
     frame(header, { keyGroup, table, entries, tombstones, accessed });
   }
   return header;

@@ -240,6 +240,11 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     this.apply(snapshot, source, ownsGroup, undefined);
   }
 
+  /** The disk backend applies a chain oldest first (each file in one write transaction). */
+  get restoresNewestFirst(): boolean {
+    return false;
+  }
+
   /** Applies a state file straight to LMDB, in one write transaction, after flushing and emptying the cache. */
   private apply(data: Uint8Array, source: string, ownsGroup: (keyGroup: number) => boolean, owns: ((key: Key) => boolean) | undefined): void {
     this.checkOpen();

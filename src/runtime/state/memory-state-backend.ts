@@ -29,7 +29,7 @@ import { isFramedStateFile, readStateFile, type StateKind } from './key-group-st
 import { deserializeOwning } from './owning-deserializer.js';
 import { forEachDecodedEntry, type EncodedEntries } from './state-table-codec.js';
 import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
-import type { SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
+import type { RemovedKeys, SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
 
 export type { SnapshotRequest } from './snapshotting-state-backend.js';
 
@@ -163,37 +163,49 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
    * groups are skipped undecoded (an older single-buffer snapshot is decoded whole and filtered
    * key by key).
    */
-  restoreKeyGroups(snapshot: Uint8Array, ownsGroup: (keyGroup: number) => boolean, source = 'snapshot'): void {
-    this.apply(snapshot, source, ownsGroup, undefined);
+  restoreKeyGroups(snapshot: Uint8Array, ownsGroup: (keyGroup: number) => boolean, source = 'snapshot', newer?: RemovedKeys): void {
+    this.apply(snapshot, source, ownsGroup, undefined, newer);
   }
 
-  private apply(data: Uint8Array, source: string, ownsGroup: (keyGroup: number) => boolean, owns: ((key: Key) => boolean) | undefined): void {
+  /** The heap backend applies a chain newest first: the entries newer files replaced are never decoded (see RemovedKeys). */
+  get restoresNewestFirst(): boolean {
+    return true;
+  }
+
+  private apply(data: Uint8Array, source: string, ownsGroup: (keyGroup: number) => boolean, owns: ((key: Key) => boolean) | undefined, newer?: RemovedKeys): void {
     const now = this.clock();
     const touched = new Set<HeapStateTable>();
     if (!isFramedStateFile(data)) {
+      if (newer !== undefined) throw new Error(`state file ${source} is not framed by key group; only framed files form chains`);
       this.applyUnframed(data, ownsGroup, owns, now, touched);
     } else {
+      const order = newer === undefined ? 'forward' : 'backward';
       readStateFile(data, source, ownsGroup, (header, frame) => {
         const [name, kind] = header.tables[frame.table]!;
         const table = this.tableOf({ name }, kind);
         touched.add(table);
         const map = table.group(frame.keyGroup);
         const accessed = table.accessed === undefined ? undefined : table.accessedIn(frame.keyGroup);
-        let i = 0;
-        forEachDecodedEntry(frame.entries, (key, value) => {
-          const at = frame.accessed?.[i++] ?? now;
-          if (owns !== undefined && !owns(key)) return;
+        const add = (key: Key, value: unknown, index: number): void => {
           map.set(key, value);
           if (accessed !== undefined) {
             accessed.delete(key);
-            accessed.set(key, at);
+            accessed.set(key, frame.accessed?.[index] ?? now);
           }
-        });
-        for (const key of frame.tombstones) {
-          map.delete(key);
-          accessed?.delete(key);
+        };
+        if (newer === undefined) {
+          forEachDecodedEntry(frame.entries, add, owns === undefined ? undefined : (key) => !owns(key));
+          for (const key of frame.tombstones) {
+            map.delete(key);
+            accessed?.delete(key);
+          }
+          return;
         }
-      });
+        // Newest first: a key set or removed by a newer file (or an entry later in this one) is decided.
+        const removed = newer.of(name, frame.keyGroup);
+        for (const key of frame.tombstones) if (!map.has(key)) removed.add(key);
+        forEachDecodedEntry(frame.entries, add, (key) => map.has(key) || removed.has(key) || (owns !== undefined && !owns(key)));
+      }, order);
     }
     for (const table of touched) if (table.accessed !== undefined) for (const accessed of table.accessed) if (accessed !== undefined) sortByAccess(accessed);
   }

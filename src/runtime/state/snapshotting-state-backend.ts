@@ -60,10 +60,36 @@ export interface SnapshottingStateBackend extends KeyedStateBackend {
   snapshot(): Uint8Array | undefined;
   /** Applies a state file (full, or a delta on top of what was applied before), keeping only the keys `owns` accepts. */
   restore(snapshot: Uint8Array, owns?: (key: Key) => boolean, source?: string): void;
-  /** Applies a state file keeping only the key groups `ownsGroup` accepts (other groups' frames are skipped undecoded). */
-  restoreKeyGroups(snapshot: Uint8Array, ownsGroup: (keyGroup: number) => boolean, source?: string): void;
+  /**
+   * Applies a state file keeping only the key groups `ownsGroup` accepts (other groups' frames are
+   * skipped undecoded). With `newer` (backends that {@link restoresNewestFirst} only), the files
+   * of a chain are applied newest first: an entry of a key a newer file already set or removed is
+   * passed over without being decoded.
+   */
+  restoreKeyGroups(snapshot: Uint8Array, ownsGroup: (keyGroup: number) => boolean, source?: string, newer?: RemovedKeys): void;
+  /** True when {@link restoreKeyGroups} takes a chain newest first; a backend that does not is given the chain's files oldest first. */
+  readonly restoresNewestFirst: boolean;
   /** Entries over all declared states, for metrics (the disk backend counts what it has flushed to disk). */
   stateEntries(): number;
   /** Releases what the backend holds outside the heap (the disk backend's files); idempotent. The backend is unusable afterwards. */
   dispose(): void;
+}
+
+/**
+ * While one chain of state files (full file, then deltas) is applied newest first into an empty
+ * backend: per declared state and key group, the keys a newer file removed. A key is decided by
+ * the newest file that mentions it: set (the backend holds it already) or removed (it is here), so
+ * older files' entries of it are passed over.
+ */
+export class RemovedKeys {
+  private readonly sets = new Map<string, Set<Key>[]>();
+
+  /** The removed keys of a declared state in a key group (created empty when missing). */
+  of(state: string, keyGroup: number): Set<Key> {
+    let groups = this.sets.get(state);
+    if (groups === undefined) this.sets.set(state, (groups = []));
+    let keys = groups[keyGroup];
+    if (keys === undefined) groups[keyGroup] = keys = new Set();
+    return keys;
+  }
 }

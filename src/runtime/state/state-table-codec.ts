@@ -165,23 +165,40 @@ class ColumnBuilder {
 /** Rows a column's typed array holds before it first grows. */
 const INITIAL_COLUMN_CAPACITY = 1024;
 
-/** Calls `add` with every entry of an encoded table, each columnar value a fresh array. */
-export function forEachDecodedEntry(encoded: EncodedEntries, add: (key: Key, value: unknown) => void): void {
+/**
+ * Calls `add` with every entry of an encoded table (and its position among the entries), each
+ * columnar value a fresh array; an entry whose key `skip` accepts is passed over without building
+ * its value.
+ */
+export function forEachDecodedEntry(encoded: EncodedEntries, add: (key: Key, value: unknown, index: number) => void, skip?: (key: Key) => boolean): void {
   if (encoded instanceof Map) {
-    encoded.forEach((value, key) => add(key, value));
+    let index = 0;
+    encoded.forEach((value, key) => {
+      if (skip === undefined || !skip(key)) add(key, value, index);
+      index++;
+    });
     return;
   }
   const { keys, columns, counts } = encoded;
   const row = rowBuilder(columns);
   if (counts === undefined) {
-    for (let i = 0; i < keys.length; i++) add(keys[i] as Key, row(i));
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i] as Key;
+      if (skip === undefined || !skip(key)) add(key, row(i), i);
+    }
     return;
   }
   let next = 0;
   for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as Key;
+    const end = next + counts[i]!;
+    if (skip !== undefined && skip(key)) {
+      next = end;
+      continue;
+    }
     const list: unknown[] = [];
-    for (let end = next + counts[i]!; next < end; next++) list.push(row(next));
-    add(keys[i] as Key, list);
+    for (; next < end; next++) list.push(row(next));
+    add(key, list, i);
   }
 }
 

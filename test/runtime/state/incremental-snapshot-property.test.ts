@@ -5,8 +5,8 @@
  * handle returned), barriers at random points, snapshots
  * written a chunk at a time with operations in between, checkpoints that complete or fail, and
  * restores from the chain of the last completed checkpoint (base + deltas, as KeyedStateChain
- * decides them) into one backend and into two (rescaled) — each compared with the model as it was
- * at that checkpoint's barrier.
+ * decides them) into one backend and into two (rescaled), oldest file first and newest first — each
+ * compared with the model as it was at that checkpoint's barrier.
  */
 import fc from 'fast-check';
 import { filterByGroup, nonEmpty, type StateModel } from './state-model.js';
@@ -15,6 +15,7 @@ import { subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
 import { KeyedStateChain, type ChainFile } from '../../../src/runtime/checkpoint/keyed-state-chain.js';
 import type { HeapSnapshotWriter } from '../../../src/runtime/state/heap-snapshot-writer.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
+import { RemovedKeys } from '../../../src/runtime/state/snapshotting-state-backend.js';
 
 const MAX_P = 16;
 type Model = StateModel;
@@ -104,11 +105,20 @@ describe('heap backend snapshots against a model', () => {
           const whole = new MemoryStateBackend({ maxParallelism: MAX_P });
           for (const f of recorded) whole.restoreKeyGroups(files.get(f.name)!, () => true, f.name);
           expect(contents(whole)).toEqual(nonEmpty(expected));
+          // The same chain applied newest first, as the runtime does: the same state.
+          const newestFirst = new MemoryStateBackend({ maxParallelism: MAX_P });
+          const removed = new RemovedKeys();
+          for (const f of [...recorded].reverse()) newestFirst.restoreKeyGroups(files.get(f.name)!, () => true, f.name, removed);
+          expect(contents(newestFirst)).toEqual(nonEmpty(expected));
           for (const subtask of [0, 1]) {
             const owns = (group: number): boolean => subtaskOfKeyGroup(group, 2, MAX_P) === subtask;
             const part = new MemoryStateBackend({ maxParallelism: MAX_P });
             for (const f of recorded) part.restoreKeyGroups(files.get(f.name)!, owns, f.name);
             expect(contents(part)).toEqual(filterByGroup(expected, owns, MAX_P));
+            const partNewestFirst = new MemoryStateBackend({ maxParallelism: MAX_P });
+            const partRemoved = new RemovedKeys();
+            for (const f of [...recorded].reverse()) partNewestFirst.restoreKeyGroups(files.get(f.name)!, owns, f.name, partRemoved);
+            expect(contents(partNewestFirst)).toEqual(filterByGroup(expected, owns, MAX_P));
           }
         };
 
