@@ -111,6 +111,12 @@ export function nanoRounder(unit: string, ceil: boolean, millisRounder: (millis:
   };
 }
 
+/** {@link roundInZone} for epoch nanos (a TIMESTAMP_LTZ(p > 3)): the offset at the instant added, the result rounded, the offset taken off. */
+export function roundNanosInZone(round: (wall: EpochNanos) => EpochNanos, instant: EpochNanos, zone: string): EpochNanos {
+  const offset = localOfNanos(instant, zone) - instant;
+  return round(instant + offset) - offset;
+}
+
 /** DATE_FORMAT of epoch nanos with a formatter (the pattern's S beyond three letters shows the nanoseconds). */
 export function formatNanos(format: DateFormatter, nanos: EpochNanos): string {
   return format(millisOfNanos(nanos), nanoOfMilliOf(nanos));
