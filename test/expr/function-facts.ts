@@ -743,6 +743,12 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["INTERVAL '100' DAY(2)", { error: 'interval field value 100 exceeds the precision of the DAY(2) field of INTERVAL DAY(2)' }],
     ["INTERVAL '123-2' YEAR(2) TO MONTH", { error: 'interval field value 123 exceeds the precision of the YEAR(2) field' }],
     ["INTERVAL '100 00:00:00' DAY(2) TO SECOND(3)", { error: 'interval field value 100 exceeds the precision of the DAY(2) field of INTERVAL DAY(2) TO SECOND(3)' }],
+    // A day-time interval moves a TIME around the clock from either side; months leave it as it is.
+    ["INTERVAL '14' HOUR + TIME '11:15:00'", '01:15:00', 'TIME(0) NOT NULL'],
+    ["INTERVAL '-1' MINUTE + TIME '00:00:30'", '23:59:30'],
+    ["TIME '11:15:00' + INTERVAL '5' MONTH", '11:15:00', 'TIME(0) NOT NULL'],
+    ["INTERVAL '2' YEAR + TIME '11:15:00'", '11:15:00'],
+    ["TIME '11:15:00' - INTERVAL '1-1' YEAR TO MONTH", '11:15:00'],
     ["INTERVAL '1.2345' SECOND(2, 3)", { error: 'interval fraction .2345 has more digits than the fractional precision 3' }],
     ["INTERVAL '1 24:00:00' DAY TO SECOND", { error: 'HOUR must be at most 23, got 24' }],
     ["INTERVAL '1-12' YEAR TO MONTH", { error: 'MONTH must be at most 11, got 12' }],
@@ -847,6 +853,14 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["TIMESTAMPDIFF(YEAR, DATE '2019-06-01', DATE '2021-05-31')", '1'],
     ["TIMESTAMPDIFF(MINUTE, TIMESTAMP '2020-01-01 00:10:00', TIMESTAMP '2020-01-01 00:00:30')", '-9'],
     ["TIMESTAMPDIFF(WEEK, DATE '2020-01-01', DATE '2020-01-15')", '2'],
+    // A TIME counts as that time on 1970-01-01, in months only.
+    ["TIMESTAMPDIFF(MONTH, TIME '08:30:00', DATE '1971-03-02')", '14', 'INT NOT NULL'],
+    ["TIMESTAMPDIFF(YEAR, TIMESTAMP '1975-06-01 00:00:00', TIME '23:59:59')", '-5'],
+    ["TIMESTAMPDIFF(HOUR, TIME '08:30:00', TIME '10:30:00')", { error: 'TIME' }],
+    // Between a TIMESTAMP_LTZ and another kind it fails, as Flink's code generator does.
+    ["TIMESTAMPDIFF(DAY, TO_TIMESTAMP_LTZ(0), TIMESTAMP '1970-01-03 00:00:00')", { error: 'TIMESTAMP_LTZ only supports diff between the same type' }],
+    ["TIMESTAMPDIFF(MONTH, DATE '1970-01-01', TO_TIMESTAMP_LTZ(0))", { error: 'TIMESTAMP_LTZ only supports diff between the same type' }],
+    ["TIMESTAMPDIFF(HOUR, TO_TIMESTAMP_LTZ(0), TO_TIMESTAMP_LTZ(7200000))", '2'],
     ["CONVERT_TZ('1970-01-01 00:00:00', 'UTC', 'America/Los_Angeles')", '1969-12-31 16:00:00', 'STRING'],
     ["CONVERT_TZ('2020-06-01 12:00:00', 'Asia/Tokyo', 'UTC')", '2020-06-01 03:00:00'],
     ["CONVERT_TZ('2020-06-01 12:00:00', 'GMT+08:00', 'GMT-08:00')", '2020-05-31 20:00:00'],

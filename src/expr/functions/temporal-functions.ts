@@ -187,6 +187,22 @@ const currentWatermark: ScalarFunctionDefinition = {
   },
 };
 
+/** The error of TIMESTAMPDIFF between a TIMESTAMP_LTZ and another kind (Flink's code generator refuses it). */
+const ltzDiffError = (): WeirError => new WeirError('TYPE_MISMATCH', 'TIMESTAMP_LTZ only supports diff between the same type.');
+
+/**
+ * The type of TIMESTAMPDIFF with a TIME operand, which Flink computes only in months (MONTH,
+ * QUARTER, YEAR), the TIME standing for that time on 1970-01-01: INT, or the error for another unit.
+ */
+function timeDiffType(types: readonly SqlType[], literals: Literals): SqlType {
+  if (types[1]!.kind === 'TIMESTAMP_LTZ' || types[2]!.kind === 'TIMESTAMP_LTZ') throw ltzDiffError();
+  const unit = literals[0]?.value;
+  if (typeof unit === 'string' && !['MONTH', 'QUARTER', 'YEAR'].includes(unit.toUpperCase())) {
+    throw new WeirError('TYPE_MISMATCH', `TIMESTAMPDIFF(${unit.toUpperCase()}) of a TIME is not supported; only MONTH, QUARTER and YEAR are`);
+  }
+  return SqlTypes.int(false);
+}
+
 const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
 
 /** A DATE, TIMESTAMP(p <= 3) or TIMESTAMP(p > 3) argument as epoch nanos. */
@@ -449,7 +465,10 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.STRING, Arg.DATETIME, Arg.DATETIME],
         exactNanos: true,
-        returns: SqlTypes.int(false),
+        returns: (types) => {
+          if ((types[1]!.kind === 'TIMESTAMP_LTZ') !== (types[2]!.kind === 'TIMESTAMP_LTZ')) throw ltzDiffError();
+          return SqlTypes.int(false);
+        },
         generate: (ctx, [unit, a, b]) => {
           const name = String(constantArg('TIMESTAMPDIFF', unit, 'unit'));
           const millisDiff = timestampDiffFunction(name);
@@ -457,6 +476,15 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
           return `${ctx.constant(nanoDiffFunction(name, millisDiff), 'diff')}(${nanosOf(ctx, a!)}, ${nanosOf(ctx, b!)})`;
         },
       },
+      ...([
+        [Arg.TIME, Arg.DATETIME],
+        [Arg.DATETIME, Arg.TIME],
+        [Arg.TIME, Arg.TIME],
+      ] as const).map(([first, second]): Signature => ({
+        args: [Arg.STRING, first, second],
+        returns: timeDiffType,
+        generate: (ctx, [unit, a, b]) => `${ctx.constant(timestampDiffFunction(String(constantArg('TIMESTAMPDIFF', unit, 'unit'))), 'diff')}(${millisOf(a!)}, ${millisOf(b!)})`,
+      })),
     ],
   }),
   defineScalar({
