@@ -130,6 +130,9 @@ function patternPrecision(pattern: LiteralArg | undefined): number {
 /** The result precision of TO_TIMESTAMP_LTZ(epoch, precision): a literal 4..9 as it is, else 3 (Flink 2.3). */
 function epochPrecision(precision: LiteralArg | undefined): number {
   const value = precision?.value;
+  if (typeof value === 'number' && (!Number.isInteger(value) || value < 0 || value > 9)) {
+    throw new WeirError('INVALID_ARGUMENT', `Precision for TO_TIMESTAMP_LTZ must be between 0 and 9 but was ${value}.`);
+  }
   return typeof value === 'number' && Number.isInteger(value) && value > 3 && value <= 9 ? value : 3;
 }
 
@@ -374,15 +377,14 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         optional: 1,
         exactInt64: true,
         coerce: (types) => [types[0]!.kind === 'DECIMAL' || types[0]!.kind === 'FLOAT' ? SqlTypes.double(types[0]!.nullable) : types[0]!, ...types.slice(1)],
-        // Flink 2.3: a literal precision of 4..9 gives TIMESTAMP_LTZ(p) (every digit kept), 0..3 TIMESTAMP_LTZ(3).
-        returns: (_types, literals) => SqlTypes.timestampLtz(epochPrecision(literals[1]), false),
+        // Flink 2.3: a literal precision of 4..9 gives TIMESTAMP_LTZ(p) (every digit kept), 0..3 TIMESTAMP_LTZ(3);
+        // the type is nullable (an instant outside the years 0000..9999 is NULL).
+        nullable: true,
+        returns: (_types, literals) => SqlTypes.timestampLtz(epochPrecision(literals[1]), true),
         generate: (ctx, [epoch, precision], call) => {
           const constant = precision === undefined ? 3 : precision.constant?.value;
-          if (isNanoTimestamp(call.type)) return `${ctx.lib('epochToNanos')}(${epoch!.code}, ${constant as number})`;
-          const exact = epoch!.type.kind === 'BIGINT' ? `${ctx.lib('int64AsEpoch')}(${epoch!.code})` : epoch!.code;
-          if (constant === 3 && epoch!.type.kind !== 'DOUBLE') return exact;
-          if (constant === 0 && epoch!.type.kind !== 'DOUBLE') return `${ctx.lib('bigintResult')}(${exact} * 1000, ${epoch!.code}, '*', 1000)`;
-          return `${ctx.lib('epochToMillis')}(${exact}, ${precision?.code ?? '3'})`;
+          if (isNanoTimestamp(call.type)) return `${ctx.lib('epochToNanosOrNull')}(${epoch!.code}, ${constant as number})`;
+          return `${ctx.lib('epochToMillisOrNull')}(${epoch!.code}, ${precision?.code ?? '3'})`;
         },
       },
       {

@@ -376,6 +376,32 @@ export function epochToMillis(epoch: number, precision: number): number {
   return Math.floor(precision <= 3 ? epoch * 10 ** (3 - precision) : epoch / 10 ** (precision - 3));
 }
 
+/** The epoch milliseconds of a TIMESTAMP_LTZ: 0000-01-01 00:00:00.000Z to 9999-12-31 23:59:59.999Z. */
+export const MIN_LTZ_MILLIS = -62_167_219_200_000;
+/** See {@link MIN_LTZ_MILLIS}. */
+export const MAX_LTZ_MILLIS = 253_402_300_799_999;
+
+/**
+ * TO_TIMESTAMP_LTZ(epoch, precision) into epoch milliseconds (precision 0 seconds, 3
+ * milliseconds, ...), or NULL for an instant outside the years 0000..9999 or a NaN or infinite
+ * epoch, as Flink's DateTimeUtils.toTimestampData returns.
+ */
+export function epochToMillisOrNull(epoch: Int64, precision: number): number | null {
+  if (typeof epoch === 'bigint') {
+    if (!Number.isInteger(precision) || precision < 0 || precision > 9) return epochToMillis(Number(epoch), precision);
+    const millis = precision <= 3 ? epoch * 10n ** BigInt(3 - precision) : bigFloorDiv(epoch, 10n ** BigInt(precision - 3));
+    return millis < BigInt(MIN_LTZ_MILLIS) || millis > BigInt(MAX_LTZ_MILLIS) ? null : Number(millis);
+  }
+  if (!Number.isFinite(epoch)) return null;
+  const millis = epochToMillis(epoch, precision);
+  return millis < MIN_LTZ_MILLIS || millis > MAX_LTZ_MILLIS ? null : millis + 0;
+}
+
+function bigFloorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
+}
+
 /** TO_TIMESTAMP_LTZ(text[, pattern[, zone]]): the text read in the pattern (default yyyy-MM-dd HH:mm:ss) as a wall time of `zone` (default UTC); NULL when it does not match. */
 export function textToTimestampLtz(text: string, pattern = 'yyyy-MM-dd HH:mm:ss', zone = 'UTC'): number | null {
   const wall = cachedDateParser(pattern)(text);
