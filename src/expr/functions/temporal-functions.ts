@@ -497,8 +497,18 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   ...(['DATE_ADD', 'DATE_SUB'] as const).map((name) =>
     defineScalar({
       name,
-      description: `${name}(d, n): the date d (a DATE, TIMESTAMP or yyyy-MM-dd text) ${name === 'DATE_ADD' ? 'plus' : 'minus'} n days, as yyyy-MM-dd text`,
+      description: `${name}(d, n): the date d (a DATE, TIMESTAMP or yyyy-MM-dd text) ${name === 'DATE_ADD' ? 'plus' : 'minus'} n days, as yyyy-MM-dd text; ${name}(date, interval): the DATE ${name === 'DATE_ADD' ? 'plus' : 'minus'} the interval, as a DATE`,
       signatures: [
+        {
+          args: [Arg.DATE, Arg.INTERVAL_DT],
+          returns: SqlTypes.date(false),
+          generate: (ctx, [d, i]) => `${d!.code} ${name === 'DATE_ADD' ? '+' : '-'} ${ctx.lib('floorDiv')}(${i!.code}, ${MILLIS_PER_DAY})`,
+        },
+        {
+          args: [Arg.DATE, Arg.INTERVAL_YM],
+          returns: SqlTypes.date(false),
+          generate: (ctx, [d, i]) => `${ctx.lib('addMonthsToDate')}(${d!.code}, ${name === 'DATE_ADD' ? '' : '-'}${i!.code})`,
+        },
         {
           args: [Arg.STRING, Arg.INTEGER],
           returns: STRING,
