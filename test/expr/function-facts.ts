@@ -899,6 +899,11 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ['TO_TIMESTAMP_LTZ(1.5, 0)', '1970-01-01 00:00:01.500'],
     ["TO_TIMESTAMP_LTZ('2023-01-01 00:00:00')", '2023-01-01 00:00:00.000', 'TIMESTAMP_LTZ(3)'],
     ["TO_TIMESTAMP_LTZ('2023-01-01 00:00:00', 'yyyy-MM-dd HH:mm:ss', 'Asia/Shanghai')", '2022-12-31 16:00:00.000'],
+    // CAST between numbers and timestamps is refused, Flink's message naming the function to use.
+    ['CAST(1700000000 AS TIMESTAMP_LTZ(3))', { error: "It's recommended to use TO_TIMESTAMP_LTZ(numeric_col, precision) instead" }],
+    ['CAST(TO_TIMESTAMP_LTZ(0) AS BIGINT)', { error: 'The cast from TIMESTAMP_LTZ type to NUMERIC type is not allowed' }],
+    ['CAST(CAST(1.5 AS DOUBLE) AS TIMESTAMP(3))', { error: 'TO_TIMESTAMP(FROM_UNIXTIME(numeric_col)) instead, note the numeric is in seconds' }],
+    ["CAST(TIMESTAMP '2001-02-03 04:05:06' AS DECIMAL(20, 0))", { error: 'UNIX_TIMESTAMP(CAST(timestamp_col AS STRING))' }],
     ['TO_TIMESTAMP_LTZ(1, 10)', { error: 'Precision for TO_TIMESTAMP_LTZ must be between 0 and 9 but was 10' }],
     // Instants outside the years 0000..9999, and epochs no instant has, are NULL.
     ['TO_TIMESTAMP_LTZ(253402300799, 0)', '9999-12-31 23:59:59.000'],
