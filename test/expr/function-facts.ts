@@ -905,6 +905,22 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ['CAST(CAST(1.5 AS DOUBLE) AS TIMESTAMP(3))', { error: 'TO_TIMESTAMP(FROM_UNIXTIME(numeric_col)) instead, note the numeric is in seconds' }],
     ["CAST(TIMESTAMP '2001-02-03 04:05:06' AS DECIMAL(20, 0))", { error: 'UNIX_TIMESTAMP(CAST(timestamp_col AS STRING))' }],
     ['TO_TIMESTAMP_LTZ(1, 10)', { error: 'Precision for TO_TIMESTAMP_LTZ must be between 0 and 9 but was 10' }],
+    ['TO_TIMESTAMP_LTZ(CAST(12.5 AS FLOAT), 0)', '1970-01-01 00:00:12.500'],
+    ['TO_TIMESTAMP_LTZ(CAST(-127 AS TINYINT), 0)', '1969-12-31 23:57:53.000'],
+    ['TO_TIMESTAMP_LTZ(-2147483648, 0)', '1901-12-13 20:45:52.000'],
+    ['TO_TIMESTAMP_LTZ(0.0009, 3)', '1970-01-01 00:00:00.000'],
+    // Text that is not a date or time gives NULL; an unknown zone is read as UTC (Java's TimeZone).
+    ["CONVERT_TZ('not a time', 'UTC', 'Asia/Tokyo')", null],
+    ["CONVERT_TZ('2020-06-01 12:00:00', 'UTC', 'Nowhere/Unknown')", '2020-06-01 12:00:00'],
+    ["DATE_FORMAT('garbage', 'yyyy')", null, 'STRING'],
+    ["DATE_FORMAT(DATE '2003-07-04', 'dd.MM.yyyy HH:mm')", '04.07.2003 00:00'],
+    ["TO_TIMESTAMP('garbage', 'yyyy-MM-dd')", null, 'TIMESTAMP(3)'],
+    ["TO_TIMESTAMP('2003070415', 'yyyyMMddHH')", '2003-07-04 15:00:00.000'],
+    ["FROM_UNIXTIME(CAST(61 AS TINYINT), 'HH:mm:ss')", '00:01:01'],
+    // Text casts accept one-digit months, days and hours.
+    ["CAST('2003-7-4 6:05:09.25' AS TIMESTAMP)", '2003-07-04 06:05:09.250000', 'TIMESTAMP(6) NOT NULL'],
+    ["CAST('2003-7-4' AS TIMESTAMP(3))", '2003-07-04 00:00:00.000'],
+    ["CAST('7:05:09' AS TIME)", '07:05:09'],
     // Instants outside the years 0000..9999, and epochs no instant has, are NULL.
     ['TO_TIMESTAMP_LTZ(253402300799, 0)', '9999-12-31 23:59:59.000'],
     ['TO_TIMESTAMP_LTZ(253402300800, 0)', null, 'TIMESTAMP_LTZ(3)'],
@@ -1258,6 +1274,19 @@ export const ZONED_FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ['TO_TIMESTAMP_LTZ(1616893200000)', '2021-03-28 03:00:00.000'],
     ["DATE_FORMAT(TO_TIMESTAMP_LTZ(1625097600000), 'yyyy-MM-dd HH:mm:ss')", '2021-07-01 02:00:00'],
     ["DATE_FORMAT(TO_TIMESTAMP_LTZ(1609459200000), 'yyyy-MM-dd HH:mm:ss')", '2021-01-01 01:00:00'],
+    // A wall time in the spring-forward gap reads as the time an hour later (both are 01:30Z).
+    ["UNIX_TIMESTAMP('2021-03-28 02:30:00')", '1616895000'],
+    ["UNIX_TIMESTAMP('2021-03-28 03:30:00')", '1616895000'],
+    ['FROM_UNIXTIME(1616895000)', '2021-03-28 03:30:00'],
+    ['FLOOR(TO_TIMESTAMP_LTZ(1616895000, 0) TO HOUR)', '2021-03-28 03:00:00.000'],
+  ],
+  // Half-hour offsets: rounding to an hour is on the local clock.
+  'Asia/Kolkata': [
+    ['TO_TIMESTAMP_LTZ(1616895000, 0)', '2021-03-28 07:00:00.000'],
+    ['FLOOR(TO_TIMESTAMP_LTZ(1616896800, 0) TO HOUR)', '2021-03-28 07:00:00.000'],
+    ['CEIL(TO_TIMESTAMP_LTZ(1616896800, 0) TO HOUR)', '2021-03-28 08:00:00.000'],
+    ['FLOOR(TO_TIMESTAMP_LTZ(1616896800, 0) TO DAY)', '2021-03-28 00:00:00.000'],
+    ['EXTRACT(MINUTE FROM TO_TIMESTAMP_LTZ(1616896800, 0))', '30'],
   ],
   'GMT-08:00': [
     ['TO_TIMESTAMP_LTZ(0)', '1969-12-31 16:00:00.000'],
