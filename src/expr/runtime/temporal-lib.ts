@@ -48,7 +48,8 @@ const timeExtractors: Readonly<Record<string, (millisOfDay: number) => number>> 
 };
 
 function unknownUnit(unit: string, what: string): WeirError {
-  return new WeirError('INVALID_ARGUMENT', `EXTRACT(${unit} FROM ${what}) is not supported`);
+  const upper = unit.toUpperCase();
+  return new WeirError('INVALID_ARGUMENT', `EXTRACT(${upper} FROM ${what}) is not supported: ${upper} can not be applied to a ${what}`);
 }
 
 /** The EXTRACT function of `unit` for DATE values (days); throws INVALID_ARGUMENT for units a date has not. */
