@@ -220,40 +220,38 @@ function isPeriod(type: SqlType): boolean {
   if (type.kind !== 'ROW' || type.fields.length !== 2) return false;
   const [start, end] = [type.fields[0]!.type, type.fields[1]!.type];
   if (!isInstant(start)) return false;
-  return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || (isInstant(end) && (end.kind === start.kind || (end.kind !== 'TIME' && start.kind !== 'TIME')));
+  // Calcite's period: an end of the start's own type (a DATE and a TIMESTAMP do not make a period), or an interval.
+  return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || end.kind === start.kind;
 }
 
 /**
- * JS expressions for a period's start and end as comparable values (milliseconds when `millis`,
- * else the instant's own unit: epoch nanos for TIMESTAMP(p > 3) fields); NULL fields stay NULL.
+ * JS expressions for a period's start and end as comparable values, in the start's own unit
+ * (epoch nanos for TIMESTAMP(p > 3) fields); NULL fields stay NULL.
  */
-function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [string, string] {
+function periodCodes(ctx: CodegenContext, row: ArgCode): [string, string] {
   const [startType, endType] = (row.type as RowType).fields.map((f) => f.type) as [SqlType, SqlType];
   const start = `${row.code}[0]`;
   const end = `${row.code}[1]`;
   const nanos = isNanoTimestamp(startType);
-  const asMillis = (code: string, type: SqlType) => (millis && type.kind === 'DATE' ? `(${code} === null ? null : ${code} * ${MILLIS_PER_DAY})` : code);
-  let endCode: string;
+  let sum: string;
   if (endType.kind === 'INTERVAL_DAY_TIME') {
-    const sum = nanos
+    sum = nanos
       ? `${ctx.lib('addMillisToNanos')}(${start}, ${end}, 1)`
       : startType.kind === 'TIME'
         ? `${ctx.lib('floorMod')}(${start} + ${end}, ${MILLIS_PER_DAY})`
         : startType.kind === 'DATE'
           ? `${start} + ${ctx.lib('floorDiv')}(${end}, ${MILLIS_PER_DAY})`
           : `${start} + ${end}`;
-    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
   } else if (endType.kind === 'INTERVAL_YEAR_MONTH') {
-    const sum = nanos
+    sum = nanos
       ? `${ctx.lib('addMonthsToNanos')}(${start}, ${end})`
       : startType.kind === 'DATE'
         ? `${ctx.lib('addMonthsToDate')}(${start}, ${end})`
         : startType.kind === 'TIME'
           ? start
           : `${ctx.lib('addMonthsToTimestamp')}(${start}, ${end})`;
-    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
-  } else endCode = asMillis(end, endType);
-  return [asMillis(start, startType), endCode];
+  } else return [start, end];
+  return [start, `(${start} === null || ${end} === null ? null : ${sum})`];
 }
 
 type TimestampType = Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>;
@@ -270,20 +268,13 @@ function periodsAt(types: readonly SqlType[], precision: number): SqlType[] {
 const isTimestampKind = (t: SqlType): boolean => t.kind === 'TIMESTAMP' || t.kind === 'TIMESTAMP_LTZ';
 
 /**
- * The periods as OVERLAPS compares them: when a TIMESTAMP(p > 3) field takes part and every
- * instant is a timestamp, all timestamp fields at precision 9 (epoch nanos: compared by the
- * nanosecond, as Flink compares the values themselves); otherwise those of p > 3 at precision 3
- * (a DATE or TIME period against one of TIMESTAMP(p > 3): compared on the millisecond).
+ * The periods as OVERLAPS compares them (their instants are of one kind): when a TIMESTAMP(p > 3)
+ * field takes part, all timestamp fields at precision 9 (epoch nanos: compared by the nanosecond,
+ * as Flink compares the values themselves); otherwise as they are.
  */
 function comparablePeriods(types: readonly SqlType[]): SqlType[] {
   const fields = types.flatMap((t) => (t as RowType).fields.map((f) => f.type));
-  if (!fields.some(isNanoTimestamp)) return [...types];
-  const instants = fields.filter((t) => t.kind !== 'INTERVAL_DAY_TIME' && t.kind !== 'INTERVAL_YEAR_MONTH');
-  if (instants.every(isTimestampKind)) return periodsAt(types, 9);
-  return types.map((type) => {
-    const row = type as RowType;
-    return { ...row, fields: row.fields.map((f) => (isNanoTimestamp(f.type) ? { ...f, type: { ...(f.type as TimestampType), precision: 3 } } : f)) };
-  });
+  return fields.some(isNanoTimestamp) ? periodsAt(types, 9) : [...types];
 }
 
 /** The name of the planner's TUMBLE bound function (see {@link tumbleBound}); `$` names are not callable from SQL. */
@@ -540,14 +531,14 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         args: [Arg.ROW, Arg.ROW],
         coerce: (types) => {
           if (!types.every(isPeriod)) return undefined;
+          // Both periods start with the same type, as Calcite's SqlOverlapsOperator checks.
           const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
-          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? comparablePeriods(types) : undefined;
+          return kinds[0] === kinds[1] ? comparablePeriods(types) : undefined;
         },
         nullable: true,
         returns: booleanType(false),
         generate: (ctx, [a, b]) => {
-          const millis = (a!.type as RowType).fields[0]!.type.kind !== (b!.type as RowType).fields[0]!.type.kind;
-          return `${ctx.lib('overlaps')}(${[...periodCodes(ctx, a!, millis), ...periodCodes(ctx, b!, millis)].join(', ')})`;
+          return `${ctx.lib('overlaps')}(${[...periodCodes(ctx, a!), ...periodCodes(ctx, b!)].join(', ')})`;
         },
       },
     ],
