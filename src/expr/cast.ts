@@ -41,7 +41,7 @@ import { formatType, isBinaryType, isIntegerType, isStringType, MAX_VARBINARY_LE
 import { formatValue } from '../common/value-format.js';
 import type { CodegenContext } from './function-definition.js';
 import { parseDateText } from './runtime/date-text.js';
-import { canCast } from './type-coercion.js';
+import { canCast, castRefusal } from './type-coercion.js';
 
 /** Converts one non-NULL value. */
 export type Converter = (value: any) => unknown;
@@ -75,7 +75,7 @@ function castOverflow(value: unknown, from: SqlType, to: SqlType): WeirError {
  */
 export function castConverter(from: SqlType, to: SqlType, zone: string = UTC_ZONE): Converter | undefined {
   if (from.kind === 'NULL') return undefined;
-  if (!canCast(from, to)) throw new WeirError('TYPE_MISMATCH', `cannot cast ${typeName(from)} to ${typeName(to)}`);
+  if (!canCast(from, to)) throw new WeirError('TYPE_MISMATCH', castRefusal(from, to, typeName));
   switch (to.kind) {
     case 'CHAR':
     case 'VARCHAR':

@@ -246,6 +246,25 @@ export function canCast(from: SqlType, to: SqlType): boolean {
 }
 
 /**
+ * Why CAST refuses `from` to `to` (for a pair {@link canCast} rejects): Flink's explanations for a
+ * number to or from TIMESTAMP or TIMESTAMP_LTZ, naming the function to use instead; otherwise
+ * `cannot cast FROM to TO` with the types as `describe` shows them.
+ */
+export function castRefusal(from: SqlType, to: SqlType, describe: (type: SqlType) => string): string {
+  if (isNumericType(from) && to.kind === 'TIMESTAMP_LTZ') {
+    return "The cast from NUMERIC type to TIMESTAMP_LTZ type is not allowed. It's recommended to use TO_TIMESTAMP_LTZ(numeric_col, precision) instead.";
+  }
+  if (from.kind === 'TIMESTAMP_LTZ' && isNumericType(to)) return 'The cast from TIMESTAMP_LTZ type to NUMERIC type is not allowed.';
+  if (isNumericType(from) && to.kind === 'TIMESTAMP') {
+    return "The cast from NUMERIC type to TIMESTAMP type is not allowed. It's recommended to use TO_TIMESTAMP(FROM_UNIXTIME(numeric_col)) instead, note the numeric is in seconds.";
+  }
+  if (from.kind === 'TIMESTAMP' && isNumericType(to)) {
+    return "The cast from TIMESTAMP type to NUMERIC type is not allowed. It's recommended to use UNIX_TIMESTAMP(CAST(timestamp_col AS STRING)) instead.";
+  }
+  return `cannot cast ${describe(from)} to ${describe(to)}`;
+}
+
+/**
  * The type two operands of a comparison are converted to before comparing: their least
  * restrictive type, or — when one is a string and the other a number, BOOLEAN or date/time — the
  * non-string type (the string is cast, as Calcite's implicit coercion does). Undefined when they

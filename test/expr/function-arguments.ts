@@ -246,7 +246,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   TO_BASE64: calls(["TO_BASE64('Hello World')", "TO_BASE64(x'0001ff')"], [`TO_BASE64(${N_STR})`, `TO_BASE64(${N_BYTES})`], ["TO_BASE64('')", "TO_BASE64(x'')", "TO_BASE64('\u{1F600}é')"]),
   TO_DATE: calls(["TO_DATE('2020-01-01')", "TO_DATE('01/02/2020', 'dd/MM/yyyy')"], [`TO_DATE(${N_STR})`], ["TO_DATE('2020-02-30')", "TO_DATE('x', 'yyyy')"]),
   TO_TIMESTAMP: calls(["TO_TIMESTAMP('2020-01-01 00:00:00')", "TO_TIMESTAMP('2020', 'yyyy')"], [`TO_TIMESTAMP(${N_STR})`], ["TO_TIMESTAMP('x')"]),
-  TO_TIMESTAMP_LTZ: calls(['TO_TIMESTAMP_LTZ(0, 0)', 'TO_TIMESTAMP_LTZ(1000)', "TO_TIMESTAMP_LTZ('2020-01-01 00:00:00')"], [`TO_TIMESTAMP_LTZ(${N_INT}, 3)`, `TO_TIMESTAMP_LTZ(${N_STR})`], ['TO_TIMESTAMP_LTZ(1, -1)', "TO_TIMESTAMP_LTZ('x', 'yyyy', 'UTC')"]),
+  TO_TIMESTAMP_LTZ: calls(['TO_TIMESTAMP_LTZ(0, 0)', 'TO_TIMESTAMP_LTZ(1000)', "TO_TIMESTAMP_LTZ('2020-01-01 00:00:00')"], [`TO_TIMESTAMP_LTZ(${N_INT}, 3)`, `TO_TIMESTAMP_LTZ(${N_STR})`], ["TO_TIMESTAMP_LTZ(1, CHAR_LENGTH('x') - 2)", 'TO_TIMESTAMP_LTZ(253402300800000, 3)', "TO_TIMESTAMP_LTZ('x', 'yyyy', 'UTC')"]),
   TRANSLATE: calls(["TRANSLATE('abc', 'ab', 'x')"], [`TRANSLATE(${N_STR}, 'a', 'b')`, `TRANSLATE('a', ${N_STR}, 'b')`], ["TRANSLATE('', '', '')"]),
   TRIM: calls(["TRIM('  a  ')", "TRIM(LEADING 'x' FROM 'xa')"], [`TRIM(${N_STR})`], ["TRIM(BOTH '' FROM 'a')"]),
   TRUNCATE: calls(['TRUNCATE(1.25, 1)', 'TRUNCATE(1.25e0)', 'TRUNCATE(129, -1)'], [`TRUNCATE(${N_DBL}, 1)`], ['TRUNCATE(1e308, -400)']),

@@ -122,6 +122,10 @@ const plusTemporal: readonly Signature[] = [
   temporalSignature([Arg.DATE, Arg.INTERVAL_DT], 0, (ctx, a, b) => `${a} + ${daysOf(ctx, b)}`),
   temporalSignature([Arg.INTERVAL_DT, Arg.DATE], 1, (ctx, a, b) => `${b} + ${daysOf(ctx, a)}`),
   temporalSignature([Arg.TIME, Arg.INTERVAL_DT], 0, (ctx, a, b) => timeOfDay(ctx, `${a} + ${b}`)),
+  temporalSignature([Arg.INTERVAL_DT, Arg.TIME], 1, (ctx, a, b) => timeOfDay(ctx, `${b} + ${a}`)),
+  // Months do not move a time of day (Flink's code generator keeps the TIME as it is).
+  temporalSignature([Arg.TIME, Arg.INTERVAL_YM], 0, (_ctx, a) => a),
+  temporalSignature([Arg.INTERVAL_YM, Arg.TIME], 1, (_ctx, _a, b) => b),
   timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, ${b})`, plusMonths),
   timestampSignature([Arg.INTERVAL_YM, Arg.TIMESTAMP], 1, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${b}, ${a})`, plusMonths),
   temporalSignature([Arg.DATE, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${a}, ${b})`),
@@ -134,6 +138,7 @@ const minusTemporal: readonly Signature[] = [
   timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_DT], 0, (_ctx, a, b) => `${a} - ${b}`, minusDayTime),
   temporalSignature([Arg.DATE, Arg.INTERVAL_DT], 0, (ctx, a, b) => `${a} - ${daysOf(ctx, b)}`),
   temporalSignature([Arg.TIME, Arg.INTERVAL_DT], 0, (ctx, a, b) => timeOfDay(ctx, `${a} - ${b}`)),
+  temporalSignature([Arg.TIME, Arg.INTERVAL_YM], 0, (_ctx, a) => a),
   timestampSignature([Arg.TIMESTAMP, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToTimestamp')}(${a}, -${b})`, minusMonths),
   temporalSignature([Arg.DATE, Arg.INTERVAL_YM], 0, (ctx, a, b) => `${ctx.lib('addMonthsToDate')}(${a}, -${b})`),
   intervalSignature([Arg.INTERVAL_DT, Arg.INTERVAL_DT], '-', 0),

@@ -135,9 +135,7 @@ function temporalRounding(name: 'FLOOR' | 'CEIL', family: (typeof Arg)[keyof typ
       const round = ctx.constant(nanos ? nanoRounder(unitName, name === 'CEIL', millisRounder) : millisRounder, name.toLowerCase());
       if (value!.type.kind !== 'TIMESTAMP_LTZ' || isUtcZone(ctx.timeZone)) return `${round}(${value!.code})`;
       // A TIMESTAMP_LTZ is rounded on the session zone's wall clock (FLOOR(... TO DAY) is local midnight), as in Flink.
-      const zone = JSON.stringify(ctx.timeZone);
-      if (nanos) return `${ctx.lib('instantOfNanos')}(${round}(${ctx.lib('localOfNanos')}(${value!.code}, ${zone})), ${zone})`;
-      return `${ctx.lib('instantOf')}(${round}(${ctx.lib('localOf')}(${value!.code}, ${zone})), ${zone})`;
+      return `${ctx.lib(nanos ? 'roundNanosInZone' : 'roundInZone')}(${round}, ${value!.code}, ${JSON.stringify(ctx.timeZone)})`;
     },
   };
 }

@@ -130,6 +130,9 @@ function patternPrecision(pattern: LiteralArg | undefined): number {
 /** The result precision of TO_TIMESTAMP_LTZ(epoch, precision): a literal 4..9 as it is, else 3 (Flink 2.3). */
 function epochPrecision(precision: LiteralArg | undefined): number {
   const value = precision?.value;
+  if (typeof value === 'number' && (!Number.isInteger(value) || value < 0 || value > 9)) {
+    throw new WeirError('INVALID_ARGUMENT', `Precision for TO_TIMESTAMP_LTZ must be between 0 and 9 but was ${value}.`);
+  }
   return typeof value === 'number' && Number.isInteger(value) && value > 3 && value <= 9 ? value : 3;
 }
 
@@ -187,6 +190,22 @@ const currentWatermark: ScalarFunctionDefinition = {
   },
 };
 
+/** The error of TIMESTAMPDIFF between a TIMESTAMP_LTZ and another kind (Flink's code generator refuses it). */
+const ltzDiffError = (): WeirError => new WeirError('TYPE_MISMATCH', 'TIMESTAMP_LTZ only supports diff between the same type.');
+
+/**
+ * The type of TIMESTAMPDIFF with a TIME operand, which Flink computes only in months (MONTH,
+ * QUARTER, YEAR), the TIME standing for that time on 1970-01-01: INT, or the error for another unit.
+ */
+function timeDiffType(types: readonly SqlType[], literals: Literals): SqlType {
+  if (types[1]!.kind === 'TIMESTAMP_LTZ' || types[2]!.kind === 'TIMESTAMP_LTZ') throw ltzDiffError();
+  const unit = literals[0]?.value;
+  if (typeof unit === 'string' && !['MONTH', 'QUARTER', 'YEAR'].includes(unit.toUpperCase())) {
+    throw new WeirError('TYPE_MISMATCH', `TIMESTAMPDIFF(${unit.toUpperCase()}) of a TIME is not supported; only MONTH, QUARTER and YEAR are`);
+  }
+  return SqlTypes.int(false);
+}
+
 const millisOf = (value: ArgCode): string => (value.type.kind === 'DATE' ? `${value.code} * ${MILLIS_PER_DAY}` : value.code);
 
 /** A DATE, TIMESTAMP(p <= 3) or TIMESTAMP(p > 3) argument as epoch nanos. */
@@ -201,40 +220,38 @@ function isPeriod(type: SqlType): boolean {
   if (type.kind !== 'ROW' || type.fields.length !== 2) return false;
   const [start, end] = [type.fields[0]!.type, type.fields[1]!.type];
   if (!isInstant(start)) return false;
-  return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || (isInstant(end) && (end.kind === start.kind || (end.kind !== 'TIME' && start.kind !== 'TIME')));
+  // Calcite's period: an end of the start's own type (a DATE and a TIMESTAMP do not make a period), or an interval.
+  return end.kind === 'INTERVAL_DAY_TIME' || end.kind === 'INTERVAL_YEAR_MONTH' || end.kind === start.kind;
 }
 
 /**
- * JS expressions for a period's start and end as comparable values (milliseconds when `millis`,
- * else the instant's own unit: epoch nanos for TIMESTAMP(p > 3) fields); NULL fields stay NULL.
+ * JS expressions for a period's start and end as comparable values, in the start's own unit
+ * (epoch nanos for TIMESTAMP(p > 3) fields); NULL fields stay NULL.
  */
-function periodCodes(ctx: CodegenContext, row: ArgCode, millis: boolean): [string, string] {
+function periodCodes(ctx: CodegenContext, row: ArgCode): [string, string] {
   const [startType, endType] = (row.type as RowType).fields.map((f) => f.type) as [SqlType, SqlType];
   const start = `${row.code}[0]`;
   const end = `${row.code}[1]`;
   const nanos = isNanoTimestamp(startType);
-  const asMillis = (code: string, type: SqlType) => (millis && type.kind === 'DATE' ? `(${code} === null ? null : ${code} * ${MILLIS_PER_DAY})` : code);
-  let endCode: string;
+  let sum: string;
   if (endType.kind === 'INTERVAL_DAY_TIME') {
-    const sum = nanos
+    sum = nanos
       ? `${ctx.lib('addMillisToNanos')}(${start}, ${end}, 1)`
       : startType.kind === 'TIME'
         ? `${ctx.lib('floorMod')}(${start} + ${end}, ${MILLIS_PER_DAY})`
         : startType.kind === 'DATE'
           ? `${start} + ${ctx.lib('floorDiv')}(${end}, ${MILLIS_PER_DAY})`
           : `${start} + ${end}`;
-    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
   } else if (endType.kind === 'INTERVAL_YEAR_MONTH') {
-    const sum = nanos
+    sum = nanos
       ? `${ctx.lib('addMonthsToNanos')}(${start}, ${end})`
       : startType.kind === 'DATE'
         ? `${ctx.lib('addMonthsToDate')}(${start}, ${end})`
         : startType.kind === 'TIME'
           ? start
           : `${ctx.lib('addMonthsToTimestamp')}(${start}, ${end})`;
-    endCode = `(${start} === null || ${end} === null ? null : ${asMillis(sum, startType)})`;
-  } else endCode = asMillis(end, endType);
-  return [asMillis(start, startType), endCode];
+  } else return [start, end];
+  return [start, `(${start} === null || ${end} === null ? null : ${sum})`];
 }
 
 type TimestampType = Extract<SqlType, { kind: 'TIMESTAMP' | 'TIMESTAMP_LTZ' }>;
@@ -251,20 +268,13 @@ function periodsAt(types: readonly SqlType[], precision: number): SqlType[] {
 const isTimestampKind = (t: SqlType): boolean => t.kind === 'TIMESTAMP' || t.kind === 'TIMESTAMP_LTZ';
 
 /**
- * The periods as OVERLAPS compares them: when a TIMESTAMP(p > 3) field takes part and every
- * instant is a timestamp, all timestamp fields at precision 9 (epoch nanos: compared by the
- * nanosecond, as Flink compares the values themselves); otherwise those of p > 3 at precision 3
- * (a DATE or TIME period against one of TIMESTAMP(p > 3): compared on the millisecond).
+ * The periods as OVERLAPS compares them (their instants are of one kind): when a TIMESTAMP(p > 3)
+ * field takes part, all timestamp fields at precision 9 (epoch nanos: compared by the nanosecond,
+ * as Flink compares the values themselves); otherwise as they are.
  */
 function comparablePeriods(types: readonly SqlType[]): SqlType[] {
   const fields = types.flatMap((t) => (t as RowType).fields.map((f) => f.type));
-  if (!fields.some(isNanoTimestamp)) return [...types];
-  const instants = fields.filter((t) => t.kind !== 'INTERVAL_DAY_TIME' && t.kind !== 'INTERVAL_YEAR_MONTH');
-  if (instants.every(isTimestampKind)) return periodsAt(types, 9);
-  return types.map((type) => {
-    const row = type as RowType;
-    return { ...row, fields: row.fields.map((f) => (isNanoTimestamp(f.type) ? { ...f, type: { ...(f.type as TimestampType), precision: 3 } } : f)) };
-  });
+  return fields.some(isNanoTimestamp) ? periodsAt(types, 9) : [...types];
 }
 
 /** The name of the planner's TUMBLE bound function (see {@link tumbleBound}); `$` names are not callable from SQL. */
@@ -358,15 +368,14 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         optional: 1,
         exactInt64: true,
         coerce: (types) => [types[0]!.kind === 'DECIMAL' || types[0]!.kind === 'FLOAT' ? SqlTypes.double(types[0]!.nullable) : types[0]!, ...types.slice(1)],
-        // Flink 2.3: a literal precision of 4..9 gives TIMESTAMP_LTZ(p) (every digit kept), 0..3 TIMESTAMP_LTZ(3).
-        returns: (_types, literals) => SqlTypes.timestampLtz(epochPrecision(literals[1]), false),
+        // Flink 2.3: a literal precision of 4..9 gives TIMESTAMP_LTZ(p) (every digit kept), 0..3 TIMESTAMP_LTZ(3);
+        // the type is nullable (an instant outside the years 0000..9999 is NULL).
+        nullable: true,
+        returns: (_types, literals) => SqlTypes.timestampLtz(epochPrecision(literals[1]), true),
         generate: (ctx, [epoch, precision], call) => {
           const constant = precision === undefined ? 3 : precision.constant?.value;
-          if (isNanoTimestamp(call.type)) return `${ctx.lib('epochToNanos')}(${epoch!.code}, ${constant as number})`;
-          const exact = epoch!.type.kind === 'BIGINT' ? `${ctx.lib('int64AsEpoch')}(${epoch!.code})` : epoch!.code;
-          if (constant === 3 && epoch!.type.kind !== 'DOUBLE') return exact;
-          if (constant === 0 && epoch!.type.kind !== 'DOUBLE') return `${ctx.lib('bigintResult')}(${exact} * 1000, ${epoch!.code}, '*', 1000)`;
-          return `${ctx.lib('epochToMillis')}(${exact}, ${precision?.code ?? '3'})`;
+          if (isNanoTimestamp(call.type)) return `${ctx.lib('epochToNanosOrNull')}(${epoch!.code}, ${constant as number})`;
+          return `${ctx.lib('epochToMillisOrNull')}(${epoch!.code}, ${precision?.code ?? '3'})`;
         },
       },
       {
@@ -449,7 +458,10 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.STRING, Arg.DATETIME, Arg.DATETIME],
         exactNanos: true,
-        returns: SqlTypes.int(false),
+        returns: (types) => {
+          if ((types[1]!.kind === 'TIMESTAMP_LTZ') !== (types[2]!.kind === 'TIMESTAMP_LTZ')) throw ltzDiffError();
+          return SqlTypes.int(false);
+        },
         generate: (ctx, [unit, a, b]) => {
           const name = String(constantArg('TIMESTAMPDIFF', unit, 'unit'));
           const millisDiff = timestampDiffFunction(name);
@@ -457,6 +469,15 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
           return `${ctx.constant(nanoDiffFunction(name, millisDiff), 'diff')}(${nanosOf(ctx, a!)}, ${nanosOf(ctx, b!)})`;
         },
       },
+      ...([
+        [Arg.TIME, Arg.DATETIME],
+        [Arg.DATETIME, Arg.TIME],
+        [Arg.TIME, Arg.TIME],
+      ] as const).map(([first, second]): Signature => ({
+        args: [Arg.STRING, first, second],
+        returns: timeDiffType,
+        generate: (ctx, [unit, a, b]) => `${ctx.constant(timestampDiffFunction(String(constantArg('TIMESTAMPDIFF', unit, 'unit'))), 'diff')}(${millisOf(a!)}, ${millisOf(b!)})`,
+      })),
     ],
   }),
   defineScalar({
@@ -467,8 +488,18 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
   ...(['DATE_ADD', 'DATE_SUB'] as const).map((name) =>
     defineScalar({
       name,
-      description: `${name}(d, n): the date d (a DATE, TIMESTAMP or yyyy-MM-dd text) ${name === 'DATE_ADD' ? 'plus' : 'minus'} n days, as yyyy-MM-dd text`,
+      description: `${name}(d, n): the date d (a DATE, TIMESTAMP or yyyy-MM-dd text) ${name === 'DATE_ADD' ? 'plus' : 'minus'} n days, as yyyy-MM-dd text; ${name}(date, interval): the DATE ${name === 'DATE_ADD' ? 'plus' : 'minus'} the interval, as a DATE`,
       signatures: [
+        {
+          args: [Arg.DATE, Arg.INTERVAL_DT],
+          returns: SqlTypes.date(false),
+          generate: (ctx, [d, i]) => `${d!.code} ${name === 'DATE_ADD' ? '+' : '-'} ${ctx.lib('floorDiv')}(${i!.code}, ${MILLIS_PER_DAY})`,
+        },
+        {
+          args: [Arg.DATE, Arg.INTERVAL_YM],
+          returns: SqlTypes.date(false),
+          generate: (ctx, [d, i]) => `${ctx.lib('addMonthsToDate')}(${d!.code}, ${name === 'DATE_ADD' ? '' : '-'}${i!.code})`,
+        },
         {
           args: [Arg.STRING, Arg.INTEGER],
           returns: STRING,
@@ -500,14 +531,14 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         args: [Arg.ROW, Arg.ROW],
         coerce: (types) => {
           if (!types.every(isPeriod)) return undefined;
+          // Both periods start with the same type, as Calcite's SqlOverlapsOperator checks.
           const kinds = types.map((t) => (t as RowType).fields[0]!.type.kind);
-          return (kinds[0] === 'TIME') === (kinds[1] === 'TIME') ? comparablePeriods(types) : undefined;
+          return kinds[0] === kinds[1] ? comparablePeriods(types) : undefined;
         },
         nullable: true,
         returns: booleanType(false),
         generate: (ctx, [a, b]) => {
-          const millis = (a!.type as RowType).fields[0]!.type.kind !== (b!.type as RowType).fields[0]!.type.kind;
-          return `${ctx.lib('overlaps')}(${[...periodCodes(ctx, a!, millis), ...periodCodes(ctx, b!, millis)].join(', ')})`;
+          return `${ctx.lib('overlaps')}(${[...periodCodes(ctx, a!), ...periodCodes(ctx, b!)].join(', ')})`;
         },
       },
     ],

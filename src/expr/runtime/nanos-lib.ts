@@ -9,7 +9,7 @@ import { addMonthsToMillis, floorMod, MILLIS_PER_DAY } from '../../common/dateti
 import { millisOfNanos, nanoOfMilliOf, nanosOfMillis, NANOS_PER_MILLI, truncateNanos, type EpochNanos } from '../../common/epoch-nanos.js';
 import { WeirError } from '../../common/errors.js';
 import { instantOfNanos, localOfNanos } from '../../common/time-zone.js';
-import { instantOfWallTime } from './temporal-lib.js';
+import { instantOfWallTime, MAX_LTZ_MILLIS, MIN_LTZ_MILLIS } from './temporal-lib.js';
 
 export { instantOfNanos, localOfNanos };
 import { cachedDateFormatter, cachedDateParserNanos, type DateFormatter } from './date-format.js';
@@ -111,6 +111,12 @@ export function nanoRounder(unit: string, ceil: boolean, millisRounder: (millis:
   };
 }
 
+/** {@link roundInZone} for epoch nanos (a TIMESTAMP_LTZ(p > 3)): the offset at the instant added, the result rounded, the offset taken off. */
+export function roundNanosInZone(round: (wall: EpochNanos) => EpochNanos, instant: EpochNanos, zone: string): EpochNanos {
+  const offset = localOfNanos(instant, zone) - instant;
+  return round(instant + offset) - offset;
+}
+
 /** DATE_FORMAT of epoch nanos with a formatter (the pattern's S beyond three letters shows the nanoseconds). */
 export function formatNanos(format: DateFormatter, nanos: EpochNanos): string {
   return format(millisOfNanos(nanos), nanoOfMilliOf(nanos));
@@ -133,6 +139,16 @@ export function textToTimestampLtzNanos(precision: number, text: string, pattern
   if (parsed === undefined) return null;
   return truncateNanos(nanosOfMillis(instantOfWallTime(parsed.millis, zone), parsed.nanoOfMilli), precision);
 }
+
+/** {@link epochToNanos}, or NULL for an instant outside the years 0000..9999 or a NaN or infinite epoch (Flink's range). */
+export function epochToNanosOrNull(epoch: number | bigint, precision: number): EpochNanos | null {
+  if (typeof epoch === 'number' && !Number.isFinite(epoch)) return null;
+  const nanos = epochToNanos(epoch, precision);
+  return nanos < MIN_LTZ_NANOS || nanos > MAX_LTZ_NANOS ? null : nanos;
+}
+
+const MIN_LTZ_NANOS = BigInt(MIN_LTZ_MILLIS) * NANOS_PER_MILLI;
+const MAX_LTZ_NANOS = BigInt(MAX_LTZ_MILLIS) * NANOS_PER_MILLI + 999_999n;
 
 /** TO_TIMESTAMP_LTZ(epoch, precision) for a literal precision of 4..9: the epoch value in units of 10^-precision seconds, exactly. */
 export function epochToNanos(epoch: number | bigint, precision: number): EpochNanos {

@@ -48,7 +48,8 @@ const timeExtractors: Readonly<Record<string, (millisOfDay: number) => number>> 
 };
 
 function unknownUnit(unit: string, what: string): WeirError {
-  return new WeirError('INVALID_ARGUMENT', `EXTRACT(${unit} FROM ${what}) is not supported`);
+  const upper = unit.toUpperCase();
+  return new WeirError('INVALID_ARGUMENT', `EXTRACT(${upper} FROM ${what}) is not supported: ${upper} can not be applied to a ${what}`);
 }
 
 /** The EXTRACT function of `unit` for DATE values (days); throws INVALID_ARGUMENT for units a date has not. */
@@ -195,98 +196,97 @@ export function overlaps(s0: number | null, e0: number | null, s1: number | null
 /** The units FLOOR/CEIL(x TO unit) accepts, with the instants' milliseconds per unit below a day. */
 const FLOOR_MILLIS: Readonly<Record<string, number>> = { MILLISECOND: 1, SECOND: 1000, MINUTE: 60_000, HOUR: 3_600_000, DAY: MILLIS_PER_DAY };
 
-/** FLOOR(days TO unit) of a DATE (Calcite's: weeks start on Sunday). */
-function floorDays(days: number, unit: string): number {
+/** The units of a week or more, which FLOOR/CEIL round through the calendar. */
+const CALENDAR_UNITS = new Set(['WEEK', 'MONTH', 'QUARTER', 'YEAR', 'DECADE', 'CENTURY', 'MILLENNIUM']);
+
+/**
+ * FLOOR or CEIL of a date (days) to DAY or a calendar unit, as Flink's julianDateFloor computes it:
+ * weeks start on Sunday; CEIL moves to the next boundary unless the date is on one, except that
+ * CEIL TO DAY is always the next day, CEIL TO QUARTER stays only on January 1 (April 1 goes to
+ * July 1), and CEIL TO DECADE, CENTURY or MILLENNIUM always moves to the next one (a century starts
+ * in a year ending in 01).
+ */
+function roundDays(days: number, unit: string, ceil: boolean): number {
+  const { year, month, day } = civilFromDays(days);
+  const pastFirstDay = month > 1 || day > 1;
   switch (unit) {
-    case 'WEEK':
-      return days - floorMod(days + 4, 7);
+    case 'DAY':
+      return ceil ? days + 1 : days;
+    case 'WEEK': {
+      const dayOfWeek = floorMod(days + 4, 7); // Sunday 0
+      return ceil ? (dayOfWeek > 0 ? days + 7 - dayOfWeek : days) : days - dayOfWeek;
+    }
     case 'MONTH': {
-      const { year, month } = civilFromDays(days);
-      return daysFromCivil(year, month, 1);
+      const first = daysFromCivil(year, month, 1);
+      return ceil && day > 1 ? addMonthsToDays(first, 1) : first;
     }
     case 'QUARTER': {
-      const { year, month } = civilFromDays(days);
-      return daysFromCivil(year, month - ((month - 1) % 3), 1);
+      const quarter = Math.trunc((month + 2) / 3) + (ceil && pastFirstDay ? 1 : 0);
+      return addMonthsToDays(daysFromCivil(year, 1, 1), quarter * 3 - 3);
     }
     case 'YEAR':
-      return daysFromCivil(civilFromDays(days).year, 1, 1);
-    case 'DECADE': {
-      const year = civilFromDays(days).year;
-      return daysFromCivil(year - floorMod(year, 10), 1, 1);
-    }
+      return daysFromCivil(ceil && pastFirstDay ? year + 1 : year, 1, 1);
+    case 'DECADE':
+      return daysFromCivil(10 * (Math.trunc(year / 10) + (ceil ? 1 : 0)), 1, 1);
     case 'CENTURY': {
-      const year = civilFromDays(days).year;
-      return daysFromCivil(year - floorMod(year - 1, 100), 1, 1);
+      const end = 100 * Math.trunc((year + 99) / 100);
+      return daysFromCivil(ceil ? end + 1 : end - 99, 1, 1);
     }
     case 'MILLENNIUM': {
-      const year = civilFromDays(days).year;
-      return daysFromCivil(year - floorMod(year - 1, 1000), 1, 1);
+      const end = 1000 * Math.trunc((year + 999) / 1000);
+      return daysFromCivil(ceil ? end + 1 : end - 999, 1, 1);
     }
     default:
-      return days;
+      throw new WeirError('INTERNAL_ERROR', `no calendar rounding to ${unit}`);
   }
 }
-
-/** The smallest unit boundary after a DATE floor (for CEIL). */
-function nextBoundary(floor: number, unit: string): number {
-  switch (unit) {
-    case 'WEEK':
-      return floor + 7;
-    case 'MONTH':
-      return addMonthsToDays(floor, 1);
-    case 'QUARTER':
-      return addMonthsToDays(floor, 3);
-    case 'YEAR':
-      return addMonthsToDays(floor, 12);
-    case 'DECADE':
-      return addMonthsToDays(floor, 120);
-    case 'CENTURY':
-      return addMonthsToDays(floor, 1200);
-    case 'MILLENNIUM':
-      return addMonthsToDays(floor, 12000);
-    default:
-      return floor + 1;
-  }
-}
-
-const DATE_FLOOR_UNITS = new Set(['DAY', 'WEEK', 'MONTH', 'QUARTER', 'YEAR', 'DECADE', 'CENTURY', 'MILLENNIUM']);
 
 /**
  * FLOOR or CEIL (`ceil`) of a temporal value to `unit`, as a function of the value's
- * representation: `kind` DATE (days; units DAY and above), TIME (milliseconds of the day; units
- * below DAY) or TIMESTAMP (epoch milliseconds). Throws INVALID_ARGUMENT for a unit the type has not.
+ * representation: `kind` DATE (days), TIME (milliseconds of the day; units below DAY) or TIMESTAMP
+ * (epoch milliseconds of the wall-clock time). As in Flink: a DATE is left as it is by units below
+ * DAY; a TIMESTAMP is rounded arithmetically to DAY and below, and to a week or more by its date
+ * alone (the date of the epoch day truncated toward zero, so CEIL('2018-03-01 21:00:01' TO MONTH)
+ * is 2018-03-01). Throws INVALID_ARGUMENT for a unit the type has not.
  */
 export function temporalRounder(unit: string, kind: 'DATE' | 'TIME' | 'TIMESTAMP', ceil: boolean): (value: number) => number {
   const upper = unit.toUpperCase();
   const name = ceil ? 'CEIL' : 'FLOOR';
   const unknown = (): WeirError => new WeirError('INVALID_ARGUMENT', `${name}(${kind} TO ${unit}) is not supported`);
   const millis = FLOOR_MILLIS[upper];
-  if (kind === 'TIME') {
-    if (millis === undefined || upper === 'DAY') throw unknown();
-    return (t) => {
-      const floor = t - floorMod(t, millis);
-      return ceil && floor !== t ? floorMod(floor + millis, MILLIS_PER_DAY) : floor;
-    };
-  }
-  if (kind === 'DATE') {
-    if (!DATE_FLOOR_UNITS.has(upper)) throw unknown();
-    return (days) => {
-      const floor = floorDays(days, upper);
-      return ceil && floor !== days ? nextBoundary(floor, upper) : floor;
-    };
-  }
-  if (millis !== undefined) {
-    return (ts) => {
-      const floor = ts - floorMod(ts, millis);
-      return ceil && floor !== ts ? floor + millis : floor;
-    };
-  }
-  if (!DATE_FLOOR_UNITS.has(upper)) throw unknown();
-  return (ts) => {
-    const days = floorDiv(ts, MILLIS_PER_DAY);
-    const floor = floorDays(days, upper) * MILLIS_PER_DAY;
-    return ceil && floor !== ts ? nextBoundary(floor / MILLIS_PER_DAY, upper) * MILLIS_PER_DAY : floor;
+  const arithmetic = (size: number) => (t: number) => {
+    const floor = t - floorMod(t, size);
+    return ceil && floor !== t ? floor + size : floor;
   };
+  switch (kind) {
+    case 'TIME': {
+      if (millis === undefined || upper === 'DAY') throw unknown();
+      const round = arithmetic(millis);
+      return (t) => floorMod(round(t), MILLIS_PER_DAY);
+    }
+    case 'DATE':
+      if (upper === 'DAY' || CALENDAR_UNITS.has(upper)) return (days) => roundDays(days, upper, ceil);
+      if (millis === undefined) throw unknown();
+      return (days) => days;
+    case 'TIMESTAMP':
+      if (millis !== undefined) return arithmetic(millis);
+      if (!CALENDAR_UNITS.has(upper)) throw unknown();
+      return (ts) => roundDays(Math.trunc(ts / MILLIS_PER_DAY), upper, ceil) * MILLIS_PER_DAY;
+    default: {
+      const never: never = kind;
+      throw new WeirError('INTERNAL_ERROR', `unknown temporal kind ${String(never)}`);
+    }
+  }
+}
+
+/**
+ * A rounding of wall-clock epoch milliseconds applied to a TIMESTAMP_LTZ instant in `zone`, as
+ * Flink's timestampFloor/timestampCeil do: the zone's offset at the instant is added, the result
+ * rounded, and the same offset taken off again (so a DST change between the two is not followed).
+ */
+export function roundInZone(round: (wall: number) => number, instant: number, zone: string): number {
+  const offset = localOf(instant, zone) - instant;
+  return round(instant + offset) - offset;
 }
 
 /** The EXTRACT function of `unit` for intervals: DAY TO SECOND (milliseconds) or YEAR TO MONTH (months), signed as the interval. */
@@ -375,6 +375,32 @@ export function epochToMillis(epoch: number, precision: number): number {
     throw new WeirError('EXECUTION_ERROR', `TO_TIMESTAMP_LTZ: the precision must be between 0 and 9, got ${precision}`);
   }
   return Math.floor(precision <= 3 ? epoch * 10 ** (3 - precision) : epoch / 10 ** (precision - 3));
+}
+
+/** The epoch milliseconds of a TIMESTAMP_LTZ: 0000-01-01 00:00:00.000Z to 9999-12-31 23:59:59.999Z. */
+export const MIN_LTZ_MILLIS = -62_167_219_200_000;
+/** See {@link MIN_LTZ_MILLIS}. */
+export const MAX_LTZ_MILLIS = 253_402_300_799_999;
+
+/**
+ * TO_TIMESTAMP_LTZ(epoch, precision) into epoch milliseconds (precision 0 seconds, 3
+ * milliseconds, ...), or NULL for an instant outside the years 0000..9999 or a NaN or infinite
+ * epoch, as Flink's DateTimeUtils.toTimestampData returns.
+ */
+export function epochToMillisOrNull(epoch: Int64, precision: number): number | null {
+  if (typeof epoch === 'bigint') {
+    if (!Number.isInteger(precision) || precision < 0 || precision > 9) return epochToMillis(Number(epoch), precision);
+    const millis = precision <= 3 ? epoch * 10n ** BigInt(3 - precision) : bigFloorDiv(epoch, 10n ** BigInt(precision - 3));
+    return millis < BigInt(MIN_LTZ_MILLIS) || millis > BigInt(MAX_LTZ_MILLIS) ? null : Number(millis);
+  }
+  if (!Number.isFinite(epoch)) return null;
+  const millis = epochToMillis(epoch, precision);
+  return millis < MIN_LTZ_MILLIS || millis > MAX_LTZ_MILLIS ? null : millis + 0;
+}
+
+function bigFloorDiv(a: bigint, b: bigint): bigint {
+  const q = a / b;
+  return a % b !== 0n && a < 0n ? q - 1n : q;
 }
 
 /** TO_TIMESTAMP_LTZ(text[, pattern[, zone]]): the text read in the pattern (default yyyy-MM-dd HH:mm:ss) as a wall time of `zone` (default UTC); NULL when it does not match. */

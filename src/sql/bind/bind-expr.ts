@@ -9,7 +9,7 @@ import { INT64_MIN } from '../../common/int64.js';
 import { formatType, sameType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { canCast, leastRestrictive } from '../../expr/type-coercion.js';
+import { canCast, castRefusal, leastRestrictive } from '../../expr/type-coercion.js';
 import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
 import { binaryLiteral, intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
@@ -90,7 +90,7 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       const operand = bindExpr(expr.expr, ctx);
       const target = withNullable(bindType(expr.type), operand.type.nullable || expr.try);
       if (!canCast(operand.type, target)) {
-        throw new WeirError('TYPE_MISMATCH', `cannot cast ${describe(operand.type)} to ${describe(target)}`, { span: expr.span });
+        throw new WeirError('TYPE_MISMATCH', castRefusal(operand.type, target, describe), { span: expr.span });
       }
       return Exprs.cast(operand, target, expr.try);
     }
