@@ -201,11 +201,16 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
           }
           return;
         }
-        // Newest first: a key set or removed by a newer file (or an entry later in this one) is decided.
+        // Newest first: a key set or removed by a newer file (or an entry later in this one) is
+        // decided. The newest file decides all its keys (a key a full file writes twice has its
+        // barrier value both times), so its entries need no check.
         const removed = newer.of(name, frame.keyGroup);
         for (const key of frame.tombstones) if (!map.has(key)) removed.add(key);
-        forEachDecodedEntry(frame.entries, add, (key) => map.has(key) || removed.has(key) || (owns !== undefined && !owns(key)));
+        const decided = newer.newest ? undefined : (key: Key): boolean => map.has(key) || (removed.size > 0 && removed.has(key));
+        const skip = owns === undefined ? decided : decided === undefined ? (key: Key): boolean => !owns(key) : (key: Key): boolean => decided(key) || !owns(key);
+        forEachDecodedEntry(frame.entries, add, skip);
       }, order);
+      newer?.applied();
     }
     for (const table of touched) if (table.accessed !== undefined) for (const accessed of table.accessed) if (accessed !== undefined) sortByAccess(accessed);
   }

@@ -83,6 +83,20 @@ export interface SnapshottingStateBackend extends KeyedStateBackend {
  */
 export class RemovedKeys {
   private readonly sets = new Map<string, Set<Key>[]>();
+  private files = 0;
+
+  /**
+   * True until a file of the chain was applied: the backend then holds none of the chain's keys
+   * (another chain's are of other key groups), so the newest file needs no checks.
+   */
+  get newest(): boolean {
+    return this.files === 0;
+  }
+
+  /** A file of the chain was applied. */
+  applied(): void {
+    this.files++;
+  }
 
   /** The removed keys of a declared state in a key group (created empty when missing). */
   of(state: string, keyGroup: number): Set<Key> {
