@@ -61,21 +61,12 @@ const isPrimitive = (value: unknown): boolean => value === null || typeof value 
 function columnar(keys: readonly Key[], values: readonly unknown[]): ColumnarEntries | undefined {
   const first: unknown = values[0];
   if (!Array.isArray(first)) return undefined;
-  const width = first.length;
   // A list of rows (or any nested value) is told apart before a column per element is allocated.
-  for (let j = 0; j < width; j++) if (!isPrimitive(first[j])) return undefined;
-  const count = keys.length;
+  for (const element of first as unknown[]) if (!isPrimitive(element)) return undefined;
   const keyColumn = new ColumnBuilder();
-  const columns: ColumnBuilder[] = [];
-  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder());
-  for (let i = 0; i < count; i++) {
-    const value: unknown = values[i];
-    if (!Array.isArray(value) || value.length !== width) return undefined;
-    for (let j = 0; j < width; j++) {
-      const element: unknown = value[j];
-      if (!isPrimitive(element)) return undefined;
-      columns[j]!.add(element);
-    }
+  const columns = columnBuilders(first.length);
+  for (let i = 0; i < keys.length; i++) {
+    if (!addRow(columns, values[i])) return undefined;
     keyColumn.add(keys[i]);
   }
   return { keys: keyColumn.build(), columns: columns.map((c) => c.build()) };
@@ -87,39 +78,35 @@ function columnar(keys: readonly Key[], values: readonly unknown[]): ColumnarEnt
  * rows are all missing (only empty lists) has no width to take and stays a Map.
  */
 function columnarLists(keys: readonly Key[], values: readonly unknown[]): ColumnarEntries | undefined {
-  const count = keys.length;
-  let rows = 0;
-  let width = -1;
-  for (let i = 0; i < count; i++) {
+  const firstRow: unknown = (values.find((list) => Array.isArray(list) && list.length > 0) as unknown[] | undefined)?.[0];
+  if (!Array.isArray(firstRow)) return undefined;
+  const keyColumn = new ColumnBuilder();
+  const counts = new Int32Array(keys.length);
+  const columns = columnBuilders(firstRow.length);
+  for (let i = 0; i < keys.length; i++) {
     const list: unknown = values[i];
     if (!Array.isArray(list)) return undefined;
-    rows += list.length;
-    if (width < 0 && list.length > 0) {
-      const row: unknown = list[0];
-      if (!Array.isArray(row)) return undefined;
-      width = row.length;
-    }
-  }
-  if (width < 0) return undefined;
-  const keyColumn = new ColumnBuilder();
-  const counts = new Int32Array(count);
-  const columns: ColumnBuilder[] = [];
-  for (let j = 0; j < width; j++) columns.push(new ColumnBuilder());
-  for (let i = 0; i < count; i++) {
-    const list = values[i] as unknown[];
-    for (let r = 0; r < list.length; r++) {
-      const row: unknown = list[r];
-      if (!Array.isArray(row) || row.length !== width) return undefined;
-      for (let j = 0; j < width; j++) {
-        const element: unknown = row[j];
-        if (!isPrimitive(element)) return undefined;
-        columns[j]!.add(element);
-      }
-    }
+    for (const row of list as unknown[]) if (!addRow(columns, row)) return undefined;
     counts[i] = list.length;
     keyColumn.add(keys[i]);
   }
   return { keys: keyColumn.build(), columns: columns.map((c) => c.build()), counts };
+}
+
+/** Adds each element of `row` to its column; false when `row` is not an array of primitives, one per column. */
+function addRow(columns: readonly ColumnBuilder[], row: unknown): boolean {
+  if (!Array.isArray(row) || row.length !== columns.length) return false;
+  for (let j = 0; j < columns.length; j++) {
+    const element: unknown = row[j];
+    if (!isPrimitive(element)) return false;
+    columns[j]!.add(element);
+  }
+  return true;
+}
+
+/** A builder per column. */
+function columnBuilders(width: number): ColumnBuilder[] {
+  return Array.from({ length: width }, () => new ColumnBuilder());
 }
 
 /**
