@@ -20,8 +20,8 @@ export interface StateFileRef {
   readonly checksum: string;
 }
 
-/** A state file's bytes: one buffer, its parts in order, or a stream of its parts (written as they come). */
-export type StateFileData = Uint8Array | readonly Uint8Array[] | AsyncIterable<Uint8Array>;
+/** A state file's bytes: one buffer, its parts in order, or a stream of its parts in batches (each written as it comes, in one write). */
+export type StateFileData = Uint8Array | readonly Uint8Array[] | AsyncIterable<readonly Uint8Array[]>;
 
 /** Checkpoint storage for one job. */
 export interface CheckpointStorage {

@@ -84,10 +84,11 @@ export class FileCheckpointStorage implements CheckpointStorage {
   }
 
   /**
-   * Writes the file part by part as the parts come (a stream is consumed as it is produced, each
-   * part hashed and let go), fsyncs it; refuses to overwrite. The `checkpoint.during-state-write`
-   * failpoint fires midway: between the two halves of one buffer, halfway through a list of parts,
-   * after the first part of a stream (or after its only one).
+   * Writes the file batch by batch as the batches come (a stream is consumed as it is produced,
+   * each batch written with one system call, hashed and let go), fsyncs it; refuses to overwrite.
+   * A buffer is two batches (its halves), a list of parts a batch per part. The
+   * `checkpoint.during-state-write` failpoint fires midway: halfway through the batches of a buffer
+   * or list, after the first batch of a stream (or after its only one).
    */
   async writeStateFile(checkpointId: number, kind: Kind, name: string, data: StateFileData): Promise<StateFileRef> {
     const folder = this.folderPath(checkpointId, kind);
@@ -96,15 +97,15 @@ export class FileCheckpointStorage implements CheckpointStorage {
     const handle = await open(file, 'wx').catch((error: unknown) => {
       throw ioError(error, `cannot create state file ${file}`);
     });
-    const parts = data instanceof Uint8Array ? halves(data) : data;
-    const midway = isPartList(parts) ? Math.max(1, Math.floor(parts.length / 2)) : 1;
+    const batches = data instanceof Uint8Array ? halves(data).map((half) => [half]) : isPartList(data) ? data.map((part) => [part]) : data;
+    const midway = Array.isArray(batches) ? Math.max(1, Math.floor(batches.length / 2)) : 1;
     const hash = createHash('sha256');
     try {
       let written = 0;
-      for await (const part of parts) {
+      for await (const batch of batches) {
         if (written === midway) failpoint(FAILPOINTS.checkpointDuringStateWrite);
-        await handle.write(part);
-        await hashInSlices(hash, part);
+        for (let i = 0; i < batch.length; i += MAX_WRITEV_PARTS) await handle.writev(batch.slice(i, i + MAX_WRITEV_PARTS));
+        for (const part of batch) await hashInSlices(hash, part);
         written++;
       }
       if (written < 2) failpoint(FAILPOINTS.checkpointDuringStateWrite);
@@ -317,7 +318,7 @@ async function checksumInSlices(data: Uint8Array): Promise<string> {
   return `sha256:${hash.digest('hex')}`;
 }
 
-/** Feeds `data` to `hash` a slice at a time, with a turn of the event loop after each slice. */
+/** Feeds `data` to `hash` a slice at a time, with a turn of the event loop after each slice but the last (a part of at most a slice is hashed at once). */
 async function hashInSlices(hash: Hash, data: Uint8Array): Promise<void> {
   for (let start = 0; start < data.byteLength; start += HASH_SLICE_BYTES) {
     hash.update(data.subarray(start, start + HASH_SLICE_BYTES));
@@ -325,8 +326,11 @@ async function hashInSlices(hash: Hash, data: Uint8Array): Promise<void> {
   }
 }
 
-/** True for parts given as a list (whose length is known), false for a stream. */
-function isPartList(parts: readonly Uint8Array[] | AsyncIterable<Uint8Array>): parts is readonly Uint8Array[] {
+/** Buffers one writev takes at most (below the system's IOV_MAX). */
+const MAX_WRITEV_PARTS = 512;
+
+/** True for parts given as a list, false for a stream of batches. */
+function isPartList(parts: readonly Uint8Array[] | AsyncIterable<readonly Uint8Array[]>): parts is readonly Uint8Array[] {
   return Array.isArray(parts);
 }
 

@@ -49,6 +49,8 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   private readonly parts = new SnapshotParts();
   private finished = false;
   private aborted = false;
+  /** What a step threw (a value that cannot be serialised): the snapshot cannot complete. */
+  private error: unknown;
   private readonly work: Generator<void>;
 
   /**
@@ -124,7 +126,18 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   /** Writes one chunk (at most `chunkEntries` entries, about a time slice: snapshot-pacer.ts); returns true once everything is written. */
   step(): boolean {
     if (this.aborted) throw new Error('the snapshot was abandoned');
-    return this.work.next().done === true;
+    if (this.error !== undefined) throw this.error;
+    try {
+      return this.work.next().done === true;
+    } catch (error) {
+      this.error = error;
+      throw error;
+    }
+  }
+
+  /** True once a step failed: every later step throws that error again. */
+  get failed(): boolean {
+    return this.error !== undefined;
   }
 
   /** Abandons the snapshot (its file is not written): the copies are dropped and the backend stops copying keys for it. */
@@ -134,7 +147,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     this.finish();
   }
 
-  stream(): AsyncGenerator<Uint8Array, void, undefined> {
+  stream(): AsyncGenerator<readonly Uint8Array[], void, undefined> {
     return streamSnapshot(this, this.parts);
   }
 

@@ -69,7 +69,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     return this.work.next().done === true;
   }
 
-  stream(): AsyncGenerator<Uint8Array, void, undefined> {
+  stream(): AsyncGenerator<readonly Uint8Array[], void, undefined> {
     return streamSnapshot(this, this.parts);
   }
 

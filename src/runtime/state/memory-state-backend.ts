@@ -38,6 +38,9 @@ export { HeapStateTable as StateTable } from './heap-state-table.js';
 /** The default number of key groups (`pipeline.max-parallelism`). */
 const DEFAULT_MAX_PARALLELISM = 128;
 
+/** Key changes of processing between two chunks a pending snapshot writes from processing (see writeChunk). */
+const KEYS_PER_SNAPSHOT_CHUNK = 4096;
+
 /** How a backend expires state. */
 export interface StateTtlOptions {
   /** Idle time after which a key's state is dropped, in milliseconds. */
@@ -73,6 +76,8 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
   private readonly changes: KeyChangeLog | undefined;
   /** Snapshots being written. */
   private writers: HeapSnapshotWriter[] = [];
+  /** Key changes since a snapshot chunk was last written from processing (see writeChunk). */
+  private keysSinceChunk = 0;
 
   constructor(options: MemoryStateBackendOptions | StateTtlOptions = {}) {
     const { ttl, maxParallelism = DEFAULT_MAX_PARALLELISM, trackChanges = false, snapshotChunkEntries = SNAPSHOT_CHUNK_ENTRIES }: MemoryStateBackendOptions = 'ttlMillis' in options ? { ttl: options } : options;
@@ -98,7 +103,30 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
     const hash = hashKeyBits(key);
     const slot = (this.slot = keyGroupOfHash(hash, this.maxParallelism));
     this.changes?.selected(key, hash, slot);
-    if (this.writers.length > 0) for (const writer of this.writers) writer.copyKey(key, slot);
+    if (this.writers.length > 0) {
+      for (const writer of this.writers) writer.copyKey(key, slot);
+      if (++this.keysSinceChunk >= KEYS_PER_SNAPSHOT_CHUNK) this.writeChunk();
+    }
+  }
+
+  /**
+   * Writes a chunk of the oldest snapshot being written, between two keys of processing: the
+   * writer's own turns of the event loop come only between turns of processing, which may last
+   * hundreds of milliseconds, and every key accessed while a snapshot is pending is copied first —
+   * so a snapshot that also advances with processing spends less time pending and copies fewer
+   * keys. Safe at any key change: every key accessed since the barrier whose group is not written
+   * has its copy. A failure is the writer's (it rethrows it to its stream, which declines the
+   * checkpoint), not processing's.
+   */
+  private writeChunk(): void {
+    this.keysSinceChunk = 0;
+    const writer = this.writers[0]!;
+    if (writer.failed) return;
+    try {
+      writer.step();
+    } catch {
+      // Recorded by the writer (writer.failed), thrown again by its next step in the stream.
+    }
   }
 
   getCurrentKey(): Key {

@@ -1,7 +1,7 @@
 /**
  * The parts of a state file a snapshot writer has produced and not yet handed out, and the two
- * ways a writer's file is taken: streamed while processing goes on (the runtime writes each part
- * to storage as soon as its chunk is serialised, so a snapshot never sits whole in memory, where
+ * ways a writer's file is taken: streamed while processing goes on (the runtime writes each
+ * chunk's parts to storage as soon as the chunk is serialised, so a snapshot never sits whole in memory, where
  * hundreds of megabytes of buffers would drive the garbage collector into back-to-back full
  * collections of a large heap), or at once (tests and tools).
  */
@@ -38,16 +38,19 @@ export class SnapshotParts {
 }
 
 /**
- * The file's parts in order, chunk by chunk, with a turn of the event loop after each chunk (and
- * whatever the consumer awaits between parts). A consumer that stops early (a failed write)
- * abandons the snapshot: the writer is aborted, so it no longer copies keys for processing.
+ * The file's parts in order, a chunk's parts at a time (the storage writes them with one system
+ * call: a turn of processing may pass between two writes, so a write per part would spread a
+ * snapshot over hundreds of turns), with a turn of the event loop after each chunk (and whatever
+ * the consumer awaits). A consumer that stops early (a failed write) abandons the snapshot: the
+ * writer is aborted, so it no longer copies keys for processing.
  */
-export async function* streamSnapshot(writer: SteppedWriter, parts: SnapshotParts): AsyncGenerator<Uint8Array, void, undefined> {
+export async function* streamSnapshot(writer: SteppedWriter, parts: SnapshotParts): AsyncGenerator<readonly Uint8Array[], void, undefined> {
   let done = false;
   try {
     for (;;) {
       done = writer.step();
-      yield* parts.take();
+      const chunk = parts.take();
+      if (chunk.length > 0) yield chunk;
       if (done) return;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }

@@ -35,10 +35,11 @@ export interface StateSnapshotWriter {
   /** Writes one chunk; returns true once everything is written. */
   step(): boolean;
   /**
-   * The file's parts (header first) as they are written, chunk by chunk, yielding to the event loop
-   * between chunks; the writer keeps none it handed out. Stopping early abandons the snapshot.
+   * The file's parts (header first) as they are written, a chunk's parts at a time, yielding to
+   * the event loop between chunks; the writer keeps none it handed out. Stopping early abandons
+   * the snapshot.
    */
-  stream(): AsyncGenerator<Uint8Array, void, undefined>;
+  stream(): AsyncGenerator<readonly Uint8Array[], void, undefined>;
   /** Writes what is left at once (tests and tools); returns the file's bytes (when nothing was streamed before). */
   writeSync(): Uint8Array;
   /** Abandons the snapshot: releases what the writer holds (copies, a read transaction); later steps throw. */

@@ -108,18 +108,18 @@ describe('failpoint', () => {
     expect(await storage.latest()).toBeUndefined();
   });
 
-  it('interrupts a streamed state file after its first part, and the stream is not read further', async () => {
+  it('interrupts a streamed state file after its first batch, and the stream is not read further', async () => {
     dir = await mkdtemp(join(tmpdir(), 'weir-failpoints-'));
     const storage = new FileCheckpointStorage(dir, 'job');
     const id = await storage.nextCheckpointId();
     setFailpoints('checkpoint.during-state-write=error');
     let pulled = 0;
     let closed = false;
-    async function* stream(): AsyncGenerator<Uint8Array> {
+    async function* stream(): AsyncGenerator<Uint8Array[]> {
       try {
         for (let i = 0; i < 5; i++) {
           pulled++;
-          yield new Uint8Array([i]);
+          yield [new Uint8Array([i]), new Uint8Array([i + 10])];
         }
       } finally {
         closed = true;
@@ -130,7 +130,7 @@ describe('failpoint', () => {
 
     expect(pulled).toBe(2);
     expect(closed).toBe(true);
-    expect([...(await readFile(join(dir, 'job', `chk-${id}`, 'agg-0.state')))]).toEqual([0]);
+    expect([...(await readFile(join(dir, 'job', `chk-${id}`, 'agg-0.state')))]).toEqual([0, 10]);
     expect(await storage.latest()).toBeUndefined();
   });
 });

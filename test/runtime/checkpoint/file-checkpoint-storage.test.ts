@@ -58,19 +58,19 @@ describe('FileCheckpointStorage', () => {
     expect(latest?.metadata).toEqual(withRows);
   });
 
-  it('writes a streamed state file part by part as the parts come, hashing them in order', async () => {
+  it('writes a streamed state file batch by batch as the batches come, hashing the parts in order', async () => {
     const storage = new FileCheckpointStorage(dir, 'job');
     const id = await storage.nextCheckpointId();
-    const parts = [new Uint8Array([1, 2]), new Uint8Array(3 << 20).fill(7), new Uint8Array([9])];
+    const batches = [[new Uint8Array([1, 2]), new Uint8Array(3 << 20).fill(7)], Array.from({ length: 700 }, (_, i) => new Uint8Array([i % 256])), [new Uint8Array([9])]];
     const handedOut: number[] = [];
-    async function* stream(): AsyncGenerator<Uint8Array> {
-      for (const [i, part] of parts.entries()) {
+    async function* stream(): AsyncGenerator<Uint8Array[]> {
+      for (const [i, batch] of batches.entries()) {
         handedOut.push(i);
-        yield part;
+        yield batch;
         await new Promise((resolve) => setImmediate(resolve));
       }
     }
-    const whole = Buffer.concat(parts);
+    const whole = Buffer.concat(batches.flat());
     expect(await storage.writeStateFile(id, 'checkpoint', 'agg-0.state', stream())).toEqual({ name: 'agg-0.state', checksum: `sha256:${createHash('sha256').update(whole).digest('hex')}` });
     expect(handedOut).toEqual([0, 1, 2]);
     expect(Buffer.compare(await readFile(join(dir, 'job', `chk-${id}`, 'agg-0.state')), whole)).toBe(0);

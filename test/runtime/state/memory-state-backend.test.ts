@@ -290,7 +290,7 @@ describe('memory state backend change tracking', () => {
     }
   });
 
-  it('streams a snapshot chunk by chunk, keeping no part it handed out, and restores from the streamed file', async () => {
+  it('streams a snapshot a chunk\'s parts at a time, keeping no part it handed out, and restores from the streamed file', async () => {
     const backend = new MemoryStateBackend({ snapshotChunkEntries: 10 });
     const state = backend.getValueState<[number, string]>({ name: 'v' });
     for (let key = 0; key < 100; key++) {
@@ -299,8 +299,8 @@ describe('memory state backend change tracking', () => {
     }
     const writer = backend.beginSnapshot({ kind: 'full' });
     const parts: Uint8Array[] = [];
-    for await (const part of writer.stream()) {
-      parts.push(part);
+    for await (const batch of writer.stream()) {
+      parts.push(...batch);
       // Processing goes on between parts: the snapshot keeps the values of its barrier.
       backend.setCurrentKey(parts.length % 100);
       state.update([-1, 'after']);
@@ -314,6 +314,29 @@ describe('memory state backend change tracking', () => {
     const entries = new Map([...restored.states()][0]!.entries());
     expect(entries.size).toBe(100);
     for (let key = 0; key < 100; key++) expect(entries.get(key)).toEqual([key, `v${key}`]);
+  });
+
+  it('a pending snapshot is also written along with processing: key changes alone complete it, exactly as of its barrier', () => {
+    const backend = new MemoryStateBackend({ snapshotChunkEntries: 64 });
+    const state = backend.getValueState<number[]>({ name: 'v' });
+    for (let key = 0; key < 1000; key++) {
+      backend.setCurrentKey(key);
+      state.update([key]);
+    }
+    const writer = backend.beginSnapshot({ kind: 'full' });
+    let changes = 0;
+    while (!writer.done && changes < 1_000_000) {
+      backend.setCurrentKey(changes % 1000);
+      const value = state.value()!;
+      value[0] = -changes; // in place, as the heap backend allows
+      state.update(value);
+      changes++;
+    }
+    expect(writer.done).toBe(true);
+    expect(changes).toBeGreaterThan(1000);
+    const restored = new MemoryStateBackend();
+    restored.restore(writer.writeSync());
+    expect(new Map([...restored.states()][0]!.entries())).toEqual(new Map(Array.from({ length: 1000 }, (_, key) => [key, [key]])));
   });
 
   it('a stream given up midway abandons its snapshot: the writer lets its copies go and a new snapshot starts clean', async () => {
