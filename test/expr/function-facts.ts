@@ -1023,6 +1023,8 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["JSON_OBJECT('K1' VALUE JSON('{\"nested_json\": {\"value\": 42}}'))", '{"K1":{"nested_json":{"value":42}}}'],
     ["JSON_OBJECT(KEY 'K' VALUE JSON(''))", '{"K":null}'],
     ["JSON_OBJECT(KEY 'K' VALUE JSON('{'))", { error: 'Invalid JSON string in JSON(value) function' }],
+    ["JSON_ARRAY(JSON('  {'))", { error: 'Unexpected end-of-input: expected close marker for Object (start marker at line: 1, column: 1)' }],
+    ["JSON_ARRAY(JSON(' {\"b\": 1, \"a\": 2.0} '))", '[{"a":2.0,"b":1}]'],
     ["JSON_OBJECT('A' VALUE TRUE, 'B' VALUE 1.23e0, 'C' VALUE ARRAY['A1', 'A2'])", '{"A":true,"B":1.23,"C":["A1","A2"]}'],
     ['JSON_ARRAY()', '[]', 'STRING NOT NULL'],
     ["JSON_ARRAY(1, '2')", '[1,"2"]'],

@@ -161,14 +161,22 @@ export class JsonDecimal {
 class JsonSyntaxError extends Error {}
 
 /**
- * Parses JSON text (surrounding whitespace allowed); throws a JsonSyntaxError naming the offset.
+ * Parses JSON text (surrounding whitespace allowed); throws a JsonSyntaxError naming the line and
+ * column as Jackson does (for an unclosed object or array, where it starts).
  * `trailing`: text after the first value is ignored, as Jackson's default ObjectMapper (which
  * Flink's JSON_UNQUOTE validates with) ignores it.
  */
 export function parseJson(text: string, trailing = false): JsonValue {
   let i = 0;
-  const fail = (what: string): never => {
-    throw new JsonSyntaxError(`${what} at offset ${i}`);
+  /** Where offset `at` is, as Jackson reports it: `line: 1, column: 3`. */
+  const where = (at: number): string => {
+    const before = text.slice(0, at);
+    const line = before.split('\n').length;
+    return `line: ${line}, column: ${at - before.lastIndexOf('\n')}`;
+  };
+  const fail = (what: string, start?: { readonly kind: 'Object' | 'Array'; readonly at: number }): never => {
+    if (start !== undefined && i >= text.length) throw new JsonSyntaxError(`Unexpected end-of-input: expected close marker for ${start.kind} (start marker at ${where(start.at)})`);
+    throw new JsonSyntaxError(`${what} (${where(i)})`);
   };
   const space = (): void => {
     while (i < text.length && (text[i] === ' ' || text[i] === '\n' || text[i] === '\r' || text[i] === '\t')) i++;
@@ -177,6 +185,7 @@ export function parseJson(text: string, trailing = false): JsonValue {
     space();
     const c = text[i];
     if (c === '{') {
+      const start = { kind: 'Object', at: i } as const;
       i++;
       const object = new JsonObject();
       space();
@@ -186,18 +195,19 @@ export function parseJson(text: string, trailing = false): JsonValue {
       }
       for (;;) {
         space();
-        if (text[i] !== '"') fail('expected a key');
+        if (text[i] !== '"') fail('expected a key', start);
         const key = string();
         space();
-        if (text[i++] !== ':') fail("expected ':'");
+        if (text[i++] !== ':') fail("expected ':'", start);
         object.entries.set(key, value());
         space();
         const next = text[i++];
         if (next === '}') return object;
-        if (next !== ',') fail("expected ',' or '}'");
+        if (next !== ',') fail("expected ',' or '}'", start);
       }
     }
     if (c === '[') {
+      const start = { kind: 'Array', at: i } as const;
       i++;
       const array: JsonValue[] = [];
       space();
@@ -210,7 +220,7 @@ export function parseJson(text: string, trailing = false): JsonValue {
         space();
         const next = text[i++];
         if (next === ']') return array;
-        if (next !== ',') fail("expected ',' or ']'");
+        if (next !== ',') fail("expected ',' or ']'", start);
       }
     }
     if (c === '"') return string();
@@ -589,8 +599,13 @@ export function jsonType(json: string, path?: string): string | null {
 /** JSON(text) inside JSON_OBJECT/JSON_ARRAY: the text as raw JSON, null for blank text; invalid JSON is an error. */
 export function rawJson(text: string | null): string | null {
   if (text === null || text.trim() === '') return null;
-  const value = tryParseJson(text);
-  if (value === undefined) throw new WeirError('EXECUTION_ERROR', `Invalid JSON string in JSON(value) function: ${text}`);
+  let value: JsonValue;
+  try {
+    value = parseJson(text.trim());
+  } catch (error) {
+    if (!(error instanceof JsonSyntaxError)) throw error;
+    throw new WeirError('EXECUTION_ERROR', `Invalid JSON string in JSON(value) function: "${text}". Error: ${error.message}`);
+  }
   return writeJson(value);
 }
 
