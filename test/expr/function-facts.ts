@@ -1169,6 +1169,13 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['LAST_VALUE(s)', 'a'],
   ['FIRST_VALUE(d)', '2.5'],
   ['LAST_VALUE(d)', '1.0'],
+  // A NULL value counts, unless the second argument (ignore nulls) is TRUE.
+  ['FIRST_VALUE(NULLIF(i, 1))', null, 'INT'],
+  ['FIRST_VALUE(NULLIF(i, 1), TRUE)', '2'],
+  ['LAST_VALUE(NULLIF(i, 1))', null],
+  ['LAST_VALUE(NULLIF(i, 1), FALSE)', null],
+  ['LAST_VALUE(NULLIF(i, 1), TRUE)', '3'],
+  ['LAST_VALUE(s, TRUE)', 'a'],
   ['LISTAGG(s)', 'a,b,a', 'STRING'],
   ["LISTAGG(s, '-')", 'a-b-a'],
   ['LISTAGG(DISTINCT s)', 'a,b'],

@@ -119,14 +119,14 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
   ),
   defineAggregate(
     'FIRST_VALUE',
-    'FIRST_VALUE(x): the earliest non-NULL value in arrival order (a retraction removes the earliest equal value)',
-    [{ args: [Arg.ANY], coerce: anyTyped, returns: nullableInput }],
+    'FIRST_VALUE(x[, ignoreNulls]): the earliest value in arrival order, NULL included unless ignoreNulls is TRUE (a retraction removes the earliest equal value)',
+    [{ args: [Arg.ANY, Arg.BOOLEAN], optional: 1, coerce: anyTyped, returns: nullableInput }],
     firstValueAggregate,
   ),
   defineAggregate(
     'LAST_VALUE',
-    'LAST_VALUE(x): the latest non-NULL value in arrival order (a retraction removes the earliest equal value)',
-    [{ args: [Arg.ANY], coerce: anyTyped, returns: nullableInput }],
+    'LAST_VALUE(x[, ignoreNulls]): the latest value in arrival order, NULL included unless ignoreNulls is TRUE (a retraction removes the earliest equal value)',
+    [{ args: [Arg.ANY, Arg.BOOLEAN], optional: 1, coerce: anyTyped, returns: nullableInput }],
     lastValueAggregate,
   ),
   defineAggregate(

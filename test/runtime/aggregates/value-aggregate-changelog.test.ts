@@ -58,7 +58,8 @@ const AGGREGATES: readonly AggregateCallSpec[] = [
 ];
 
 const ORDERED = new Set(['FIRST_VALUE', 'LAST_VALUE', 'LISTAGG', 'ARRAY_AGG', 'ARRAY_AGG_IGNORE_NULLS', 'JSON_ARRAYAGG_ABSENT_ON_NULL', 'JSON_ARRAYAGG_NULL_ON_NULL']);
-const ACCEPTS_NULLS = new Set(['ARRAY_AGG', 'JSON_ARRAYAGG_NULL_ON_NULL']);
+// FIRST_VALUE and LAST_VALUE count NULL values (Flink's FirstLastValueAggregationFunctionITCase), as ARRAY_AGG does.
+const ACCEPTS_NULLS = new Set(['FIRST_VALUE', 'LAST_VALUE', 'ARRAY_AGG', 'JSON_ARRAYAGG_NULL_ON_NULL']);
 
 const nullable = <V,>(values: fc.Arbitrary<V>) => fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: values });
 
