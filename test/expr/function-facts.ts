@@ -1176,6 +1176,8 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['LAST_VALUE(NULLIF(i, 1), FALSE)', null],
   ['LAST_VALUE(NULLIF(i, 1), TRUE)', '3'],
   ['LAST_VALUE(s, TRUE)', 'a'],
+  ['SINGLE_VALUE(i)', { error: 'SingleValueAggFunction received more than one element.' }],
+  ['SINGLE_VALUE(i) FILTER (WHERE i = 2)', '2', 'INT'],
   ['LISTAGG(s)', 'a,b,a', 'STRING'],
   ["LISTAGG(s, '-')", 'a-b-a'],
   ['LISTAGG(DISTINCT s)', 'a,b'],
