@@ -4,6 +4,7 @@
  * Flink's ARRAY_* and MAP_* functions and SPLIT (see runtime/collection-lib.ts). Elements are
  * compared as SQL values, NULL equal to NULL; element types meet at their common type.
  */
+import { WeirError } from '../../common/errors.js';
 import { isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { leastRestrictive } from '../type-coercion.js';
@@ -119,7 +120,14 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.ARRAY, Arg.INTEGER],
         nullable: true,
-        returns: (types) => withNullable((types[0] as ArrayType).element, true),
+        returns: (types, literals) => {
+          // A literal index below 1 is refused when the query is planned, as Flink does.
+          const index = literals[1]?.value;
+          if ((typeof index === 'number' || typeof index === 'bigint') && index < 1) {
+            throw new WeirError('INVALID_ARGUMENT', `Array element access needs an index starting at 1 but was ${String(index)}.`);
+          }
+          return withNullable((types[0] as ArrayType).element, true);
+        },
         generate: (_ctx, [array, index]) => `${index!.code} >= 1 && ${index!.code} <= ${array!.code}.length ? ${array!.code}[${index!.code} - 1] : null`,
       },
       {

@@ -90,7 +90,7 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       const operand = bindExpr(expr.expr, ctx);
       const target = withNullable(bindType(expr.type), operand.type.nullable || expr.try);
       if (!canCast(operand.type, target)) {
-        throw new WeirError('TYPE_MISMATCH', `cannot cast ${describe(operand.type)} to ${describe(target)}`, { span: expr.span });
+        throw new WeirError('TYPE_MISMATCH', `Cast function cannot convert value of type ${describe(operand.type)} to type ${describe(target)}`, { span: expr.span });
       }
       return Exprs.cast(operand, target, expr.try);
     }
