@@ -15,6 +15,20 @@ import { allTo, Arg, booleanType, defineScalar, type Signature } from './define.
 
 type ArrayType = Extract<SqlType, { kind: 'ARRAY' }>;
 type MapType = Extract<SqlType, { kind: 'MAP' }>;
+type RowType = Extract<SqlType, { kind: 'ROW' }>;
+
+/** The field `key` names (a field name, exact or else in any case, or a 1-based position) in a ROW; an error for another key. */
+function rowField(row: RowType, key: unknown): { readonly field: RowType['fields'][number]; readonly index: number } {
+  let index = -1;
+  if (typeof key === 'string') {
+    index = row.fields.findIndex((f) => f.name === key);
+    if (index < 0) index = row.fields.findIndex((f) => f.name.toLowerCase() === key.toLowerCase());
+  } else if (typeof key === 'number' || typeof key === 'bigint') index = Number(key) - 1;
+  else throw new WeirError('TYPE_MISMATCH', 'a ROW field is accessed by a literal name or position');
+  const field = row.fields[index];
+  if (field === undefined) throw new WeirError('INVALID_ARGUMENT', `the ROW has no field ${typeof key === 'string' ? `'${key}'` : String(key)}`);
+  return { field, index };
+}
 
 const elementOf = (type: SqlType): SqlType => (type as ArrayType).element;
 
@@ -115,7 +129,7 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'ITEM',
-    description: 'ITEM(a, i) or a[i]: the i-th (1-based) array element, or the map value for key i; NULL when absent',
+    description: "ITEM(a, i) or a[i]: the i-th (1-based) array element, or the map value for key i (NULL when absent), or a ROW's field by literal name or position (row['f'])",
     signatures: [
       {
         args: [Arg.ARRAY, Arg.INTEGER],
@@ -129,6 +143,13 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
           return withNullable((types[0] as ArrayType).element, true);
         },
         generate: (_ctx, [array, index]) => `${index!.code} >= 1 && ${index!.code} <= ${array!.code}.length ? ${array!.code}[${index!.code} - 1] : null`,
+      },
+      {
+        // A ROW's field by a literal name (or 1-based position), as Calcite's ITEM on a ROW.
+        args: [Arg.ROW, Arg.ANY],
+        keepsNullable: true,
+        returns: (types, literals) => rowField(types[0] as RowType, literals[1]?.value).field.type,
+        generate: (_ctx, [row, key]) => `${row!.code}[${rowField(row!.type as RowType, key!.constant?.value).index}] ?? null`,
       },
       {
         args: [Arg.MAP, Arg.ANY],
