@@ -633,6 +633,12 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     [`IS_DECIMAL(${NULL_STRING})`, 'FALSE'],
   ],
   valueConstruction: [
+    // Unicode string literals: U&'...' with \XXXX or \+XXXXXX escapes (or another escape character named by UESCAPE).
+    ["U&'>\\263A<'", '>\u263A<', 'CHAR(3) NOT NULL'],
+    ["U&'>#263A<' UESCAPE '#'", '>\u263A<'],
+    ["U&'x\\+01F600y'", 'x\u{1F600}y'],
+    ["U&'back\\\\slash'", 'back\\slash'],
+    ["U&'bad\\12'", { error: 'invalid Unicode escape' }],
     ["ROW(1, 'a')", '(1, a)', 'ROW<`EXPR$0` INT NOT NULL, `EXPR$1` CHAR(1) NOT NULL> NOT NULL'],
     ["(1, 'a', TRUE)", '(1, a, TRUE)'],
     [`ROW(1, ${NULL_STRING})`, '(1, NULL)'],
