@@ -17,6 +17,33 @@ type ArrayType = Extract<SqlType, { kind: 'ARRAY' }>;
 type MapType = Extract<SqlType, { kind: 'MAP' }>;
 type RowType = Extract<SqlType, { kind: 'ROW' }>;
 
+/** Calcite's type family of a type (NULL fits every family). */
+function family(type: SqlType): string {
+  switch (type.kind) {
+    case 'CHAR':
+    case 'VARCHAR':
+      return 'CHARACTER';
+    case 'BINARY':
+    case 'VARBINARY':
+      return 'BINARY';
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT':
+    case 'DECIMAL':
+    case 'FLOAT':
+    case 'DOUBLE':
+      return 'NUMERIC';
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      return 'TIMESTAMP';
+    default:
+      return type.kind;
+  }
+}
+
+const sameFamily = (a: SqlType, b: SqlType): boolean => a.kind === 'NULL' || b.kind === 'NULL' || family(a) === family(b);
+
 /** The field `key` names (a field name, exact or else in any case, or a 1-based position) in a ROW; an error for another key. */
 function rowField(row: RowType, key: unknown): { readonly field: RowType['fields'][number]; readonly index: number } {
   let index = -1;
@@ -96,7 +123,8 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
         variadic: true,
         coerce: (types) => {
           const common = leastRestrictive(types);
-          return common === undefined ? undefined : allTo(types, common);
+          // ARRAY[NULL] has no element type: Flink refuses it.
+          return common === undefined || common.kind === 'NULL' ? undefined : allTo(types, common);
         },
         returns: (types) => SqlTypes.array(withNullable(types[0]!, types.some((t) => t.nullable)), false),
         generate: (_ctx, args) => `[${args.map((a) => a.code).join(', ')}]`,
@@ -155,7 +183,11 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
         args: [Arg.MAP, Arg.ANY],
         nullable: true,
         // A string key is looked up as it is (a cast to the key's CHAR(n) would cut or pad it).
-        coerce: (types) => [types[0]!, isStringType(types[1]!) && isStringType((types[0] as MapType).key) ? types[1]! : withNullable((types[0] as MapType).key, types[1]!.nullable)],
+        // The key must be of the map key's type family (Calcite's ITEM): MAP<STRING, INT>[12] is refused.
+        coerce: (types) =>
+          sameFamily(types[1]!, (types[0] as MapType).key)
+            ? [types[0]!, isStringType(types[1]!) && isStringType((types[0] as MapType).key) ? types[1]! : withNullable((types[0] as MapType).key, types[1]!.nullable)]
+            : undefined,
         returns: (types) => withNullable((types[0] as MapType).value, true),
         generate: (ctx, [map, key]) =>
           OBJECT_KEYS.has(key!.type.kind) ? `${ctx.lib('mapItemByValue')}(${map!.code}, ${key!.code})` : `${map!.code}.get(${key!.code}) ?? null`,
