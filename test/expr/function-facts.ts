@@ -683,6 +683,8 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["MAP['a', 1][1]", { error: 'cannot apply ITEM' }],
     ["MAP[1, 'a'][CAST(1 AS BIGINT)]", 'a'],
     ['ARRAY[NULL]', { error: 'cannot apply ARRAY' }],
+    ['ROW(NULL)', { error: 'cannot apply ROW' }],
+    ['ROW(1, CAST(NULL AS STRING))', '(1, NULL)', 'ROW<`EXPR$0` INT NOT NULL, `EXPR$1` STRING> NOT NULL'],
     ['ARRAY[NULL, 1]', '[NULL, 1]', 'ARRAY<INT> NOT NULL'],
     ["(ROW(1, 'a')).EXPR$1", 'a'],
     ["CAST(ROW(7, 'x') AS ROW<k BIGINT NOT NULL, v STRING>)['k']", '7', 'BIGINT NOT NULL'],

@@ -108,6 +108,8 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.ANY],
         variadic: true,
+        // An untyped NULL field (ROW(NULL)) has no type: Flink refuses it.
+        coerce: (types) => (types.some((t) => t.kind === 'NULL') ? undefined : types),
         returns: (types) => SqlTypes.row(types.map((type, i) => ({ name: `EXPR$${i}`, type })), false),
         generate: (_ctx, args) => `[${args.map((a) => a.code).join(', ')}]`,
       },
