@@ -1075,6 +1075,7 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["JSON_LENGTH('{\"1\": \"hello\", \"2\": \"BAD SYNTAX ->\"', '$.2')", null],
     ["JSON_LENGTH('{\"1\": \"hello\", \"2\": \"bye bye\"}', '$.[')", null],
     ["JSON_LENGTH('{\"1\": \"hello\"}', 'strict $.1')", { error: "does not support the 'lax'/'strict' path mode prefix" }],
+    ["JSON_TYPE('{\"k\": 1}', 'lax $.k')", { error: "JSON_TYPE does not support the 'lax'/'strict' path mode prefix (got: 'lax $.k'). Use a plain path such as '$.a.b'. To check path existence or handle invalid input, use JSON_EXISTS or IS JSON." }],
     ["JSON_LENGTH('{\"a\": [1, 2], \"b\": [3]}', '$.*')", null],
     // A path not starting with $ is read from $. (Jayway's rule), so a member named like a mode is reachable.
     ["JSON_LENGTH('{\"strict\": [7, 8], \"k\": 0}', 'strict')", '2'],

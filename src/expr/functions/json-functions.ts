@@ -38,7 +38,10 @@ function checkedPath(fn: string, index: number, returns: SqlType | ((types: read
     }
     if (typeof path === 'string') {
       if (!allowMode && /^\s*(lax|strict)\s/i.test(path)) {
-        throw new WeirError('INVALID_ARGUMENT', `${fn} does not support the 'lax'/'strict' path mode prefix (got: '${path}'); use a plain path such as '$.a.b'`);
+        throw new WeirError(
+          'INVALID_ARGUMENT',
+          `${fn} does not support the 'lax'/'strict' path mode prefix (got: '${path}'). Use a plain path such as '$.a.b'. To check path existence or handle invalid input, use JSON_EXISTS or IS JSON.`,
+        );
       }
       if (allowMode && tryCompileJsonPath(path) === undefined) throw new WeirError('INVALID_ARGUMENT', `${fn}: invalid JSON path '${path}'`);
     }
