@@ -911,6 +911,8 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["'{}' IS JSON ARRAY", 'FALSE'],
     ["'{}' IS JSON OBJECT", 'TRUE'],
     ["'{}' IS JSON VALUE", 'TRUE'],
+    ['1 IS JSON', { error: "Cannot apply 'IS JSON VALUE' to arguments of type '<INTEGER> IS JSON VALUE'. Supported form(s): '<CHARACTER> IS JSON VALUE'" }],
+    ['TRUE IS NOT JSON OBJECT', { error: "Cannot apply 'IS JSON OBJECT' to arguments of type '<BOOLEAN> IS JSON OBJECT'" }],
     ["'abc' IS NOT JSON", 'TRUE'],
     ["JSON_EXISTS('{\"a\": true}', '$.a')", 'TRUE', 'BOOLEAN'],
     ["JSON_EXISTS('{\"a\": true}', '$.b')", 'FALSE'],

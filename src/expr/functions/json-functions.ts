@@ -152,7 +152,22 @@ function isJson(type: 'VALUE' | 'SCALAR' | 'ARRAY' | 'OBJECT'): ScalarFunctionDe
   return defineScalar({
     name: `IS JSON ${type}`,
     description: `s IS JSON ${type}: TRUE when s is valid JSON${type === 'VALUE' ? '' : ` and a JSON ${type.toLowerCase()}`} (\`IS JSON\` means VALUE); NULL for NULL`,
-    signatures: [{ args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${ctx.lib('isJson')}(${s!.code}, '${type}')` }],
+    signatures: [
+      { args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${ctx.lib('isJson')}(${s!.code}, '${type}')` },
+      {
+        // Any other type is refused with Calcite's message.
+        args: [Arg.ANY],
+        coerce: (types) => (types[0]!.kind === 'NULL' ? undefined : types),
+        returns: (types) => {
+          const operator = `IS JSON ${type}`;
+          const given = formatType(withNullable(types[0]!, true)).replace(/^INT\b/, 'INTEGER');
+          throw new WeirError('TYPE_MISMATCH', `Cannot apply '${operator}' to arguments of type '<${given}> ${operator}'. Supported form(s): '<CHARACTER> ${operator}'`);
+        },
+        generate: () => {
+          throw new WeirError('INTERNAL_ERROR', `IS JSON ${type} of a value that is not a string`);
+        },
+      },
+    ],
   });
 }
 
