@@ -248,7 +248,7 @@ export function canCast(from: SqlType, to: SqlType): boolean {
 /**
  * Why CAST refuses `from` to `to` (for a pair {@link canCast} rejects): Flink's explanations for a
  * number to or from TIMESTAMP or TIMESTAMP_LTZ, naming the function to use instead; otherwise
- * `cannot cast FROM to TO` with the types as `describe` shows them.
+ * Calcite's `Cast function cannot convert value of type FROM to type TO` with the types as `describe` shows them.
  */
 export function castRefusal(from: SqlType, to: SqlType, describe: (type: SqlType) => string): string {
   if (isNumericType(from) && to.kind === 'TIMESTAMP_LTZ') {
@@ -261,7 +261,7 @@ export function castRefusal(from: SqlType, to: SqlType, describe: (type: SqlType
   if (from.kind === 'TIMESTAMP' && isNumericType(to)) {
     return "The cast from TIMESTAMP type to NUMERIC type is not allowed. It's recommended to use UNIX_TIMESTAMP(CAST(timestamp_col AS STRING)) instead.";
   }
-  return `cannot cast ${describe(from)} to ${describe(to)}`;
+  return `Cast function cannot convert value of type ${describe(from)} to type ${describe(to)}`;
 }
 
 /**

@@ -102,7 +102,7 @@ describe('scalar subqueries meeting more than one row', () => {
       await engine.execute('CREATE TABLE t (k INT, v INT)');
       await engine.execute('INSERT INTO t VALUES (1, 10), (1, 11), (2, 20)');
       await engine.execute("SET 'execution.runtime-mode' = 'batch'");
-      await expect(engine.query('SELECT k, (SELECT v FROM t AS u WHERE u.k = t.k) AS v FROM t')).rejects.toThrow(/more than one row returned by \(subquery at line 1, column 11\)/);
+      await expect(engine.query('SELECT k, (SELECT v FROM t AS u WHERE u.k = t.k) AS v FROM t')).rejects.toThrow(/More than one row returned by \(subquery at line 1, column 11\)/);
       const rows = await engine.query('SELECT k, (SELECT v FROM t AS u WHERE u.k = t.k AND u.v > 10) AS v FROM t');
       expect(rows.map((r) => [r.k, r.v]).sort()).toEqual([
         [1, 11],
@@ -130,7 +130,7 @@ describe('scalar subqueries meeting more than one row', () => {
       await engine.execute('FLUSH');
       for (let i = 0; i < 100 && job().status !== 'FAILED'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
       expect(job().status).toBe('FAILED');
-      expect(String(job().error)).toMatch(/more than one row returned by \(subquery at line 1, column 25\)/);
+      expect(String(job().error)).toMatch(/More than one row returned by \(subquery at line 1, column 25\)/);
     } finally {
       await engine.close();
     }

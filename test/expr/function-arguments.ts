@@ -155,7 +155,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   IS_DECIMAL: calls(["IS_DECIMAL('1.5')", 'IS_DECIMAL(1)'], [`IS_DECIMAL(${N_STR})`], ["IS_DECIMAL('')", "IS_DECIMAL('1e999')"]),
   IS_DIGIT: calls(["IS_DIGIT('123')", 'IS_DIGIT(1)'], [`IS_DIGIT(${N_STR})`], ["IS_DIGIT('')"]),
   IS_VALID_UTF8: calls(["IS_VALID_UTF8(x'466c696e6b')", "IS_VALID_UTF8(x'41ff')"], [`IS_VALID_UTF8(${N_BYTES})`], ["IS_VALID_UTF8(x'')", "IS_VALID_UTF8(x'eda080')"]),
-  ITEM: calls(['ARRAY[1, 2][1]', "MAP['a', 1]['a']"], [`${N_ARR}[1]`, `ARRAY[1][${N_INT}]`], ['ARRAY[1][0]', 'ARRAY[1][-1]']),
+  ITEM: calls(['ARRAY[1, 2][1]', "MAP['a', 1]['a']", "CAST(ROW(1) AS ROW<a INT>)['a']"], [`${N_ARR}[1]`, `ARRAY[1][${N_INT}]`], ['ARRAY[1][CAST(0 AS INT) + 0]', 'ARRAY[1][CAST(-1 AS INT) + 0]']),
   JSON: calls(["JSON_ARRAY(JSON('[1]'))"], [`JSON_ARRAY(JSON(${N_STR}))`], ["JSON_ARRAY(JSON('['))"]),
   JSON_ARRAY: calls(["JSON_ARRAY(1, 'a', TRUE)", 'JSON_ARRAY()'], [`JSON_ARRAY(${N_INT})`, `JSON_ARRAY(${N_INT} NULL ON NULL)`]),
   JSON_EXISTS: calls(["JSON_EXISTS('{\"a\":1}', '$.a')"], [`JSON_EXISTS(${N_STR}, '$.a')`], ["JSON_EXISTS('x', '$')"]),

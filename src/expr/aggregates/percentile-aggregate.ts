@@ -14,6 +14,7 @@
 import { decimalToNumber } from '../../common/decimal.js';
 import { WeirError } from '../../common/errors.js';
 import { isIntegerType, isNumericType, type SqlType } from '../../common/sql-type.js';
+import { formatDouble } from '../../common/value-format.js';
 import { unsupportedAggregate, type AggregateFactory } from './aggregate-codegen.js';
 import { emptyMultiset, multisetAdd, multisetMerge, multisetRemove, type OrderedMultiset } from './ordered-multiset.js';
 
@@ -55,7 +56,7 @@ export function percentilesOf(set: OrderedMultiset, percentages: readonly number
 export function checkedPercentages(values: readonly unknown[]): number[] {
   return values.map((value) => {
     const p = value as number | null;
-    if (p === null || !(p >= 0 && p <= 1)) throw new WeirError('INVALID_ARGUMENT', `the percentage of PERCENTILE must be between 0.0 and 1.0, got ${p === null ? 'NULL' : String(p)}`);
+    if (p === null || !(p >= 0 && p <= 1)) throw new WeirError('INVALID_ARGUMENT', `Percentage of PERCENTILE should be between [0.0, 1.0], but was '${p === null ? 'null' : formatDouble(p)}'.`);
     return p;
   });
 }
@@ -99,12 +100,20 @@ export const percentileAggregate: AggregateFactory = (context) => {
 };
 
 /**
- * Refuses, when the query is planned, a literal percentage out of [0, 1] (as Flink's type
- * inference does); other percentages are checked when the first row is accumulated.
+ * Refuses, when the query is planned, a literal percentage out of [0, 1] with Flink's message (its
+ * type inference lists the signatures); other percentages are checked when the first row is
+ * accumulated ("Percentage of PERCENTILE should be between [0.0, 1.0], but was '3.0'.").
  */
 export function checkLiteralPercentage(type: SqlType, literal: { readonly value: unknown } | undefined): void {
   if (literal === undefined || literal.value === null) return;
   const { value } = literal;
   const p = typeof value === 'bigint' ? (type.kind === 'DECIMAL' ? decimalToNumber(value, type.scale) : Number(value)) : (value as number);
-  if (typeof p === 'number') checkedPercentages([p]);
+  if (typeof p === 'number' && !(p >= 0 && p <= 1)) {
+    throw new WeirError(
+      'TYPE_MISMATCH',
+      'Invalid input arguments. Expected signatures are:\n' +
+        'PERCENTILE(expr <NUMERIC>, percentage [<NUMERIC NOT NULL> | ARRAY<NUMERIC NOT NULL> NOT NULL])\n' +
+        'PERCENTILE(expr <NUMERIC>, percentage [<NUMERIC NOT NULL> | ARRAY<NUMERIC NOT NULL> NOT NULL], frequency <INTEGER_NUMERIC>)',
+    );
+  }
 }

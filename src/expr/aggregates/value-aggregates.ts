@@ -8,20 +8,34 @@
 import { refuseRetraction, type AggregateCodegen, type AggregateContext, type AggregateFactory } from './aggregate-codegen.js';
 import { bagAdd, bagCreate, bagFirst, bagLast, bagMerge, bagRemove, bagSize, bagValues } from './ordered-bag.js';
 
-/** FIRST_VALUE(x): the earliest non-NULL value present. */
+/** FIRST_VALUE(x[, ignoreNulls]): the earliest value present, NULL included unless `ignoreNulls` is TRUE. */
 export const firstValueAggregate: AggregateFactory = (context) => endValue(context, 'first');
 
-/** LAST_VALUE(x): the latest non-NULL value present. */
+/** LAST_VALUE(x[, ignoreNulls]): the latest value present, NULL included unless `ignoreNulls` is TRUE. */
 export const lastValueAggregate: AggregateFactory = (context) => endValue(context, 'last');
 
-function endValue({ scope, retractable }: AggregateContext, end: 'first' | 'last'): AggregateCodegen {
-  if (retractable) return bagAggregate(scope, (bag) => `${scope.bind(end === 'first' ? bagFirst : bagLast, `bag_${end}`)}(${bag})`);
+/**
+ * FIRST_VALUE and LAST_VALUE as Flink's current ones (FirstLastValueAggregationFunctionITCase): a NULL value counts as a value, unless the
+ * optional second argument is TRUE, when rows whose value is NULL are skipped (the behaviour of
+ * Flink's earlier versions, its LegacyFirstValueAggFunction).
+ */
+function endValue({ scope, retractable, argTypes }: AggregateContext, end: 'first' | 'last'): AggregateCodegen {
+  const skipped = (args: readonly string[]): string => (argTypes.length > 1 ? `(${args[1]} === true && ${args[0]} === null)` : 'false');
+  if (retractable) {
+    const bag = bagAggregate(scope, (b) => `${scope.bind(end === 'first' ? bagFirst : bagLast, `bag_${end}`)}(${b})`, true);
+    return {
+      ...bag,
+      accumulate: (slots, args) => `if (!${skipped(args)}) { ${bag.accumulate(slots, args)} }`,
+      retract: (slots, args) => `if (!${skipped(args)}) { ${bag.retract(slots, args)} }`,
+    };
+  }
   return {
-    slots: 1,
-    init: ([x]) => `${x} = null;`,
-    accumulate: ([x], [v]) => (end === 'first' ? `if (${x} === null) ${x} = ${v};` : `${x} = ${v};`),
+    slots: 2,
+    acceptsNulls: true,
+    init: ([x, seen]) => `${x} = null; ${seen} = false;`,
+    accumulate: ([x, seen], args) => `if (!${skipped(args)}${end === 'first' ? ` && !${seen}` : ''}) { ${x} = ${args[0]}; ${seen} = true; }`,
     retract: () => refuseRetraction(scope, end === 'first' ? 'FIRST_VALUE' : 'LAST_VALUE'),
-    merge: ([x], [y]) => (end === 'first' ? `if (${x} === null) ${x} = ${y};` : `if (${y} !== null) ${x} = ${y};`),
+    merge: ([x, seen], [y, ySeen]) => `if (${ySeen}${end === 'first' ? ` && !${seen}` : ''}) { ${x} = ${y}; ${seen} = true; }`,
     result: ([x]) => x!,
   };
 }

@@ -1,15 +1,15 @@
 /**
  * VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP (VARIANCE and STDDEV are the sample forms), as
- * Flink computes them after its AggregateReduceFunctionsRule: from the count, the sum and the sum
- * of squares, `(Σx² − (Σx)²/n) / n` (or `/ (n − 1)`, NULL for one value), and the square root of
- * that. The result has the argument's type (DECIMAL(p, s) gives DECIMAL(38, max(6, s))):
- * FLOAT/DOUBLE arguments are summed as doubles; integer arguments exactly, as bigints, with the
- * integer divisions of Flink's rewrite (so VAR_POP of INTs is an INT, truncated); DECIMAL arguments
- * exactly, the variance rounded HALF_UP to the result scale (NULL when it does not fit, as a Flink
- * DECIMAL overflow). A square root goes through DOUBLE, as Flink's POWER(v, 0.5). Every
- * accumulator is `[n, Σx, Σx²]` and retracts in O(1).
+ * Flink computes them since FLINK-38740: from the count and M2, the sum of squared distances to the
+ * mean, as a double (its WELFORD_M2 aggregate): `M2 / n` (or `M2 / (n − 1)`, NULL for one value),
+ * the square root of that for the deviations, cast to the result type, which is the argument's
+ * (DECIMAL(p, s) gives DECIMAL(38, max(6, s)); integer results truncate). FLOAT/DOUBLE arguments
+ * run Welford's online algorithm exactly as Flink's accumulator does (so equal values give 0, not
+ * a rounding error, and a retraction updates the mean and M2 in place); integer and DECIMAL
+ * arguments keep exact `[n, Σx, Σx²]`, from which M2 is exact before it becomes a double. Every
+ * accumulator retracts in O(1).
  */
-import { decimalFromNumber, decimalToNumber, divideHalfUp, fitsPrecision, pow10 } from '../../common/decimal.js';
+import { decimalFromNumber, fitsPrecision } from '../../common/decimal.js';
 import { wrapInt64, type Int64 } from '../../common/int64.js';
 import { isIntegerType, MAX_DECIMAL_PRECISION, type SqlType } from '../../common/sql-type.js';
 import { unsupportedAggregate, type AggregateFactory } from './aggregate-codegen.js';
@@ -20,34 +20,39 @@ export type VarianceKind = 'VAR_POP' | 'VAR_SAMP' | 'STDDEV_POP' | 'STDDEV_SAMP'
 const isSample = (kind: VarianceKind): boolean => kind === 'VAR_SAMP' || kind === 'STDDEV_SAMP';
 const isRoot = (kind: VarianceKind): boolean => kind === 'STDDEV_POP' || kind === 'STDDEV_SAMP';
 
-/** The statistic of doubles from `[n, Σx, Σx²]`; NULL for no values, or one value of a sample statistic. */
-export function approximateVariance(kind: VarianceKind, n: number, sum: number, sumSquares: number): number | null {
+/**
+ * The statistic as a double from the count and M2; NULL for no values, one value of a sample
+ * statistic, or a negative M2 (retractions of values never accumulated).
+ */
+export function varianceOfM2(kind: VarianceKind, n: number, m2: number): number | null {
   const denominator = isSample(kind) ? n - 1 : n;
-  if (n === 0 || denominator === 0) return null;
-  const variance = (sumSquares - (sum * sum) / n) / denominator;
+  if (n <= 0 || denominator === 0 || m2 < 0) return null;
+  const variance = m2 / denominator;
   return isRoot(kind) ? Math.pow(variance, 0.5) : variance;
 }
 
-/** The statistic of integers (exact sums), with Flink's integer divisions; a bigint to be narrowed to the result type. */
+/** M2 of exact sums (Σx and Σx² of unscaled values at `scale`), as a double. */
+function exactM2(n: number, sum: bigint, sumSquares: bigint, scale: number): number {
+  const count = BigInt(n);
+  return Number(count * sumSquares - sum * sum) / Number(count) / 10 ** (2 * scale);
+}
+
+/** The statistic of integers (exact sums), truncated as Flink's cast of the double result; a bigint to be narrowed to the result type. */
 export function integerVariance(kind: VarianceKind, n: number, sum: bigint, sumSquares: bigint): bigint | null {
-  const denominator = isSample(kind) ? n - 1 : n;
-  if (n === 0 || denominator === 0) return null;
-  const variance = (sumSquares - (sum * sum) / BigInt(n)) / BigInt(denominator);
-  return isRoot(kind) ? BigInt(Math.trunc(Math.pow(Number(variance), 0.5))) : variance;
+  if (n <= 0) return null;
+  const value = varianceOfM2(kind, n, exactM2(n, sum, sumSquares, 0));
+  return value === null || !Number.isFinite(value) ? null : BigInt(Math.trunc(value));
 }
 
 /**
  * The statistic of DECIMALs of scale `scale` (exact sums: Σx at `scale`, Σx² at twice it), as the
- * unscaled value of a DECIMAL(38, resultScale); NULL when it does not fit.
+ * unscaled value of a DECIMAL(38, resultScale), cast from the double HALF_UP; NULL when it does not fit.
  */
 export function decimalVariance(kind: VarianceKind, n: number, sum: bigint, sumSquares: bigint, scale: number, resultScale: number): bigint | null {
-  const denominator = isSample(kind) ? n - 1 : n;
-  if (n === 0 || denominator === 0) return null;
-  const count = BigInt(n);
-  const numerator = (count * sumSquares - sum * sum) * pow10(resultScale);
-  const variance = divideHalfUp(numerator, count * BigInt(denominator) * pow10(2 * scale));
-  const result = isRoot(kind) ? (decimalFromNumber(Math.pow(decimalToNumber(variance, resultScale), 0.5), resultScale) ?? null) : variance;
-  return result !== null && fitsPrecision(result, MAX_DECIMAL_PRECISION) ? result : null;
+  if (n <= 0) return null;
+  const value = varianceOfM2(kind, n, exactM2(n, sum, sumSquares, scale));
+  const result = value === null ? undefined : decimalFromNumber(value, resultScale);
+  return result !== undefined && fitsPrecision(result, MAX_DECIMAL_PRECISION) ? result : null;
 }
 
 const INTEGER_BITS: Readonly<Record<string, number>> = { TINYINT: 8, SMALLINT: 16, INT: 32 };
@@ -65,17 +70,23 @@ export function varianceAggregate(kind: VarianceKind): AggregateFactory {
     const { argTypes, type, scope } = context;
     const arg = argTypes[0];
     if (argTypes.length !== 1 || arg === undefined) throw unsupportedAggregate(context);
-    const reset = (n: string, s: string, q: string, zero: string) => `if (${n} === 0) { ${s} = ${zero}; ${q} = ${zero}; }`;
     if (arg.kind === 'FLOAT' || arg.kind === 'DOUBLE') {
-      const compute = scope.bind(approximateVariance, 'approximateVariance');
+      // Welford's algorithm, as Flink's WelfordM2AggFunction: a count that is not positive (more
+      // retractions than values) is kept, but only counted; the statistic reads M2 and the count.
+      const compute = scope.bind(varianceOfM2, 'varianceOfM2');
       const round = type.kind === 'FLOAT' ? 'Math.fround' : '';
+      const delta = scope.local('delta');
       return {
         slots: 3,
-        init: ([n, s, q]) => `${n} = 0; ${s} = 0; ${q} = 0;`,
-        accumulate: ([n, s, q], [v]) => `${n}++; ${s} += ${v}; ${q} += ${v} * ${v};`,
-        retract: ([n, s, q], [v]) => `${n}--; ${s} -= ${v}; ${q} -= ${v} * ${v}; ${reset(n!, s!, q!, '0')}`,
-        merge: ([n, s, q], [m, t, r]) => `${n} += ${m}; ${s} += ${t}; ${q} += ${r};`,
-        result: ([n, s, q]) => `(${n} === 0 ? null : ${round}(${compute}('${kind}', ${n}, ${s}, ${q})))`,
+        init: ([n, mean, m2]) => `${n} = 0; ${mean} = 0; ${m2} = 0;`,
+        accumulate: ([n, mean, m2], [v]) => `${n}++; if (${n} > 0) { const ${delta} = ${v} - ${mean}; ${mean} += ${delta} / ${n}; ${m2} += ${delta} * (${v} - ${mean}); }`,
+        retract: ([n, mean, m2], [v]) =>
+          `${n}--; if (${n} <= 0) { if (${n} === 0) { ${mean} = 0; ${m2} = 0; } } else { const ${delta} = ${v} - ${mean}; ${mean} -= ${delta} / ${n}; ${m2} -= (${v} - ${mean}) * ${delta}; }`,
+        merge: ([n, mean, m2], [m, otherMean, otherM2]) =>
+          `if (${m} <= 0) { ${n} += ${m}; } else if (${n} === 0) { ${n} = ${m}; ${mean} = ${otherMean}; ${m2} = ${otherM2}; } else { ` +
+          `const ${delta} = ${otherMean} - ${mean}; const total = ${n} + ${m}; ${m2} = ${m2} + ${otherM2} + (${n} * ${m}) / total * ${delta} * ${delta}; ${mean} = ${mean} + (${m} / total) * ${delta}; ${n} = total; } ` +
+          `if (${n} <= 0) { ${mean} = 0; ${m2} = 0; }`,
+        result: ([n, , m2]) => `(${n} <= 0 ? null : ${round}(${compute}('${kind}', ${n}, ${m2})))`,
       };
     }
     if (!isIntegerType(arg) && arg.kind !== 'DECIMAL') throw unsupportedAggregate(context);

@@ -4,7 +4,7 @@
  * DECIMAL(p, s) → DECIMAL(38, s); AVG and the variance family keep integer and approximate types
  * (integers truncate), DECIMAL(p, s) → DECIMAL(38, max(6, s)); MIN, MAX, FIRST_VALUE, LAST_VALUE
  * keep the input type; LISTAGG → STRING; ARRAY_AGG → ARRAY of the input type; COLLECT → a
- * multiset, as MAP<x, INT NOT NULL>; JSON_ARRAYAGG/JSON_OBJECTAGG → STRING NOT NULL. All but COUNT,
+ * multiset, as MAP<x, INT NOT NULL>; JSON_ARRAYAGG/JSON_OBJECTAGG → VARCHAR(2000) NOT NULL (Calcite's type). All but COUNT,
  * COLLECT and the JSON aggregates are nullable: over no rows they are NULL. PERCENTILE → DOUBLE, or
  * ARRAY<DOUBLE> for an array of percentages.
  */
@@ -119,14 +119,14 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
   ),
   defineAggregate(
     'FIRST_VALUE',
-    'FIRST_VALUE(x): the earliest non-NULL value in arrival order (a retraction removes the earliest equal value)',
-    [{ args: [Arg.ANY], coerce: anyTyped, returns: nullableInput }],
+    'FIRST_VALUE(x[, ignoreNulls]): the earliest value in arrival order, NULL included unless ignoreNulls is TRUE (a retraction removes the earliest equal value)',
+    [{ args: [Arg.ANY, Arg.BOOLEAN], optional: 1, coerce: anyTyped, returns: nullableInput }],
     firstValueAggregate,
   ),
   defineAggregate(
     'LAST_VALUE',
-    'LAST_VALUE(x): the latest non-NULL value in arrival order (a retraction removes the earliest equal value)',
-    [{ args: [Arg.ANY], coerce: anyTyped, returns: nullableInput }],
+    'LAST_VALUE(x[, ignoreNulls]): the latest value in arrival order, NULL included unless ignoreNulls is TRUE (a retraction removes the earliest equal value)',
+    [{ args: [Arg.ANY, Arg.BOOLEAN], optional: 1, coerce: anyTyped, returns: nullableInput }],
     lastValueAggregate,
   ),
   defineAggregate(
@@ -157,19 +157,20 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
     const suffix = nested ? '_NESTED' : '';
     const of = nested ? ' (the values written by JSON_OBJECT or JSON_ARRAY, nested as JSON)' : '';
     const args = nested ? [Arg.STRING] : [Arg.ANY];
+    const json = (): SqlType => SqlTypes.varchar(2000, false);
     return [
-      defineAggregate(`JSON_ARRAYAGG_ABSENT_ON_NULL${suffix}`, `JSON_ARRAYAGG(x [ABSENT ON NULL]): a JSON array of the non-NULL values in arrival order${of}`, [{ args, returns: () => SqlTypes.string(false) }], jsonArrayAggAggregate(false, nested)),
-      defineAggregate(`JSON_ARRAYAGG_NULL_ON_NULL${suffix}`, `JSON_ARRAYAGG(x NULL ON NULL): a JSON array of the values in arrival order, NULL as null${of}`, [{ args, returns: () => SqlTypes.string(false) }], jsonArrayAggAggregate(true, nested)),
+      defineAggregate(`JSON_ARRAYAGG_ABSENT_ON_NULL${suffix}`, `JSON_ARRAYAGG(x [ABSENT ON NULL]): a JSON array of the non-NULL values in arrival order${of}`, [{ args, returns: json }], jsonArrayAggAggregate(false, nested)),
+      defineAggregate(`JSON_ARRAYAGG_NULL_ON_NULL${suffix}`, `JSON_ARRAYAGG(x NULL ON NULL): a JSON array of the values in arrival order, NULL as null${of}`, [{ args, returns: json }], jsonArrayAggAggregate(true, nested)),
       defineAggregate(
         `JSON_OBJECTAGG_NULL_ON_NULL${suffix}`,
         `JSON_OBJECTAGG([KEY] k VALUE v [NULL ON NULL]): a JSON object of the key/value pairs (keys sorted; a repeated key is an error), NULL values as null${of}`,
-        [{ args: [Arg.STRING, ...args], returns: () => SqlTypes.string(false) }],
+        [{ args: [Arg.STRING, ...args], returns: json }],
         jsonObjectAggAggregate(true, nested),
       ),
       defineAggregate(
         `JSON_OBJECTAGG_ABSENT_ON_NULL${suffix}`,
         `JSON_OBJECTAGG([KEY] k VALUE v ABSENT ON NULL): a JSON object of the key/value pairs whose value is not NULL${of}`,
-        [{ args: [Arg.STRING, ...args], returns: () => SqlTypes.string(false) }],
+        [{ args: [Arg.STRING, ...args], returns: json }],
         jsonObjectAggAggregate(false, nested),
       ),
     ];

@@ -4,6 +4,7 @@
  * Flink's ARRAY_* and MAP_* functions and SPLIT (see runtime/collection-lib.ts). Elements are
  * compared as SQL values, NULL equal to NULL; element types meet at their common type.
  */
+import { WeirError } from '../../common/errors.js';
 import { isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { leastRestrictive } from '../type-coercion.js';
@@ -14,6 +15,47 @@ import { allTo, Arg, booleanType, defineScalar, type Signature } from './define.
 
 type ArrayType = Extract<SqlType, { kind: 'ARRAY' }>;
 type MapType = Extract<SqlType, { kind: 'MAP' }>;
+type RowType = Extract<SqlType, { kind: 'ROW' }>;
+
+/** Calcite's type family of a type (NULL fits every family). */
+function family(type: SqlType): string {
+  switch (type.kind) {
+    case 'CHAR':
+    case 'VARCHAR':
+      return 'CHARACTER';
+    case 'BINARY':
+    case 'VARBINARY':
+      return 'BINARY';
+    case 'TINYINT':
+    case 'SMALLINT':
+    case 'INT':
+    case 'BIGINT':
+    case 'DECIMAL':
+    case 'FLOAT':
+    case 'DOUBLE':
+      return 'NUMERIC';
+    case 'TIMESTAMP':
+    case 'TIMESTAMP_LTZ':
+      return 'TIMESTAMP';
+    default:
+      return type.kind;
+  }
+}
+
+const sameFamily = (a: SqlType, b: SqlType): boolean => a.kind === 'NULL' || b.kind === 'NULL' || family(a) === family(b);
+
+/** The field `key` names (a field name, exact or else in any case, or a 1-based position) in a ROW; an error for another key. */
+function rowField(row: RowType, key: unknown): { readonly field: RowType['fields'][number]; readonly index: number } {
+  let index = -1;
+  if (typeof key === 'string') {
+    index = row.fields.findIndex((f) => f.name === key);
+    if (index < 0) index = row.fields.findIndex((f) => f.name.toLowerCase() === key.toLowerCase());
+  } else if (typeof key === 'number' || typeof key === 'bigint') index = Number(key) - 1;
+  else throw new WeirError('TYPE_MISMATCH', 'a ROW field is accessed by a literal name or position');
+  const field = row.fields[index];
+  if (field === undefined) throw new WeirError('INVALID_ARGUMENT', `the ROW has no field ${typeof key === 'string' ? `'${key}'` : String(key)}`);
+  return { field, index };
+}
 
 const elementOf = (type: SqlType): SqlType => (type as ArrayType).element;
 
@@ -66,6 +108,8 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.ANY],
         variadic: true,
+        // An untyped NULL field (ROW(NULL)) has no type: Flink refuses it.
+        coerce: (types) => (types.some((t) => t.kind === 'NULL') ? undefined : types),
         returns: (types) => SqlTypes.row(types.map((type, i) => ({ name: `EXPR$${i}`, type })), false),
         generate: (_ctx, args) => `[${args.map((a) => a.code).join(', ')}]`,
       },
@@ -81,7 +125,8 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
         variadic: true,
         coerce: (types) => {
           const common = leastRestrictive(types);
-          return common === undefined ? undefined : allTo(types, common);
+          // ARRAY[NULL] has no element type: Flink refuses it.
+          return common === undefined || common.kind === 'NULL' ? undefined : allTo(types, common);
         },
         returns: (types) => SqlTypes.array(withNullable(types[0]!, types.some((t) => t.nullable)), false),
         generate: (_ctx, args) => `[${args.map((a) => a.code).join(', ')}]`,
@@ -114,19 +159,37 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'ITEM',
-    description: 'ITEM(a, i) or a[i]: the i-th (1-based) array element, or the map value for key i; NULL when absent',
+    description: "ITEM(a, i) or a[i]: the i-th (1-based) array element, or the map value for key i (NULL when absent), or a ROW's field by literal name or position (row['f'])",
     signatures: [
       {
         args: [Arg.ARRAY, Arg.INTEGER],
         nullable: true,
-        returns: (types) => withNullable((types[0] as ArrayType).element, true),
+        returns: (types, literals) => {
+          // A literal index below 1 is refused when the query is planned, as Flink does.
+          const index = literals[1]?.value;
+          if ((typeof index === 'number' || typeof index === 'bigint') && index < 1) {
+            throw new WeirError('INVALID_ARGUMENT', `Array element access needs an index starting at 1 but was ${String(index)}.`);
+          }
+          return withNullable((types[0] as ArrayType).element, true);
+        },
         generate: (_ctx, [array, index]) => `${index!.code} >= 1 && ${index!.code} <= ${array!.code}.length ? ${array!.code}[${index!.code} - 1] : null`,
+      },
+      {
+        // A ROW's field by a literal name (or 1-based position), as Calcite's ITEM on a ROW.
+        args: [Arg.ROW, Arg.ANY],
+        keepsNullable: true,
+        returns: (types, literals) => rowField(types[0] as RowType, literals[1]?.value).field.type,
+        generate: (_ctx, [row, key]) => `${row!.code}[${rowField(row!.type as RowType, key!.constant?.value).index}] ?? null`,
       },
       {
         args: [Arg.MAP, Arg.ANY],
         nullable: true,
         // A string key is looked up as it is (a cast to the key's CHAR(n) would cut or pad it).
-        coerce: (types) => [types[0]!, isStringType(types[1]!) && isStringType((types[0] as MapType).key) ? types[1]! : withNullable((types[0] as MapType).key, types[1]!.nullable)],
+        // The key must be of the map key's type family (Calcite's ITEM): MAP<STRING, INT>[12] is refused.
+        coerce: (types) =>
+          sameFamily(types[1]!, (types[0] as MapType).key)
+            ? [types[0]!, isStringType(types[1]!) && isStringType((types[0] as MapType).key) ? types[1]! : withNullable((types[0] as MapType).key, types[1]!.nullable)]
+            : undefined,
         returns: (types) => withNullable((types[0] as MapType).value, true),
         generate: (ctx, [map, key]) =>
           OBJECT_KEYS.has(key!.type.kind) ? `${ctx.lib('mapItemByValue')}(${map!.code}, ${key!.code})` : `${map!.code}.get(${key!.code}) ?? null`,

@@ -78,6 +78,8 @@ export interface Signature extends ArgumentForm {
   readonly nullable?: boolean;
   /** The result may be NULL (a DECIMAL overflow) while its type stays as Flink types it; see ScalarFunctionDefinition.yieldsNull. */
   readonly yieldsNull?: boolean;
+  /** The result is nullable when the type `returns` gives is (a ROW field's), even when no argument is. */
+  readonly keepsNullable?: boolean;
   /** The result type for the (coerced) argument types; strict functions add nullability themselves. */
   readonly returns: SqlType | ((types: readonly SqlType[], literals: Literals) => SqlType);
   /** A JS expression for the result (see ScalarFunctionDefinition.generate). */
@@ -167,7 +169,7 @@ export function defineScalar(spec: ScalarSpec): ScalarFunctionDefinition {
       const { signature, args } = found;
       const returns = withoutTimeAttribute(typeof signature.returns === 'function' ? signature.returns(args, literals) : signature.returns);
       if (!strict) return { args, returns };
-      const nullable = signature.nullable === true || argTypes.some((t) => t.nullable);
+      const nullable = signature.nullable === true || (signature.keepsNullable === true && returns.nullable) || argTypes.some((t) => t.nullable);
       return { args, returns: withNullable(returns, nullable) };
     },
     generate(ctx, args, call) {

@@ -11,10 +11,10 @@
  * JSON rather than as a string.
  */
 import { WeirError } from '../../common/errors.js';
-import { isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { formatType, isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { castConverter } from '../cast.js';
 import type { ArgCode, CodegenContext, LazyArg, ScalarFunctionDefinition, StatementContext } from '../function-definition.js';
-import { jsonSerializer, tryCompileJsonPath } from '../runtime/json-lib.js';
+import { jsonSerializer, tryCompileJsonPath, type JsonConversionKind, type JsonQueryReturning, type JsonValueConversion } from '../runtime/json-lib.js';
 import { Arg, booleanType, constantArg, defineScalar, stringLiteral, type Literals } from './define.js';
 
 const STRING = SqlTypes.string(false);
@@ -33,9 +33,15 @@ function pathCode(ctx: CodegenContext, path: ArgCode | LazyArg, code: string): s
 function checkedPath(fn: string, index: number, returns: SqlType | ((types: readonly SqlType[]) => SqlType), allowMode = true): (types: readonly SqlType[], literals: Literals) => SqlType {
   return (types, literals) => {
     const path = literals[index]?.value;
+    if (!allowMode && types.length > index && literals[index] === undefined) {
+      throw new WeirError('TYPE_MISMATCH', `Invalid input arguments: the path of ${fn} must be a literal`);
+    }
     if (typeof path === 'string') {
       if (!allowMode && /^\s*(lax|strict)\s/i.test(path)) {
-        throw new WeirError('INVALID_ARGUMENT', `${fn} does not support the 'lax'/'strict' path mode prefix (got: '${path}'); use a plain path such as '$.a.b'`);
+        throw new WeirError(
+          'INVALID_ARGUMENT',
+          `${fn} does not support the 'lax'/'strict' path mode prefix (got: '${path}'). Use a plain path such as '$.a.b'. To check path existence or handle invalid input, use JSON_EXISTS or IS JSON.`,
+        );
       }
       if (allowMode && tryCompileJsonPath(path) === undefined) throw new WeirError('INVALID_ARGUMENT', `${fn}: invalid JSON path '${path}'`);
     }
@@ -43,12 +49,63 @@ function checkedPath(fn: string, index: number, returns: SqlType | ((types: read
   };
 }
 
-/** The RETURNING type of JSON_VALUE (a typed NULL argument; an untyped NULL means none: VARCHAR(2000), Flink's default). */
+/** The RETURNING type of JSON_VALUE (a typed NULL argument; an untyped NULL means none: STRING, Flink's default). */
 function returningType(type: SqlType): SqlType {
-  return type.kind === 'NULL' ? SqlTypes.varchar(2000, true) : withNullable(type, true);
+  return type.kind === 'NULL' ? SqlTypes.string(true) : withNullable(type, true);
 }
 
 const VALUE_TYPES = new Set(['VARCHAR', 'CHAR', 'BOOLEAN', 'TINYINT', 'SMALLINT', 'INT', 'BIGINT', 'FLOAT', 'DOUBLE', 'DECIMAL', 'DATE', 'TIME', 'TIMESTAMP']);
+
+/** The RETURNING types Flink converts a JSON scalar to by its own rules rather than by a CAST of its text. */
+const CONVERSION_KINDS = new Set<string>(['BOOLEAN', 'TINYINT', 'SMALLINT', 'INT', 'BIGINT', 'FLOAT', 'DOUBLE', 'DECIMAL'] satisfies JsonConversionKind[]);
+
+/** Flink's name of a type's root in its conversion errors: INTEGER for INT. */
+const rootName = (type: SqlType): string => (type.kind === 'INT' ? 'INTEGER' : type.kind);
+
+/** How JSON_VALUE converts a scalar to `type`. */
+function valueConversion(type: SqlType): JsonValueConversion {
+  if (isStringType(type)) return null;
+  if (CONVERSION_KINDS.has(type.kind)) {
+    const [precision, scale] = type.kind === 'DECIMAL' ? [type.precision, type.scale] : [0, 0];
+    return { kind: type.kind as JsonConversionKind, precision, scale, typeName: rootName(type) };
+  }
+  return castConverter(SqlTypes.string(false), type) ?? ((text: string) => text);
+}
+
+/** What JSON_QUERY returns for its RETURNING type: JSON text, the texts of an array's elements, or an array's elements converted. */
+function queryReturning(type: SqlType | undefined): JsonQueryReturning {
+  if (type === undefined || type.kind !== 'ARRAY') return null;
+  const element = type.element;
+  if (element.kind === 'VARCHAR' || element.kind === 'CHAR') return 'text';
+  const [precision, scale] = element.kind === 'DECIMAL' ? [element.precision, element.scale] : [0, 0];
+  return { kind: element.kind as JsonConversionKind, precision, scale, nullable: element.nullable };
+}
+
+/** Flink's (Calcite's) name of a RETURNING type in JSON_QUERY's messages: `VARCHAR(2147483647) ARRAY`. */
+function calciteTypeName(type: SqlType): string {
+  if (type.kind === 'ARRAY') return `${calciteTypeName(type.element)} ARRAY`;
+  if (type.kind === 'VARCHAR' && formatType(type).startsWith('STRING')) return 'VARCHAR(2147483647)';
+  return formatType(withNullable(type, true)).replace(/^INT\b/, 'INTEGER');
+}
+
+/**
+ * JSON_QUERY's type: STRING, or the RETURNING ARRAY type (of a string type, BOOLEAN, an integer
+ * type, FLOAT, DOUBLE or DECIMAL); other RETURNING types, and EMPTY OBJECT for an ARRAY, are
+ * errors, as Flink validates them.
+ */
+function jsonQueryType(types: readonly SqlType[], literals: Literals): SqlType {
+  const returning = types[5];
+  if (returning === undefined || returning.kind === 'NULL' || isStringType(returning)) return SqlTypes.string(true);
+  if (returning.kind !== 'ARRAY') throw new WeirError('TYPE_MISMATCH', `Unsupported type '${formatType(withNullable(returning, true))}' for RETURNING in JSON_QUERY().`);
+  const element = returning.element;
+  if (!isStringType(element) && !CONVERSION_KINDS.has(element.kind)) {
+    throw new WeirError('TYPE_MISMATCH', `Unsupported array element type '${formatType(element)}' for RETURNING ARRAY in JSON_QUERY().`);
+  }
+  for (const [index, clause] of [[3, 'empty'], [4, 'error']] as const) {
+    if (literals[index]?.value === 'EMPTY OBJECT') throw new WeirError('INVALID_ARGUMENT', `Illegal on ${clause} behavior 'EMPTY OBJECT' for return type: ${calciteTypeName(returning)}`);
+  }
+  return withNullable(isStringType(element) ? SqlTypes.array(SqlTypes.string(true), true) : returning, true);
+}
 
 /**
  * JSON_VALUE, lazily: a DEFAULT is computed only when its clause applies, and a DEFAULT for an
@@ -57,7 +114,8 @@ const VALUE_TYPES = new Set(['VARCHAR', 'CHAR', 'BOOLEAN', 'TINYINT', 'SMALLINT'
 function jsonValueStatements(ctx: StatementContext, args: readonly LazyArg[], call: { type: SqlType }): string {
   const [json, path, returning, emptyMode, emptyDefault, errorMode, errorDefault] = args as [LazyArg, LazyArg, LazyArg, LazyArg, LazyArg, LazyArg, LazyArg];
   const type = call.type;
-  const convert = isStringType(type) ? 'null' : ctx.constant(castConverter(SqlTypes.string(false), type) ?? ((text: string) => text), 'convert');
+  const conversion = valueConversion(type);
+  const convert = conversion === null ? 'null' : ctx.constant(conversion, 'convert');
   const modes = [String(constantArg('JSON_VALUE', emptyMode, 'ON EMPTY behaviour')), String(constantArg('JSON_VALUE', errorMode, 'ON ERROR behaviour'))] as const;
   void returning;
   const result = ctx.local();
@@ -69,6 +127,8 @@ function jsonValueStatements(ctx: StatementContext, args: readonly LazyArg[], ca
     if (modes[1] === 'ERROR') ctx.emit(`throw new ${ctx.constant(WeirError, 'WeirError')}('EXECUTION_ERROR', ${message});`);
     else if (modes[1] === 'DEFAULT') ctx.emit(`${result} = ${errorDefault.evaluate()};`);
   };
+  // A JSON text that is not a string (Flink accepts any type there) gives NULL.
+  if (!isStringType(json.type)) return result;
   ctx.block(`if (${input} !== null${path.constant === undefined ? ` && ${pathValue} !== null` : ''})`, () => {
     ctx.emit(`const ${read} = ${ctx.lib('jsonValueAs')}(${input}, ${pathCode(ctx, path, pathValue)}, ${convert});`);
     ctx.block(`if (${read}.kind === 'converted')`, () => ctx.emit(`${result} = ${read}.value;`));
@@ -92,7 +152,22 @@ function isJson(type: 'VALUE' | 'SCALAR' | 'ARRAY' | 'OBJECT'): ScalarFunctionDe
   return defineScalar({
     name: `IS JSON ${type}`,
     description: `s IS JSON ${type}: TRUE when s is valid JSON${type === 'VALUE' ? '' : ` and a JSON ${type.toLowerCase()}`} (\`IS JSON\` means VALUE); NULL for NULL`,
-    signatures: [{ args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${ctx.lib('isJson')}(${s!.code}, '${type}')` }],
+    signatures: [
+      { args: [Arg.STRING], returns: booleanType(false), generate: (ctx, [s]) => `${ctx.lib('isJson')}(${s!.code}, '${type}')` },
+      {
+        // Any other type is refused with Calcite's message.
+        args: [Arg.ANY],
+        coerce: (types) => (types[0]!.kind === 'NULL' ? undefined : types),
+        returns: (types) => {
+          const operator = `IS JSON ${type}`;
+          const given = formatType(withNullable(types[0]!, true)).replace(/^INT\b/, 'INTEGER');
+          throw new WeirError('TYPE_MISMATCH', `Cannot apply '${operator}' to arguments of type '<${given}> ${operator}'. Supported form(s): '<CHARACTER> ${operator}'`);
+        },
+        generate: () => {
+          throw new WeirError('INTERNAL_ERROR', `IS JSON ${type} of a value that is not a string`);
+        },
+      },
+    ],
   });
 }
 
@@ -132,17 +207,18 @@ export const jsonFunctions: readonly ScalarFunctionDefinition[] = [
   }),
   defineScalar({
     name: 'JSON_VALUE',
-    description: 'JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT e} ON EMPTY] [{NULL | ERROR | DEFAULT e} ON ERROR]): the scalar at the path, as VARCHAR(2000) or the RETURNING type',
+    description: 'JSON_VALUE(json, path [RETURNING type] [{NULL | ERROR | DEFAULT e} ON EMPTY] [{NULL | ERROR | DEFAULT e} ON ERROR]): the scalar at the path, as STRING or the RETURNING type (a JSON text of another type than a string gives NULL)',
     nulls: 'custom',
     signatures: [
       {
-        args: [Arg.STRING, Arg.STRING, Arg.ANY, Arg.STRING, Arg.ANY, Arg.STRING, Arg.ANY],
+        args: [Arg.ANY, Arg.STRING, Arg.ANY, Arg.STRING, Arg.ANY, Arg.STRING, Arg.ANY],
         optional: 5,
         coerce: (types) => {
           const returning = returningType(types[2] ?? SqlTypes.null());
           if (!VALUE_TYPES.has(returning.kind)) return undefined;
+          const json = types[0]!.kind === 'NULL' ? SqlTypes.string() : types[0]!;
           const rest = types.slice(3).map((t, i) => (i % 2 === 1 ? withNullable(returning, t.nullable) : t));
-          return [types[0]!, types[1]!, returning, ...rest];
+          return [json, types[1]!, returning, ...rest];
         },
         returns: checkedPath('JSON_VALUE', 1, (types) => returningType(types[2] ?? SqlTypes.null())),
         generate: () => {
@@ -164,15 +240,13 @@ export const jsonFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.STRING, Arg.STRING, Arg.STRING, Arg.STRING, Arg.STRING, Arg.ANY],
         optional: 4,
-        coerce: (types) => {
-          const returning = types[5];
-          const ok = returning === undefined || returning.kind === 'NULL' || isStringType(returning) || (returning.kind === 'ARRAY' && isStringType(returning.element));
-          return ok ? types : undefined;
+        returns: (types, literals) => {
+          checkedPath('JSON_QUERY', 1, STRING)(types, literals);
+          return jsonQueryType(types, literals);
         },
-        returns: checkedPath('JSON_QUERY', 1, (types) => (types[5]?.kind === 'ARRAY' ? SqlTypes.array(SqlTypes.string(true), true) : SqlTypes.string(true))),
-        generate: (ctx, [json, path, wrapper, onEmpty, onError, returning]) => {
+        generate: (ctx, [json, path, wrapper, onEmpty, onError], expr) => {
           const text = (arg: ArgCode | undefined, fallback: string, what: string) => stringLiteral(arg === undefined ? fallback : String(constantArg('JSON_QUERY', arg, what)));
-          const call = `${ctx.lib('jsonQueryResult')}(${json!.code}, ${pathCode(ctx, path!, path!.code)}, ${text(wrapper, 'WITHOUT', 'wrapper')}, ${text(onEmpty, 'NULL', 'ON EMPTY behaviour')}, ${text(onError, 'NULL', 'ON ERROR behaviour')}, ${returning?.type.kind === 'ARRAY'})`;
+          const call = `${ctx.lib('jsonQueryResult')}(${json!.code}, ${pathCode(ctx, path!, path!.code)}, ${text(wrapper, 'WITHOUT', 'wrapper')}, ${text(onEmpty, 'NULL', 'ON EMPTY behaviour')}, ${text(onError, 'NULL', 'ON ERROR behaviour')}, ${ctx.constant(queryReturning(expr.type), 'returning')})`;
           return `${json!.code} === null || ${path!.code} === null ? null : ${call}`;
         },
       },

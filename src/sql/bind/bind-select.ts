@@ -8,10 +8,10 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes } from '../../common/sql-type.js';
+import { formatType, SqlTypes, type SqlType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, Identifier, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
@@ -163,6 +163,11 @@ function expandItems(items: readonly SelectItem[], scope: Scope): OutputItem[] {
   const out: OutputItem[] = [];
   items.forEach((item, position) => {
     if (item.kind === 'select-star') {
+      const fields = compositeStar(item.qualifier, scope, item.span);
+      if (fields !== undefined) {
+        out.push(...fields);
+        return;
+      }
       const qualifier = item.qualifier.length === 0 ? undefined : item.qualifier[item.qualifier.length - 1]!.name;
       for (const index of scope.columnsOf(qualifier, item.span)) {
         out.push({ expr: { kind: 'scope-column', index }, name: scope.columns[index]!.name, span: item.span });
@@ -172,6 +177,27 @@ function expandItems(items: readonly SelectItem[], scope: Scope): OutputItem[] {
     out.push({ expr: item.expr, name: item.alias?.name ?? implicitName(item.expr, position), span: item.span });
   });
   return out;
+}
+
+/**
+ * `c.*` (or `t.c.*`, `c.f.*`) where the qualifier names a ROW value rather than a table: its fields,
+ * each named as the field (Flink's expansion of a composite column); undefined for a table's `t.*`.
+ */
+function compositeStar(qualifier: readonly Identifier[], scope: Scope, span: SourceSpan): OutputItem[] | undefined {
+  if (qualifier.length === 0 || (qualifier.length === 1 && scope.isQualifier(qualifier[0]!.name))) return undefined;
+  let type: SqlType;
+  try {
+    type = scope.resolve(qualifier, span).type;
+  } catch (error) {
+    if (error instanceof WeirError && qualifier.length === 1) return undefined;
+    throw error;
+  }
+  if (type.kind !== 'ROW') throw new WeirError('TYPE_MISMATCH', `${qualifier.map((q) => q.name).join('.')}.* needs a table or a ROW value, not ${formatType(type)}`, { span });
+  return type.fields.map((field) => ({
+    expr: { kind: 'column-ref', span, parts: [...qualifier, { kind: 'identifier', name: field.name, quoted: true, span }] },
+    name: field.name,
+    span,
+  }));
 }
 
 /** Flink's naming: a column reference or field access keeps its last name, anything else is `EXPR$<position>`. */

@@ -65,6 +65,11 @@ export class Scope {
     return matches.map(([, i]) => i);
   }
 
+  /** Whether `name` qualifies columns of this scope (a table or an alias in the FROM clause). */
+  isQualifier(name: string): boolean {
+    return this.hasQualifier(name);
+  }
+
   private hasQualifier(name: string): boolean {
     return this.columns.some((c) => c.qualifier === name) || this.columns.some((c) => sameName(c.qualifier, name));
   }

@@ -5,12 +5,13 @@
  * after every batch a model computed from scratch. The order-dependent aggregates follow Flink's
  * retracting versions: a group's values are kept in arrival order and a retraction removes the
  * earliest equal value (so the model replays every change on a list per group and aggregate); the
- * others depend only on the rows present. DOUBLE inputs are halves of small integers, so that sums
- * are exact and the incremental result equals the recomputed one bit for bit.
+ * statistics of DOUBLE values replay Welford's updates change by change, as Flink's WELFORD_M2
+ * does; the others depend only on the rows present. DOUBLE inputs are halves of small integers,
+ * so that sums are exact and the incremental result equals the recomputed one bit for bit.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { divideHalfUp, pow10 } from '../../../src/common/decimal.js';
+import { decimalFromNumber } from '../../../src/common/decimal.js';
 import { encodeComponent } from '../../../src/common/key-codec.js';
 import type { Row } from '../../../src/common/row.js';
 import type { RowKindShort } from '../../../src/common/row-kind.js';
@@ -58,7 +59,9 @@ const AGGREGATES: readonly AggregateCallSpec[] = [
 ];
 
 const ORDERED = new Set(['FIRST_VALUE', 'LAST_VALUE', 'LISTAGG', 'ARRAY_AGG', 'ARRAY_AGG_IGNORE_NULLS', 'JSON_ARRAYAGG_ABSENT_ON_NULL', 'JSON_ARRAYAGG_NULL_ON_NULL']);
-const ACCEPTS_NULLS = new Set(['ARRAY_AGG', 'JSON_ARRAYAGG_NULL_ON_NULL']);
+// FIRST_VALUE and LAST_VALUE count NULL values (Flink's FirstLastValueAggregationFunctionITCase), as ARRAY_AGG does.
+const STATISTICS = new Set(['VAR_POP', 'VAR_SAMP', 'STDDEV_POP', 'STDDEV_SAMP']);
+const ACCEPTS_NULLS = new Set(['FIRST_VALUE', 'LAST_VALUE', 'ARRAY_AGG', 'JSON_ARRAYAGG_NULL_ON_NULL']);
 
 const nullable = <V,>(values: fc.Arbitrary<V>) => fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: 4, arbitrary: values });
 
@@ -89,6 +92,8 @@ interface Group {
   readonly rows: Row[];
   readonly lists: unknown[][];
   readonly distinct: Map<string, number>[];
+  /** Welford's state per aggregate (used by the statistics of DOUBLE values), replayed change by change as Flink's WELFORD_M2 does. */
+  readonly welford: { n: number; mean: number; m2: number }[];
 }
 
 const same = (a: unknown, b: unknown): boolean => encodeComponent(a) === encodeComponent(b);
@@ -98,12 +103,31 @@ function apply(groups: Map<string, Group>, row: Row, sign: 1 | -1): void {
   const id = encodeComponent(row[K]);
   let group = groups.get(id);
   if (group === undefined) {
-    group = { key: row[K], rows: [], lists: AGGREGATES.map(() => []), distinct: AGGREGATES.map(() => new Map()) };
+    group = { key: row[K], rows: [], lists: AGGREGATES.map(() => []), distinct: AGGREGATES.map(() => new Map()), welford: AGGREGATES.map(() => ({ n: 0, mean: 0, m2: 0 })) };
     groups.set(id, group);
   }
   if (sign > 0) group.rows.push(row);
   else group.rows.splice(group.rows.findIndex((r) => same(r, row)), 1);
   AGGREGATES.forEach((call, i) => {
+    if (STATISTICS.has(call.function) && call.argTypes[0]!.kind === 'DOUBLE') {
+      const x = row[call.args[0]!] as number | null;
+      if (x === null || (call.filter !== null && row[call.filter] !== true)) return;
+      const w = group.welford[i]!;
+      if (sign > 0) {
+        w.n++;
+        const delta = x - w.mean;
+        w.mean += delta / w.n;
+        w.m2 += delta * (x - w.mean);
+      } else if (--w.n === 0) {
+        w.mean = 0;
+        w.m2 = 0;
+      } else {
+        const delta = x - w.mean;
+        w.mean -= delta / w.n;
+        w.m2 -= (x - w.mean) * delta;
+      }
+      return;
+    }
     if (!ORDERED.has(call.function)) return;
     if (call.filter !== null && row[call.filter] !== true) return;
     const value = row[call.args[0]!];
@@ -150,7 +174,7 @@ function result(call: AggregateCallSpec, index: number, group: Group): unknown {
     case 'PERCENTILE':
       return percentile(call, rows);
     default:
-      return statistic(call, values);
+      return statistic(call, values, group.welford[index]!);
   }
 }
 
@@ -184,32 +208,29 @@ function percentile(call: AggregateCallSpec, rows: readonly Row[]): unknown {
   return percentageColumn === P ? at(PERCENTAGE) : PERCENTAGES.map(at);
 }
 
-/** VAR/STDDEV from scratch: doubles by the textbook formula over exact sums, integers and decimals exactly. */
-function statistic(call: AggregateCallSpec, values: readonly unknown[]): unknown {
-  const n = values.length;
+/**
+ * VAR/STDDEV: M2 over the count, as Flink since FLINK-38740; for doubles M2 is Welford's, replayed
+ * change by change; for integers and decimals it is exact (from the sums) before it becomes a
+ * double. The result is cast to the result type: integers truncate, decimals round HALF_UP.
+ */
+function statistic(call: AggregateCallSpec, values: readonly unknown[], welford: { n: number; m2: number }): unknown {
   const sample = call.function.endsWith('SAMP');
   const root = call.function.startsWith('STDDEV');
-  const denominator = sample ? n - 1 : n;
-  if (n === 0 || denominator === 0) return null;
   const type = call.argTypes[0]!;
-  if (type.kind === 'DOUBLE') {
-    const nums = values as number[];
-    const sum = nums.reduce((a, b) => a + b, 0);
-    const squares = nums.reduce((a, b) => a + b * b, 0);
-    const variance = (squares - (sum * sum) / n) / denominator;
-    return root ? Math.sqrt(variance) : variance;
-  }
-  const big = type.kind === 'DECIMAL' ? (values as bigint[]) : (values as number[]).map(BigInt);
-  const sum = big.reduce((a, b) => a + b, 0n);
-  const squares = big.reduce((a, b) => a + b * b, 0n);
-  if (type.kind === 'DECIMAL' && call.type.kind === 'DECIMAL') {
-    const variance = divideHalfUp((BigInt(n) * squares - sum * sum) * pow10(call.type.scale), BigInt(n * denominator) * pow10(2 * type.scale));
-    if (!root) return variance;
-    const scaled = Math.sqrt(Number(variance) / 10 ** call.type.scale) * 10 ** call.type.scale;
-    return BigInt(Math.round(scaled));
-  }
-  const variance = Number((squares - (sum * sum) / BigInt(n)) / BigInt(denominator));
-  return root ? Math.trunc(Math.sqrt(variance)) : variance;
+  const [n, m2] = ((): [number, number] => {
+    if (type.kind === 'DOUBLE') return [welford.n, welford.m2];
+    const big = type.kind === 'DECIMAL' ? (values as bigint[]) : (values as number[]).map(BigInt);
+    const sum = big.reduce((a, b) => a + b, 0n);
+    const squares = big.reduce((a, b) => a + b * b, 0n);
+    const scale = type.kind === 'DECIMAL' ? type.scale : 0;
+    return [values.length, values.length === 0 ? 0 : Number(BigInt(values.length) * squares - sum * sum) / values.length / 10 ** (2 * scale)];
+  })();
+  const denominator = sample ? n - 1 : n;
+  if (n <= 0 || denominator === 0 || m2 < 0) return null;
+  const variance = root ? Math.pow(m2 / denominator, 0.5) : m2 / denominator;
+  if (type.kind === 'DOUBLE') return variance;
+  if (call.type.kind === 'DECIMAL') return decimalFromNumber(variance, call.type.scale);
+  return Math.trunc(variance);
 }
 
 describe('GroupAggregateOperator changelog of order-dependent and statistical aggregates', () => {

@@ -156,6 +156,14 @@ describe('binder', () => {
     expect((await failure(engine, 'SELECT * FROM auctions JOIN persons USING (name)')).message).toBe("column 'name' does not exist");
   });
 
+  it('expands c.* of a ROW column into its fields, as Flink does (CompositeAccessTest)', async () => {
+    const engine = await engineWithTables();
+    expect(schemaOf(engine, 'SELECT person.*, price FROM bids')).toEqual(['id BIGINT', 'name STRING', 'price BIGINT']);
+    expect(schemaOf(engine, 'SELECT b.person.* FROM bids AS b')).toEqual(['id BIGINT', 'name STRING']);
+    expect(schemaOf(engine, 'SELECT b.* FROM bids AS b')).toHaveLength(5);
+    expect((await failure(engine, 'SELECT price.* FROM bids')).message).toBe('price.* needs a table or a ROW value, not BIGINT');
+  });
+
   it('binds CROSS JOIN, comma joins of several tables and ON conditions without an equality', async () => {
     const engine = await engineWithTables();
     expect(schemaOf(engine, 'SELECT a.id, b.price FROM auctions AS a CROSS JOIN bids AS b')).toEqual(['id BIGINT', 'price BIGINT']);
