@@ -113,7 +113,7 @@ describe('CAST to strings and between temporal types', () => {
   });
 
   it('refuses casts that are not allowed when compiling', () => {
-    expect(() => compiler.scalar(Exprs.cast(ref(0, T.date()), T.int()))).toThrowError(new WeirError('TYPE_MISMATCH', 'cannot cast DATE to INT'));
+    expect(() => compiler.scalar(Exprs.cast(ref(0, T.date()), T.int()))).toThrowError(new WeirError('TYPE_MISMATCH', 'Cast function cannot convert value of type DATE to type INT'));
   });
 });
 
