@@ -104,7 +104,12 @@ export class FileCheckpointStorage implements CheckpointStorage {
       let written = 0;
       for await (const batch of batches) {
         if (written === midway) failpoint(FAILPOINTS.checkpointDuringStateWrite);
-        for (let i = 0; i < batch.length; i += MAX_WRITEV_PARTS) await handle.writev(batch.slice(i, i + MAX_WRITEV_PARTS));
+        for (let i = 0; i < batch.length; i += MAX_WRITEV_PARTS) {
+          const parts = batch.slice(i, i + MAX_WRITEV_PARTS);
+          const { bytesWritten } = await handle.writev(parts);
+          const expected = parts.reduce((sum, part) => sum + part.byteLength, 0);
+          if (bytesWritten !== expected) throw new WeirError('CHECKPOINT_ERROR', `state file ${file}: wrote ${bytesWritten} of ${expected} bytes (is the disk full?)`);
+        }
         for (const part of batch) await hashInSlices(hash, part);
         written++;
       }

@@ -1,9 +1,9 @@
 /**
  * The parts of a state file a snapshot writer has produced and not yet handed out, and the two
  * ways a writer's file is taken: streamed while processing goes on (the runtime writes each
- * chunk's parts to storage as soon as the chunk is serialised, so a snapshot never sits whole in memory, where
- * hundreds of megabytes of buffers would drive the garbage collector into back-to-back full
- * collections of a large heap), or at once (tests and tools).
+ * chunk's parts to storage as soon as the chunk is serialised, so a snapshot never sits whole in
+ * memory, where hundreds of megabytes of buffers would drive the garbage collector into
+ * back-to-back full collections of a large heap), or at once (tests and tools).
  */
 
 /** What {@link streamSnapshot} needs of a writer. */
