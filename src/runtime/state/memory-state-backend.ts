@@ -203,6 +203,8 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
   private apply(data: Uint8Array, source: string, ownsGroup: (keyGroup: number) => boolean, owns: ((key: Key) => boolean) | undefined, newer?: RemovedKeys): void {
     const now = this.clock();
     const touched = new Set<HeapStateTable>();
+    // Chains are restored by key group only (restoreKeyGroups): never with a filter of keys.
+    if (newer !== undefined && owns !== undefined) throw new Error('a chain applied newest first takes no filter of keys');
     if (!isFramedStateFile(data)) {
       if (newer !== undefined) throw new Error(`state file ${source} is not framed by key group; only framed files form chains`);
       this.applyUnframed(data, ownsGroup, owns, now, touched);
@@ -234,9 +236,7 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
         // barrier value both times), so its entries need no check.
         const removed = newer.of(name, frame.keyGroup);
         for (const key of frame.tombstones) if (!map.has(key)) removed.add(key);
-        const decided = newer.newest ? undefined : (key: Key): boolean => map.has(key) || (removed.size > 0 && removed.has(key));
-        const skip = owns === undefined ? decided : decided === undefined ? (key: Key): boolean => !owns(key) : (key: Key): boolean => decided(key) || !owns(key);
-        forEachDecodedEntry(frame.entries, add, skip);
+        forEachDecodedEntry(frame.entries, add, newer.newest ? undefined : (key) => map.has(key) || (removed.size > 0 && removed.has(key)));
       }, order);
       newer?.applied();
     }
