@@ -403,7 +403,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       if (!writer.empty) {
         const name = `${subtask.node.id}-${subtask.index}.state`;
         const written = await storage.writeStateFile(barrier.id, barrier.kind, name, writer.stream());
-        file = { checkpointId: barrier.id, name, checksum: written.checksum, bytes: writer.byteLength, kind };
+        file = { checkpointId: barrier.id, name, checksum: written.checksum, bytes: writer.byteLength, kind, appendedBytes: writer.appendedBytes };
       }
       const files = chain.record(barrier.id, barrier.kind, kind, file);
       const resolved: unknown = await operatorState;

@@ -8,8 +8,10 @@
  * When to materialise a full file again (bounding what a restore reads and what retention keeps):
  * the next checkpoint is full when the completed chain already holds {@link MAX_DELTAS} deltas, or
  * when its deltas together weigh more than its full file (and more than
- * {@link DELTA_BYTES_FLOOR}, so that a small state does not alternate full and delta). So a restore
- * reads at most about twice the size of the state, in at most 1 + MAX_DELTAS files. Savepoints are
+ * {@link DELTA_BYTES_FLOOR}, so that a small state does not alternate full and delta) — not
+ * counting the rows deltas append to lists, which replace nothing (a join's state that only grows
+ * would otherwise be rewritten whole every other checkpoint). So a restore reads at most about
+ * twice the size of the state, in at most 1 + MAX_DELTAS files. Savepoints are
  * always full and self-contained, and never become a base. After a restore the chain is empty, so
  * the first checkpoint is full.
  */
@@ -28,6 +30,8 @@ export interface ChainFile {
   readonly checksum: string;
   readonly bytes: number;
   readonly kind: 'full' | 'delta';
+  /** Of its bytes, those of frames that only append rows to lists: they replace nothing before them (absent: none). */
+  readonly appendedBytes?: number;
 }
 
 /** The chain of one subtask. */
@@ -44,7 +48,7 @@ export class KeyedStateChain {
     if (!this.incremental || barrierKind === 'savepoint' || base === undefined) return 'full';
     const deltas = base.filter((f) => f.kind === 'delta');
     if (deltas.length >= MAX_DELTAS) return 'full';
-    const deltaBytes = deltas.reduce((sum, f) => sum + f.bytes, 0);
+    const deltaBytes = deltas.reduce((sum, f) => sum + f.bytes - (f.appendedBytes ?? 0), 0);
     const fullBytes = base.find((f) => f.kind === 'full')?.bytes ?? 0;
     return deltaBytes > Math.max(fullBytes, DELTA_BYTES_FLOOR) ? 'full' : 'delta';
   }

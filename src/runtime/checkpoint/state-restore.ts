@@ -69,6 +69,7 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
         const data = await storage.readStateFile(checkpoint, ref.file, ref.checksum);
         subtask.state.restoreKeyGroups(data, ownsGroup, `${checkpoint.path}/${ref.file}`, newer);
       }
+      newer?.checkComplete(`${checkpoint.path} (subtask ${oldSubtask.subtask} of ${subtask.node.id})`);
     }
   }
 }

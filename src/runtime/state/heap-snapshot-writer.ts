@@ -16,11 +16,19 @@
  * it has emitted: a key emitted from the live map of the group being written and accessed
  * afterwards is copied too, and written again with the same value (its barrier value) at the
  * group's end — cheaper than a Set of every emitted key, and applying it twice restores the same.
+ *
+ * A list is copied as its array and its length: the heap backend's lists only grow in place and
+ * their rows are immutable (ListState's contract), so the first `length` rows of the array are the
+ * list at the barrier whatever is appended later (a list replaced or cleared leaves the old array
+ * alone) — a key holding thousands of rows costs nothing to copy. A delta writes a list that only
+ * grew since the checkpoint it builds on as its new rows (list-append-log.ts), and nothing for a
+ * list that did not change.
  */
 import type { Key } from '../../common/key-codec.js';
 import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-file.js';
 import type { HeapStateTable } from './heap-state-table.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
+import { listChangeOf, REWRITTEN, type ListChanges } from './list-append-log.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { SnapshotPacer } from './snapshot-pacer.js';
 import { SnapshotParts, streamSnapshot, writeSnapshotSync } from './snapshot-parts.js';
@@ -57,12 +65,15 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
    * @param tables the declared states at the barrier
    * @param kind `full`: every entry; `delta`: the entries of `changed` keys, and tombstones for those gone
    * @param changed for a delta, logs of changed keys per key group (several logs, and repeats within one: their union)
+   * @param listChanges for a delta, per table: for a list state that logs its changes, the records of
+   *   the epochs `changed` covers (list-append-log.ts); undefined for the others
    * @param now the time recorded as the last access of keys without one
    */
   constructor(
     private readonly tables: readonly HeapStateTable[],
     readonly kind: 'full' | 'delta',
     private readonly changed: readonly ChangeLogs[],
+    private readonly listChanges: readonly (readonly ListChanges[] | undefined)[],
     maxParallelism: number,
     private readonly now: number,
     private readonly onDone: (writer: HeapSnapshotWriter) => void,
@@ -103,8 +114,11 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     for (let t = 0; t < this.tables.length; t++) {
       const copy = copies[t]!;
       if (copy.has(key)) continue;
-      const value = this.tables[t]!.groups[keyGroup]?.get(key);
-      copy.set(key, value === undefined ? ABSENT : copyOf(value));
+      const table = this.tables[t]!;
+      const value = table.groups[keyGroup]?.get(key);
+      if (value === undefined) copy.set(key, ABSENT);
+      else if (table.kind === 'list') copy.set(key, new ListAtBarrier(value as readonly unknown[]));
+      else copy.set(key, copyOf(value));
     }
   }
 
@@ -160,6 +174,10 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
     return this.parts.byteLength;
   }
 
+  get appendedBytes(): number {
+    return this.parts.appendedBytes;
+  }
+
   /** The chunks of work: each `yield` is a point where processing may run. */
   private *steps(): Generator<void> {
     const header: StateFileHeader = { kind: this.kind, tables: this.tables.map((t) => [t.name, t.kind] as const) };
@@ -185,15 +203,29 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
           }
         }
         const copies = this.copies.get(group);
-        if (copies !== undefined) copies.forEach((copy, t) => copy.forEach((value, key) => value !== ABSENT && out.entry(t, key, value)));
+        if (copies !== undefined) copies.forEach((copy, t) => copy.forEach((value, key) => value !== ABSENT && out.entry(t, key, valueOf(value))));
       } else {
         for (const key of this.changedIn(group)) {
           const copies = this.copies.get(group);
           for (let t = 0; t < this.tables.length; t++) {
-            const copy = copies?.[t]!;
-            const value = copy !== undefined && copy.has(key) ? copy.get(key) : this.tables[t]!.groups[group]?.get(key);
-            if (value === undefined || value === ABSENT) out.tombstone(t, key);
-            else out.entry(t, key, value);
+            const copy = copies?.[t];
+            const stored = copy !== undefined && copy.has(key) ? copy.get(key) : this.tables[t]!.groups[group]?.get(key);
+            const value = stored === ABSENT ? undefined : stored;
+            const listChanges = this.listChanges[t];
+            if (listChanges !== undefined) {
+              const base = listChangeOf(listChanges, key);
+              // The list is the one the checkpoint before had (only selected, or another state's key).
+              if (base === undefined) continue;
+              if (base !== REWRITTEN && value !== undefined) {
+                const list = value instanceof ListAtBarrier ? value : new ListAtBarrier(value as readonly unknown[]);
+                if (list.length > base) {
+                  out.append(t, key, base, list.rows.slice(base, list.length));
+                  continue;
+                }
+              }
+            }
+            if (value === undefined) out.tombstone(t, key);
+            else out.entry(t, key, valueOf(value));
           }
           if (pacer.entryWritten()) yield* pacer.pause(() => out.flush());
         }
@@ -212,7 +244,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
       const accessed = table.accessed;
       return accessed === undefined ? undefined : (key) => accessed[group]?.get(key) ?? this.now;
     });
-    return new StateFrameCollector((part) => this.push(part), group, lastAccess);
+    return new StateFrameCollector((part, appended) => this.parts.push(part, appended), group, lastAccess);
   }
 
   private push(part: Uint8Array): void {
@@ -228,9 +260,28 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   }
 }
 
+/** A list as it was at the barrier: the first `length` rows of its array (see the module comment). */
+class ListAtBarrier {
+  readonly length: number;
+
+  constructor(readonly rows: readonly unknown[]) {
+    this.length = rows.length;
+  }
+
+  /** The list's rows at the barrier (its array itself while nothing was appended). */
+  get value(): readonly unknown[] {
+    return this.rows.length === this.length ? this.rows : this.rows.slice(0, this.length);
+  }
+}
+
+/** The value a copy stands for. */
+function valueOf(copy: Copy): unknown {
+  return copy instanceof ListAtBarrier ? copy.value : copy;
+}
+
 /**
  * A copy of a state value that later changes cannot reach: arrays and Maps over primitives (a
- * GROUP BY's accumulators, the rows a join keeps per key, map state), nested a few levels, by
+ * GROUP BY's accumulators, map state), nested a few levels, by
  * hand; anything else with the structured clone algorithm — the one V8's serialiser uses, so the
  * copy serialises as the original would have.
  */
@@ -239,7 +290,7 @@ function copyOf(value: unknown): unknown {
   return plainCopy(value, PLAIN_COPY_DEPTH) ?? structuredClone(value);
 }
 
-/** Levels of arrays and Maps below a value that {@link plainCopy} copies (a list of rows holding arrays is three). */
+/** Levels of arrays and Maps below a value that {@link plainCopy} copies (a Map of rows holding arrays is three). */
 const PLAIN_COPY_DEPTH = 3;
 
 /**

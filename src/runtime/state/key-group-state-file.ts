@@ -7,13 +7,18 @@
  *     u32 LE  header length      then the header as JSON: { kind, tables: [[name, kind], ...] }
  *     frames, each:
  *       u32 LE key group, u32 LE table index, u32 LE length, then `length` bytes:
- *       v8.serialize([entries, tombstones, accessed]) — entries encoded by state-table-codec.ts,
- *       tombstones the keys a delta removes, accessed the last access times (state TTL) in the
- *       order of the decoded entries.
+ *       v8.serialize([entries, tombstones, accessed, appended, bases]) — entries encoded by
+ *       state-table-codec.ts, tombstones the keys a delta removes, accessed the last access times
+ *       (state TTL) in the order of the decoded entries; for a delta of a list state, appended
+ *       (encoded the same way) the rows appended to lists, and bases (a Uint32Array in the order
+ *       of the decoded appended entries) the length of each list they follow. Files written
+ *       before appends existed have three elements.
  *
  * A `full` file holds every entry of the groups it covers; a `delta` holds the entries of the keys
- * changed since the checkpoint it builds on, and tombstones for the keys removed since, and is
- * applied on top of that checkpoint's files. A group may have several frames (one per chunk the
+ * changed since the checkpoint it builds on, tombstones for the keys removed since, and for a list
+ * that only grew since, its new rows: the list is its first `base` rows as the files before had
+ * it, then these (applying such a file twice, or on top of a later checkpoint's files, gives the
+ * same list). A delta is applied on top of that checkpoint's files. A group may have several frames (one per chunk the
  * writer produced); they are applied in order. Files without the magic are the single-buffer
  * snapshots weir wrote before (one v8-serialised array of tables) and are read as such.
  */
@@ -47,6 +52,16 @@ export interface StateFrame {
   readonly tombstones: readonly Key[];
   /** Last access time of each entry, in the order the entries decode (with a state TTL). */
   readonly accessed: Float64Array | undefined;
+  /** Rows appended to lists (deltas of list states only). */
+  readonly appends?: ListAppends | undefined;
+}
+
+/** Rows appended to the lists of a list state since the checkpoint a delta builds on. */
+export interface ListAppends {
+  /** Per key, the rows that follow the first `bases[i]` rows of its list. */
+  readonly entries: EncodedEntries;
+  /** Per key, in the order the entries decode: how many rows of its list, as the files before had it, come first. */
+  readonly bases: Uint32Array;
 }
 
 /** The header bytes of a state file. */
@@ -61,7 +76,8 @@ export function encodeStateFileHeader(header: StateFileHeader): Uint8Array {
 
 /** One frame's bytes, as its header and its body (written one after the other, not copied into one buffer). */
 export function encodeStateFrame(frame: StateFrame): [head: Uint8Array, body: Uint8Array] {
-  const body = serialize([frame.entries, frame.tombstones, frame.accessed]);
+  const { appends } = frame;
+  const body = serialize(appends === undefined ? [frame.entries, frame.tombstones, frame.accessed] : [frame.entries, frame.tombstones, frame.accessed, appends.entries, appends.bases]);
   const head = Buffer.allocUnsafe(FRAME_HEADER_BYTES);
   head.writeUInt32LE(frame.keyGroup, 0);
   head.writeUInt32LE(frame.table, 4);
@@ -103,8 +119,16 @@ export function readStateFile(data: Uint8Array, source: string, wanted: (keyGrou
   }
   if (order === 'backward') frames.reverse();
   for (const [keyGroup, table, start, end] of frames) {
-    const [entries, tombstones, accessed] = deserializeOwning(bytes.subarray(start, end)) as [EncodedEntries, Key[], Float64Array | undefined];
-    frame(header, { keyGroup, table, entries, tombstones, accessed });
+    const [entries, tombstones, accessed, appended, bases] = deserializeOwning(bytes.subarray(start, end)) as [EncodedEntries, Key[], Float64Array | undefined, EncodedEntries?, Uint32Array?];
+    let appends: ListAppends | undefined;
+    if (appended !== undefined) {
+      const [, kind] = header.tables[table]!;
+      const where = `state file ${source} is malformed: the frame of key group ${keyGroup} at byte ${start}`;
+      if (kind !== 'list' || header.kind !== 'delta') throw new Error(`${where} appends rows to ${kind} state in a ${header.kind} file`);
+      if (!(bases instanceof Uint32Array)) throw new Error(`${where} appends rows without the lengths of the lists they follow`);
+      appends = { entries: appended, bases };
+    }
+    frame(header, { keyGroup, table, entries, tombstones, accessed, appends });
   }
   return header;
 }

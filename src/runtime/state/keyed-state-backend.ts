@@ -29,7 +29,11 @@ export interface MapState<K, V> {
   clear(): void;
 }
 
-/** A list per key. */
+/**
+ * A list per key. An element is never changed once added, nor is the list `get` returns: to
+ * change or remove elements, `update` the list with new ones in their place (backends keep added
+ * elements as given, snapshots take a list as its length, and deltas write only what was appended).
+ */
 export interface ListState<T> {
   get(): readonly T[];
   add(value: T): void;

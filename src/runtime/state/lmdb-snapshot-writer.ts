@@ -64,6 +64,11 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     return this.parts.byteLength;
   }
 
+  /** None: the disk backend writes lists whole. */
+  get appendedBytes(): number {
+    return 0;
+  }
+
   step(): boolean {
     if (this.aborted) throw new Error('the snapshot was abandoned (its write failed, or its state backend was disposed when the job ended)');
     return this.work.next().done === true;
@@ -132,7 +137,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
 
   /** The frames of a key group (the disk backend has no time-to-live: no access times). */
   private framesOf(group: number): StateFrameCollector {
-    return new StateFrameCollector((part) => this.push(part), group, this.tables.map(() => undefined));
+    return new StateFrameCollector((part, appended) => this.parts.push(part, appended), group, this.tables.map(() => undefined));
   }
 
   private push(part: Uint8Array): void {

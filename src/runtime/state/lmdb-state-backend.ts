@@ -46,6 +46,7 @@ import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/
 import { SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
 import { KeyChangeLog } from './key-change-log.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
+import { appendRows, notFollowing } from './list-append-log.js';
 import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
 import { decodeRecord, decodeValue, encodeKey, encodeValue, isLongKey, rangeStart, recordKey } from './lmdb-record-codec.js';
 import { LmdbSnapshotWriter } from './lmdb-snapshot-writer.js';
@@ -268,6 +269,19 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
           const encoded = encodeKey(key);
           db.putSync(recordKey(table.id, frame.keyGroup, encoded), encodeValue(value, isLongKey(encoded) ? encoded : undefined));
         });
+        const appends = frame.appends;
+        if (appends !== undefined) {
+          forEachDecodedEntry(appends.entries, (key, rows, index) => {
+            if (owns !== undefined && !owns(key)) return;
+            const encoded = encodeKey(key);
+            const record = recordKey(table.id, frame.keyGroup, encoded);
+            const stored = db.getBinary(record);
+            const list = stored === undefined ? [] : (decodeValue(stored) as unknown[]);
+            const base = appends.bases[index]!;
+            if (list.length < base) throw notFollowing(source, name, key, base, list.length);
+            db.putSync(record, encodeValue(appendRows(list, base, rows as unknown[]), isLongKey(encoded) ? encoded : undefined));
+          });
+        }
         for (const key of frame.tombstones) db.removeSync(recordKey(table.id, frame.keyGroup, encodeKey(key)));
       });
     });

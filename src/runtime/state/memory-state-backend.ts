@@ -10,8 +10,10 @@
  * checkpoints), the backend remembers per key group every key selected since the last completed
  * checkpoint (selecting a key is how every access through a state handle starts, so a superset of
  * the keys read or written), and a `delta` snapshot writes only those keys — their values, or
- * tombstones for the ones gone. The keys of a checkpoint that has not completed (failed, declined,
- * or still being written) stay in every later delta until a checkpoint completes (key-change-log.ts).
+ * tombstones for the ones gone; of a list state, only the lists that changed, a list that only
+ * grew as its new rows (list-append-log.ts). The keys of a checkpoint that has not completed
+ * (failed, declined, or still being written) stay in every later delta until a checkpoint
+ * completes (key-change-log.ts).
  *
  * With a time-to-live (Flink's `table.exec.state.ttl`), the state of a key that has been neither
  * read nor written for that long (processing time) is dropped: it is never returned once expired,
@@ -23,6 +25,7 @@
  */
 import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/key-codec.js';
 import { KeyChangeLog } from './key-change-log.js';
+import { appendRows, notFollowing } from './list-append-log.js';
 import { HeapSnapshotWriter, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
 import { HeapStateTable } from './heap-state-table.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
@@ -154,7 +157,10 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
     this.sweep(true);
     if (request.checkpointId !== undefined) this.changes?.freeze(request.checkpointId, this.currentKey, this.slot);
     const changes = request.kind === 'delta' ? this.changes!.pending() : [];
-    const writer = new HeapSnapshotWriter([...this.tables.values()], request.kind, changes, this.maxParallelism, this.clock(), (done) => {
+    const tables = [...this.tables.values()];
+    if (request.checkpointId !== undefined) for (const table of tables) table.appends?.freeze(request.checkpointId);
+    const listChanges = tables.map((table) => (request.kind === 'delta' ? table.appends?.pending() : undefined));
+    const writer = new HeapSnapshotWriter(tables, request.kind, changes, listChanges, this.maxParallelism, this.clock(), (done) => {
       this.writers = this.writers.filter((w) => w !== done);
     }, this.chunkEntries);
     if (!writer.done) {
@@ -167,6 +173,7 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
   /** Checkpoint `checkpointId` is complete: the changes it (and earlier ones) covered are forgotten. */
   notifyCheckpointComplete(checkpointId: number): void {
     this.changes?.completed(checkpointId);
+    for (const table of this.tables.values()) table.appends?.completed(checkpointId);
   }
 
   /**
@@ -216,15 +223,26 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
         touched.add(table);
         const map = table.group(frame.keyGroup);
         const accessed = table.accessed === undefined ? undefined : table.accessedIn(frame.keyGroup);
-        const add = (key: Key, value: unknown, index: number): void => {
+        // An entry's last access, for a state with a time-to-live: recorded, or the restore's time (appended rows).
+        const add = (key: Key, value: unknown, index?: number): void => {
           map.set(key, value);
           if (accessed !== undefined) {
             accessed.delete(key);
-            accessed.set(key, frame.accessed?.[index] ?? now);
+            accessed.set(key, (index === undefined ? undefined : frame.accessed?.[index]) ?? now);
           }
         };
+        const appends = frame.appends;
         if (newer === undefined) {
-          forEachDecodedEntry(frame.entries, add, owns === undefined ? undefined : (key) => !owns(key));
+          const skip = owns === undefined ? undefined : (key: Key): boolean => !owns(key);
+          forEachDecodedEntry(frame.entries, add, skip);
+          if (appends !== undefined) {
+            forEachDecodedEntry(appends.entries, (key, rows, index) => {
+              const list = map.get(key) as unknown[] | undefined;
+              const base = appends.bases[index]!;
+              if ((list?.length ?? 0) < base) throw notFollowing(source, name, key, base, list?.length ?? 0);
+              add(key, list === undefined ? rows : appendRows(list, base, rows as unknown[]));
+            }, skip);
+          }
           for (const key of frame.tombstones) {
             map.delete(key);
             accessed?.delete(key);
@@ -233,10 +251,42 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
         }
         // Newest first: a key set or removed by a newer file (or an entry later in this one) is
         // decided. The newest file decides all its keys (a key a full file writes twice has its
-        // barrier value both times), so its entries need no check.
+        // barrier value both times), so its entries need no check. A list a newer file appended
+        // to is decided once an older file gives its first rows (`prefixes`: how many it still needs).
         const removed = newer.of(name, frame.keyGroup);
-        for (const key of frame.tombstones) if (!map.has(key)) removed.add(key);
-        forEachDecodedEntry(frame.entries, add, newer.newest ? undefined : (key) => map.has(key) || (removed.size > 0 && removed.has(key)));
+        const prefixes = newer.listPrefixes(name, frame.keyGroup);
+        const decided = (key: Key): boolean => (map.has(key) && !(prefixes.size > 0 && prefixes.has(key))) || (removed.size > 0 && removed.has(key));
+        const skip = newer.newest ? undefined : decided;
+        for (const key of frame.tombstones) {
+          if (prefixes.size > 0 && prefixes.has(key)) throw notFollowing(source, name, key, prefixes.get(key)!, 0);
+          if (!map.has(key)) removed.add(key);
+        }
+        forEachDecodedEntry(frame.entries, (key, value, index) => {
+          const needed = prefixes.size > 0 ? prefixes.get(key) : undefined;
+          if (needed === undefined) return add(key, value, index);
+          const list = value as unknown[];
+          if (list.length < needed) throw notFollowing(source, name, key, needed, list.length);
+          prefixes.delete(key);
+          add(key, appendRows(list, needed, map.get(key) as unknown[]), index);
+        }, skip);
+        if (appends !== undefined) {
+          forEachDecodedEntry(appends.entries, (key, value, index) => {
+            const rows = value as unknown[];
+            const base = appends.bases[index]!;
+            const needed = prefixes.size > 0 ? prefixes.get(key) : undefined;
+            if (needed === undefined) {
+              add(key, rows);
+              if (base > 0) prefixes.set(key, base);
+              return;
+            }
+            // This file's list is `base` older rows, then `rows`: the end already held needs its first `needed`.
+            if (needed <= base) return;
+            if (base + rows.length < needed) throw notFollowing(source, name, key, needed, base + rows.length);
+            add(key, appendRows(rows, needed - base, map.get(key) as unknown[]));
+            if (base === 0) prefixes.delete(key);
+            else prefixes.set(key, base);
+          }, skip);
+        }
       }, order);
       newer?.applied();
     }
@@ -321,19 +371,27 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
   getListState<T>(descriptor: StateDescriptor): ListState<T> {
     const table = this.tableOf(descriptor, 'list');
     const groups = table.groups;
+    // Lists only ever grow in place (add); update replaces the array. Snapshots rely on it: a
+    // list's value at a barrier is its array and length then (heap-snapshot-writer.ts).
+    const appends = table.appends;
     return this.expiring(table, {
       get: () => (groups[this.slot]?.get(this.currentKey) as T[] | undefined) ?? NO_VALUES,
       add: (value) => {
         const map = table.group(this.slot);
         const list = map.get(this.currentKey) as T[] | undefined;
+        appends?.appending(this.currentKey, list === undefined ? 0 : list.length);
         if (list === undefined) map.set(this.currentKey, [value]);
         else list.push(value);
       },
       update: (values) => {
+        appends?.rewritten(this.currentKey);
         if (values.length === 0) groups[this.slot]?.delete(this.currentKey);
         else table.group(this.slot).set(this.currentKey, [...values]);
       },
-      clear: () => void groups[this.slot]?.delete(this.currentKey),
+      clear: () => {
+        appends?.rewritten(this.currentKey);
+        groups[this.slot]?.delete(this.currentKey);
+      },
     });
   }
 
@@ -357,7 +415,7 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
       if (existing.kind !== kind) throw new Error(`state '${descriptor.name}' is declared as ${existing.kind} state, not ${kind}`);
       return existing;
     }
-    const table = new HeapStateTable(descriptor.name, kind, this.maxParallelism, this.ttlMillis !== undefined);
+    const table = new HeapStateTable(descriptor.name, kind, this.maxParallelism, this.ttlMillis !== undefined, this.changes !== undefined);
     this.tables.set(descriptor.name, table);
     return table;
   }

@@ -18,15 +18,23 @@ export interface SteppedWriter {
 export class SnapshotParts {
   private parts: Uint8Array[] = [];
   private bytes = 0;
+  private appended = 0;
 
-  push(part: Uint8Array): void {
+  /** Adds a part; `appended` when it belongs to a frame that only appends rows to lists. */
+  push(part: Uint8Array, appended = false): void {
     this.parts.push(part);
     this.bytes += part.byteLength;
+    if (appended) this.appended += part.byteLength;
   }
 
   /** Bytes of every part produced so far (handed out or not). */
   get byteLength(): number {
     return this.bytes;
+  }
+
+  /** Bytes of the parts of frames that only append rows to lists. */
+  get appendedBytes(): number {
+    return this.appended;
   }
 
   /** The parts produced since the last call, in order; they are the caller's from now on. */

@@ -32,6 +32,11 @@ export interface StateSnapshotWriter {
   readonly done: boolean;
   /** Bytes of the parts produced so far (all of them once done). */
   readonly byteLength: number;
+  /**
+   * Of those, the bytes of frames that only append rows to lists (deltas): they replace nothing a
+   * restore reads before them, so they do not count toward rematerialising a chain (keyed-state-chain.ts).
+   */
+  readonly appendedBytes: number;
   /** Writes one chunk; returns true once everything is written. */
   step(): boolean;
   /**
@@ -80,10 +85,13 @@ export interface SnapshottingStateBackend extends KeyedStateBackend {
  * While one chain of state files (full file, then deltas) is applied newest first into an empty
  * backend: per declared state and key group, the keys a newer file removed. A key is decided by
  * the newest file that mentions it: set (the backend holds it already) or removed (it is here), so
- * older files' entries of it are passed over.
+ * older files' entries of it are passed over — except a list a newer file only appended rows to:
+ * the backend holds those rows, and its first rows are still to come from older files
+ * ({@link listPrefixes}).
  */
 export class RemovedKeys {
   private readonly sets = new Map<string, Set<Key>[]>();
+  private readonly prefixes = new Map<string, Map<Key, number>[]>();
   private files = 0;
 
   /**
@@ -101,10 +109,35 @@ export class RemovedKeys {
 
   /** The removed keys of a declared state in a key group (created empty when missing). */
   of(state: string, keyGroup: number): Set<Key> {
-    let groups = this.sets.get(state);
-    if (groups === undefined) this.sets.set(state, (groups = []));
-    let keys = groups[keyGroup];
-    if (keys === undefined) groups[keyGroup] = keys = new Set();
-    return keys;
+    return slot(this.sets, state, keyGroup, () => new Set());
   }
+
+  /**
+   * Of a list state in a key group: the keys whose list the backend holds only the end of (rows
+   * newer files appended), with how many rows of it older files must still give (created empty
+   * when missing).
+   */
+  listPrefixes(state: string, keyGroup: number): Map<Key, number> {
+    return slot(this.prefixes, state, keyGroup, () => new Map());
+  }
+
+  /** The whole chain was applied: throws naming `source` when a list still lacks its first rows (no file of the chain had them). */
+  checkComplete(source: string): void {
+    for (const [state, groups] of this.prefixes) {
+      for (const keys of groups) {
+        if (keys === undefined || keys.size === 0) continue;
+        const [key, rows] = keys.entries().next().value!;
+        throw new Error(`the state files of ${source} do not form a chain: a delta appends to the list of key ${String(key)} of state '${state}' after ${rows} rows that no file before it holds`);
+      }
+    }
+  }
+}
+
+/** The value of a state and key group in `by`, created with `create` when missing. */
+function slot<T>(by: Map<string, T[]>, state: string, keyGroup: number, create: () => T): T {
+  let groups = by.get(state);
+  if (groups === undefined) by.set(state, (groups = []));
+  let value = groups[keyGroup];
+  if (value === undefined) groups[keyGroup] = value = create();
+  return value;
 }

@@ -1,8 +1,9 @@
 /**
  * The heap backend's asynchronous, copy-on-access, full and incremental snapshots against a plain
  * model (a Map per declared state): random operations on value, map and list states of many keys
- * (list states of numbers and of rows, as joins keep them; including in-place mutation of what a
- * handle returned), barriers at random points, snapshots
+ * (list states of numbers and of rows, as joins keep them: rows appended, lists replaced with a row
+ * changed or removed, cleared; values and maps changed in place, as the heap backend allows),
+ * barriers at random points, snapshots
  * written a chunk at a time with operations in between, checkpoints that complete or fail, and
  * restores from the chain of the last completed checkpoint (base + deltas, as KeyedStateChain
  * decides them) into one backend and into two (rescaled), oldest file first and newest first — each
@@ -14,6 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
 import { KeyedStateChain, type ChainFile } from '../../../src/runtime/checkpoint/keyed-state-chain.js';
 import type { HeapSnapshotWriter } from '../../../src/runtime/state/heap-snapshot-writer.js';
+import { readStateFile } from '../../../src/runtime/state/key-group-state-file.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
 import { RemovedKeys } from '../../../src/runtime/state/snapshotting-state-backend.js';
 
@@ -29,7 +31,8 @@ type Op =
   | { readonly op: 'add'; readonly key: Key; readonly value: number }
   | { readonly op: 'clearList'; readonly key: Key }
   | { readonly op: 'addRow'; readonly key: Key; readonly value: number }
-  | { readonly op: 'bumpRow'; readonly key: Key }
+  | { readonly op: 'replaceRow'; readonly key: Key }
+  | { readonly op: 'dropRow'; readonly key: Key }
   | { readonly op: 'barrier' }
   | { readonly op: 'step' }
   | { readonly op: 'finish'; readonly fail: boolean };
@@ -44,7 +47,8 @@ const op: fc.Arbitrary<Op> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ op: fc.constant('add' as const), key, value: fc.integer({ min: 0, max: 9 }) }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('clearList' as const), key }) },
   { weight: 2, arbitrary: fc.record({ op: fc.constant('addRow' as const), key, value: fc.integer({ min: 0, max: 9 }) }) },
-  { weight: 1, arbitrary: fc.record({ op: fc.constant('bumpRow' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('replaceRow' as const), key }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant('dropRow' as const), key }) },
   { weight: 1, arbitrary: fc.constant({ op: 'barrier' as const }) },
   { weight: 3, arbitrary: fc.constant({ op: 'step' as const }) },
   { weight: 1, arbitrary: fc.record({ op: fc.constant('finish' as const), fail: fc.boolean() }) },
@@ -69,6 +73,7 @@ describe('heap backend snapshots against a model', () => {
   it('full and incremental snapshots, written while processing goes on, restore the state at their barrier', () => {
     let restoredDeltas = 0;
     let restoredChains = 0;
+    let appendedLists = 0;
     fc.assert(
       fc.property(fc.array(op, { minLength: 1, maxLength: 200, size: 'max' }), fc.integer({ min: 1, max: 5 }), (ops, chunk) => {
         const backend = new MemoryStateBackend({ maxParallelism: MAX_P, trackChanges: true, snapshotChunkEntries: chunk });
@@ -96,6 +101,7 @@ describe('heap backend snapshots against a model', () => {
           if (fail) return; // declined or timed out: never completes, its changes must reach the next delta
           const file: ChainFile | undefined = writer.empty ? undefined : { checkpointId: id, name: `chk-${id}`, checksum: '', bytes: bytes.byteLength, kind };
           if (file !== undefined) files.set(file.name, bytes);
+          if (file?.kind === 'delta') readStateFile(bytes, file.name, () => true, (_, frame) => void (appendedLists += frame.appends?.bases.length ?? 0));
           const recorded = chain.record(id, 'checkpoint', kind, file);
           chain.complete(id);
           backend.notifyCheckpointComplete(id);
@@ -193,13 +199,25 @@ describe('heap backend snapshots against a model', () => {
               (entries.get(o.key) as [number, string][]).push([o.value, `r${o.value}`]);
               break;
             }
-            case 'bumpRow': {
-              // A stored row changed in place (the heap backend shares its values).
+            case 'replaceRow': {
+              // A row changed: rows in a list are immutable, the list is replaced with a new row in its place.
               backend.setCurrentKey(o.key);
               const stored = rows.get();
               if (stored.length === 0) break;
-              (stored[0] as [number, string])[0]++;
+              const [first, ...rest] = stored;
+              rows.update([[first![0] + 1, first![1]], ...rest]);
               ((model.get('rows')!.get(o.key) as [number, string][])[0]!)[0]++;
+              break;
+            }
+            case 'dropRow': {
+              // A row retracted, as a join drops one: the list without it.
+              backend.setCurrentKey(o.key);
+              const stored = rows.get();
+              if (stored.length === 0) break;
+              rows.update(stored.slice(1));
+              const modelRows = model.get('rows')!.get(o.key) as [number, string][];
+              if (modelRows.length === 1) model.get('rows')!.delete(o.key);
+              else modelRows.shift();
               break;
             }
             default:
@@ -235,8 +253,9 @@ describe('heap backend snapshots against a model', () => {
         ],
       },
     );
-    // The runs did exercise what they are for: deltas, and restores of chains longer than a base.
+    // The runs did exercise what they are for: deltas, restores of chains longer than a base, and lists written as their appended rows.
     expect(restoredDeltas).toBeGreaterThan(50);
     expect(restoredChains).toBeGreaterThan(10);
+    expect(appendedLists).toBeGreaterThan(50);
   });
 });

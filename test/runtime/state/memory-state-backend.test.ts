@@ -6,7 +6,9 @@ import { serialize } from 'node:v8';
 import { describe, expect, it } from 'vitest';
 import { keyGroupOf, subtaskOfKeyGroup, type Key } from '../../../src/common/key-codec.js';
 import { readStateFile } from '../../../src/runtime/state/key-group-state-file.js';
+import type { ListState } from '../../../src/runtime/state/keyed-state-backend.js';
 import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
+import { RemovedKeys } from '../../../src/runtime/state/snapshotting-state-backend.js';
 import { forEachDecodedEntry } from '../../../src/runtime/state/state-table-codec.js';
 
 const MAX_P = 128;
@@ -376,5 +378,133 @@ describe('memory state backend change tracking', () => {
     const second = occurrences(backend.beginSnapshot({ kind: 'delta', checkpointId: 2 }).writeSync());
     // 'b' was current at the barrier, so it is logged for the new epoch too (a handle may touch it unselected).
     expect([...second.keys()].sort()).toEqual(['a', 'b']);
+  });
+});
+
+describe('memory state backend list deltas', () => {
+  type Row = [number, string];
+  const row = (i: number): Row => [i, `row ${i}`];
+
+  /** A backend tracking changes whose list state 'rows' holds `sizes[k]` rows under key k, written into a completed full checkpoint 1. */
+  function withLists(sizes: readonly number[]): { backend: MemoryStateBackend; rows: ListState<Row>; full: Uint8Array } {
+    const backend = new MemoryStateBackend({ trackChanges: true, maxParallelism: 8 });
+    const rows = backend.getListState<Row>({ name: 'rows' });
+    sizes.forEach((size, key) => {
+      backend.setCurrentKey(key);
+      for (let i = 0; i < size; i++) rows.add(row(i));
+    });
+    const full = backend.beginSnapshot({ kind: 'full', checkpointId: 1 }).writeSync();
+    backend.notifyCheckpointComplete(1);
+    return { backend, rows, full };
+  }
+
+  /** Per key, what a delta file says of it: its appended rows with their base, an entry, or a tombstone. */
+  function changesIn(file: Uint8Array): Map<Key, { base: number; rows: unknown[] } | 'entry' | 'tombstone'> {
+    const out = new Map<Key, { base: number; rows: unknown[] } | 'entry' | 'tombstone'>();
+    readStateFile(file, 'delta', () => true, (_header, frame) => {
+      forEachDecodedEntry(frame.entries, (key) => out.set(key, 'entry'));
+      for (const key of frame.tombstones) out.set(key, 'tombstone');
+      const appends = frame.appends;
+      if (appends !== undefined) forEachDecodedEntry(appends.entries, (key, rows, i) => out.set(key, { base: appends.bases[i]!, rows: rows as unknown[] }));
+    });
+    return out;
+  }
+
+  /** The lists of 'rows' after restoring `chain` oldest first, and newest first as the runtime does. */
+  function restoredBothWays(chain: readonly Uint8Array[]): [Map<Key, unknown>, Map<Key, unknown>] {
+    const forward = new MemoryStateBackend({ maxParallelism: 8 });
+    chain.forEach((file, i) => forward.restoreKeyGroups(file, () => true, `file ${i}`));
+    const backward = new MemoryStateBackend({ maxParallelism: 8 });
+    const newer = new RemovedKeys();
+    [...chain].reverse().forEach((file, i) => backward.restoreKeyGroups(file, () => true, `file ${chain.length - 1 - i}`, newer));
+    newer.checkComplete('the chain');
+    const lists = (backend: MemoryStateBackend): Map<Key, unknown> => new Map([...backend.states()].find((t) => t.name === 'rows')?.entries() ?? []);
+    return [lists(forward), lists(backward)];
+  }
+
+  it('writes a list that only grew as its new rows, and nothing for a list only selected', () => {
+    const { backend, rows, full } = withLists([5_000, 3, 7]);
+    backend.setCurrentKey(0);
+    rows.add(row(5_000));
+    backend.setCurrentKey(1);
+    expect(rows.get()).toHaveLength(3); // read, not changed
+    const delta = backend.beginSnapshot({ kind: 'delta', checkpointId: 2 }).writeSync();
+    expect(changesIn(delta)).toEqual(new Map([[0, { base: 5_000, rows: [row(5_000)] }]]));
+    expect(delta.byteLength).toBeLessThan(full.byteLength / 100);
+    const expected = new Map<Key, unknown>([
+      [0, Array.from({ length: 5_001 }, (_, i) => row(i))],
+      [1, [row(0), row(1), row(2)]],
+      [2, Array.from({ length: 7 }, (_, i) => row(i))],
+    ]);
+    for (const lists of restoredBothWays([full, delta])) expect(lists).toEqual(expected);
+  });
+
+  it('writes a list replaced, cleared, or grown after a rewrite whole (or as a tombstone)', () => {
+    const { backend, rows, full } = withLists([4, 4, 4, 4]);
+    backend.setCurrentKey(0);
+    rows.update([row(9)]); // replaced
+    backend.setCurrentKey(1);
+    rows.clear();
+    backend.setCurrentKey(2);
+    rows.update(rows.get().slice(1)); // a row retracted, then one appended
+    rows.add(row(10));
+    backend.setCurrentKey(3);
+    rows.add(row(4));
+    const delta = backend.beginSnapshot({ kind: 'delta', checkpointId: 2 }).writeSync();
+    expect(changesIn(delta)).toEqual(
+      new Map<Key, unknown>([
+        [0, 'entry'],
+        [1, 'tombstone'],
+        [2, 'entry'],
+        [3, { base: 4, rows: [row(4)] }],
+      ]),
+    );
+    const expected = new Map<Key, unknown>([
+      [0, [row(9)]],
+      [2, [row(1), row(2), row(3), row(10)]],
+      [3, [row(0), row(1), row(2), row(3), row(4)]],
+    ]);
+    for (const lists of restoredBothWays([full, delta])) expect(lists).toEqual(expected);
+  });
+
+  it('takes rows appended after the barrier out of the snapshot, whether written before or after them', () => {
+    const { backend, rows, full } = withLists([3]);
+    backend.setCurrentKey(0);
+    rows.add(row(3));
+    const writer = backend.beginSnapshot({ kind: 'delta', checkpointId: 2 });
+    backend.setCurrentKey(0);
+    rows.add(row(4)); // after the barrier: the writer keeps the list as its array and its length then
+    const delta = writer.writeSync();
+    expect(changesIn(delta)).toEqual(new Map([[0, { base: 3, rows: [row(3)] }]]));
+    for (const lists of restoredBothWays([full, delta])) expect(lists.get(0)).toEqual([row(0), row(1), row(2), row(3)]);
+  });
+
+  it('a delta taken while the checkpoint before it was pending restores on top of that checkpoint too: its rows follow the base it counted from', () => {
+    const { backend, rows, full } = withLists([2]);
+    backend.setCurrentKey(0);
+    rows.add(row(2));
+    const second = backend.beginSnapshot({ kind: 'delta', checkpointId: 2 }).writeSync(); // completes only after the next barrier
+    rows.add(row(3));
+    const third = backend.beginSnapshot({ kind: 'delta', checkpointId: 3 });
+    backend.notifyCheckpointComplete(2);
+    const thirdFile = third.writeSync();
+    // The third counts from checkpoint 1 (the last completed at its barrier): rows 2 and 3 after 2 rows.
+    expect(changesIn(thirdFile)).toEqual(new Map([[0, { base: 2, rows: [row(2), row(3)] }]]));
+    const all = [row(0), row(1), row(2), row(3)];
+    // On checkpoint 1, or on checkpoint 2's chain (which already holds row 2): the same list.
+    for (const chain of [[full, thirdFile], [full, second, thirdFile]]) for (const lists of restoredBothWays(chain)) expect(lists.get(0)).toEqual(all);
+  });
+
+  it('refuses a chain whose delta appends after rows no file before it holds, naming the file', () => {
+    const { backend, rows } = withLists([2]);
+    backend.setCurrentKey(0);
+    rows.add(row(2));
+    const delta = backend.beginSnapshot({ kind: 'delta', checkpointId: 2 }).writeSync();
+    expect(() => new MemoryStateBackend({ maxParallelism: 8 }).restoreKeyGroups(delta, () => true, 'chk-2/state')).toThrow(
+      "state file chk-2/state does not follow the files before it: it appends to the list of key 0 of state 'rows' after 2 rows, but they hold 0",
+    );
+    const newer = new RemovedKeys();
+    new MemoryStateBackend({ maxParallelism: 8 }).restoreKeyGroups(delta, () => true, 'chk-2/state', newer);
+    expect(() => newer.checkComplete('chk-2')).toThrow("the state files of chk-2 do not form a chain: a delta appends to the list of key 0 of state 'rows' after 2 rows that no file before it holds");
   });
 });
