@@ -20,9 +20,12 @@
  * Every output row has `l.t > W + min(lower, 0)` and `r.t > W - max(upper, 0)`, so the output
  * watermark is W held back by `max(0, -lower, upper)`: windows downstream never see late rows.
  * Timers are not checkpointed: they are registered again from keyed state on open.
- * Every change of a key's rows is written back to its value state (the state contract); a new row
- * rewrites the key's list on a serialising backend (the list is kept in expiry order and its
- * `matched` flags change, which list state's append does not cover).
+ *
+ * The rows of a key are list state, in expiry order: a row that arrives in order (nearly all of
+ * them) is appended, so an incremental checkpoint writes only the new rows of a key however many
+ * it holds; one out of order, and expiry (a prefix leaves), rewrite the list. An outer input also
+ * keeps, per key, which stored rows have matched (flags by position, value state; a missing flag
+ * is false), rewritten when one changes — an inner input keeps none.
  */
 import { isOuterSide } from '../../common/join-type.js';
 import { keySelector, type Key, type KeySelector } from '../../common/key-codec.js';
@@ -30,18 +33,24 @@ import { RowKind } from '../../common/row-kind.js';
 import { ChangeBatch, type Row } from '../../common/row.js';
 import type { IntervalJoinSpec } from '../../dataflow/job-graph.js';
 import type { ExprCompiler } from '../../expr/expr-compiler.js';
-import type { ValueState } from '../state/keyed-state-backend.js';
+import type { KeyedStateBackend, ListState, ValueState } from '../state/keyed-state-backend.js';
 import type { OperatorContext, StreamOperator } from '../stream-operator.js';
 import { hasNull, nullPadder, rowCombiner } from './join-rows.js';
 import { WindowTimers } from './window-timers.js';
 
-/** Keyed state of each input: the rows of a join key that can still match. */
-export const INTERVAL_JOIN_STATE_NAMES = ['interval-join.left', 'interval-join.right'] as const;
+/** Keyed state of each input: the rows of a join key that can still match, in expiry order. */
+export const INTERVAL_JOIN_STATE_NAMES = ['interval-join.left-rows', 'interval-join.right-rows'] as const;
 
-/** A stored row and whether it has matched a row of the other input. */
-export interface IntervalJoinRecord {
+/** Keyed state of each outer input: per key, whether each stored row (by position) has matched a row of the other input. */
+export const INTERVAL_JOIN_MATCHED_STATE_NAMES = ['interval-join.left-matched', 'interval-join.right-matched'] as const;
+
+/** The keyed state of each input in checkpoints of earlier weir versions: one value per key, its records; moved into the current states on open. */
+const LEGACY_STATE_NAMES = ['interval-join.left', 'interval-join.right'] as const;
+
+/** A stored row and whether it has matched, as earlier versions kept them. */
+interface LegacyRecord {
   readonly row: Row;
-  matched: boolean;
+  readonly matched: boolean;
 }
 
 /** The runtime implementation of an `interval-join` job-graph node. */
@@ -58,7 +67,9 @@ export class IntervalJoinOperator implements StreamOperator {
   private readonly out = new ChangeBatch();
   private readonly timers = new WindowTimers();
   private context!: OperatorContext;
-  private states!: readonly [ValueState<IntervalJoinRecord[]>, ValueState<IntervalJoinRecord[]>];
+  private rows!: readonly [ListState<Row>, ListState<Row>];
+  /** Per input: its matched flags when it is an outer input. */
+  private matched!: readonly [ValueState<boolean[]> | undefined, ValueState<boolean[]> | undefined];
   private watermark = -Infinity;
   /** Rows dropped because they arrived at or behind the watermark. */
   lateRows = 0;
@@ -78,11 +89,27 @@ export class IntervalJoinOperator implements StreamOperator {
   open(context: OperatorContext): void {
     this.context = context;
     const backend = context.keyedState;
-    this.states = [backend.getValueState({ name: INTERVAL_JOIN_STATE_NAMES[0] }), backend.getValueState({ name: INTERVAL_JOIN_STATE_NAMES[1] })];
+    this.rows = [backend.getListState({ name: INTERVAL_JOIN_STATE_NAMES[0] }), backend.getListState({ name: INTERVAL_JOIN_STATE_NAMES[1] })];
+    const matched = (side: 0 | 1): ValueState<boolean[]> | undefined => (this.outer[side] ? backend.getValueState({ name: INTERVAL_JOIN_MATCHED_STATE_NAMES[side] }) : undefined);
+    this.matched = [matched(0), matched(1)];
     for (const side of [0, 1] as const) {
-      for (const [key, records] of backend.entriesOf<IntervalJoinRecord[]>({ name: INTERVAL_JOIN_STATE_NAMES[side] })) {
-        if (records.length > 0) this.timers.register(this.expiry(records[0]!.row, side), key);
+      this.migrate(backend, side);
+      for (const [key, rows] of backend.entriesOf<Row[]>({ name: INTERVAL_JOIN_STATE_NAMES[side] })) {
+        if (rows.length > 0) this.timers.register(this.expiry(rows[0]!, side), key);
       }
+    }
+  }
+
+  /** Moves the records of a checkpoint of an earlier version (one value per key) into the current states. */
+  private migrate(backend: KeyedStateBackend, side: 0 | 1): void {
+    const legacy = [...backend.entriesOf<LegacyRecord[]>({ name: LEGACY_STATE_NAMES[side] })];
+    if (legacy.length === 0) return;
+    const old = backend.getValueState<LegacyRecord[]>({ name: LEGACY_STATE_NAMES[side] });
+    for (const [key, records] of legacy) {
+      backend.setCurrentKey(key);
+      this.rows[side].update(records.map((r) => r.row));
+      if (records.some((r) => r.matched)) this.matched[side]?.update(records.map((r) => r.matched));
+      old.clear();
     }
   }
 
@@ -119,38 +146,41 @@ export class IntervalJoinOperator implements StreamOperator {
     const to = side === 0 ? time - lower : time + upper;
     const otherTime = this.timeColumns[1 - side]!;
     let matched = false;
-    const otherState = this.states[1 - side]!;
-    const others = otherState.value();
-    if (others !== undefined) {
-      let firstMatches = false;
-      for (const other of others) {
-        const t = other.row[otherTime] as number;
-        if (t < from || t > to) continue;
-        const l = side === 0 ? row : other.row;
-        const r = side === 0 ? other.row : row;
-        if (!this.matches(l, r)) continue;
-        out.push(RowKind.INSERT, this.combine(l, r));
-        matched = true;
-        if (!other.matched) firstMatches = other.matched = true;
-      }
-      // Only an outer input reads `matched`, but every flag is kept so that both inputs store alike.
-      if (firstMatches) otherState.update(others);
+    const others = this.rows[1 - side]!.get();
+    const otherMatched = this.matched[1 - side];
+    const otherFlags = otherMatched?.value();
+    let newFlags: boolean[] | undefined;
+    for (let i = 0; i < others.length; i++) {
+      const other = others[i]!;
+      const t = other[otherTime] as number;
+      if (t < from || t > to) continue;
+      const l = side === 0 ? row : other;
+      const r = side === 0 ? other : row;
+      if (!this.matches(l, r)) continue;
+      out.push(RowKind.INSERT, this.combine(l, r));
+      matched = true;
+      if (otherMatched !== undefined && otherFlags?.[i] !== true) setFlag((newFlags ??= otherFlags === undefined ? [] : otherFlags.slice()), i, true);
     }
+    if (newFlags !== undefined) otherMatched!.update(newFlags);
     const expiry = this.expiry(row, side);
     if (expiry <= this.watermark) {
       if (!matched && this.outer[side]) out.push(RowKind.INSERT, this.pad[side](row));
       return;
     }
-    const state = this.states[side];
-    const stored = state.value();
-    let at = 0;
-    if (stored === undefined) state.update([{ row, matched }]);
-    else {
-      // Kept in expiry order (rows arrive nearly in time order, so this is nearly always a push).
-      at = stored.length;
-      while (at > 0 && this.expiry(stored[at - 1]!.row, side) > expiry) at--;
-      stored.splice(at, 0, { row, matched });
-      state.update(stored);
+    const state = this.rows[side];
+    const stored = state.get();
+    // Kept in expiry order (rows arrive nearly in time order, so this is nearly always an append).
+    let at = stored.length;
+    while (at > 0 && this.expiry(stored[at - 1]!, side) > expiry) at--;
+    if (at === stored.length) state.add(row);
+    else state.update([...stored.slice(0, at), row, ...stored.slice(at)]);
+    const matchedState = this.matched[side];
+    const flags = matchedState?.value();
+    if (matchedState !== undefined && (matched || at < (flags?.length ?? 0))) {
+      const next = flags === undefined ? [] : flags.slice();
+      if (at < next.length) next.splice(at, 0, matched);
+      else setFlag(next, at, matched);
+      matchedState.update(next);
     }
     if (at === 0) this.timers.register(expiry, key);
   }
@@ -159,20 +189,27 @@ export class IntervalJoinOperator implements StreamOperator {
   private expire(key: Key, out: ChangeBatch): void {
     this.context.keyedState.setCurrentKey(key);
     for (const side of [0, 1] as const) {
-      const state = this.states[side];
-      const records = state.value();
-      if (records === undefined) continue;
+      const state = this.rows[side];
+      const rows = state.get();
+      if (rows.length === 0) continue;
+      const matchedState = this.matched[side];
+      const flags = matchedState?.value();
       let expired = 0;
-      while (expired < records.length && this.expiry(records[expired]!.row, side) <= this.watermark) {
-        const record = records[expired++]!;
-        if (!record.matched && this.outer[side]) out.push(RowKind.INSERT, this.pad[side](record.row));
+      while (expired < rows.length && this.expiry(rows[expired]!, side) <= this.watermark) {
+        if (matchedState !== undefined && flags?.[expired] !== true) out.push(RowKind.INSERT, this.pad[side](rows[expired]!));
+        expired++;
       }
-      if (expired === records.length) state.clear();
-      else if (expired > 0) {
-        records.splice(0, expired);
-        state.update(records);
-        this.timers.register(this.expiry(records[0]!.row, side), key);
+      if (expired === 0) continue;
+      const rest = rows.slice(expired);
+      if (rest.length === 0) state.clear();
+      else {
+        state.update(rest);
+        this.timers.register(this.expiry(rest[0]!, side), key);
       }
+      if (flags === undefined) continue;
+      const restFlags = flags.slice(expired);
+      if (restFlags.includes(true)) matchedState!.update(restFlags);
+      else matchedState!.clear();
     }
   }
 
@@ -185,4 +222,10 @@ export class IntervalJoinOperator implements StreamOperator {
   private late(): void {
     if (this.lateRows++ === 0) this.context.warn(`interval join ${this.context.operatorId}: dropped a row at or behind the watermark (late); further late rows are counted`);
   }
+}
+
+/** Sets flag `at` of `flags` to `value`, filling the flags before it with false. */
+function setFlag(flags: boolean[], at: number, value: boolean): void {
+  while (flags.length < at) flags.push(false);
+  flags[at] = value;
 }

@@ -16,6 +16,7 @@ import { SqlTypes } from '../../../src/common/sql-type.js';
 import type { IntervalJoinSpec } from '../../../src/dataflow/job-graph.js';
 import { Exprs } from '../../../src/expr/scalar-expr.js';
 import { IntervalJoinOperator } from '../../../src/runtime/operators/interval-join-operator.js';
+import { MemoryStateBackend } from '../../../src/runtime/state/memory-state-backend.js';
 import { compiler } from '../../expr/expr-test-helpers.js';
 import { OperatorHarness, materialize, type Change } from '../operator-harness.js';
 
@@ -80,6 +81,27 @@ describe('interval join operator', () => {
       ['+I', [1, 200, 'b', 1, 200, 'x']],
       ['+I', [1, 100, 'a', null, null, null]],
     ]);
+  });
+});
+
+describe('interval join operator (state of an earlier version)', () => {
+  it('takes over the records a checkpoint of an earlier version kept as one value per key, matched flags included', async () => {
+    const earlier = new MemoryStateBackend();
+    const records = earlier.getValueState<{ row: Row; matched: boolean }[]>({ name: 'interval-join.left' });
+    earlier.setCurrentKey(1);
+    records.update([
+      { row: [1, 100, 'seen'], matched: true },
+      { row: [1, 104, 'unseen'], matched: false },
+    ]);
+    const h = await open(spec({ lower: 0, upper: 0 }, 'LEFT'), earlier.snapshot()!);
+    expect([...h.state.entriesOf({ name: 'interval-join.left' })]).toEqual([]);
+    expect(h.push([['+I', [1, 104, 'x']]], 1)).toEqual([['+I', [1, 104, 'unseen', 1, 104, 'x']]]);
+    h.push([['+I', [1, 102, 'new']]], 0);
+    // Expired in time order: 'seen' had matched before the upgrade, 'new' never did, 'unseen' just did.
+    const before = h.output.length;
+    h.watermark(200);
+    expect(h.output.slice(before)).toEqual([['+I', [1, 102, 'new', null, null, null]]]);
+    expect(h.state.keyCount()).toBe(0);
   });
 });
 
