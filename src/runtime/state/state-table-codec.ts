@@ -86,7 +86,7 @@ function columnarLists(keys: readonly Key[], values: readonly unknown[]): Column
   for (let i = 0; i < keys.length; i++) {
     const list: unknown = values[i];
     if (!Array.isArray(list)) return undefined;
-    for (const row of list as unknown[]) if (!addRow(columns, row)) return undefined;
+    for (let r = 0; r < list.length; r++) if (!addRow(columns, list[r])) return undefined;
     counts[i] = list.length;
     keyColumn.add(keys[i]);
   }
@@ -111,29 +111,34 @@ function columnBuilders(width: number): ColumnBuilder[] {
 
 /**
  * Collects one column: in a Float64Array while every value is a number (an Int32Array at the end
- * when every one is an int32 and not -0), then in a packed array. The typed array starts small
- * and doubles: a chunk's columns may hold millions of rows, or turn out to hold strings, and a
- * zeroed buffer of the final size allocated up front costs more than the copies.
+ * when every one is an int32 and not -0), else in a packed array — from the first value on when
+ * that is not a number (a column of strings never allocates a typed array). The typed array starts
+ * small and doubles: a chunk's columns may hold millions of rows, and a zeroed buffer of the final
+ * size allocated up front costs more than the copies.
  */
 class ColumnBuilder {
-  private numbers: Float64Array | undefined = new Float64Array(INITIAL_COLUMN_CAPACITY);
+  private numbers: Float64Array | undefined;
   private values: unknown[] | undefined;
   private int32 = true;
   private size = 0;
 
   add(value: unknown): void {
     let numbers = this.numbers;
-    if (numbers !== undefined && typeof value === 'number') {
-      if (this.size === numbers.length) {
-        const grown = new Float64Array(numbers.length * 2);
-        grown.set(numbers);
-        this.numbers = numbers = grown;
-      }
-      numbers[this.size++] = value;
-      if ((value | 0) !== value || (value === 0 && 1 / value < 0)) this.int32 = false;
-      return;
+    if (numbers === undefined && this.values === undefined) {
+      if (typeof value !== 'number') this.values = [];
+      else this.numbers = numbers = new Float64Array(INITIAL_COLUMN_CAPACITY);
     }
     if (numbers !== undefined) {
+      if (typeof value === 'number') {
+        if (this.size === numbers.length) {
+          const grown = new Float64Array(numbers.length * 2);
+          grown.set(numbers);
+          this.numbers = numbers = grown;
+        }
+        numbers[this.size++] = value;
+        if ((value | 0) !== value || (value === 0 && 1 / value < 0)) this.int32 = false;
+        return;
+      }
       this.values = Array.from(numbers.subarray(0, this.size));
       this.numbers = undefined;
     }
@@ -143,7 +148,7 @@ class ColumnBuilder {
 
   build(): Column {
     const numbers = this.numbers;
-    if (numbers === undefined) return this.values!;
+    if (numbers === undefined) return this.values ?? [];
     const used = numbers.subarray(0, this.size);
     return this.int32 ? new Int32Array(used) : used.slice();
   }
