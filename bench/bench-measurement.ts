@@ -65,6 +65,10 @@ export interface NexmarkMeasurement {
   readonly stateBytes?: number;
   /** weir with checkpointing: checkpoints completed. */
   readonly checkpoints?: number;
+  /** weir with checkpointing: bytes of keyed state the completed checkpoints wrote, in all (deltas as written). */
+  readonly checkpointBytes?: number;
+  /** weir with checkpointing: the longest synchronous pause of a subtask at a barrier, in milliseconds. */
+  readonly checkpointSyncMaxMs?: number;
   /** weir: events/s with the time spent generating events taken out (what the references are compared with). */
   readonly processingEventsPerSecond?: number;
   /** weir: how fast its source generated the events (time inside the reader's poll). */

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ChangeBatch } from '../src/common/row.js';
 import { createEngine, type Engine } from '../src/engine/engine.js';
-import type { JobHandle } from '../src/engine/job-handle.js';
+import type { CheckpointRecord, JobHandle } from '../src/engine/job-handle.js';
 import type { ChildResult, NexmarkMeasurement, NexmarkSpec, StateSizeMeasurement, StateSizeSpec, ChildSpec } from './bench-measurement.js';
 import { writeNexmarkSideInput } from '../src/connectors/nexmark/nexmark-side-input.js';
 import { checkpointSettings } from './bench-job.js';
@@ -101,11 +101,20 @@ async function runWeir(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
       peakRssMb: peakRssMb(),
       heapUsedMb: heapAfterGcMb(),
       outputRecords: sink?.recordsIn ?? 0,
-      ...(last === undefined ? {} : { stateBytes: folderBytes(last.path), checkpoints: job.checkpointStats().completed }),
+      ...(last === undefined ? {} : { stateBytes: folderBytes(last.path), checkpoints: job.checkpointStats().completed, ...checkpointFigures(job.checkpointHistory()) }),
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
+}
+
+/** What the completed checkpoints of a run wrote in all, and their longest synchronous pause. */
+function checkpointFigures(history: readonly CheckpointRecord[]): Pick<NexmarkMeasurement, 'checkpointBytes' | 'checkpointSyncMaxMs'> {
+  const completed = history.filter((c) => c.status === 'COMPLETED');
+  return {
+    checkpointBytes: completed.reduce((sum, c) => sum + (c.stateBytes ?? 0), 0),
+    checkpointSyncMaxMs: Math.max(0, ...completed.map((c) => c.syncMaxMs ?? 0)),
+  };
 }
 
 async function runReference(spec: NexmarkSpec): Promise<NexmarkMeasurement> {
