@@ -38,14 +38,15 @@ const helper = (name: string) => (ctx: CodegenContext, ...codes: string[]): stri
 
 /** A JS expression for `s LIKE pattern` with a constant pattern: plain comparisons where possible, else a precompiled RegExp. */
 function constantLike(ctx: CodegenContext, s: string, pattern: string, escape: string | null): string {
-  if ((escape === null || !pattern.includes(escape)) && !pattern.includes('_')) {
+  const regex = likeRegExp(pattern, escape); // also rejects an invalid escape where the plain tests would not look at it
+  if ((escape === null || escape === '' || !pattern.includes(escape)) && !pattern.includes('_')) {
     const parts = pattern.split('%');
     if (parts.length === 1) return `${s} === ${stringLiteral(pattern)}`;
     if (parts.length === 2 && parts[1] === '') return `${s}.startsWith(${stringLiteral(parts[0]!)})`;
     if (parts.length === 2 && parts[0] === '') return `${s}.endsWith(${stringLiteral(parts[1]!)})`;
     if (parts.length === 3 && parts[0] === '' && parts[2] === '') return `${s}.includes(${stringLiteral(parts[1]!)})`;
   }
-  return `${ctx.constant(likeRegExp(pattern, escape), 'like')}.test(${s})`;
+  return `${ctx.constant(regex, 'like')}.test(${s})`;
 }
 
 function generateLike(ctx: CodegenContext, args: readonly ArgCode[]): string {

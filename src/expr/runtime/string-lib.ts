@@ -9,11 +9,13 @@ import { WeirError } from '../../common/errors.js';
 /**
  * The RegExp a LIKE pattern means, as Calcite translates it: `%` any sequence (line breaks
  * included), `_` one character other than a line break, `escape` (one character, or null for
- * none) quoting the next.
+ * none; an empty ESCAPE '' also means none, as in Flink) quoting the next. Errors use Calcite's
+ * words: "Invalid escape character 'ab'", "Invalid escape sequence 'te_st', 2" (the escape's index).
  */
 export function likeRegExp(pattern: string, escape: string | null): RegExp {
-  if (escape !== null && escape.length !== 1) {
-    throw new WeirError('EXECUTION_ERROR', `invalid escape character '${escape}' in LIKE: it must be a single character`);
+  if (escape === '') escape = null;
+  if (escape !== null && (escape.length !== 1 || escape === '\0')) {
+    throw new WeirError('EXECUTION_ERROR', `Invalid escape character '${escape}'`);
   }
   let source = '^';
   for (let i = 0; i < pattern.length; i++) {
@@ -21,7 +23,7 @@ export function likeRegExp(pattern: string, escape: string | null): RegExp {
     if (c === escape) {
       const next = pattern[i + 1];
       if (next !== '%' && next !== '_' && next !== escape) {
-        throw new WeirError('EXECUTION_ERROR', `invalid escape sequence in LIKE pattern '${pattern}'`);
+        throw new WeirError('EXECUTION_ERROR', `Invalid escape sequence '${pattern}', ${i}`);
       }
       source += escapeRegExp(next);
       i++;
