@@ -88,6 +88,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   ASIN: math('ASIN'),
   ATAN: math('ATAN'),
   ATAN2: calls(['ATAN2(1, 2)'], [`ATAN2(${N_DBL}, 1)`], ['ATAN2(0, 0)']),
+  CONV: calls(["CONV(255, 10, 16)", "CONV('ff', 16, -10)", 'CONV(CAST(-1 AS BIGINT), 10, 2)'], [`CONV(${N_INT}, 10, 2)`, `CONV('1', ${N_INT}, 2)`, `CONV(${N_STR}, 10, 2)`], ["CONV('', 10, 2)", "CONV('1', 1, 2)", "CONV('99999999999999999999999', 10, 10)", "CONV('zz', 10, 2)"]),
   BIN: calls(['BIN(12)'], [`BIN(${N_INT})`], ['BIN(-1)', 'BIN(0)']),
   SHIFTLEFT: calls(['SHIFTLEFT(3, 4)', 'SHIFTLEFT(CAST(3 AS BIGINT), 40)'], [`SHIFTLEFT(${N_INT}, 1)`, `SHIFTLEFT(1, ${N_INT})`], ['SHIFTLEFT(1, -1)', 'SHIFTLEFT(-1, 64)']),
   SHIFTRIGHT: calls(['SHIFTRIGHT(48, 4)', 'SHIFTRIGHT(CAST(-48 AS BIGINT), 2)'], [`SHIFTRIGHT(${N_INT}, 1)`, `SHIFTRIGHT(1, ${N_INT})`], ['SHIFTRIGHT(1, -1)', 'SHIFTRIGHT(-1, 99)']),
