@@ -256,6 +256,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   UNHEX: calls(["UNHEX('466C696E6B')", "UNHEX('616')"], [`UNHEX(${N_STR})`], ["UNHEX('')", "UNHEX('xy')", "UNHEX('é0')"]),
   UPPER: text('UPPER'),
   URL_DECODE: text('URL_DECODE', "'a%20b+c'"),
+  URL_DECODE_RECURSIVE: calls(["URL_DECODE_RECURSIVE('a%2520b')", "URL_DECODE_RECURSIVE('a%2520b', 1)", "URL_DECODE_RECURSIVE('a%2520b', TRUE)"], [`URL_DECODE_RECURSIVE(${N_STR})`, `URL_DECODE_RECURSIVE(${N_STR}, 2)`], ["URL_DECODE_RECURSIVE('%', 3)", "URL_DECODE_RECURSIVE('a', 0)"]),
   URL_ENCODE: text('URL_ENCODE', "'a b&c'"),
   UUID: calls(['UUID()'], []),
   WEEK: part('WEEK'),

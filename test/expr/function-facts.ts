@@ -564,6 +564,17 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["URL_ENCODE('é~')", '%C3%A9%7E'],
     ["URL_DECODE('http%3A%2F%2Fa.b%2Fc+d')", 'http://a.b/c d'],
     ["URL_DECODE('%zz')", null],
+    // URL_DECODE_RECURSIVE decodes until nothing changes (at most maxDepth passes, 10 by default).
+    ["URL_DECODE_RECURSIVE('x%25252Fy')", 'x/y', 'STRING'],
+    ["URL_DECODE_RECURSIVE('x%25252Fy', 1)", 'x%252Fy'],
+    ["URL_DECODE_RECURSIVE('x%25252Fy', 2)", 'x%2Fy'],
+    ["URL_DECODE_RECURSIVE('plain+text')", 'plain text'],
+    ["URL_DECODE_RECURSIVE('')", ''],
+    // A pass that fails keeps the last good result; a first pass that fails gives NULL.
+    ["URL_DECODE_RECURSIVE('100%2525')", '100%'],
+    ["URL_DECODE_RECURSIVE('100%')", null],
+    [`URL_DECODE_RECURSIVE(${NULL_STRING})`, null],
+    ["URL_DECODE_RECURSIVE('a', 0)", { error: 'maxDepth must be a positive integer' }],
     ["PARSE_URL('http://facebook.com/path1/p.php?k1=v1&k2=v2#Ref1', 'HOST')", 'facebook.com', 'STRING'],
     ["PARSE_URL('http://facebook.com/path1/p.php?k1=v1&k2=v2#Ref1', 'QUERY', 'k1')", 'v1'],
     ["PARSE_URL('http://facebook.com/path1/p.php?k1=v1&k2=v2#Ref1', 'QUERY', 'k3')", null],

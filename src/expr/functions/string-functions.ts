@@ -16,7 +16,7 @@ import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../funct
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { leastRestrictive } from '../type-coercion.js';
-import { Arg, booleanType, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
+import { Arg, booleanType, constantArg, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
 type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
@@ -35,6 +35,17 @@ function stringFunction(name: string, description: string, signature: Omit<Signa
 }
 
 const helper = (name: string) => (ctx: CodegenContext, ...codes: string[]): string => `${ctx.lib(name)}(${codes.join(', ')})`;
+
+/** URL_DECODE_RECURSIVE's default number of passes, as Flink's. */
+const URL_DECODE_DEPTH = 10;
+
+/** URL_DECODE_RECURSIVE's maxDepth: a positive integer literal (as Flink checks it when planning). */
+function urlDecodeDepth(depth: ArgCode | undefined): number {
+  if (depth === undefined) return URL_DECODE_DEPTH;
+  const value = Number(constantArg('URL_DECODE_RECURSIVE', depth, 'maxDepth'));
+  if (!(value > 0)) throw new WeirError('INVALID_ARGUMENT', `URL_DECODE_RECURSIVE: maxDepth must be a positive integer, got ${value}`);
+  return Math.min(value, 2 ** 31 - 1);
+}
 
 /** A JS expression for `s LIKE pattern` with a constant pattern: plain comparisons where possible, else a precompiled RegExp. */
 function constantLike(ctx: CodegenContext, s: string, pattern: string, escape: string | null): string {
@@ -465,6 +476,15 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     name: 'URL_DECODE',
     description: 'URL_DECODE(s): application/x-www-form-urlencoded text decoded (UTF-8); NULL for an illegal escape',
     signatures: [{ args: [Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [s]) => `${ctx.lib('urlDecode')}(${s!.code})` }],
+  }),
+  defineScalar({
+    name: 'URL_DECODE_RECURSIVE',
+    description: 'URL_DECODE_RECURSIVE(s[, maxDepth]): s URL-decoded again and again until it no longer changes or maxDepth (a positive integer literal, default 10) passes are done; the last good result when a later pass fails, NULL when the first does',
+    signatures: [
+      { args: [Arg.STRING, Arg.INTEGER], optional: 1, nullable: true, returns: STRING, generate: (ctx, [s, depth]) => `${ctx.lib('urlDecodeRecursive')}(${s!.code}, ${urlDecodeDepth(depth)})` },
+      // The form of Flink's first URL_DECODE_RECURSIVE tests: TRUE decodes to the default depth, FALSE once.
+      { args: [Arg.STRING, Arg.BOOLEAN], nullable: true, returns: STRING, generate: (ctx, [s, all]) => `${ctx.lib('urlDecodeRecursive')}(${s!.code}, ${constantArg('URL_DECODE_RECURSIVE', all, 'BOOLEAN') === true ? URL_DECODE_DEPTH : 1})` },
+    ],
   }),
   stringFunction('STARTSWITH', 'STARTSWITH(s, prefix): TRUE when s starts with prefix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.startsWith(${b})` }),
   stringFunction('ENDSWITH', 'ENDSWITH(s, suffix): TRUE when s ends with suffix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.endsWith(${b})` }),

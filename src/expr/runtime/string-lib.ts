@@ -523,6 +523,21 @@ export function urlDecode(s: string): string | null {
   return result;
 }
 
+/**
+ * Flink's URL_DECODE_RECURSIVE: {@link urlDecode} up to `maxDepth` times, stopping when a pass
+ * changes nothing; when a pass fails, the result of the one before (NULL when the first fails).
+ */
+export function urlDecodeRecursive(s: string, maxDepth: number): string | null {
+  let current = s;
+  for (let pass = 0; pass < maxDepth; pass++) {
+    const next = urlDecode(current);
+    if (next === null) return pass === 0 ? null : current;
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
 const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/((?:([^@/?#]*)@)?([^/?#:]*)(?::(\d*))?))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
 const URL_PROTOCOLS = new Set(['http', 'https', 'ftp', 'file', 'jar', 'mailto']);
 
