@@ -5,7 +5,8 @@
  * booleans (FALSE < TRUE), temporal values as numbers, binary strings by unsigned bytes
  * (lexicographic, a prefix first, as Flink); ROW/ARRAY/MAP only for equality.
  */
-import { isBinaryType, isStringType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { isBinaryType, isNumericType, isStringType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { WeirError } from '../../common/errors.js';
 import { generateCast } from '../cast.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { comparisonType } from '../type-coercion.js';
@@ -65,6 +66,23 @@ function timePointTextEquality(op: '=' | '<>'): Signature {
   };
 }
 
+/** Flink's name of a character string or numeric type (its LogicalTypeRoot), for the message below. */
+function typeRoot(type: SqlType): string {
+  return type.kind === 'INT' ? 'INTEGER' : type.kind;
+}
+
+/**
+ * `=` and `<>` refuse a character string against a number, as Flink's code generator does (Calcite
+ * converts the string only for the ordering comparisons, IS [NOT] DISTINCT FROM and IN, never for
+ * these two; FLINK-24914): `'1' = 1` fails instead of comparing.
+ */
+function refuseTextNumberEquality(types: readonly SqlType[]): void {
+  const [a, b] = types as [SqlType, SqlType];
+  if ((isStringType(a) && isNumericType(b)) || (isNumericType(a) && isStringType(b))) {
+    throw new WeirError('TYPE_MISMATCH', `implicit type conversion between ${typeRoot(a)} and ${typeRoot(b)} is not supported now`);
+  }
+}
+
 function comparison(op: ComparisonOp, description: string): ScalarFunctionDefinition {
   const ordering = op !== '=' && op !== '<>';
   return defineScalar({
@@ -74,7 +92,10 @@ function comparison(op: ComparisonOp, description: string): ScalarFunctionDefini
       ...(op === '=' || op === '<>' ? [timePointTextEquality(op)] : []),
       {
         args: [Arg.ANY, Arg.ANY],
-        coerce: (types) => comparedTypes(types, ordering),
+        coerce: (types) => {
+          if (!ordering) refuseTextNumberEquality(types);
+          return comparedTypes(types, ordering);
+        },
         returns: booleanType(false),
         generate: (ctx, [a, b]) => comparisonCode(ctx, op, a!, b!),
       },
