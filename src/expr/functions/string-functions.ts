@@ -36,6 +36,9 @@ function stringFunction(name: string, description: string, signature: Omit<Signa
 
 const helper = (name: string) => (ctx: CodegenContext, ...codes: string[]): string => `${ctx.lib(name)}(${codes.join(', ')})`;
 
+/** The widths INET_NTOA reads a negative integer of these types as unsigned at. */
+const UNSIGNED_BITS: Readonly<Partial<Record<SqlType['kind'], number>>> = { TINYINT: 8, SMALLINT: 16, INT: 32 };
+
 /** URL_DECODE_RECURSIVE's default number of passes, as Flink's. */
 const URL_DECODE_DEPTH = 10;
 
@@ -537,17 +540,16 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       { args: [Arg.NUMERIC], returns: booleanType(false), generate: (_ctx, [n]) => `${n!.code} !== null` },
     ],
   }),
-  stringFunction('INET_ATON', 'INET_ATON(s): an IPv4 address as a BIGINT (short forms a.b, a.b.c as MySQL); NULL when invalid', {
+  stringFunction('INET_ATON', 'INET_ATON(s): an IPv4 address as a BIGINT (short forms a.b, a.b.c and a lone number, as MySQL); NULL when invalid', {
     args: [Arg.STRING],
     nullable: true,
     returns: SqlTypes.bigint(false),
     generate: helper('inetAton'),
   }),
-  stringFunction('INET_NTOA', 'INET_NTOA(n): a number in [0, 4294967295] as an IPv4 address; NULL otherwise', {
-    args: [Arg.INTEGER],
-    nullable: true,
-    returns: STRING,
-    generate: helper('inetNtoa'),
+  defineScalar({
+    name: 'INET_NTOA',
+    description: 'INET_NTOA(n): a number in [0, 4294967295] as an IPv4 address (a TINYINT, SMALLINT or INT read as unsigned); NULL otherwise',
+    signatures: [{ args: [Arg.INTEGER], nullable: true, returns: STRING, generate: (ctx, [n]) => `${ctx.lib('inetNtoa')}(${n!.code}, ${UNSIGNED_BITS[n!.type.kind] ?? 0})` }],
   }),
   // LEFT and RIGHT are typed nullable whatever the arguments, as Flink's operator table types them (ARG0_VARCHAR_FORCE_NULLABLE).
   stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: asVarchar(0), generate: helper('left') }),

@@ -599,21 +599,30 @@ export function isDecimal(s: string): boolean {
   return JAVA_INTEGER.test(s) || JAVA_DOUBLE.test(s.trim());
 }
 
-/** INET_ATON: an IPv4 address as a number (MySQL's short forms a.b and a.b.c accepted); NULL when it is not one. */
+/**
+ * INET_ATON, as Flink's: an IPv4 address as a number, NULL when it is not one. Parts are decimal
+ * digits (leading zeros allowed) separated by single dots; a.b.c.d is the standard form, a.b means
+ * a.0.0.b and a.b.c means a.b.0.c (each part at most 255), and a lone number is the address itself
+ * (at most 4294967295).
+ */
 export function inetAton(s: string): number | null {
-  if (!/^\d{1,10}(?:\.\d{1,10}){0,3}$/.test(s)) return null;
+  if (!/^\d+(?:\.\d+){0,3}$/.test(s)) return null;
   const parts = s.split('.').map(Number);
-  if (parts.length === 1) return null;
+  if (parts.length === 1) return parts[0]! <= 0xffffffff ? parts[0]! : null;
+  if (parts.some((p) => p > 255)) return null;
   const last = parts.pop()!;
-  const lastBytes = 4 - parts.length;
-  if (parts.some((p) => p > 255) || last >= 256 ** lastBytes) return null;
-  return parts.reduce((acc, p) => acc * 256 + p, 0) * 256 ** lastBytes + last;
+  return parts.reduce((acc, p) => acc * 256 + p, 0) * 256 ** (4 - parts.length) + last;
 }
 
-/** INET_NTOA: a number in [0, 4294967295] as an IPv4 address; NULL otherwise. */
-export function inetNtoa(n: number): string | null {
-  if (n < 0 || n > 4294967295) return null;
-  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+/**
+ * INET_NTOA, as Flink's: a number in [0, 4294967295] as an IPv4 address, NULL outside it. A
+ * TINYINT, SMALLINT or INT is read as unsigned at its width (`bits`: INT -1 is 255.255.255.255,
+ * SMALLINT -1 is 0.0.255.255); a BIGINT (`bits` 0) as it is.
+ */
+export function inetNtoa(n: number, bits: number): string | null {
+  const value = bits > 0 && n < 0 ? n + 2 ** bits : n;
+  if (value < 0 || value > 0xffffffff) return null;
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
 }
 
 const SHA2_ALGORITHMS: Readonly<Record<number, string>> = { 224: 'sha224', 256: 'sha256', 384: 'sha384', 512: 'sha512' };
