@@ -60,7 +60,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   '<': calls(['1 < 2', "'a' < 'b'"], [`${N_INT} < 1`], ['CAST(\'NaN\' AS DOUBLE) < 1']),
   '<=': calls(['1 <= 2'], [`${N_INT} <= 1`]),
   '<>': calls(['1 <> 2', 'ARRAY[1] <> ARRAY[2]'], [`${N_INT} <> 1`]),
-  '=': calls(['1 = 1', "ROW(1, 'a') = ROW(1, 'a')", "DATE '2020-01-01' = '2020-01-01'"], [`${N_INT} = 1`], ["CAST('NaN' AS DOUBLE) = CAST('NaN' AS DOUBLE)", "DATE '2020-01-01' = 'x'"]),
+  '=': calls(['1 = 1', "ROW(1, 'a') = ROW(1, 'a')", "DATE '2020-01-01' = '2020-01-01'"], [`${N_INT} = 1`], ["CAST('NaN' AS DOUBLE) = CAST('NaN' AS DOUBLE)", "DATE '2020-01-01' = 'x'", "DATE '2020-01-01' = UPPER('x')"]),
   '>': calls(['2 > 1'], [`${N_INT} > 1`]),
   '>=': calls(['2 >= 1'], [`${N_INT} >= 1`]),
   '||': calls(["'a' || 'b'", "x'0a' || x'41'"], [`'a' || ${N_STR}`, `x'0a' || ${N_BYTES}`], ["'' || ''", "x'' || x''"]),

@@ -111,8 +111,11 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["'b' IN ('a', 'b')", 'TRUE'],
     [`${NULL_INT} IS NULL`, 'TRUE', 'BOOLEAN NOT NULL'],
     ["DATE '2001-02-03' = '2001-02-03'", 'TRUE'],
-    ["DATE '2001-02-03' = 'not a date'", null, 'BOOLEAN'],
-    ["'25:99' <> TIME '10:20:30'", null],
+    // A literal that is not a date fails when compiling; a string computed at run time gives NULL.
+    ["DATE '2001-02-03' = 'not a date'", { error: "Error when casting literal. java.time.DateTimeException: For input string: 'not a date'." }],
+    ["'25:00:00' <> TIME '12:00:00'", { error: 'Error when casting literal' }],
+    ["DATE '2001-02-03' = CONCAT('not a ', CAST(RAND_INTEGER(1) AS STRING))", null, 'BOOLEAN'],
+    ["'25:99' <> TIME '10:20:30'", { error: "Error when casting literal. java.time.DateTimeException: For input string: '25:99'." }],
     ["TIMESTAMP '2001-02-03 04:05:06' <> '2001-02-03 04:05:07'", 'TRUE'],
     ['1 IS NOT NULL', 'TRUE'],
   ],

@@ -7,7 +7,7 @@
  */
 import { isBinaryType, isNumericType, isStringType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { WeirError } from '../../common/errors.js';
-import { generateCast } from '../cast.js';
+import { castConverter, generateCast } from '../cast.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { comparisonType } from '../type-coercion.js';
 import { Arg, booleanType, defineScalar, type Signature } from './define.js';
@@ -45,8 +45,9 @@ const isTimePoint = (type: SqlType): boolean => type.kind === 'DATE' || type.kin
 
 /**
  * `=` and `<>` between a date/time value and a string: the string is converted to the date/time
- * type and a string that does not convert makes the result NULL (not an error), as Flink's
- * equality does (`DATE '2024-01-31' = 'tomorrow'` is NULL).
+ * type. A string that does not convert makes the result NULL (not an error), as Flink's equality
+ * does; but a literal string is converted once when compiling, as Flink's code generator converts
+ * it, and one that does not convert fails the query (`DATE '2024-01-31' = 'tomorrow'`).
  */
 function timePointTextEquality(op: '=' | '<>'): Signature {
   return {
@@ -58,6 +59,7 @@ function timePointTextEquality(op: '=' | '<>'): Signature {
       const textFirst = isStringType(a!.type);
       const [text, time] = textFirst ? [a!, b!] : [b!, a!];
       const type = withNullable(withoutTimeAttribute(time.type), false);
+      if (text.constant !== undefined && text.constant.value !== null) checkTimeLiteral(ctx, text.constant.value, text.type, type);
       const parsed = generateCast(ctx, text.code, text.type, type, true);
       const converted: ArgCode = { code: 'v', type };
       const compared = textFirst ? comparisonCode(ctx, op, converted, time) : comparisonCode(ctx, op, time, converted);
@@ -80,6 +82,16 @@ function refuseTextNumberEquality(types: readonly SqlType[]): void {
   const [a, b] = types as [SqlType, SqlType];
   if ((isStringType(a) && isNumericType(b)) || (isNumericType(a) && isStringType(b))) {
     throw new WeirError('TYPE_MISMATCH', `implicit type conversion between ${typeRoot(a)} and ${typeRoot(b)} is not supported now`);
+  }
+}
+
+/** A literal string compared with a date/time value must convert to it: Flink's "Error when casting literal" otherwise. */
+function checkTimeLiteral(ctx: CodegenContext, text: unknown, from: SqlType, to: SqlType): void {
+  try {
+    castConverter(withNullable(from, false), to, ctx.timeZone)?.(text);
+  } catch (error) {
+    if (!(error instanceof WeirError)) throw error;
+    throw new WeirError('INVALID_ARGUMENT', `Error when casting literal. java.time.DateTimeException: For input string: '${String(text)}'.`);
   }
 }
 
