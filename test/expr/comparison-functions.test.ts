@@ -28,9 +28,15 @@ describe('comparisons', () => {
   });
 
   it('casts a string compared with a number or a date', () => {
-    expect(evalCall('=', lit.str('10'), lit.int(10))).toBe(true);
+    expect(evalCall('<', lit.str('10'), lit.int(11))).toBe(true);
+    expect(evalCall('IS NOT DISTINCT FROM', lit.str('10'), lit.int(10))).toBe(true);
     expect(evalCall('<', lit.of(18262, T.date(false)), lit.str('2020-01-02'))).toBe(true);
-    expect(() => evalCall('=', lit.str('ten'), lit.int(10))).toThrow("cannot cast 'ten' to INT");
+    expect(() => evalCall('<', lit.str('ten'), lit.int(10))).toThrow("cannot cast 'ten' to INT");
+  });
+
+  it('refuses = and <> between a string and a number, as Flink does', () => {
+    expect(() => call('=', lit.str('10'), lit.int(10))).toThrow('implicit type conversion between CHAR and INTEGER is not supported now');
+    expect(() => call('<>', lit.dec('1.5'), lit.str('1.5'))).toThrow('implicit type conversion between DECIMAL and CHAR is not supported now');
   });
 
   it('is NULL when either side is NULL', () => {

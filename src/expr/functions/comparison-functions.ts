@@ -5,8 +5,9 @@
  * booleans (FALSE < TRUE), temporal values as numbers, binary strings by unsigned bytes
  * (lexicographic, a prefix first, as Flink); ROW/ARRAY/MAP only for equality.
  */
-import { isBinaryType, isStringType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
-import { generateCast } from '../cast.js';
+import { isBinaryType, isNumericType, isStringType, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { WeirError } from '../../common/errors.js';
+import { castConverter, generateCast } from '../cast.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { comparisonType } from '../type-coercion.js';
 import { Arg, booleanType, defineScalar, type Signature } from './define.js';
@@ -44,8 +45,9 @@ const isTimePoint = (type: SqlType): boolean => type.kind === 'DATE' || type.kin
 
 /**
  * `=` and `<>` between a date/time value and a string: the string is converted to the date/time
- * type and a string that does not convert makes the result NULL (not an error), as Flink's
- * equality does (`DATE '2024-01-31' = 'tomorrow'` is NULL).
+ * type. A string that does not convert makes the result NULL (not an error), as Flink's equality
+ * does; but a literal string is converted once when compiling, as Flink's code generator converts
+ * it, and one that does not convert fails the query (`DATE '2024-01-31' = 'tomorrow'`).
  */
 function timePointTextEquality(op: '=' | '<>'): Signature {
   return {
@@ -57,12 +59,40 @@ function timePointTextEquality(op: '=' | '<>'): Signature {
       const textFirst = isStringType(a!.type);
       const [text, time] = textFirst ? [a!, b!] : [b!, a!];
       const type = withNullable(withoutTimeAttribute(time.type), false);
+      if (text.constant !== undefined && text.constant.value !== null) checkTimeLiteral(ctx, text.constant.value, text.type, type);
       const parsed = generateCast(ctx, text.code, text.type, type, true);
       const converted: ArgCode = { code: 'v', type };
       const compared = textFirst ? comparisonCode(ctx, op, converted, time) : comparisonCode(ctx, op, time, converted);
       return `((v) => (v === null ? null : ${compared}))(${parsed})`;
     },
   };
+}
+
+/** Flink's name of a character string or numeric type (its LogicalTypeRoot), for the message below. */
+function typeRoot(type: SqlType): string {
+  return type.kind === 'INT' ? 'INTEGER' : type.kind;
+}
+
+/**
+ * `=` and `<>` refuse a character string against a number, as Flink's code generator does (Calcite
+ * converts the string only for the ordering comparisons, IS [NOT] DISTINCT FROM and IN, never for
+ * these two; FLINK-24914): `'1' = 1` fails instead of comparing.
+ */
+function refuseTextNumberEquality(types: readonly SqlType[]): void {
+  const [a, b] = types as [SqlType, SqlType];
+  if ((isStringType(a) && isNumericType(b)) || (isNumericType(a) && isStringType(b))) {
+    throw new WeirError('TYPE_MISMATCH', `implicit type conversion between ${typeRoot(a)} and ${typeRoot(b)} is not supported now`);
+  }
+}
+
+/** A literal string compared with a date/time value must convert to it: Flink's "Error when casting literal" otherwise. */
+function checkTimeLiteral(ctx: CodegenContext, text: unknown, from: SqlType, to: SqlType): void {
+  try {
+    castConverter(withNullable(from, false), to, ctx.timeZone)?.(text);
+  } catch (error) {
+    if (!(error instanceof WeirError)) throw error;
+    throw new WeirError('INVALID_ARGUMENT', `Error when casting literal. java.time.DateTimeException: For input string: '${String(text)}'.`);
+  }
 }
 
 function comparison(op: ComparisonOp, description: string): ScalarFunctionDefinition {
@@ -74,7 +104,10 @@ function comparison(op: ComparisonOp, description: string): ScalarFunctionDefini
       ...(op === '=' || op === '<>' ? [timePointTextEquality(op)] : []),
       {
         args: [Arg.ANY, Arg.ANY],
-        coerce: (types) => comparedTypes(types, ordering),
+        coerce: (types) => {
+          if (!ordering) refuseTextNumberEquality(types);
+          return comparedTypes(types, ordering);
+        },
         returns: booleanType(false),
         generate: (ctx, [a, b]) => comparisonCode(ctx, op, a!, b!),
       },

@@ -268,6 +268,14 @@ export const mathFunctions: readonly ScalarFunctionDefinition[] = [
     signatures: [{ args: [Arg.INTEGER], returns: SqlTypes.string(false), exactInt64: true, generate: (ctx, [n]) => `${ctx.lib('binaryString')}(${n!.code})` }],
   }),
   defineScalar({
+    name: 'CONV',
+    description: 'CONV(num, fromBase, toBase): an integer, or the text of one in fromBase, written in toBase (2..36; negative for a signed result); NULL for a base out of range or a character that is not a digit',
+    signatures: [
+      { args: [Arg.INTEGER, Arg.INTEGER, Arg.INTEGER], nullable: true, returns: SqlTypes.string(false), exactInt64: true, generate: (ctx, [n, from, to]) => `${ctx.lib('conv')}(String(${n!.code}), ${from!.code}, ${to!.code})` },
+      { args: [Arg.STRING, Arg.INTEGER, Arg.INTEGER], nullable: true, returns: SqlTypes.string(false), exactInt64: true, generate: (ctx, [s, from, to]) => `${ctx.lib('conv')}(${s!.code}, ${from!.code}, ${to!.code})` },
+    ],
+  }),
+  defineScalar({
     name: 'HEX',
     description: 'HEX(n), HEX(s) or HEX(b): an integer in upper-case hex (negative as 64-bit two’s complement), the UTF-8 bytes of a string, or a binary string',
     signatures: [

@@ -16,7 +16,7 @@ import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../funct
 import type { PrintfArg } from '../runtime/printf.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { leastRestrictive } from '../type-coercion.js';
-import { Arg, booleanType, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
+import { Arg, booleanType, constantArg, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
 
 type StringType = Extract<SqlType, { kind: 'CHAR' | 'VARCHAR' }>;
 type BinaryType = Extract<SqlType, { kind: 'BINARY' | 'VARBINARY' }>;
@@ -36,16 +36,31 @@ function stringFunction(name: string, description: string, signature: Omit<Signa
 
 const helper = (name: string) => (ctx: CodegenContext, ...codes: string[]): string => `${ctx.lib(name)}(${codes.join(', ')})`;
 
+/** The widths INET_NTOA reads a negative integer of these types as unsigned at. */
+const UNSIGNED_BITS: Readonly<Partial<Record<SqlType['kind'], number>>> = { TINYINT: 8, SMALLINT: 16, INT: 32 };
+
+/** URL_DECODE_RECURSIVE's default number of passes, as Flink's. */
+const URL_DECODE_DEPTH = 10;
+
+/** URL_DECODE_RECURSIVE's maxDepth: a positive integer literal (as Flink checks it when planning). */
+function urlDecodeDepth(depth: ArgCode | undefined): number {
+  if (depth === undefined) return URL_DECODE_DEPTH;
+  const value = Number(constantArg('URL_DECODE_RECURSIVE', depth, 'maxDepth'));
+  if (!(value > 0)) throw new WeirError('INVALID_ARGUMENT', `URL_DECODE_RECURSIVE: maxDepth must be a positive integer, got ${value}`);
+  return Math.min(value, 2 ** 31 - 1);
+}
+
 /** A JS expression for `s LIKE pattern` with a constant pattern: plain comparisons where possible, else a precompiled RegExp. */
 function constantLike(ctx: CodegenContext, s: string, pattern: string, escape: string | null): string {
-  if ((escape === null || !pattern.includes(escape)) && !pattern.includes('_')) {
+  const regex = likeRegExp(pattern, escape); // also rejects an invalid escape where the plain tests would not look at it
+  if ((escape === null || escape === '' || !pattern.includes(escape)) && !pattern.includes('_')) {
     const parts = pattern.split('%');
     if (parts.length === 1) return `${s} === ${stringLiteral(pattern)}`;
     if (parts.length === 2 && parts[1] === '') return `${s}.startsWith(${stringLiteral(parts[0]!)})`;
     if (parts.length === 2 && parts[0] === '') return `${s}.endsWith(${stringLiteral(parts[1]!)})`;
     if (parts.length === 3 && parts[0] === '' && parts[2] === '') return `${s}.includes(${stringLiteral(parts[1]!)})`;
   }
-  return `${ctx.constant(likeRegExp(pattern, escape), 'like')}.test(${s})`;
+  return `${ctx.constant(regex, 'like')}.test(${s})`;
 }
 
 function generateLike(ctx: CodegenContext, args: readonly ArgCode[]): string {
@@ -465,6 +480,15 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
     description: 'URL_DECODE(s): application/x-www-form-urlencoded text decoded (UTF-8); NULL for an illegal escape',
     signatures: [{ args: [Arg.STRING], nullable: true, returns: STRING, generate: (ctx, [s]) => `${ctx.lib('urlDecode')}(${s!.code})` }],
   }),
+  defineScalar({
+    name: 'URL_DECODE_RECURSIVE',
+    description: 'URL_DECODE_RECURSIVE(s[, maxDepth]): s URL-decoded again and again until it no longer changes or maxDepth (a positive integer literal, default 10) passes are done; the last good result when a later pass fails, NULL when the first does',
+    signatures: [
+      { args: [Arg.STRING, Arg.INTEGER], optional: 1, nullable: true, returns: STRING, generate: (ctx, [s, depth]) => `${ctx.lib('urlDecodeRecursive')}(${s!.code}, ${urlDecodeDepth(depth)})` },
+      // The form of Flink's first URL_DECODE_RECURSIVE tests: TRUE decodes to the default depth, FALSE once.
+      { args: [Arg.STRING, Arg.BOOLEAN], nullable: true, returns: STRING, generate: (ctx, [s, all]) => `${ctx.lib('urlDecodeRecursive')}(${s!.code}, ${constantArg('URL_DECODE_RECURSIVE', all, 'BOOLEAN') === true ? URL_DECODE_DEPTH : 1})` },
+    ],
+  }),
   stringFunction('STARTSWITH', 'STARTSWITH(s, prefix): TRUE when s starts with prefix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.startsWith(${b})` }),
   stringFunction('ENDSWITH', 'ENDSWITH(s, suffix): TRUE when s ends with suffix', { args: [Arg.STRING, Arg.STRING], returns: booleanType(false), generate: (_ctx, a, b) => `${a}.endsWith(${b})` }),
   defineScalar({
@@ -516,17 +540,16 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
       { args: [Arg.NUMERIC], returns: booleanType(false), generate: (_ctx, [n]) => `${n!.code} !== null` },
     ],
   }),
-  stringFunction('INET_ATON', 'INET_ATON(s): an IPv4 address as a BIGINT (short forms a.b, a.b.c as MySQL); NULL when invalid', {
+  stringFunction('INET_ATON', 'INET_ATON(s): an IPv4 address as a BIGINT (short forms a.b, a.b.c and a lone number, as MySQL); NULL when invalid', {
     args: [Arg.STRING],
     nullable: true,
     returns: SqlTypes.bigint(false),
     generate: helper('inetAton'),
   }),
-  stringFunction('INET_NTOA', 'INET_NTOA(n): a number in [0, 4294967295] as an IPv4 address; NULL otherwise', {
-    args: [Arg.INTEGER],
-    nullable: true,
-    returns: STRING,
-    generate: helper('inetNtoa'),
+  defineScalar({
+    name: 'INET_NTOA',
+    description: 'INET_NTOA(n): a number in [0, 4294967295] as an IPv4 address (a TINYINT, SMALLINT or INT read as unsigned); NULL otherwise',
+    signatures: [{ args: [Arg.INTEGER], nullable: true, returns: STRING, generate: (ctx, [n]) => `${ctx.lib('inetNtoa')}(${n!.code}, ${UNSIGNED_BITS[n!.type.kind] ?? 0})` }],
   }),
   // LEFT and RIGHT are typed nullable whatever the arguments, as Flink's operator table types them (ARG0_VARCHAR_FORCE_NULLABLE).
   stringFunction('LEFT', 'LEFT(s, n): the first n characters of s (empty when n is negative)', { args: [Arg.STRING, Arg.INTEGER], nullable: true, returns: asVarchar(0), generate: helper('left') }),

@@ -13,7 +13,7 @@ const keyOf = (value: unknown): unknown => (typeof value === 'object' && value !
 
 /** ELEMENT(array): the sole element; NULL for an empty array; an error for more than one. */
 export function arrayElement(array: readonly unknown[]): unknown {
-  if (array.length > 1) throw new WeirError('EXECUTION_ERROR', `ELEMENT: the array has ${array.length} elements, not one`);
+  if (array.length > 1) throw new WeirError('EXECUTION_ERROR', 'Array has more than one element.');
   return array.length === 0 ? null : array[0];
 }
 

@@ -254,3 +254,46 @@ export function int64Shift(a: Int64, n: number, left: boolean): Int64 {
   const value = int64ToBigInt(a);
   return wrapInt64(left ? value << count : value >> count);
 }
+
+const UINT64_MAX = 2n ** 64n - 1n;
+
+/** A CONV base as Java's Number.intValue() reads it: the low 32 bits. */
+function convBase(base: Int64): number {
+  return Number(BigInt.asIntN(32, int64ToBigInt(base)));
+}
+
+/**
+ * Flink's CONV(num, fromBase, toBase) (Hive's UDFConv) of the text of a number: NULL when a base is
+ * outside 2..36 (toBase by its absolute value) or a character is not a digit of fromBase; the
+ * digits read as an unsigned 64-bit number (2^64 - 1 when they overflow), a leading '-' negating
+ * it; written unsigned for a positive toBase, signed (a '-' for a negative number) for a negative
+ * one, digits in upper case.
+ */
+export function conv(num: string, fromBase: Int64, toBase: Int64): string | null {
+  const from = convBase(fromBase);
+  const to = convBase(toBase);
+  if (num.length === 0 || from < 2 || from > 36 || Math.abs(to) < 2 || Math.abs(to) > 36) return null;
+  let negative = num[0] === '-';
+  const digits = negative ? num.slice(1) : num;
+  if (digits.length > 64) throw new WeirError('EXECUTION_ERROR', `CONV: '${num}' has more than 64 digits`);
+  let value = 0n;
+  let overflow = false;
+  const radix = BigInt(from);
+  for (const c of digits) {
+    const digit = c.charCodeAt(0) < 128 ? parseInt(c, from) : NaN;
+    if (Number.isNaN(digit)) return null;
+    if (!overflow) {
+      value = value * radix + BigInt(digit);
+      if (value > UINT64_MAX) overflow = true;
+    }
+  }
+  if (overflow) value = UINT64_MAX;
+  const signed = (u: bigint): bigint => BigInt.asIntN(64, u);
+  if (negative && to > 0) value = signed(value) < 0n ? UINT64_MAX : BigInt.asUintN(64, -value);
+  if (to < 0 && signed(value) < 0n) {
+    value = BigInt.asUintN(64, -value);
+    negative = true;
+  }
+  const text = value.toString(Math.abs(to)).toUpperCase();
+  return negative && to < 0 ? `-${text}` : text;
+}

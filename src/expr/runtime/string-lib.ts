@@ -9,11 +9,13 @@ import { WeirError } from '../../common/errors.js';
 /**
  * The RegExp a LIKE pattern means, as Calcite translates it: `%` any sequence (line breaks
  * included), `_` one character other than a line break, `escape` (one character, or null for
- * none) quoting the next.
+ * none; an empty ESCAPE '' also means none, as in Flink) quoting the next. Errors use Calcite's
+ * words: "Invalid escape character 'ab'", "Invalid escape sequence 'te_st', 2" (the escape's index).
  */
 export function likeRegExp(pattern: string, escape: string | null): RegExp {
-  if (escape !== null && escape.length !== 1) {
-    throw new WeirError('EXECUTION_ERROR', `invalid escape character '${escape}' in LIKE: it must be a single character`);
+  if (escape === '') escape = null;
+  if (escape !== null && (escape.length !== 1 || escape === '\0')) {
+    throw new WeirError('EXECUTION_ERROR', `Invalid escape character '${escape}'`);
   }
   let source = '^';
   for (let i = 0; i < pattern.length; i++) {
@@ -21,7 +23,7 @@ export function likeRegExp(pattern: string, escape: string | null): RegExp {
     if (c === escape) {
       const next = pattern[i + 1];
       if (next !== '%' && next !== '_' && next !== escape) {
-        throw new WeirError('EXECUTION_ERROR', `invalid escape sequence in LIKE pattern '${pattern}'`);
+        throw new WeirError('EXECUTION_ERROR', `Invalid escape sequence '${pattern}', ${i}`);
       }
       source += escapeRegExp(next);
       i++;
@@ -521,6 +523,21 @@ export function urlDecode(s: string): string | null {
   return result;
 }
 
+/**
+ * Flink's URL_DECODE_RECURSIVE: {@link urlDecode} up to `maxDepth` times, stopping when a pass
+ * changes nothing; when a pass fails, the result of the one before (NULL when the first fails).
+ */
+export function urlDecodeRecursive(s: string, maxDepth: number): string | null {
+  let current = s;
+  for (let pass = 0; pass < maxDepth; pass++) {
+    const next = urlDecode(current);
+    if (next === null) return pass === 0 ? null : current;
+    if (next === current) break;
+    current = next;
+  }
+  return current;
+}
+
 const URL_PARTS = /^([A-Za-z][A-Za-z0-9+.-]*):(?:\/\/((?:([^@/?#]*)@)?([^/?#:]*)(?::(\d*))?))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?$/s;
 const URL_PROTOCOLS = new Set(['http', 'https', 'ftp', 'file', 'jar', 'mailto']);
 
@@ -582,21 +599,30 @@ export function isDecimal(s: string): boolean {
   return JAVA_INTEGER.test(s) || JAVA_DOUBLE.test(s.trim());
 }
 
-/** INET_ATON: an IPv4 address as a number (MySQL's short forms a.b and a.b.c accepted); NULL when it is not one. */
+/**
+ * INET_ATON, as Flink's: an IPv4 address as a number, NULL when it is not one. Parts are decimal
+ * digits (leading zeros allowed) separated by single dots; a.b.c.d is the standard form, a.b means
+ * a.0.0.b and a.b.c means a.b.0.c (each part at most 255), and a lone number is the address itself
+ * (at most 4294967295).
+ */
 export function inetAton(s: string): number | null {
-  if (!/^\d{1,10}(?:\.\d{1,10}){0,3}$/.test(s)) return null;
+  if (!/^\d+(?:\.\d+){0,3}$/.test(s)) return null;
   const parts = s.split('.').map(Number);
-  if (parts.length === 1) return null;
+  if (parts.length === 1) return parts[0]! <= 0xffffffff ? parts[0]! : null;
+  if (parts.some((p) => p > 255)) return null;
   const last = parts.pop()!;
-  const lastBytes = 4 - parts.length;
-  if (parts.some((p) => p > 255) || last >= 256 ** lastBytes) return null;
-  return parts.reduce((acc, p) => acc * 256 + p, 0) * 256 ** lastBytes + last;
+  return parts.reduce((acc, p) => acc * 256 + p, 0) * 256 ** (4 - parts.length) + last;
 }
 
-/** INET_NTOA: a number in [0, 4294967295] as an IPv4 address; NULL otherwise. */
-export function inetNtoa(n: number): string | null {
-  if (n < 0 || n > 4294967295) return null;
-  return [24, 16, 8, 0].map((shift) => Math.floor(n / 2 ** shift) % 256).join('.');
+/**
+ * INET_NTOA, as Flink's: a number in [0, 4294967295] as an IPv4 address, NULL outside it. A
+ * TINYINT, SMALLINT or INT is read as unsigned at its width (`bits`: INT -1 is 255.255.255.255,
+ * SMALLINT -1 is 0.0.255.255); a BIGINT (`bits` 0) as it is.
+ */
+export function inetNtoa(n: number, bits: number): string | null {
+  const value = bits > 0 && n < 0 ? n + 2 ** bits : n;
+  if (value < 0 || value > 0xffffffff) return null;
+  return [24, 16, 8, 0].map((shift) => Math.floor(value / 2 ** shift) % 256).join('.');
 }
 
 const SHA2_ALGORITHMS: Readonly<Record<number, string>> = { 224: 'sha224', 256: 'sha256', 384: 'sha384', 512: 'sha512' };
