@@ -7,7 +7,9 @@
  * exactly the totals of an uninterrupted run. `weir.checkpoints` reports each checkpoint's
  * synchronous pauses and keyed state bytes, full or incremental. The same with the disk state
  * backend (`state.backend.type` = 'rocksdb', LMDB), whose directories are gone once each job has
- * ended, and across backends (a checkpoint of one resumed on the other).
+ * ended, and across backends (a checkpoint of one resumed on the other). A join of two sources
+ * keeps their rows in list state: its deltas hold the rows appended since, and a chain of them
+ * (one declined) resumes on either backend with the answer of an uninterrupted run.
  */
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { JobHandle } from '../../src/engine/job-handle.js';
 import { FileCheckpointStorage, referencedCheckpoints } from '../../src/runtime/checkpoint/file-checkpoint-storage.js';
 import { setFailpoints } from '../../src/runtime/checkpoint/failpoints.js';
+import { readStateFile } from '../../src/runtime/state/key-group-state-file.js';
 import { materialize } from '../runtime/operator-harness.js';
 import { collectConnector, collected, resetCollected } from '../support/collect-connector.js';
 import { startJob } from '../support/jobs.js';
@@ -50,6 +53,25 @@ function ddl(dir: string, options: { parallelism?: number; incremental?: boolean
 }
 
 const QUERY = 'INSERT INTO totals SELECT k, COUNT(*), SUM(v), MAX(v) FROM src GROUP BY k';
+
+const PAIRS_COLUMNS = 'k INT, n BIGINT, total INT';
+
+/** A second source over the same keys, joined with the first (both insert-only: the join keeps each input's rows per key in list state). */
+const JOIN_DDL = `CREATE TABLE tags (id BIGINT, k INT, w INT) WITH ('connector' = 'datagen', 'rows-per-second' = '4000',
+      'fields.id.kind' = 'sequence', 'fields.id.start' = '1', 'fields.id.end' = '4000',
+      'fields.k.min' = '0', 'fields.k.max' = '${KEYS - 1}', 'fields.w.min' = '0', 'fields.w.max' = '9');
+    CREATE TABLE pairs (${PAIRS_COLUMNS}) WITH ('connector' = 'collect', 'transactional' = 'true');`;
+const JOIN_QUERY = 'INSERT INTO pairs SELECT s.k, COUNT(*), SUM(s.v + t.w) FROM src AS s JOIN tags AS t ON s.k = t.k GROUP BY s.k';
+
+/** What `query` (writing `table`, of `columns`) gives run to its end without checkpoints. */
+async function expectedResult(dir: string, tables: string, query: string, table: string, columns: string): Promise<unknown[][]> {
+  const reference = `reference_${table}`;
+  const job = await startJob(engine(), `${ddl(dir).replace(/SET 'execution.checkpointing.interval' = '50 ms';/, '').replace("SET 'pipeline.name' = 'totals';", "SET 'pipeline.name' = 'reference';")} ${tables}
+    CREATE TABLE ${reference} (${columns}) WITH ('connector' = 'collect');
+    ${query.replace(`INSERT INTO ${table} `, `INSERT INTO ${reference} `)};`);
+  expect(await job.result()).toBe('FINISHED');
+  return materialize(collected(reference));
+}
 
 async function expectedTotals(dir: string): Promise<unknown[][]> {
   const job = await startJob(engine(), `SET 'pipeline.name' = 'reference'; ${ddl(dir).replace(/SET 'execution.checkpointing.interval' = '50 ms';/, '').replace("SET 'pipeline.name' = 'totals';", '')}
@@ -142,6 +164,36 @@ describe('incremental checkpoints', () => {
     expect(await second.result()).toBe('FINISHED');
     expect(materialize(collected('totals'))).toEqual(expected);
     expect(readdirSync(localDir)).toEqual([]);
+  });
+
+  it.each<Backend>(['hashmap', 'rocksdb'])('a join keeps its rows in list state: deltas append the new ones, and the job resumes from such a chain (then on %s) at another parallelism', async (after) => {
+    const dir = mkdtempSync(join(tmpdir(), 'weir-incremental-'));
+    const expected = await expectedResult(dir, JOIN_DDL, JOIN_QUERY, 'pairs', PAIRS_COLUMNS);
+    // The 4th state file written fails half-way: the delta after it covers the declined one's appends too.
+    setFailpoints('checkpoint.during-state-write=error@4');
+    const first = await startJob(engine(), `${ddl(dir)} ${JOIN_DDL} ${JOIN_QUERY}`);
+    await until(() => first.checkpointHistory().filter((c) => c.status === 'COMPLETED' && c.incremental === true).length >= 4, 'four incremental checkpoints');
+    await first.cancel();
+    setFailpoints('');
+    expect(first.checkpointHistory().some((c) => c.status === 'FAILED')).toBe(true);
+
+    const storage = new FileCheckpointStorage(dir, 'totals');
+    const latest = (await storage.latest())!;
+    const joinId = Object.keys(latest.metadata.operators).find((id) => id.endsWith('-join'))!;
+    let appendedLists = 0;
+    for (const ref of latest.metadata.operators[joinId]!.subtasks[0]!.keyedStateChain!) {
+      const bytes = await storage.readStateFile(latest, ref.file, ref.checksum);
+      readStateFile(bytes, ref.file, () => true, (header, frame) => {
+        if (frame.appends !== undefined) expect(header.kind).toBe('delta');
+        appendedLists += frame.appends?.bases.length ?? 0;
+      });
+    }
+    expect(appendedLists).toBeGreaterThan(0);
+
+    const second = await startJob(engine(), `${ddl(dir, { parallelism: 2, backend: after })} ${JOIN_DDL} ${JOIN_QUERY}`);
+    expect(second.resumedFrom?.path).toBe(latest.path);
+    expect(await second.result()).toBe('FINISHED');
+    expect(materialize(collected('pairs'))).toEqual(expected);
   });
 
   it('names the accepted state backends when given another, and refuses a state ttl on the disk backend', async () => {
