@@ -679,6 +679,8 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     [`CASE ${NULL_INT} WHEN 1 THEN 'a' ELSE 'b' END`, 'b'],
     ['NULLIF(5, 5)', null, 'INT'],
     ['NULLIF(5, 0)', '5'],
+    ["NULLIF('a', 'a')", null, 'CHAR(1)'],
+    ["NULLIF('1', 1)", { error: 'implicit type conversion between CHAR and INTEGER is not supported now' }],
     ["COALESCE(NULL, 'default')", 'default', 'CHAR(7) NOT NULL'],
     [`COALESCE(${NULL_INT}, ${NULL_INT})`, null, 'INT'],
     [`COALESCE(${NULL_INT}, 2, 3)`, '2', 'INT NOT NULL'],

@@ -76,9 +76,10 @@ function typeRoot(type: SqlType): string {
 /**
  * `=` and `<>` refuse a character string against a number, as Flink's code generator does (Calcite
  * converts the string only for the ordering comparisons, IS [NOT] DISTINCT FROM and IN, never for
- * these two; FLINK-24914): `'1' = 1` fails instead of comparing.
+ * these two; FLINK-24914): `'1' = 1` fails instead of comparing. NULLIF, which Calcite rewrites
+ * to a CASE over `=`, refuses them too.
  */
-function refuseTextNumberEquality(types: readonly SqlType[]): void {
+export function refuseTextNumberEquality(types: readonly SqlType[]): void {
   const [a, b] = types as [SqlType, SqlType];
   if ((isStringType(a) && isNumericType(b)) || (isNumericType(a) && isStringType(b))) {
     throw new WeirError('TYPE_MISMATCH', `implicit type conversion between ${typeRoot(a)} and ${typeRoot(b)} is not supported now`);

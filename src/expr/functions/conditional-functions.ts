@@ -6,7 +6,7 @@
 import { isBinaryType, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { LazyArg, ScalarFunctionDefinition, StatementContext } from '../function-definition.js';
 import { comparisonType, leastRestrictive } from '../type-coercion.js';
-import { comparisonCode } from './comparison-functions.js';
+import { comparisonCode, refuseTextNumberEquality } from './comparison-functions.js';
 import { allTo, Arg, defineScalar } from './define.js';
 
 /** All arguments converted to their least restrictive type; undefined when there is none. */
@@ -108,6 +108,7 @@ export const conditionalFunctions: readonly ScalarFunctionDefinition[] = [
       {
         args: [Arg.ANY, Arg.ANY],
         coerce: (types) => {
+          refuseTextNumberEquality(types);
           const common = comparisonType(types[0]!, types[1]!);
           return common === undefined ? undefined : allTo(types, common);
         },
