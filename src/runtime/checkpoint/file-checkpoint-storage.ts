@@ -13,7 +13,6 @@
  * back to an older checkpoint by itself, which could repeat output already committed.
  */
 import { createHash, type Hash } from 'node:crypto';
-import { writevSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat, unlink } from 'node:fs/promises';
 import { basename, dirname, join, resolve } from 'node:path';
 import { WeirError } from '../../common/errors.js';
@@ -98,9 +97,6 @@ export class FileCheckpointStorage implements CheckpointStorage {
     const handle = await open(file, 'wx').catch((error: unknown) => {
       throw ioError(error, `cannot create state file ${file}`);
     });
-    // A stream yields to the event loop between its batches itself; the batches of a buffer or a
-    // list of parts get a turn of the event loop after each.
-    const stream = !(data instanceof Uint8Array) && !isPartList(data);
     const batches = data instanceof Uint8Array ? slices(data).map((slice) => [slice]) : isPartList(data) ? data.map((part) => [part]) : data;
     const midway = Array.isArray(batches) ? Math.max(1, Math.floor(batches.length / 2)) : 1;
     const hash = createHash('sha256');
@@ -108,10 +104,18 @@ export class FileCheckpointStorage implements CheckpointStorage {
       let written = 0;
       for await (const batch of batches) {
         if (written === midway) failpoint(FAILPOINTS.checkpointDuringStateWrite);
-        writeBatchSync(handle.fd, batch, file);
-        for (const part of batch) hash.update(part);
+        // A batch is valid until the next one is asked for (snapshot-parts.ts): written and hashed before.
+        for (let i = 0; i < batch.length; i += MAX_WRITEV_PARTS) {
+          const parts = batch.slice(i, i + MAX_WRITEV_PARTS);
+          const { bytesWritten } = await handle.writev(parts);
+          const expected = parts.reduce((sum, part) => sum + part.byteLength, 0);
+          if (bytesWritten !== expected) throw new WeirError('CHECKPOINT_ERROR', `state file ${file}: wrote ${bytesWritten} of ${expected} bytes (is the disk full?)`);
+        }
+        for (const part of batch) {
+          if (part.byteLength > HASH_SLICE_BYTES) await hashInSlices(hash, part);
+          else hash.update(part);
+        }
         written++;
-        if (!stream) await new Promise((resolve) => setImmediate(resolve));
       }
       if (written < 2) failpoint(FAILPOINTS.checkpointDuringStateWrite);
       await handle.sync();
@@ -302,9 +306,8 @@ export function referencedCheckpoints(metadata: CheckpointMetadata): Set<number>
   return ids;
 }
 
-/** The two halves of a buffer (the failpoint goes between them). */
 /**
- * A buffer in slices written one per turn of the event loop: halves, or slices of
+ * A buffer in slices written (and hashed) one at a time: halves, or slices of
  * {@link WRITE_SLICE_BYTES} when that is smaller (two at least, so that a failpoint can fire midway).
  */
 function slices(data: Uint8Array): Uint8Array[] {
@@ -314,32 +317,8 @@ function slices(data: Uint8Array): Uint8Array[] {
   return out.length >= 2 ? out : [data.subarray(0, 0), data];
 }
 
-/** Bytes of a buffer written (and hashed) between two turns of the event loop. */
+/** Bytes of a buffer written in one go. */
 const WRITE_SLICE_BYTES = 4 << 20;
-
-/**
- * Writes a batch of parts at the file's current end with synchronous writev calls (into the page
- * cache: about a millisecond per few megabytes; the file is fsynced once, asynchronously, at the
- * end), failing on a short write. Synchronous on purpose: a batch written asynchronously stays
- * referenced across turns of processing, long enough for its buffers to be promoted to the old
- * generation, where their off-heap bytes — hundreds of megabytes over a checkpoint — are freed only
- * by full collections, and they triggered them back to back on a large heap (q7 with 1 s
- * checkpoints: 10-13 full collections instead of 5, and 40% of the throughput). Written at once,
- * the buffers die young.
- */
-function writeBatchSync(fd: number, batch: readonly Uint8Array[], file: string): void {
-  for (let i = 0; i < batch.length; i += MAX_WRITEV_PARTS) {
-    const parts = batch.slice(i, i + MAX_WRITEV_PARTS);
-    let bytesWritten: number;
-    try {
-      bytesWritten = writevSync(fd, parts);
-    } catch (error) {
-      throw ioError(error, `cannot write state file ${file}`);
-    }
-    const expected = parts.reduce((sum, part) => sum + part.byteLength, 0);
-    if (bytesWritten !== expected) throw new WeirError('CHECKPOINT_ERROR', `state file ${file}: wrote ${bytesWritten} of ${expected} bytes (is the disk full?)`);
-  }
-}
 
 /** `sha256:<hex>` of bytes or of a string's UTF-8. */
 function checksumOf(data: Uint8Array | string): string {
