@@ -18,7 +18,7 @@ import { bindGroupWindow } from './bind-group-window.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
-import { bindOrderLimit, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
+import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
 import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
@@ -103,13 +103,16 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
 
   let result: BoundRelation;
   let projection: SelectProjection | undefined;
-  // ORDER BY items that aggregate, in a grouped SELECT with a LIMIT: computed as hidden columns
-  // of the aggregation, ordered by position, and dropped after the Top-N.
+  // ORDER BY items of a grouped SELECT with a LIMIT that aggregate or read columns the select
+  // list does not name (grouping columns): computed as hidden columns of the aggregation, ordered
+  // by position, and dropped after the Top-N.
   let orderClauses: OrderLimitClauses = query;
   let hiddenOrderColumns = 0;
   if (grouped) {
     // (Not under DISTINCT, where ORDER BY may only read the select list.)
-    const aggregatedOrder = query.limit === undefined || query.distinct ? [] : query.orderBy.filter((item) => containsAggregate(item.expr, ctx.functions));
+    const outputSchema = items.map((item) => ({ name: item.name }));
+    const hides = (item: OrderItem): boolean => !(item.expr.kind === 'literal' && item.expr.type === 'number') && (containsAggregate(item.expr, ctx.functions) || !readsOutput(item.expr, outputSchema));
+    const aggregatedOrder = query.limit === undefined || query.distinct ? [] : query.orderBy.filter(hides);
     const hiddenItems: OutputItem[] = aggregatedOrder.map((item, i) => ({ expr: item.expr, name: `$order${i}`, span: item.expr.span }));
     result = bindGrouped(query, [...items, ...hiddenItems], plan, scope, ctx);
     if (hiddenItems.length > 0) {
