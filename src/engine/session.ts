@@ -10,6 +10,9 @@ import { formatType, quoteIdentifierIfNeeded, withoutTimeAttribute } from '../co
 import type { Connector, ExternalResult } from '../connectors/api/connector.js';
 import { WRITABLE_TABLE_CONNECTOR } from '../common/connector-descriptor.js';
 import { WeirError, type SourceSpan } from '../common/errors.js';
+import { keySelector, type Key } from '../common/key-codec.js';
+import type { Row } from '../common/row.js';
+import { RowKind } from '../common/row-kind.js';
 import { ExprCompiler } from '../expr/expr-compiler.js';
 import { FunctionRegistry } from '../expr/function-registry.js';
 import { graphFingerprint, type JobGraph, type SinkSpec } from '../dataflow/job-graph.js';
@@ -31,7 +34,7 @@ import { bindMaterializedView } from '../sql/bind/bind-materialized-view.js';
 import { bindQuery, objectName, relationName, withoutOrder } from '../sql/bind/bind-query.js';
 import { BinderContext } from '../sql/bind/binder-context.js';
 import { Catalog, DEFAULT_CATALOG, DEFAULT_DATABASE } from '../sql/catalog/catalog.js';
-import type { InsertStatement, ParsedStatement, Query, Statement } from '../sql/parse/ast.js';
+import type { DeleteStatement, InsertStatement, ParsedStatement, Query, Statement, UpdateStatement } from '../sql/parse/ast.js';
 import { parseScript } from '../sql/parse/parser.js';
 import { postgresTablesRead } from '../sql/parse/postgres-table-references.js';
 import { describe, show, stringField } from './catalog-statements.js';
@@ -46,7 +49,7 @@ import { restartStrategyOf } from './restart-settings.js';
 import { SessionConfig } from './session-config.js';
 import { querySystemTables } from './system-query.js';
 import { readsOnlySystemTables, registerSystemTables, SYSTEM_CONNECTOR, systemConnector } from './system-tables.js';
-import { deleteFromWritableTable, dropWritableTable, updateWritableTable } from './writable-table-statements.js';
+import { deleteFromWritableTable, dropWritableTable, matchingRowsQuery, updateWritableTable } from './writable-table-statements.js';
 import { ok, type StatementResult } from './statement-result.js';
 
 /** How a session is set up. */
@@ -253,11 +256,13 @@ export class Session {
         return ok(`Inserted into '${sink.target.name}'.`);
       }
       case 'update': {
-        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }));
+        const matching = await this.rowsMatching(statement);
+        const changed = updateWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }), matching);
         return ok(`Updated ${changed} row${changed === 1 ? '' : 's'} in '${objectName(statement.target.parts, statement.target.span)}'.`);
       }
       case 'delete': {
-        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }));
+        const matching = await this.rowsMatching(statement);
+        const removed = deleteFromWritableTable(statement, binder, new ExprCompiler(this.functions, { timeZone: this.config.timeZone() }), matching);
         return ok(`Deleted ${removed} row${removed === 1 ? '' : 's'} from '${objectName(statement.target.parts, statement.target.span)}'.`);
       }
       case 'statement-set':
@@ -376,6 +381,43 @@ export class Session {
     }
     const cascaded = dependents.length === 0 ? '' : ` Dropped with it: ${describeDependents(dependents)}.`;
     return ok(`${target.kind === 'materialized-view' ? messages[messages.length - 1]! : 'Execute statement succeeded.'}${cascaded}`);
+  }
+
+  /**
+   * The rows of an UPDATE's or DELETE's table that its WHERE selects, when the WHERE has subqueries:
+   * `SELECT * FROM target WHERE ...` run to its end in batch mode over the tables' current rows
+   * (the changes of its result applied as a multiset). Undefined for a WHERE without subqueries.
+   */
+  private async rowsMatching(statement: UpdateStatement | DeleteStatement): Promise<Row[] | undefined> {
+    const query = matchingRowsQuery(statement);
+    if (query === undefined) return undefined;
+    const rows = new Map<Key, Row[]>();
+    const all = (row: Row): Key => keySelector(row.map((_: unknown, i: number) => i))(row);
+    const writer: SinkWriter = {
+      open: async () => {},
+      write: (batch) => {
+        for (let i = 0; i < batch.size; i++) {
+          const row = batch.rows[i]!;
+          const kind = batch.kinds[i]!;
+          const list = rows.get(all(row)) ?? [];
+          if (kind === RowKind.INSERT || kind === RowKind.UPDATE_AFTER) list.push(row);
+          else list.pop();
+          if (list.length === 0) rows.delete(all(row));
+          else rows.set(all(row), list);
+        }
+      },
+      flush: async () => {},
+      close: async () => {},
+    };
+    const previous = this.config.get('execution.runtime-mode') ?? 'streaming';
+    this.config.set('execution.runtime-mode', 'batch');
+    try {
+      const job = await this.subscribe({ statement: { kind: 'query', query, span: statement.span }, text: '', span: statement.span }, () => writer, { listed: false });
+      if ((await job.result()) === 'FAILED') throw job.error;
+    } finally {
+      this.config.set('execution.runtime-mode', previous);
+    }
+    return [...rows.values()].flat();
   }
 
   /**

@@ -35,6 +35,23 @@ describe('ORDER BY and LIMIT', () => {
     expect([...rows].sort((a, b) => Number(b.total) - Number(a.total))).toEqual(expected);
   });
 
+  it('orders the groups of an updating input by aggregates, selected or not, and by grouping columns not selected, dropping the columns it adds', async () => {
+    const engine = createEngine();
+    await engine.execute(SOURCE);
+    const all = (await engine.query('SELECT k, v FROM src')) as { k: number; v: number }[];
+    const sums = new Map<number, number>();
+    for (const { k, v } of all) sums.set(k, (sums.get(k) ?? 0) + v);
+    const top = [...sums].sort((a, b) => b[1] - a[1]).slice(0, 3);
+    const selected = await engine.query('SELECT k, SUM(v) AS total FROM src GROUP BY k ORDER BY SUM(v) DESC LIMIT 3');
+    expect([...selected].sort((a, b) => Number(b.total) - Number(a.total))).toEqual(top.map(([k, total]) => ({ k, total })));
+    const hidden = await engine.query('SELECT k FROM src GROUP BY k ORDER BY SUM(v) DESC, COUNT(*) LIMIT 3');
+    expect(hidden.map((r) => r.k).sort()).toEqual(top.map(([k]) => k).sort());
+    expect(Object.keys(hidden[0]!)).toEqual(['k']);
+    const byKey = await engine.query('SELECT SUM(v) AS total FROM src GROUP BY k ORDER BY k DESC LIMIT 2');
+    const lastKeys = [...sums].sort((a, b) => b[0] - a[0]).slice(0, 2);
+    expect(byKey.map((r) => r.total).sort()).toEqual(lastKeys.map(([, total]) => total).sort());
+  });
+
   it('LIMIT alone inside a query keeps the first rows to arrive', async () => {
     const engine = createEngine();
     await engine.execute(SOURCE);

@@ -1,6 +1,6 @@
 /**
- * Subqueries end to end, at parallelism 2: materialized views of EXISTS, NOT EXISTS, IN, NOT IN,
- * ANY/ALL and scalar subqueries (correlated and not; as conditions and as values) over a keyed
+ * Subqueries end to end, at parallelism 2: materialized views of EXISTS, NOT EXISTS, IN, NOT IN (of a value
+ * or a row), ANY/ALL and scalar subqueries (correlated and not; as conditions and as values) over a keyed
  * and a keyless writable table, while seeded random rounds of INSERT, UPDATE and DELETE (NULLs and duplicates included) change
  * both sides; after every round's FLUSH each view must equal PostgreSQL running its query over the
  * same rows (the sqllogictest runner's oracle). A scalar subquery meeting two rows fails the job,
@@ -30,6 +30,9 @@ const VIEWS: Readonly<Record<string, string>> = {
   quantified_values:
     'SELECT id, v > ANY (SELECT b.v FROM b WHERE b.k = a.k) AS gt_any, v = ALL (SELECT b.v FROM b WHERE b.k = a.k) AS eq_all, v <> ANY (SELECT b.v FROM b WHERE b.k = a.k) AS ne_any, v IN (SELECT b.v FROM b) AS in_b FROM a',
   exists_value: 'SELECT id, EXISTS (SELECT 1 FROM b WHERE b.k = a.k) OR v IS NULL AS e FROM a',
+  row_in: 'SELECT id FROM a WHERE (k, v) IN (SELECT k, v FROM b)',
+  row_not_in: 'SELECT id FROM a WHERE (k, v) NOT IN (SELECT k, v FROM b)',
+  row_not_in_corr: 'SELECT id FROM a WHERE (v, id) NOT IN (SELECT b.v, b.k FROM b WHERE b.k = a.k)',
 };
 
 /** A seeded generator of small integers (a linear congruential generator: the same seed, the same rounds). */

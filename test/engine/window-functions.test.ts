@@ -131,4 +131,6 @@ describe('window function forms still refused', () => {
   it('arguments to a ranking function', () => refused('SELECT RANK(v) OVER (ORDER BY o), LAG(v) OVER (ORDER BY o) FROM $ROWS', 'RANK takes no arguments', 8));
   it('DISTINCT in a windowed aggregate', () => refused('SELECT COUNT(DISTINCT v) OVER (ORDER BY o) FROM $ROWS', 'DISTINCT is not supported in COUNT(...) OVER', 8));
   it('a RANGE frame with an offset over a plain column', () => refused('SELECT SUM(v) OVER (ORDER BY o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW), LAG(v) OVER (ORDER BY o) FROM $ROWS', 'a RANGE frame with an offset needs a window ordered by one time attribute', 46));
+  it('a RANGE frame with an offset over a plain column, the only OVER call', () =>
+    refused('SELECT SUM(v) OVER (ORDER BY o RANGE BETWEEN 1 PRECEDING AND CURRENT ROW) FROM $ROWS', "a RANGE frame with an offset needs a window ordered by one time attribute, not by INT column 'o'", 30));
 });

@@ -344,10 +344,11 @@ export class PostgresOracle {
     }
     const actual = `SELECT ${view.columns.map(ident).join(', ')} FROM public.${ident(view.table)}`;
     const expected = view.mirrored ? `SELECT * FROM ${MIRROR_SCHEMA}.${ident(name)}` : view.query;
+    // The row aliases are names no view column has: a column named like the alias would be shown instead of the row.
     const sql = `WITH expected AS (${expected}), actual AS (${actual})
-      SELECT 'missing from the view' AS side, e::text AS row FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) e
+      SELECT 'missing from the view' AS side, slt_expected_row::text AS row FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) slt_expected_row
       UNION ALL
-      SELECT 'not in the query result', a::text FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) a
+      SELECT 'not in the query result', slt_actual_row::text FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) slt_actual_row
       ORDER BY 1, 2`;
     let differences: ViewDifference[];
     try {

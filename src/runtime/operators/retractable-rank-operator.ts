@@ -3,8 +3,9 @@
  * RetractableTopNFunction, and its append-only RANK variants). Each partition's rows are kept
  * sorted in keyed state (ties of the order keys in arrival order). A change inserts or removes
  * one row; the partition's rows numbered within the range (`rankStart` to `limit`) before and
- * after it are compared, and every row whose number or presence changed is emitted (-U/+U pairs,
- * then -D or +I for the rest); without the number (`outputRankNumber` false) a row is emitted
+ * after it are compared, and every row whose number or presence changed is emitted (see
+ * {@link RetractableRankOperator.diff}: retractions first, updates only of a row RANK or DENSE_RANK
+ * renumbers); without the number (`outputRankNumber` false) a row is emitted
  * only when it enters (+I) or leaves (-D) the range, removals first. A retraction can pull a row
  * from beyond the limit into it, so an input that retracts keeps every row of the partition; an
  * insert-only input only pushes rows further down, so the rows numbered beyond the limit are
@@ -116,7 +117,16 @@ export class RetractableRankOperator implements StreamOperator {
     return top;
   }
 
-  /** Emits what changed between two tops: the entries of `before` not in `after` are retracted, the new ones added. */
+  /**
+   * Emits what changed between two tops: the entries of `before` not in `after` are retracted, the
+   * new ones added, so that a consumer applying the changes by any upsert key of the output ends
+   * with the new top. Every retraction comes before every addition: a key value that leaves with
+   * one row and returns with another (the number of ROW_NUMBER, a row's key moving to a new
+   * number) must be deleted before it is written again, not after. An update (-U/+U) is emitted
+   * only for a row whose number changed under RANK or DENSE_RANK, whose keys are the input's:
+   * the pair then shares every key. Under ROW_NUMBER the number is a key too, which a row that
+   * moves does not keep, so its changes are deletions and insertions.
+   */
   private diff(before: readonly Numbered[], after: readonly Numbered[], out: ChangeBatch): void {
     const previous = new Map<Row, number[]>();
     for (const [row, number] of before) {
@@ -133,13 +143,27 @@ export class RetractableRankOperator implements StreamOperator {
     }
     const removed: Numbered[] = [];
     for (const [row, numbers] of previous) for (const number of numbers) removed.push([row, number]);
-    const pairs = Math.min(removed.length, added.length);
-    for (let i = 0; i < removed.length; i++) {
-      const [row, number] = removed[i]!;
-      out.push(i < pairs ? RowKind.UPDATE_BEFORE : RowKind.DELETE, [...row, number]);
-      if (i < pairs) out.push(RowKind.UPDATE_AFTER, [...added[i]![0], added[i]![1]]);
+    // Under RANK and DENSE_RANK, a row renumbered is an update of that row (an index into `removed`).
+    const renumbered = new Map<Row, number>();
+    if (this.spec.rankType !== undefined) removed.forEach(([row], i) => renumbered.set(row, i));
+    const updates: [number, Numbered][] = [];
+    const inserts: Numbered[] = [];
+    const updated = new Set<number>();
+    for (const entry of added) {
+      const at = renumbered.get(entry[0]);
+      if (at !== undefined && !updated.has(at)) {
+        updated.add(at);
+        updates.push([at, entry]);
+      } else {
+        inserts.push(entry);
+      }
     }
-    for (let i = pairs; i < added.length; i++) out.push(RowKind.INSERT, [...added[i]![0], added[i]![1]]);
+    for (let i = 0; i < removed.length; i++) if (!updated.has(i)) out.push(RowKind.DELETE, [...removed[i]![0], removed[i]![1]]);
+    for (const [at, [row, number]] of updates) {
+      out.push(RowKind.UPDATE_BEFORE, [...removed[at]![0], removed[at]![1]]);
+      out.push(RowKind.UPDATE_AFTER, [...row, number]);
+    }
+    for (const [row, number] of inserts) out.push(RowKind.INSERT, [...row, number]);
   }
 
   /** The position after every row that does not order after `row` (ties keep arrival order). */

@@ -177,6 +177,18 @@ export function containsAggregate(expr: Expr | undefined, functions: FunctionReg
   return found;
 }
 
+/** What Flink SQL calls functions of PostgreSQL (and RisingWave) that it lacks under their names. */
+const FLINK_EQUIVALENTS: Readonly<Record<string, string>> = {
+  STRING_AGG: "Flink's is LISTAGG(s, separator) (the values in arrival order)",
+  BOOL_AND: 'Flink has no BOOL_AND: MIN(CASE WHEN b THEN 1 ELSE 0 END) = 1 is TRUE when every value is',
+  BOOL_OR: 'Flink has no BOOL_OR: MAX(CASE WHEN b THEN 1 ELSE 0 END) = 1 is TRUE when some value is',
+  DATE_TRUNC: "Flink's is FLOOR(ts TO HOUR) (or TO DAY, MONTH, ...)",
+  LENGTH: "Flink's is CHAR_LENGTH(s)",
+  STRPOS: "Flink's is POSITION(sub IN s)",
+  TO_CHAR: "Flink's is DATE_FORMAT(ts, 'yyyy-MM-dd HH:mm:ss') (Java date patterns)",
+  ARRAY_LENGTH: "Flink's is CARDINALITY(array)",
+};
+
 /** The canonical (upper-case) name of a call. */
 export function callName(call: FunctionCall): string {
   return call.name.parts.map((p) => p.name).join('.').toUpperCase();
@@ -257,7 +269,7 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
     const suggestion = closestName(name, ctx.functions.names());
     throw new WeirError('UNKNOWN_FUNCTION', `function '${call.name.parts.map((p) => p.name).join('.')}' does not exist`, {
       span: call.span,
-      hint: suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined,
+      hint: FLINK_EQUIVALENTS[name] ?? (suggestion !== undefined ? `did you mean '${suggestion}'?` : undefined),
     });
   }
   if (definition.kind === 'aggregate') {

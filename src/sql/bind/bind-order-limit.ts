@@ -12,7 +12,10 @@
  *
  * An ORDER BY item is a 1-based position, an output column (by name or alias), an expression over
  * output columns, or — in a SELECT without GROUP BY or DISTINCT — an expression over the FROM
- * columns; expressions are computed in a projection below the Top-N and dropped above it. NULLS
+ * columns (in a grouped SELECT with a LIMIT, an item that aggregates or reads a grouping column
+ * the select list drops arrives here as the position of a column the aggregation computed for it,
+ * see bind-select.ts); expressions are computed in a
+ * projection below the Top-N and dropped above it. NULLS
  * FIRST / LAST are kept; without them NULLs come first ascending and last descending (Flink's
  * default, see order-key.ts).
  */
@@ -117,7 +120,7 @@ function positionOf(expr: Expr, width: number): number | undefined {
 }
 
 /** Whether every column `expr` names is an output column (by unqualified name), so that it is bound over the result. */
-function readsOutput(expr: Expr, schema: readonly Field[]): boolean {
+export function readsOutput(expr: Expr, schema: readonly Pick<Field, 'name'>[]): boolean {
   let all = true;
   visitExpr(expr, (e) => {
     if (e.kind !== 'column-ref') return;

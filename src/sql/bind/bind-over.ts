@@ -51,12 +51,18 @@ export function bindWindowCalls(input: LogicalNode, calls: readonly FunctionCall
  */
 function isTimeOrdered(spec: WindowSpec, ctx: ExprBindContext): boolean {
   const frame = spec.frame;
-  if (frame !== undefined && frame.unit === 'RANGE' && (frame.start.kind === 'preceding' || frame.start.kind === 'following')) return true;
+  if (hasRangeOffset(spec)) return true;
   if (frame !== undefined && (frame.end.kind !== 'current-row' || frame.start.kind === 'following' || frame.start.kind === 'unbounded-following')) return false;
   const [order, extra] = spec.orderBy;
   if (order === undefined || extra !== undefined || order.descending) return false;
   const time = bindExpr(order.expr, ctx);
   return time.kind === 'input-ref' && (time.type.kind === 'TIMESTAMP' || time.type.kind === 'TIMESTAMP_LTZ');
+}
+
+/** Whether a window's frame is RANGE starting at an offset (n PRECEDING or FOLLOWING). */
+function hasRangeOffset(spec: WindowSpec): boolean {
+  const frame = spec.frame;
+  return frame !== undefined && frame.unit === 'RANGE' && (frame.start.kind === 'preceding' || frame.start.kind === 'following');
 }
 
 function bindOverAggregate(input: LogicalNode, resolved: readonly { call: FunctionCall; window: WindowSpec }[], ctx: ExprBindContext, binder: BinderContext): BoundWindowCalls {
@@ -134,7 +140,14 @@ function bindWindow(spec: WindowSpec, ctx: ExprBindContext, indexOfPre: (expr: S
   const timeIndex = time.index;
   const type = ctx.scope.columns[timeIndex]!.type;
   if (type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') {
-    throw new WeirError('UNSUPPORTED', `an OVER window must be ordered by a time attribute, not a ${type.kind} column`, { span: order.expr.span, hint: 'order by a rowtime column (one with a WATERMARK) or a PROCTIME() column' });
+    // Only a RANGE frame with an offset comes here ordered by another type (see isTimeOrdered).
+    if (hasRangeOffset(spec)) {
+      throw new WeirError('UNSUPPORTED', `a RANGE frame with an offset needs a window ordered by one time attribute, not by ${type.kind} column '${ctx.scope.columns[timeIndex]!.name}'`, {
+        span: order.expr.span,
+        hint: 'count rows instead (ROWS BETWEEN 2 PRECEDING AND CURRENT ROW), or order by a rowtime column (one with a WATERMARK) or a PROCTIME() column; Flink has the same restriction',
+      });
+    }
+    throw new WeirError('UNSUPPORTED', `an OVER window must be ordered by a time attribute, not by ${type.kind} column '${ctx.scope.columns[timeIndex]!.name}'`, { span: order.expr.span, hint: 'order by a rowtime column (one with a WATERMARK) or a PROCTIME() column' });
   }
   // NULLS LAST matters only where NULL times can be: a NOT NULL time gets the default.
   const nullsLast = order.nullsFirst === false && type.nullable;

@@ -11,14 +11,14 @@ import type { Field } from '../../common/schema.js';
 import { formatType, SqlTypes, type SqlType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
-import type { Expr, FunctionCall, Identifier, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
+import type { Expr, FunctionCall, Identifier, InSubqueryExpr, OrderItem, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
-import { bindOrderLimit, type SelectProjection } from './bind-order-limit.js';
+import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
 import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
@@ -103,8 +103,23 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
 
   let result: BoundRelation;
   let projection: SelectProjection | undefined;
+  // ORDER BY items of a grouped SELECT with a LIMIT that aggregate or read columns the select
+  // list does not name (grouping columns): computed as hidden columns of the aggregation, ordered
+  // by position, and dropped after the Top-N.
+  let orderClauses: OrderLimitClauses = query;
+  let hiddenOrderColumns = 0;
   if (grouped) {
-    result = bindGrouped(query, items, plan, scope, ctx);
+    // (Not under DISTINCT, where ORDER BY may only read the select list.)
+    const outputSchema = items.map((item) => ({ name: item.name }));
+    const hides = (item: OrderItem): boolean => !(item.expr.kind === 'literal' && item.expr.type === 'number') && (containsAggregate(item.expr, ctx.functions) || !readsOutput(item.expr, outputSchema));
+    const aggregatedOrder = query.limit === undefined || query.distinct ? [] : query.orderBy.filter(hides);
+    const hiddenItems: OutputItem[] = aggregatedOrder.map((item, i) => ({ expr: item.expr, name: `$order${i}`, span: item.expr.span }));
+    result = bindGrouped(query, [...items, ...hiddenItems], plan, scope, ctx);
+    if (hiddenItems.length > 0) {
+      hiddenOrderColumns = hiddenItems.length;
+      const positionOf = (item: OrderItem): Expr => ({ kind: 'literal', type: 'number', text: String(items.length + aggregatedOrder.indexOf(item) + 1), span: item.expr.span });
+      orderClauses = { ...query, orderBy: query.orderBy.map((item) => (aggregatedOrder.includes(item) ? { ...item, expr: positionOf(item) } : item)) };
+    }
   } else {
     const windowed = windowCalls(items.flatMap((i) => (i.expr.kind === 'scope-column' ? [] : [i.expr])));
     if (windowed.length > 0) {
@@ -129,7 +144,10 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     result = { plan: LogicalFilter.create({ input: result.plan, condition }), schema: result.schema };
   }
   if (query.distinct) result = distinct(result);
-  return bindOrderLimit(result, query, ctx, deferred || query.distinct ? undefined : projection);
+  const ordered = bindOrderLimit(result, orderClauses, ctx, deferred || query.distinct ? undefined : projection);
+  if (hiddenOrderColumns === 0) return ordered;
+  const visible = ordered.schema.slice(0, ordered.schema.length - hiddenOrderColumns);
+  return project(ordered.plan, visible.map((f, i) => Exprs.inputRef(i, f.type)), visible.map((f) => f.name));
 }
 
 /**

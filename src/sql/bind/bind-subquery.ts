@@ -21,7 +21,7 @@ import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { LogicalAggregate, LogicalApply, LogicalProject, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery, TableRef } from '../parse/ast.js';
-import { bindExpr, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
+import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
@@ -135,10 +135,11 @@ export function preparePredicate(predicate: SubqueryPredicate, outer: Scope | un
   const { core } = predicate;
   const use: SubqueryUse = core.kind === 'exists' ? 'exists' : 'compared';
   const bound = bindSubquery(core.query, outer, ctx, use, core.span);
-  if (use === 'compared') requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', core.span);
+  const arity = core.kind === 'in-subquery' ? rowArity(core.expr) : 1;
+  if (use === 'compared') requireColumns(bound, arity, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', core.span);
   // A subquery that aggregates without GROUP BY has exactly one row (per correlation value): ANY
   // and ALL over it are the comparison with its value, and EXISTS is TRUE.
-  if (bound.globalAggregate && use === 'compared') {
+  if (bound.globalAggregate && use === 'compared' && arity === 1) {
     const value = bound.plan.schema[0]!.type;
     return { kind: 'scalar', predicate, scalar: { bound: { ...bound, singleRow: true }, type: bound.emptyValue !== null && !value.nullable ? value : withNullable(value, true) } };
   }
@@ -173,7 +174,7 @@ export function attachPredicate(plan: LogicalNode, prepared: PreparedPredicate, 
     const v = Exprs.inputRef(width, bound.plan.schema[0]!.type);
     const { op, quantifier, inverted } = comparisonOf(core);
     const not = negated !== inverted;
-    const comparison = makeCall(op, [value!, v], span, { functions });
+    const comparison = bound.width > 1 ? rowsEqual(value!, bound, width, span, functions) : makeCall(op, [value!, v], span, { functions });
     const strict = !comparison.type.nullable;
     const test = (name: 'IS NOT FALSE' | 'IS NOT TRUE' | 'IS FALSE'): ScalarExpr => makeCall(name, [comparison], span, { functions });
     const negatedComparison = (): ScalarExpr => makeCall(NEGATED[op], [value!, v], span, { functions });
@@ -243,6 +244,34 @@ function shiftCorrelation(correlation: readonly ScalarExpr[], outer: OuterColumn
 
 function conjunction(conjuncts: readonly ScalarExpr[]): ScalarExpr | null {
   return conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
+}
+
+/** The number of values of an IN's left operand: a row constructor's `(a, b)` fields, else 1. */
+function rowArity(expr: Expr): number {
+  return expr.kind === 'call' && callName(expr) === 'ROW' && expr.args.length > 1 ? expr.args.length : 1;
+}
+
+function requireColumns(bound: BoundSubquery, arity: number, what: string, span: SourceSpan): void {
+  if (arity === 1) {
+    requireOneColumn(bound, what, span);
+    return;
+  }
+  if (bound.width !== arity) {
+    throw new WeirError('INVALID_ARGUMENT', `${what} must return as many columns as the row it is compared with (${arity}), but ${bound.sql} returns ${bound.width}`, { span, hint: 'select one column in the subquery for each value of the row' });
+  }
+}
+
+/**
+ * `(a, b) = (v1, v2)` for a row IN: the conjunction of the fields' equalities, so that it is NULL
+ * when no field differs and some is NULL, as SQL's row comparison. `row` is the bound ROW call;
+ * the subquery's columns follow the plan's `width` columns.
+ */
+function rowsEqual(row: ScalarExpr, bound: BoundSubquery, width: number, span: SourceSpan, functions: FunctionRegistry): ScalarExpr {
+  if (row.kind !== 'call' || row.name !== 'ROW' || row.args.length !== bound.width) {
+    throw new WeirError('INTERNAL_ERROR', `a row IN compares a row of ${bound.width} values, not ${row.kind === 'call' ? row.name : row.kind}`, { span });
+  }
+  const equalities = row.args.map((field, i) => makeCall('=', [field, Exprs.inputRef(width + i, bound.plan.schema[i]!.type)], span, { functions }));
+  return equalities.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
 }
 
 function requireOneColumn(bound: BoundSubquery, what: string, span: SourceSpan): void {

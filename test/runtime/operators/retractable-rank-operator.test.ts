@@ -53,10 +53,10 @@ describe('retractable rank operator', () => {
     const h = await OperatorHarness.open(new RetractableRankOperator(spec()));
     h.push([['+I', ['a', 9, 1]], ['+I', ['a', 8, 2]], ['+I', ['a', 7, 3]]]);
     expect(h.push([['-D', ['a', 9, 1]]])).toEqual([
-      ['-U', ['a', 9, 1, 1]],
-      ['+U', ['a', 8, 2, 1]],
-      ['-U', ['a', 8, 2, 2]],
-      ['+U', ['a', 7, 3, 2]],
+      ['-D', ['a', 9, 1, 1]],
+      ['-D', ['a', 8, 2, 2]],
+      ['+I', ['a', 8, 2, 1]],
+      ['+I', ['a', 7, 3, 2]],
     ]);
     expect(materialize(h.output)).toEqual([['a', 7, 3, 2], ['a', 8, 2, 1]]);
   });
@@ -65,7 +65,7 @@ describe('retractable rank operator', () => {
     const h = await OperatorHarness.open(new RetractableRankOperator(spec({ limit: 1 })));
     h.push([['+I', ['a', 9, 1]], ['+I', ['a', 8, 2]]]);
     const restored = await OperatorHarness.open(new RetractableRankOperator(spec({ limit: 1 })), { restore: { snapshot: h.state.snapshot()! } });
-    expect(restored.push([['-D', ['a', 9, 1]]])).toEqual([['-U', ['a', 9, 1, 1]], ['+U', ['a', 8, 2, 1]]]);
+    expect(restored.push([['-D', ['a', 9, 1]]])).toEqual([['-D', ['a', 9, 1, 1]], ['+I', ['a', 8, 2, 1]]]);
   });
 
   it('orders NULL scores last descending (the default) and pulls a NULL into the top when a better row goes', async () => {
@@ -73,10 +73,10 @@ describe('retractable rank operator', () => {
     h.push([['+I', ['a', null, 1]], ['+I', ['a', 9, 2]], ['+I', ['a', 8, 3]]]);
     expect(materialize(h.output)).toEqual(materialize([['+I', ['a', 9, 2, 1]], ['+I', ['a', 8, 3, 2]]]));
     expect(h.push([['-D', ['a', 9, 2]]])).toEqual([
-      ['-U', ['a', 9, 2, 1]],
-      ['+U', ['a', 8, 3, 1]],
-      ['-U', ['a', 8, 3, 2]],
-      ['+U', ['a', null, 1, 2]],
+      ['-D', ['a', 9, 2, 1]],
+      ['-D', ['a', 8, 3, 2]],
+      ['+I', ['a', 8, 3, 1]],
+      ['+I', ['a', null, 1, 2]],
     ]);
     expect(h.push([['-U', ['a', null, 1]], ['+U', ['a', null, 4]]])).toEqual([
       ['-D', ['a', null, 1, 2]],
@@ -99,16 +99,27 @@ describe('retractable rank operator', () => {
     h.push([['+I', ['a', 9, 1]], ['+I', ['a', 8, 2]], ['+I', ['a', 7, 3]], ['+I', ['a', 6, 4]]]);
     expect(materialize(h.output)).toEqual(materialize([['+I', ['a', 8, 2, 2]], ['+I', ['a', 7, 3, 3]]]));
     expect(h.push([['-D', ['a', 8, 2]]])).toEqual([
-      ['-U', ['a', 8, 2, 2]],
-      ['+U', ['a', 7, 3, 2]],
-      ['-U', ['a', 7, 3, 3]],
-      ['+U', ['a', 6, 4, 3]],
+      ['-D', ['a', 8, 2, 2]],
+      ['-D', ['a', 7, 3, 3]],
+      ['+I', ['a', 7, 3, 2]],
+      ['+I', ['a', 6, 4, 3]],
     ]);
     expect(h.push([['-D', ['a', 9, 1]]])).toEqual([
-      ['-U', ['a', 7, 3, 2]],
-      ['+U', ['a', 6, 4, 2]],
+      ['-D', ['a', 7, 3, 2]],
       ['-D', ['a', 6, 4, 3]],
+      ['+I', ['a', 6, 4, 2]],
     ]);
+  });
+
+  it('RANK renumbers a row as an update of it, after deleting the row that left: the changes apply by the input key', async () => {
+    const h = await OperatorHarness.open(new RetractableRankOperator(spec({ rankType: 'RANK', limit: 2 })));
+    h.push([['+I', ['b', 5, 4]], ['+I', ['b', 50, 5]]]);
+    expect(h.push([['-D', ['b', 50, 5]]])).toEqual([
+      ['-D', ['b', 50, 5, 1]],
+      ['-U', ['b', 5, 4, 2]],
+      ['+U', ['b', 5, 4, 1]],
+    ]);
+    expect(h.push([['+I', ['b', 5, 8]]])).toEqual([['+I', ['b', 5, 8, 1]]]);
   });
 
   it('RANK and DENSE_RANK ranges count ties as SQL does: rank = 3 is the rows after two better ones', async () => {
@@ -190,6 +201,20 @@ function changelog(steps: readonly Step[], insertOnly: boolean): { batches: Chan
   return { batches, live };
 }
 
+/** The rows left after applying `changes` by `key` as an upsert sink does: -U ignored, -D deletes the key, +I and +U write it. */
+function upsertByKey(changes: Iterable<Change>, key: (row: Row) => string): Row[] {
+  const table = new Map<string, Row>();
+  for (const [kind, row] of changes) {
+    if (kind === '-D') table.delete(key(row));
+    else if (kind === '+I' || kind === '+U') table.set(key(row), row);
+  }
+  return [...table.values()];
+}
+
+function sortRows(rows: readonly Row[]): Row[] {
+  return [...rows].sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
+}
+
 describe('retractable rank operator (property)', () => {
   for (const rankType of ['ROW_NUMBER', 'RANK', 'DENSE_RANK'] as const) {
     for (const insertOnly of [false, true]) {
@@ -200,7 +225,13 @@ describe('retractable rank operator (property)', () => {
             const h = await OperatorHarness.open(new RetractableRankOperator(operatorSpec));
             const { batches, live } = changelog(steps, insertOnly);
             for (const batch of batches) h.push(batch);
-            expect(materialize(h.output)).toEqual(materialize(batchTopN(live, rankType, limit).map((row) => ['+I', row] as Change)));
+            const expected = batchTopN(live, rankType, limit);
+            expect(materialize(h.output)).toEqual(materialize(expected.map((row) => ['+I', row] as Change)));
+            // Applied as an upsert sink applies them (update-before dropped), by every key the planner
+            // gives the output: the id, and under ROW_NUMBER the partition and the number.
+            const keys: ((row: Row) => string)[] = [(row) => String(row[2])];
+            if (rankType === 'ROW_NUMBER') keys.push((row) => `${String(row[0])}/${String(row[3])}`);
+            for (const key of keys) expect(sortRows(upsertByKey(h.output, key))).toEqual(sortRows(expected));
             expect(h.warnings).toEqual([]);
           }),
           { numRuns: 150 },

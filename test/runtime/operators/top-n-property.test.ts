@@ -6,7 +6,8 @@
  * parallelism 1 to 3 (each subtask its own operator, rows routed to it by key group as the
  * runtime routes them), gives an output changelog that materializes to what a plain model
  * computes in batch from the final input: sort each partition's live rows with the same null
- * order (ties in arrival order), number them, take the range.
+ * order (ties in arrival order), number them, take the range; and applied by each key the planner
+ * gives the output, as an upsert sink applies it (update-before dropped), it gives the same rows.
  *
  * The operators are built by the runtime's operator factory from a job-graph node, so the choice
  * between the append-only and the retractable Top-N is the one a job makes.
@@ -75,15 +76,17 @@ const stepArb: fc.Arbitrary<Step> = fc.record({
 });
 
 /** Plays steps as a changelog; `live` holds the rows present at the end, in the order they (last) arrived. */
-function changelog(steps: readonly Step[], insertOnly: boolean): { batches: Change[][]; live: Row[] } {
+function changelog(steps: readonly Step[], insertOnly: boolean): { batches: Change[][]; live: Row[]; duplicated: boolean } {
   const live: Row[] = [];
   const batches: Change[][] = [[]];
   let id = 0;
+  let duplicated = false;
   for (const s of steps) {
     const batch = batches[batches.length - 1]!;
     const op = live.length === 0 ? 'insert' : insertOnly && (s.op === 'delete' || s.op === 'update') ? 'insert' : s.op;
     if (op === 'insert' || op === 'duplicate') {
       const row = op === 'duplicate' ? [...live[s.pick % live.length]!] : [s.partition, s.a, s.b, id++];
+      if (op === 'duplicate') duplicated = true;
       live.push(row);
       batch.push(['+I', row]);
     } else {
@@ -99,7 +102,30 @@ function changelog(steps: readonly Step[], insertOnly: boolean): { batches: Chan
     }
     if (s.batchEnd) batches.push([]);
   }
-  return { batches, live };
+  return { batches, live, duplicated };
+}
+
+/**
+ * The keys the planner gives a Top-N's output (upsert-keys.ts), as functions of a row: the input's
+ * (the id, unique while no row is duplicated); under ROW_NUMBER the partition and the number, and
+ * the partition alone when the range is one number.
+ */
+function outputKeys(shape: Shape, duplicated: boolean): ((row: Row) => string)[] {
+  const keys: ((row: Row) => string)[] = [];
+  if (!duplicated) keys.push((row) => String(row[3]));
+  if (shape.rankType === 'ROW_NUMBER' && shape.numbered) keys.push((row) => `${String(shape.partitioned ? row[0] : '')}/${String(row[4])}`);
+  if (shape.rankType === 'ROW_NUMBER' && shape.start === shape.end) keys.push((row) => String(shape.partitioned ? row[0] : ''));
+  return keys;
+}
+
+/** The rows left after applying `changes` by `key` as an upsert sink does: -U ignored, -D deletes the key, +I and +U write it. */
+function upsertByKey(changes: readonly Change[], key: (row: Row) => string): Row[] {
+  const table = new Map<string, Row>();
+  for (const [kind, row] of changes) {
+    if (kind === '-D') table.delete(key(row));
+    else if (kind === '+I' || kind === '+U') table.set(key(row), row);
+  }
+  return [...table.values()];
 }
 
 /** The model's comparison of two rows: each key's values, NULL placed by its null order (default: first ascending, last descending). */
@@ -190,9 +216,12 @@ describe('Top-N (property)', () => {
     it(`over ${insertOnly ? 'an insert-only' : 'an updating'} input, any range, null order and parallelism: the output materializes to the batch Top-N`, async () => {
       await fc.assert(
         fc.asyncProperty(shapeArb(insertOnly), fc.array(stepArb, { maxLength: 50 }), async (shape, steps) => {
-          const { batches, live } = changelog(steps, insertOnly);
+          const { batches, live, duplicated } = changelog(steps, insertOnly);
           const { output, warnings } = await run(shape, batches);
-          expect(materialize(output)).toEqual(materialize(model(live, shape).map((row) => ['+I', row] as Change)));
+          const expected = materialize(model(live, shape).map((row) => ['+I', row] as Change));
+          expect(materialize(output)).toEqual(expected);
+          // Applied by any key of the output as an upsert sink applies it (update-before dropped).
+          for (const key of outputKeys(shape, duplicated)) expect(materialize(upsertByKey(output, key).map((row) => ['+I', row] as Change))).toEqual(expected);
           expect(warnings).toEqual([]);
         }),
         { numRuns: 400 },

@@ -182,6 +182,8 @@ describe('binder', () => {
     ['SELECT price FROM bids WHERE price', 'WHERE condition must be BOOLEAN, got BIGINT', undefined],
     ["SELECT * FROM (VALUES (1, 'a'), (2)) AS t(a, b)", 'all VALUES rows must have the same number of columns', undefined],
     ['SELECT UPPPER(bidder) FROM bids', "function 'UPPPER' does not exist", "did you mean 'UPPER'?"],
+    ["SELECT string_agg(bidder, ',') FROM bids", "function 'string_agg' does not exist", "Flink's is LISTAGG(s, separator) (the values in arrival order)"],
+    ['SELECT bool_and(price > 1) FROM bids', "function 'bool_and' does not exist", 'Flink has no BOOL_AND: MIN(CASE WHEN b THEN 1 ELSE 0 END) = 1 is TRUE when every value is'],
     ['SELECT SUM(bidder) FROM bids', 'SUM', undefined],
     ['INSERT INTO out_t SELECT auction FROM bids', "INSERT INTO 'out_t' has 2 target columns but the query produces 1", 'target columns: a, b'],
     ['INSERT INTO out_t SELECT bidder, bidder FROM bids', "column 'a' of 'out_t' has type BIGINT but the query produces STRING for it", 'use CAST(... AS BIGINT)'],
