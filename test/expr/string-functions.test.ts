@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatType } from '../../src/common/sql-type.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { call, compiler, evalCall, evaluate, lit, NULL, ref, T } from './expr-test-helpers.js';
 
 const s = ref(0, T.string());
@@ -202,6 +203,18 @@ describe('PRINT', () => {
     expect(value(3, T.bytes())).toEqual(new Uint8Array([0x68, 0xc3, 0xa9]));
     expect(evaluate(call('PRINT', NULL(T.string()), ref(1, T.int())), row)).toBe(5);
     expect(written).toEqual(['#0 hello\n', '#1 5\n', '#2 null\n', '#3 hé\n', 'null5\n']);
+  });
+
+  it('prints once per row through the engine, and once when planning a call of constants (folded)', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const engine = createEngine();
+    expect(await engine.query("SELECT PRINT('row ', x) AS v FROM (VALUES (1), (2)) AS t(x)")).toEqual([{ v: 1 }, { v: 2 }]);
+    expect(await engine.query("SELECT PRINT('const ', 7) AS v FROM (VALUES (1), (2)) AS t(x)")).toEqual([{ v: 7 }, { v: 7 }]);
+    expect(written).toEqual(['row 1\n', 'row 2\n', 'const 7\n']);
   });
 
   it('is typed as its value, nullable when either argument is', () => {
