@@ -18,8 +18,8 @@ const BITMAP_FUNCTIONS = [
 ].map((suffix) => `BITMAP_${suffix}`);
 
 const REASONS: ReadonlyMap<string, string> = new Map([
-  // Flink's AggFunctionFactory refuses it outside batch mode, and every weir query is a streaming one.
-  ['APPROX_COUNT_DISTINCT', 'Flink runs it in batch mode only ("APPROX_COUNT_DISTINCT aggregate function does not support yet for streaming"); COUNT(DISTINCT x) counts exactly'],
+  // Flink's AggFunctionFactory has refused it outside batch mode; a HyperLogLog++ version for streaming is newer.
+  ['APPROX_COUNT_DISTINCT', 'weir has no approximate (HyperLogLog) distinct count; COUNT(DISTINCT x) counts exactly'],
   ['PARSE_JSON', VARIANT],
   ['TRY_PARSE_JSON', VARIANT],
   ['ST_GEOGFROMTEXT', GEOGRAPHY],

@@ -182,7 +182,7 @@ describe('binder', () => {
     ['SELECT price FROM bids WHERE price', 'WHERE condition must be BOOLEAN, got BIGINT', undefined],
     ["SELECT * FROM (VALUES (1, 'a'), (2)) AS t(a, b)", 'all VALUES rows must have the same number of columns', undefined],
     ['SELECT UPPPER(bidder) FROM bids', "function 'UPPPER' does not exist", "did you mean 'UPPER'?"],
-    ['SELECT APPROX_COUNT_DISTINCT(bidder) FROM bids', 'function APPROX_COUNT_DISTINCT is not supported: Flink runs it in batch mode only', undefined],
+    ['SELECT APPROX_COUNT_DISTINCT(bidder) FROM bids', 'function APPROX_COUNT_DISTINCT is not supported: weir has no approximate (HyperLogLog) distinct count', undefined],
     ["SELECT parse_json('{}') FROM bids", 'function PARSE_JSON is not supported: it works on the VARIANT type, which weir does not have', undefined],
     ['SELECT BITMAP_BUILD(ARRAY[1]) FROM bids', 'function BITMAP_BUILD is not supported: it works on the BITMAP type', undefined],
     ['SELECT SOURCE_WATERMARK() FROM bids', 'function SOURCE_WATERMARK is not supported: it is only allowed as the whole expression of a WATERMARK FOR clause', undefined],
