@@ -202,6 +202,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   PI: calls(['PI()'], []),
   POSITION: calls(["POSITION('b' IN 'abc')"], [`POSITION(${N_STR} IN 'abc')`], ["POSITION('' IN '')"]),
   POWER: calls(['POWER(2, 3)', 'POW(2.5, 2)'], [`POWER(${N_DBL}, 2)`], ['POWER(-1, 0.5)', 'POWER(0, -1)']),
+  PRINT: calls(["PRINT('p ', 1)", "PRINT('p ', x'6869')", `PRINT('t ', ${TS})`, "PRINT('a ', ARRAY[1, 2])"], [`PRINT(${N_STR}, 1)`, `PRINT('p ', ${N_INT})`], ["PRINT('', '')", "PRINT('b ', x'00ff')", "PRINT('\u{1F600}', MAP['k', 1])"]),
   PRINTF: calls(["PRINTF('%s=%d', 'a', 1)", "PRINTF('x')"], [`PRINTF(${N_STR}, 1)`, `PRINTF('%s', ${N_INT})`], ["PRINTF('%q', 1)", "PRINTF('%d', 'x')"]),
   PROCTIME: calls(['PROCTIME()'], []),
   QUARTER: part('QUARTER', 'date', YEAR_MONTH),

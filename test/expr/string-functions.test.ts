@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { formatType } from '../../src/common/sql-type.js';
+import { createEngine } from '../../src/engine/engine.js';
 import { call, compiler, evalCall, evaluate, lit, NULL, ref, T } from './expr-test-helpers.js';
 
 const s = ref(0, T.string());
@@ -180,5 +181,45 @@ describe('other string functions', () => {
   it('rejects arguments of the wrong type with the supported forms', () => {
     expect(() => call('UPPER', lit.int(1))).toThrow('cannot apply UPPER to (INT); supported: UPPER(STRING)');
     expect(() => call('SUBSTRING', lit.str('a'))).toThrow('supported: SUBSTRING(STRING, INTEGER[, INTEGER])');
+  });
+});
+
+describe('PRINT', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('writes prefix and value as one line to standard output and gives the value back', () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const row = ['hello', 5, null, new Uint8Array([0x68, 0xc3, 0xa9])];
+    const value = (index: number, type: Parameters<typeof ref>[1]) => evaluate(call('PRINT', lit.str(`#${index} `), ref(index, type)), row);
+    expect(value(0, T.string())).toBe('hello');
+    expect(value(1, T.int())).toBe(5);
+    expect(value(2, T.int())).toBe(null);
+    expect(value(3, T.bytes())).toEqual(new Uint8Array([0x68, 0xc3, 0xa9]));
+    expect(evaluate(call('PRINT', NULL(T.string()), ref(1, T.int())), row)).toBe(5);
+    expect(written).toEqual(['#0 hello\n', '#1 5\n', '#2 null\n', '#3 hé\n', 'null5\n']);
+  });
+
+  it('prints once per row through the engine, and once when planning a call of constants (folded)', async () => {
+    const written: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    const engine = createEngine();
+    expect(await engine.query("SELECT PRINT('row ', x) AS v FROM (VALUES (1), (2)) AS t(x)")).toEqual([{ v: 1 }, { v: 2 }]);
+    expect(await engine.query("SELECT PRINT('const ', 7) AS v FROM (VALUES (1), (2)) AS t(x)")).toEqual([{ v: 7 }, { v: 7 }]);
+    expect(written).toEqual(['row 1\n', 'row 2\n', 'const 7\n']);
+  });
+
+  it('is typed as its value, nullable when either argument is', () => {
+    expect(formatType(call('PRINT', lit.str('p'), ref(0, T.int(false))).type)).toBe('INT NOT NULL');
+    expect(formatType(call('PRINT', NULL(T.string()), ref(0, T.int(false))).type)).toBe('INT');
+    expect(() => call('PRINT', lit.int(1), lit.int(2))).toThrow('cannot apply PRINT to (INT, INT); supported: PRINT(STRING, ANY)');
   });
 });

@@ -4,16 +4,17 @@
  * CONCAT_WS (skips NULLs), UPPER, LOWER, CHAR_LENGTH, SUBSTRING, OVERLAY, TRIM/LTRIM/RTRIM/BTRIM,
  * POSITION, LOCATE, INSTR, REPLACE, TRANSLATE, LIKE, SIMILAR TO, LPAD/RPAD, INITCAP, REPEAT,
  * REVERSE, the REGEXP family, SPLIT_INDEX, STR_TO_MAP, PARSE_URL, URL_ENCODE/URL_DECODE, ELT,
- * PRINTF, STARTSWITH/ENDSWITH, base64 and the hashes. Constant patterns (LIKE, regular
+ * PRINTF, PRINT (writes its argument to standard output), STARTSWITH/ENDSWITH, base64 and the hashes. Constant patterns (LIKE, regular
  * expressions) are compiled once, into the closure; a regular expression that does not compile,
  * literal or computed, makes the function NULL (REGEXP: FALSE), as Flink's.
  */
 import { formatValue } from '../../common/value-format.js';
-import { formatType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { formatType, isBinaryType, MAX_VARBINARY_LENGTH, MAX_VARCHAR_LENGTH, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { WeirError } from '../../common/errors.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import type { PrintfArg } from '../runtime/printf.js';
+import { decodeUtf8AsJava } from '../runtime/java-utf8-decoder.js';
 import { javaRegex, likeRegExp, similarRegExp } from '../runtime/string-lib.js';
 import { leastRestrictive } from '../type-coercion.js';
 import { Arg, booleanType, constantArg, defineScalar, stringLiteral, type ArgFamily, type Signature } from './define.js';
@@ -513,6 +514,24 @@ export const stringFunctions: readonly ScalarFunctionDefinition[] = [
         variadic: true,
         returns: () => SqlTypes.string(true),
         generate: generatePrintf,
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'PRINT',
+    description: "PRINT(prefix, x): x unchanged, after writing the line prefix || x (NULL as 'null', bytes read as UTF-8) to standard output; for debugging",
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.STRING, Arg.ANY],
+        // Flink's operator table types it as x, nullable when either argument is (ReturnTypes.ARG1_NULLABLE).
+        returns: (types) => withNullable(types[1]!, types.some((t) => t.nullable)),
+        coerce: (types) => (types[1]!.kind === 'NULL' ? undefined : types),
+        generate: (ctx, [prefix, value]) => {
+          const type = value!.type;
+          const format = ctx.constant(isBinaryType(type) ? (v: unknown) => decodeUtf8AsJava(v as Uint8Array) : (v: unknown) => formatValue(v, type, ctx.timeZone), 'print_format');
+          return `${ctx.lib('printThrough')}(${prefix!.code}, ${value!.code}, ${format})`;
+        },
       },
     ],
   }),

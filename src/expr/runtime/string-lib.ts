@@ -674,3 +674,13 @@ export function javaHashCode(s: string): number {
   for (let i = 0; i < s.length; i++) hash = (Math.imul(hash, 31) + s.charCodeAt(i)) | 0;
   return hash;
 }
+
+/**
+ * PRINT's side effect: writes the line `prefix` + `text` to standard output (`null` for either
+ * when NULL), as Flink's code generator prints to System.out, and returns `value` unchanged.
+ * Reads `value` (which may be NULL) as text only through `format`.
+ */
+export function printThrough(prefix: string | null, value: unknown, format: (value: unknown) => string): unknown {
+  process.stdout.write(`${prefix ?? 'null'}${value === null ? 'null' : format(value)}\n`);
+  return value;
+}

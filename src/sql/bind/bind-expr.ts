@@ -14,6 +14,7 @@ import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparis
 import { bindType } from './bind-type.js';
 import { binaryLiteral, intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
+import { unsupportedFunctionReason } from './unsupported-functions.js';
 
 /** Where an expression is being bound, for the error when an aggregate appears where it may not. */
 export type ExprClause = 'SELECT' | 'WHERE' | 'HAVING' | 'GROUP BY' | 'ON' | 'VALUES' | 'computed column' | 'WATERMARK' | 'aggregate argument' | 'ORDER BY';
@@ -266,6 +267,8 @@ function bindCall(call: FunctionCall, ctx: ExprBindContext): ScalarExpr {
   // Functions named with a `$` are the planner's own (a quoted identifier could name one).
   const definition = name.startsWith('$') ? undefined : ctx.functions.lookup(name);
   if (definition === undefined) {
+    const reason = unsupportedFunctionReason(name);
+    if (reason !== undefined) throw new WeirError('UNSUPPORTED', `function ${name} is not supported: ${reason}`, { span: call.span });
     const suggestion = closestName(name, ctx.functions.names());
     throw new WeirError('UNKNOWN_FUNCTION', `function '${call.name.parts.map((p) => p.name).join('.')}' does not exist`, {
       span: call.span,
