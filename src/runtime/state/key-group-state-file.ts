@@ -18,9 +18,10 @@
  * changed since the checkpoint it builds on, tombstones for the keys removed since, and for a list
  * that only grew since, its new rows: the list is its first `base` rows as the files before had
  * it, then these (applying such a file twice, or on top of a later checkpoint's files, gives the
- * same list). A delta is applied on top of that checkpoint's files. A group may have several frames (one per chunk the
- * writer produced); they are applied in order. Files without the magic are the single-buffer
- * snapshots weir wrote before (one v8-serialised array of tables) and are read as such.
+ * same list). A delta is applied on top of that checkpoint's files. A group may have several
+ * frames (one per chunk the writer produced, and one more for a chunk's appended rows); they are
+ * applied in order. Files without the magic are the single-buffer snapshots weir wrote before (one
+ * v8-serialised array of tables) and are read as such.
  */
 import { serialize } from 'node:v8';
 import { deserializeOwning } from './owning-deserializer.js';
