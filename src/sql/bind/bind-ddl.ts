@@ -9,14 +9,23 @@ import type { Schema } from '../../common/schema.js';
 import { formatType, isTimestampType, withNullable } from '../../common/sql-type.js';
 import type { CatalogTable, CatalogView, TableColumn, TableWatermark } from '../catalog/catalog-objects.js';
 import type { CreateTable, CreateView, OptionEntry } from '../parse/ast.js';
+import { parseStatement } from '../parse/parser.js';
 import { bindExpr } from './bind-expr.js';
 import { bindQuery, objectName } from './bind-query.js';
 import { bindType } from './bind-type.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
+import { expandTableLike } from './table-like.js';
 
-/** Binds a CREATE TABLE statement; `text` is the statement as written. */
+/**
+ * Binds a CREATE TABLE statement; `text` is the statement as written. A table LIKE another is
+ * bound as the plain CREATE TABLE its merge writes out (table-like.ts), which becomes its DDL.
+ */
 export function bindCreateTable(statement: CreateTable, text: string, ctx: BinderContext): CatalogTable {
+  if (statement.like !== undefined) {
+    const expanded = expandTableLike(statement, text, ctx);
+    return bindCreateTable(parseStatement(expanded) as CreateTable, expanded, ctx);
+  }
   const name = objectName(statement.name.parts, statement.name.span);
   const seen = new Set<string>();
   for (const column of statement.columns) {

@@ -482,6 +482,21 @@ export interface CreateTable extends Node {
   readonly partitionedBy: readonly Identifier[];
   readonly comment?: string;
   readonly options: readonly OptionEntry[];
+  /** `LIKE source (...)`: the table is built on another's definition (its column list may then be empty). */
+  readonly like?: TableLike;
+}
+
+/** What LIKE merges (Flink's like options): which features of the source table, and how. */
+export type LikeFeature = 'ALL' | 'CONSTRAINTS' | 'GENERATED' | 'METADATA' | 'OPTIONS' | 'PARTITIONS' | 'WATERMARKS';
+
+/** How a feature of the source table is merged: kept (failing on a duplicate), left out, or kept and overwritten by the new table's. */
+export type LikeStrategy = 'INCLUDING' | 'EXCLUDING' | 'OVERWRITING';
+
+/** The LIKE clause of a CREATE TABLE. */
+export interface TableLike {
+  readonly span: SourceSpan;
+  readonly source: QualifiedName;
+  readonly options: readonly { readonly span: SourceSpan; readonly strategy: LikeStrategy; readonly feature: LikeFeature }[];
 }
 
 /**
