@@ -39,7 +39,7 @@ interface TouchedPartition {
   readonly removed: WindowEntry[];
   /** The lowest position a change inserted at or removed from: rows before it kept their place. */
   firstChanged: number;
-  /** The row inserted or removed there: its peers before it are recomputed too (their RANGE frames hold it). */
+  /** The row inserted or removed there (of several, the one ordering first): its peers before it are recomputed too (their RANGE frames hold it). */
   changedRow: Row | null;
 }
 
@@ -121,9 +121,14 @@ export class OverWindowOperator implements StreamOperator {
     if (out.size > 0) this.context.output.collect(out);
   }
 
-  /** Records a change at position `at` of `partition`, of `row`. */
+  /**
+   * Records a change at position `at` of `partition`, of `row`. Of two changes at the lowest
+   * position, the row that orders first is kept: its peers reach further back (a retraction and an
+   * insertion of rows of different peer groups can land at the same position).
+   */
   private changedAt(partition: TouchedPartition, at: number, row: Row): void {
-    if (at >= partition.firstChanged) return;
+    if (at > partition.firstChanged) return;
+    if (at === partition.firstChanged && partition.changedRow !== null && !this.before(row, partition.changedRow)) return;
     partition.firstChanged = at;
     partition.changedRow = row;
   }

@@ -285,7 +285,23 @@ describe('over window operator (property)', () => {
           check();
           expect(h.warnings).toEqual([]);
         }),
-        { numRuns: 120 },
+        {
+          numRuns: 120,
+          examples: [
+            // A retraction and an insertion of rows of different peer groups at the same position:
+            // the inserted row's peers before it (ORDER BY a DESC) must be recomputed too.
+            [
+              [
+                { op: 'insert', partition: 0, a: 0, b: null, v: 0, pick: 0, batchEnd: false },
+                { op: 'duplicate', partition: 0, a: null, b: null, v: null, pick: 0, batchEnd: false },
+                { op: 'duplicate', partition: 0, a: null, b: null, v: null, pick: 0, batchEnd: false },
+                { op: 'duplicate', partition: 0, a: null, b: null, v: null, pick: 0, batchEnd: false },
+                { op: 'insert', partition: 0, a: null, b: null, v: null, pick: 0, batchEnd: true },
+                { op: 'update', partition: 0, a: 0, b: null, v: 1, pick: 4, batchEnd: false },
+              ],
+            ],
+          ],
+        },
       );
     });
   }
