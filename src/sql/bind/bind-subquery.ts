@@ -394,6 +394,10 @@ const OUTER_VALUES = '$outer';
  * inner row has no group: it gets the value over no rows (COUNT's 0), as in the equality case.
  */
 function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, ctx: BinderContext, sql: string): BoundSubquery {
+  const star = query.items.find((i) => i.kind === 'select-star' && i.qualifier.length === 0);
+  if (star !== undefined) {
+    throw new WeirError('UNSUPPORTED', `SELECT * is not supported in the subquery ${sql}, correlated by a condition other than inner.c = outer.x`, { span: star.span, hint: 'name the column the subquery returns' });
+  }
   const outerRefs: ColumnRef[] = [];
   const key = (ref: ColumnRef): string => ref.parts.map((p) => p.name.toLowerCase()).join('.');
   const valueName = (ref: ColumnRef): string => {
