@@ -96,6 +96,7 @@ function bindLateralSubquery(query: Query, ctx: BinderContext): BoundRelation {
 function bindNamedRelation(parts: readonly Identifier[], ctx: BinderContext, span: SourceSpan): BoundRelation {
   const name = relationName(parts, span);
   const cte = parts.length === 1 ? ctx.cte(name) : undefined;
+  if (cte !== undefined && 'relation' in cte) return cte.relation;
   if (cte !== undefined) return renamed(bindQuery(cte.query, cte.context), cte.columnNames, span);
   const materialized = ctx.catalog.find(name) === undefined ? ctx.catalog.materializedView(name) : undefined;
   if (materialized !== undefined) return bindMaterializedViewQuery(materialized, ctx, span);

@@ -12,14 +12,16 @@
  * Correlation: the conjuncts of a subquery's WHERE that read columns of the outer query (its FROM
  * scope) are pulled out of the subquery into the apply's condition; the inner columns they read are
  * added to the subquery's select list (and to its GROUP BY when it aggregates, so that it computes
- * one group per correlation value). Outer columns anywhere else in a subquery are refused.
+ * one group per correlation value). A scalar or aggregating subquery correlated by any other
+ * condition is computed once per distinct value of the outer columns it reads instead (see
+ * bindOverOuterValues). Outer columns anywhere else in a subquery are refused.
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { LogicalAggregate, LogicalApply, LogicalProject, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
+import { inputsOf, LogicalAggregate, LogicalApply, LogicalProject, LogicalValues, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery, TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
@@ -76,6 +78,8 @@ export interface BoundSubquery {
   readonly globalAggregate: boolean;
   /** How the subquery is named in plans and errors. */
   readonly sql: string;
+  /** Correlated by non-equalities: the placeholder of the distinct outer values in `plan` (see {@link withOuterValues}). */
+  readonly outerValues?: LogicalValues;
 }
 
 /** How a subquery is used: its existence alone, a value compared, or a scalar value. */
@@ -115,7 +119,7 @@ export function attachScalar(plan: LogicalNode, prepared: PreparedScalar, outer:
   return LogicalApply.create({
     applyType: 'SCALAR',
     input: plan,
-    subquery: bound.plan,
+    subquery: withOuterValues(bound, plan, correlation),
     condition: conjunction(correlation),
     // The value leads a subquery's columns; SINGLE_VALUE puts it after the correlation columns.
     valueIndex: prepared.bound.singleRow ? 0 : bound.plan.schema.length - 1,
@@ -192,7 +196,7 @@ export function attachPredicate(plan: LogicalNode, prepared: PreparedPredicate, 
     plan: LogicalApply.create({
       applyType,
       input: plan,
-      subquery: bound.plan,
+      subquery: withOuterValues(bound, plan, conditions),
       condition: conjunction(conditions),
       valueIndex: 0,
       emptyValue: null,
@@ -334,23 +338,17 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   if (globalAggregate && query.having !== undefined) {
     throw new WeirError('UNSUPPORTED', `HAVING is not supported in a correlated subquery that aggregates without GROUP BY ${sql}`, { span, hint: 'move the condition out of the subquery: compare its value in the outer WHERE' });
   }
-  // An aggregating or scalar subquery is computed once per correlation value: each correlated
-  // conjunct must equate an inner column (a grouping key) with an expression of the outer query.
+  // An aggregating or scalar subquery is computed once per correlation value. Correlated by
+  // equalities of an inner column with an outer expression, the inner columns are its grouping
+  // keys; by any other condition, it is computed once per distinct value of the outer columns.
   const needsEquality = grouped || use === 'scalar';
-  for (const conjunct of correlated) {
-    const ok = conjunct.kind === 'binary' && conjunct.op === '=' && [conjunct.left, conjunct.right].some((side, i) => {
+  const isEquality = (conjunct: Expr): boolean =>
+    conjunct.kind === 'binary' && conjunct.op === '=' && [conjunct.left, conjunct.right].some((side, i) => {
       const other = i === 0 ? conjunct.right : conjunct.left;
       const innerSide = grouped ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-    if (needsEquality && !ok) {
-      const what = grouped ? 'a correlated subquery that aggregates' : 'a correlated scalar subquery';
-      throw new WeirError('UNSUPPORTED', `${what} ${sql} can only be correlated by equalities of an inner column with an outer expression (inner.c = outer.x), not by this condition`, {
-        span: conjunct.span,
-        hint: 'write the condition as equalities, or join the tables in the outer query and aggregate there',
-      });
-    }
-  }
+  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, ctx, sql);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -380,6 +378,74 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   const scope = outer!.concat(subScope);
   const correlation = rewritten.map((c) => bindExpr(c, { scope, functions: ctx.functions, clause: 'WHERE' }));
   return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
+}
+
+/** The name of the distinct outer values a subquery correlated by non-equalities is joined with. */
+const OUTER_VALUES = '$outer';
+
+/**
+ * A subquery correlated by conditions other than equalities of an inner column with an outer
+ * expression, computed once per distinct value of the outer columns it reads (Calcite's value
+ * generator): its FROM is joined with the relation `$outer` of those values on its whole WHERE
+ * (the outer columns read as `$outer`'s), its select list gets `$outer`'s columns (and its GROUP
+ * BY, when it aggregates), and the correlation is `outer.x IS NOT DISTINCT FROM $cor<i>` for each
+ * outer column. `$outer` is bound as an empty placeholder: {@link withOuterValues} replaces it with
+ * the distinct values of the plan the subquery is attached to. An outer row whose values meet no
+ * inner row has no group: it gets the value over no rows (COUNT's 0), as in the equality case.
+ */
+function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, ctx: BinderContext, sql: string): BoundSubquery {
+  const star = query.items.find((i) => i.kind === 'select-star' && i.qualifier.length === 0);
+  if (star !== undefined) {
+    throw new WeirError('UNSUPPORTED', `SELECT * is not supported in the subquery ${sql}, correlated by a condition other than inner.c = outer.x`, { span: star.span, hint: 'name the column the subquery returns' });
+  }
+  const outerRefs: ColumnRef[] = [];
+  const key = (ref: ColumnRef): string => ref.parts.map((p) => p.name.toLowerCase()).join('.');
+  const valueName = (ref: ColumnRef): string => {
+    let index = outerRefs.findIndex((r) => key(r) === key(ref));
+    if (index < 0) {
+      outerRefs.push(ref);
+      index = outerRefs.length - 1;
+    }
+    return `$k${index}`;
+  };
+  const where = conjuncts.map((c) => (correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? { kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(valueName(ref), ref.span)] } : ref)) : c));
+  const outerExprs = outerRefs.map((ref) => bindExpr(ref, { scope: outer, functions: ctx.functions, clause: 'WHERE' }));
+  const placeholder = LogicalValues.create({ rows: [], columns: outerExprs.map((e, i) => ({ name: `$k${i}`, type: withoutTimeAttribute(e.type) })) });
+  const span = query.span;
+  const valueRefs: ColumnRef[] = outerRefs.map((ref, i) => ({ kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(`$k${i}`, ref.span)] }));
+  const from: TableRef = { kind: 'named-table', span, name: { kind: 'qualified-name', span, parts: [identifier(OUTER_VALUES, span)] } };
+  const modified: SelectQuery = {
+    ...query,
+    items: [...query.items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
+    from: query.from === undefined ? from : { kind: 'join', type: 'CROSS', span, left: from, right: query.from },
+    where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
+    groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+  };
+  const relation = bindRefusingOuter(modified, outer, ctx.withBoundRelation(OUTER_VALUES, { plan: placeholder, schema: placeholder.schema }), sql);
+  const width = relation.schema.length - outerRefs.length;
+  const correlation = outerExprs.map((e, i) => Exprs.call('IS NOT DISTINCT FROM', [e, Exprs.inputRef(outer.columns.length + width + i, relation.schema[width + i]!.type)], SqlTypes.boolean(false)));
+  const globalAggregate = grouped && query.groupBy.length === 0;
+  return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql, outerValues: placeholder };
+}
+
+/**
+ * The subquery's plan with its `$outer` placeholder replaced by the distinct values of the outer
+ * columns it reads, computed from `plan` (the plan it is attached to); `correlation` is the bound
+ * correlation over `plan`'s columns then the subquery's, whose i-th conjunct compares outer value i.
+ */
+function withOuterValues(bound: BoundSubquery, plan: LogicalNode, correlation: readonly ScalarExpr[]): LogicalNode {
+  const placeholder = bound.outerValues;
+  if (placeholder === undefined) return bound.plan;
+  const exprs = placeholder.schema.map((f, i) => {
+    const conjunct = correlation[i]!;
+    if (conjunct.kind !== 'call' || conjunct.name !== 'IS NOT DISTINCT FROM') throw new WeirError('INTERNAL_ERROR', `the correlation of ${bound.sql} does not compare outer value ${i}`);
+    const value = conjunct.args[0]!;
+    return value.type.kind === f.type.kind && JSON.stringify(value.type) === JSON.stringify(f.type) ? value : Exprs.cast(value, f.type);
+  });
+  const projected: LogicalNode = LogicalProject.create({ input: plan, exprs, names: placeholder.schema.map((f) => f.name) });
+  const values: LogicalNode = LogicalAggregate.create({ input: projected, keys: exprs.map((_, i) => i), calls: [] });
+  const replace = (node: LogicalNode): LogicalNode => (node === placeholder ? values : withInputs(node, inputsOf(node).map(replace)));
+  return replace(bound.plan);
 }
 
 /** Refuses a column of a query further out than the one directly around the subquery. */
@@ -529,8 +595,8 @@ function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
  * a TRUE comparison — for `=` the number of rows with `v = x`, for `<` / `<=` the largest `v`, for
  * `>` / `>=` the smallest, for `<>` both. `x op ANY q` is FALSE when n = 0, TRUE when some `x op v`
  * is, else NULL when `x` is NULL or m < n, else FALSE; `x op ALL q` is `NOT (x op' ANY q)` with the
- * negated comparison, NOT IN `NOT (x = ANY q)`. The subquery must be correlated by equalities (as
- * a scalar subquery); one that aggregates without GROUP BY compares with its one value. Appends
+ * negated comparison, NOT IN `NOT (x = ANY q)`. The subquery is correlated as a scalar subquery
+ * is; one that aggregates without GROUP BY compares with its one value. Appends
  * the values to `plan`.
  */
 export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr | QuantifiedComparison, x: ScalarExpr, outer: Scope, ctx: BinderContext): { plan: LogicalNode; value: ScalarExpr } {

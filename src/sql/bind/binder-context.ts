@@ -8,13 +8,13 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { Query } from '../parse/ast.js';
 import type { Scope } from './scope.js';
 
-/** A common table expression visible by name, with the context it was defined in. */
-export interface CteDefinition {
-  readonly name: string;
-  readonly query: Query;
-  readonly columnNames?: readonly string[];
-  readonly context: BinderContext;
-}
+/**
+ * A common table expression visible by name: a query with the context it was defined in, or a
+ * relation already bound (a subquery's distinct outer values, see bind-subquery.ts), read as is.
+ */
+export type CteDefinition =
+  | { readonly name: string; readonly query: Query; readonly columnNames?: readonly string[]; readonly context: BinderContext }
+  | { readonly name: string; readonly relation: BoundRelation };
 
 /** A bound relation: its plan, whose schema names and types its columns. */
 export interface BoundRelation {
@@ -49,6 +49,13 @@ export class BinderContext {
   withCte(name: string, query: Query, columnNames: readonly string[] | undefined): BinderContext {
     const next = new Map(this.ctes);
     next.set(name, { name, query, columnNames, context: this });
+    return new BinderContext(this.catalog, this.functions, next, this.viewStack, this.outerScopes, this.timeZone);
+  }
+
+  /** A context where a bound relation is visible by name, as a CTE (the decorrelator's outer values). */
+  withBoundRelation(name: string, relation: BoundRelation): BinderContext {
+    const next = new Map(this.ctes);
+    next.set(name, { name, relation });
     return new BinderContext(this.catalog, this.functions, next, this.viewStack, this.outerScopes, this.timeZone);
   }
 
