@@ -22,7 +22,7 @@ import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../.
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { inputsOf, LogicalAggregate, LogicalApply, LogicalProject, LogicalValues, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
-import type { ColumnRef, ExistsExpr, Expr, Identifier, InSubqueryExpr, QuantifiedComparison, Query, ScalarSubquery, SelectItem, SelectQuery, TableRef } from '../parse/ast.js';
+import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
@@ -417,7 +417,7 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const modified: SelectQuery = {
     ...query,
     items: [...query.items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
-    from: query.from === undefined ? from : { kind: 'join', type: 'CROSS', span, left: from, right: query.from },
+    from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
     where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
     groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
   };

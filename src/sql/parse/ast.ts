@@ -409,6 +409,11 @@ export interface JoinRef extends Node {
   readonly natural?: true;
 }
 
+/** `left CROSS JOIN right`, for a rewrite of a query's FROM (the decorrelation of a subquery). */
+export function crossJoinRef(left: TableRef, right: TableRef, span: SourceSpan): JoinRef {
+  return { kind: 'join', type: 'CROSS', span, left, right };
+}
+
 /** `TABLE(TUMBLE(TABLE bid, DESCRIPTOR(ts), INTERVAL '10' SECOND)) [AS] alias`. */
 export interface TableFunctionRef extends Node {
   readonly kind: 'table-function';
