@@ -283,9 +283,9 @@ function valueOf(copy: Copy): unknown {
  * A copy of a state value that later changes cannot reach: arrays and Maps over primitives (a
  * GROUP BY's accumulators, map state), nested a few levels, by
  * hand; anything else with the structured clone algorithm — the one V8's serialiser uses, so the
- * copy serialises as the original would have.
+ * copy serialises as the original would have. Shared with the disk backend's copy-on-access.
  */
-function copyOf(value: unknown): unknown {
+export function copyOf(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   return plainCopy(value, PLAIN_COPY_DEPTH) ?? structuredClone(value);
 }

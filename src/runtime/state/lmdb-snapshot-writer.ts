@@ -1,16 +1,20 @@
 /**
- * Writes one snapshot of a disk (LMDB) backend while processing goes on. The backend has flushed
- * its cache at the barrier; this writer holds an LMDB read transaction taken right after, an MVCC
- * snapshot that later writes never change, so it needs no copy-on-access: it reads the state at
- * the barrier from the transaction, key group by key group, in chunks (the heap writer's slices:
- * at most `chunkEntries` entries and about a time slice per chunk, snapshot-pacer.ts), and releases the
- * transaction when done or aborted. A `full` file holds every entry (one range scan per declared
- * state, whose entries come key group by key group); a `delta` holds, for every key changed since the last completed
- * checkpoint, its value in each declared state or a tombstone. The file is the heap writer's
- * format (key-group-state-file.ts); values are encoded for it as the heap backend's are
- * (state-table-codec.ts), so either backend restores it.
+ * Writes one snapshot of a disk (LMDB) backend while processing goes on. The state at the barrier
+ * is what LMDB had then — this writer holds an LMDB read transaction taken at the barrier, an MVCC
+ * snapshot that later writes never change — overlaid with the entries the backend's cache held dirty
+ * (not yet written) then, which the backend froze for it with their values at the barrier (it copies
+ * a frozen value before processing may change it). The writer reads the two key group by key group,
+ * in chunks (the heap writer's slices: at most `chunkEntries` entries and about a time slice per
+ * chunk, snapshot-pacer.ts), and releases the transaction when done or aborted. A `full` file holds
+ * every entry (one range scan per declared state, whose entries come key group by key group, a
+ * frozen entry written instead of what LMDB has for its key); a `delta` holds, for every key changed
+ * since the last completed checkpoint, its value in each declared state or a tombstone. The file is
+ * the heap writer's format (key-group-state-file.ts); values are encoded for it as the heap
+ * backend's are (state-table-codec.ts), so either backend restores it. The backend also steps the
+ * writer from processing (every few thousand key changes), so it does not wait for idle turns.
  */
 import type { RootDatabase, Transaction } from 'lmdb';
+import type { Key } from '../../common/key-codec.js';
 import { SnapshotPacer } from './snapshot-pacer.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-file.js';
@@ -20,6 +24,19 @@ import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { SnapshotParts, streamSnapshot, writeSnapshotSync } from './snapshot-parts.js';
 import { StateFrameCollector } from './state-frame-collector.js';
 
+/** In {@link FrozenEntries.values}: the entry was not dirty at the barrier (LMDB has its value). */
+export const NOT_FROZEN: unique symbol = Symbol('not frozen');
+
+/**
+ * The cache entries that were dirty at a barrier, with their values then: `values[i]` is the value
+ * of `entries[i]` (undefined: the key had none), or NOT_FROZEN. `entries` may grow afterwards;
+ * only its first `values.length` count.
+ */
+export interface FrozenEntries {
+  readonly entries: readonly (readonly [{ readonly id: number }, { readonly key: Key; readonly group: number }])[];
+  readonly values: readonly unknown[];
+}
+
 /** The snapshot of one subtask's disk state being written. */
 export class LmdbSnapshotWriter implements StateSnapshotWriter {
   private txn: Transaction | undefined;
@@ -28,15 +45,20 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
   private finished = false;
   private aborted = false;
   private readonly work: Generator<void>;
+  private frozen: FrozenEntries;
+  /** What a step threw (LMDB failing, a value that cannot be serialised): the snapshot cannot complete. */
+  private error: unknown;
 
   /**
-   * @param env the backend's environment, its cache flushed (undefined when it has none: nothing to write)
+   * @param env the backend's environment (undefined when it has none: nothing to write)
    * @param tables the declared states at the barrier (index = state id)
+   * @param frozen the cache's dirty entries at the barrier (at most one per state and key), which override what LMDB has
    * @param changed for a delta, logs of changed keys per key group (several logs, and repeats within one: their union)
    */
   constructor(
     private readonly env: RootDatabase<Buffer, Buffer> | undefined,
     private readonly tables: readonly LmdbStateTable[],
+    frozen: FrozenEntries,
     readonly kind: 'full' | 'delta',
     private readonly changed: readonly ChangeLogs[],
     private readonly maxParallelism: number,
@@ -46,8 +68,9 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     const txn = env?.useReadTransaction();
     this.txn = txn;
     if (env === undefined || txn === undefined || tables.length === 0) this.isEmpty = true;
-    else if (kind === 'full') this.isEmpty = !hasAny(env, txn);
+    else if (kind === 'full') this.isEmpty = !hasAny(env, txn) && frozen.values.every((value) => value === undefined || value === NOT_FROZEN);
     else this.isEmpty = !changed.some((logs) => logs.some((keys) => (keys?.length ?? 0) > 0));
+    this.frozen = this.isEmpty ? NONE_FROZEN : frozen;
     this.work = this.steps();
     if (this.isEmpty) this.finish();
   }
@@ -71,7 +94,18 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
 
   step(): boolean {
     if (this.aborted) throw new Error('the snapshot was abandoned (its write failed, or its state backend was disposed when the job ended)');
-    return this.work.next().done === true;
+    if (this.error !== undefined) throw this.error;
+    try {
+      return this.work.next().done === true;
+    } catch (error) {
+      this.error = error;
+      throw error;
+    }
+  }
+
+  /** True once a step failed: every later step throws that error again. */
+  get failed(): boolean {
+    return this.error !== undefined;
   }
 
   stream(): AsyncGenerator<readonly Uint8Array[], void, undefined> {
@@ -96,36 +130,64 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     this.push(encodeStateFileHeader(header));
     const pacer = new SnapshotPacer(this.chunkEntries);
     const tableCount = this.tables.length;
+    const overlay = overlayOf(this.frozen, tableCount);
+    this.frozen = NONE_FROZEN;
     if (this.kind === 'full') {
       // One range scan per declared state: its entries come key group by key group (the layout's
-      // order), a group's frames written when the scan moves on to the next group.
+      // order), a group's frames written when the scan moves on to the next group, after the
+      // group's frozen entries (which replace what LMDB has for their keys).
       for (let t = 0; t < tableCount; t++) {
         const id = this.tables[t]!.id;
         let out: StateFrameCollector | undefined;
+        let frozen: Map<Key, unknown> | undefined;
+        const leaveGroup = (): void => {
+          if (out === undefined) return;
+          if (frozen !== undefined) {
+            writeFrozen(out, t, frozen);
+            overlay.delete(out.group * tableCount + t);
+          }
+          out.flush();
+        };
         for (const { key, value } of db.getRange({ start: rangeStart(id, 0), end: rangeStart(id + 1, 0), transaction: txn })) {
           const group = keyGroupOfRecord(key);
           if (out?.group !== group) {
-            out?.flush();
+            leaveGroup();
             out = this.framesOf(group);
+            frozen = overlay.get(group * tableCount + t);
           }
           const [k, v] = decodeRecord(key, value);
+          if (frozen?.has(k) === true) continue;
           const frames = out;
           frames.entry(t, k, v);
           if (pacer.entryWritten()) yield* pacer.pause(() => frames.flush());
         }
-        out?.flush();
+        leaveGroup();
+      }
+      // Frozen entries of groups LMDB had nothing of, for a state.
+      for (const [slot, frozen] of overlay) {
+        const out = this.framesOf(Math.floor(slot / tableCount));
+        writeFrozen(out, slot % tableCount, frozen);
+        out.flush();
+        if (pacer.entryWritten()) yield* pacer.pause(() => {});
       }
     } else {
       for (let group = 0; group < this.maxParallelism; group++) {
         if (!hasChangesIn(this.changed, group)) continue;
         const keys = changedKeysOf(this.changed, group);
         const out = this.framesOf(group);
+        const frozen = this.tables.map((_, t) => overlay.get(group * tableCount + t));
         for (const key of keys) {
           const encoded = encodeKey(key);
           for (let t = 0; t < tableCount; t++) {
-            const stored = db.get(recordKey(this.tables[t]!.id, group, encoded), { transaction: txn });
-            if (stored === undefined) out.tombstone(t, key);
-            else out.entry(t, key, decodeValue(stored));
+            const inCache = frozen[t];
+            let value: unknown;
+            if (inCache !== undefined && inCache.has(key)) value = inCache.get(key);
+            else {
+              const stored = db.get(recordKey(this.tables[t]!.id, group, encoded), { transaction: txn });
+              value = stored === undefined ? undefined : decodeValue(stored);
+            }
+            if (value === undefined) out.tombstone(t, key);
+            else out.entry(t, key, value);
           }
           if (pacer.entryWritten()) yield* pacer.pause(() => out.flush());
         }
@@ -147,6 +209,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
   private finish(): void {
     if (this.finished) return;
     this.finished = true;
+    this.frozen = NONE_FROZEN;
     this.release();
     this.onDone(this);
   }
@@ -156,6 +219,28 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     this.txn = undefined;
     txn?.done();
   }
+}
+
+const NONE_FROZEN: FrozenEntries = { entries: [], values: [] };
+
+/** The frozen entries by key group and state (`group * tableCount + state`), each a Map from key to value. */
+function overlayOf({ entries, values }: FrozenEntries, tableCount: number): Map<number, Map<Key, unknown>> {
+  const overlay = new Map<number, Map<Key, unknown>>();
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (value === NOT_FROZEN) continue;
+    const [table, { key, group }] = entries[i]!;
+    const slot = group * tableCount + table.id;
+    let frozen = overlay.get(slot);
+    if (frozen === undefined) overlay.set(slot, (frozen = new Map()));
+    frozen.set(key, value);
+  }
+  return overlay;
+}
+
+/** Writes the frozen entries that have a value (the others: keys without one at the barrier). */
+function writeFrozen(out: StateFrameCollector, table: number, frozen: Map<Key, unknown>): void {
+  for (const [key, value] of frozen) if (value !== undefined) out.entry(table, key, value);
 }
 
 /** True when the database holds any entry in the transaction's view. */

@@ -14,16 +14,20 @@
  * key known absent or removed), with a dirty flag. A read that misses loads the key from LMDB; a
  * write only changes the cached entry. Dirty entries reach LMDB in one write transaction when the
  * cache is full (the least recently used eighth is evicted, CLOCK: an entry used since the last
- * sweep gets a second chance), as soon as {@link DIRTY_BATCH_ENTRIES} are dirty (write-behind, so
- * that a barrier has at most that many left to write) and at every snapshot. A removal is a dirty
- * entry without value (a tombstone) until it is flushed. Values are not copied (`sharesValues` is false: an operator
- * writes back every change, so what the cache holds is what it wrote); they are serialised when
- * flushed.
+ * sweep gets a second chance) and as soon as {@link DIRTY_BATCH_ENTRIES} are dirty (write-behind).
+ * A removal is a dirty entry without value (a tombstone) until it is flushed. Values are not
+ * copied on reads (`sharesValues` is false: an operator writes back every change, so what the
+ * cache holds is what it wrote); they are serialised when flushed. Large write transactions matter:
+ * each one copies every B-tree page it touches, and keys spread over the whole tree touch about one
+ * page each when few are written together.
  *
- * Snapshots (lmdb-snapshot-writer.ts): the synchronous part flushes the dirty entries in one write
- * transaction (cost proportional to what changed since the last flush, not to the state) and takes
- * an LMDB read transaction — an MVCC snapshot of the state at the barrier — from which the file is
- * written asynchronously, per key group, in chunks. Files are those of the heap backend
+ * Snapshots (lmdb-snapshot-writer.ts) flush nothing at the barrier: the synchronous part takes an
+ * LMDB read transaction — an MVCC snapshot of what was written — and freezes the dirty entries,
+ * handing the writer their values as of the barrier (the references, O(dirty entries), no copy).
+ * A frozen entry is copied the first time processing reads it afterwards (copy-on-access, as the
+ * heap backend does), so an operator changing the value in place changes the copy while the writer
+ * keeps the barrier's object; a clean entry's value at the barrier is the one LMDB has. The file is
+ * written asynchronously from the two, per key group, in chunks. Files are those of the heap backend
  * (key-group-state-file.ts): a checkpoint of either restores into the other. Change tracking for
  * incremental checkpoints is the heap backend's (key-change-log.ts): the keys selected since the
  * last completed checkpoint, per key group, frozen per checkpoint at its barrier.
@@ -43,14 +47,15 @@ import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import type { RootDatabase } from 'lmdb';
 import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/key-codec.js';
-import { SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
+import { copyOf, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
 import { KeyChangeLog } from './key-change-log.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
 import { appendRows, notFollowing } from './list-append-log.js';
 import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
 import { decodeRecord, decodeValue, encodeKey, encodeValue, isLongKey, rangeStart, recordKey } from './lmdb-record-codec.js';
-import { LmdbSnapshotWriter } from './lmdb-snapshot-writer.js';
+import { LmdbSnapshotWriter, NOT_FROZEN, type FrozenEntries } from './lmdb-snapshot-writer.js';
 import { MemoryStateBackend } from './memory-state-backend.js';
+import { KEYS_PER_SNAPSHOT_CHUNK } from './snapshot-pacer.js';
 import type { SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
 import { forEachDecodedEntry } from './state-table-codec.js';
 
@@ -65,10 +70,11 @@ const SYNCHRONOUS_COMMIT = 2;
 const DEFAULT_MAX_PARALLELISM = 128;
 
 /**
- * Dirty entries written to LMDB together as soon as there are this many: the synchronous part of
- * a snapshot then flushes at most this many, whatever the cache's size.
+ * Dirty entries written to LMDB together as soon as there are this many (write-behind). The
+ * synchronous part of a snapshot freezes at most this many (a reference each); a larger batch
+ * touches fewer B-tree pages per entry written.
  */
-export const DIRTY_BATCH_ENTRIES = 8192;
+export const DIRTY_BATCH_ENTRIES = 1 << 15;
 
 /** Cached entries per subtask by default (`state.backend.lmdb.cache-entries`). */
 export const DEFAULT_CACHE_ENTRIES = 1 << 18;
@@ -97,6 +103,8 @@ interface CacheEntry {
   dirty: boolean;
   /** Used since the last eviction sweep passed it (CLOCK's reference bit). */
   used: boolean;
+  /** A pending snapshot holds the value as it was at its barrier: copy it before handing it out. */
+  frozen: boolean;
 }
 
 /** One declared state: its id in the LMDB layout and its cache. */
@@ -145,6 +153,8 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   /** The keys selected since the last completed checkpoint; undefined without change tracking. */
   private readonly changes: KeyChangeLog | undefined;
   private writers: LmdbSnapshotWriter[] = [];
+  /** Key changes since a snapshot chunk was last written from processing (see writeChunk). */
+  private keysSinceChunk = 0;
   private disposed = false;
 
   constructor(options: LmdbStateBackendOptions = {}) {
@@ -200,6 +210,24 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     const hash = hashKeyBits(key);
     const slot = (this.slot = keyGroupOfHash(hash, this.maxParallelism));
     this.changes?.selected(key, hash, slot);
+    if (this.writers.length > 0 && ++this.keysSinceChunk >= KEYS_PER_SNAPSHOT_CHUNK) this.writeChunk();
+  }
+
+  /**
+   * Writes a chunk of the oldest snapshot being written, between two keys of processing (as the
+   * heap backend does: a writer's own turns come only between turns of processing). Safe at any
+   * key change: the writer reads its read transaction and the values frozen at its barrier. A
+   * failure is the writer's (it rethrows it to its stream, which declines the checkpoint).
+   */
+  private writeChunk(): void {
+    this.keysSinceChunk = 0;
+    const writer = this.writers[0]!;
+    if (writer.failed) return;
+    try {
+      writer.step();
+    } catch {
+      // Recorded by the writer (writer.failed), thrown again by its next step in the stream.
+    }
   }
 
   getCurrentKey(): Key {
@@ -214,14 +242,33 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   beginSnapshot(request: SnapshotRequest): LmdbSnapshotWriter {
     this.checkOpen();
     if (request.kind === 'delta' && this.changes === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
-    this.flush();
     if (request.checkpointId !== undefined) this.changes?.freeze(request.checkpointId, this.currentKey, this.slot);
     const changes = request.kind === 'delta' ? this.changes!.pending() : [];
-    const writer = new LmdbSnapshotWriter(this.tableList.length === 0 ? undefined : this.db, [...this.tableList], request.kind, changes, this.maxParallelism, this.chunkEntries, (done) => {
+    const writer = new LmdbSnapshotWriter(this.tableList.length === 0 ? undefined : this.db, [...this.tableList], this.freezeDirty(), request.kind, changes, this.maxParallelism, this.chunkEntries, (done) => {
       this.writers = this.writers.filter((w) => w !== done);
     });
     if (!writer.done) this.writers.push(writer);
     return writer;
+  }
+
+  /**
+   * The dirty entries with their values at the barrier, marked frozen (see the module comment): what
+   * a snapshot's read transaction does not have. O(dirty entries), at most a write-behind batch:
+   * the dirty list itself (only appended to, or replaced, afterwards) and an array of values.
+   */
+  private freezeDirty(): FrozenEntries {
+    const entries = this.dirty;
+    const values = new Array<unknown>(entries.length);
+    for (let i = 0; i < entries.length; i++) {
+      const entry = entries[i]![1];
+      if (!entry.dirty) {
+        values[i] = NOT_FROZEN;
+        continue;
+      }
+      entry.frozen = true;
+      values[i] = entry.value;
+    }
+    return { entries, values };
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
@@ -427,6 +474,11 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     const hit = table.cache.get(key);
     if (hit !== undefined) {
       hit.used = true;
+      if (hit.frozen) {
+        // A pending snapshot holds this value object: processing gets a copy to change.
+        hit.frozen = false;
+        hit.value = copyOf(hit.value);
+      }
       return hit;
     }
     this.checkOpen();
@@ -435,7 +487,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     const group = this.slot;
     // getBinary: a copy of exactly the value (getBinaryFast may hand out its whole shared buffer).
     const stored = this.db.getBinary(recordKey(table.id, group, encodeKey(key)));
-    const entry: CacheEntry = { key, group, value: stored === undefined ? undefined : decodeValue(stored), dirty: false, used: false };
+    const entry: CacheEntry = { key, group, value: stored === undefined ? undefined : decodeValue(stored), dirty: false, used: false, frozen: false };
     table.cache.set(key, entry);
     this.cached++;
     return entry;
@@ -460,26 +512,31 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   }
 
   /**
-   * Writes the entries still dirty in one write transaction, in key order (LMDB then walks its
-   * B-tree forward instead of jumping around it), and marks them clean. Values are serialised
-   * before the transaction begins.
+   * Writes the entries still dirty in one write transaction, grouped by declared state and key
+   * group (the layout's order, so LMDB works through one key range of its B-tree at a time; a
+   * full sort of the keys' bytes cost more than it saved), and marks them clean. Values are
+   * serialised before the transaction begins.
    */
   private write(entries: readonly (readonly [LmdbStateTable, CacheEntry])[]): void {
-    const writes: { readonly key: Buffer; readonly value: Buffer | undefined }[] = [];
+    const byRange: ({ readonly key: Buffer; readonly value: Buffer | undefined }[] | undefined)[] = [];
+    let count = 0;
     for (const [table, entry] of entries) {
       if (!entry.dirty) continue;
       const encoded = encodeKey(entry.key);
       const value = entry.value === undefined ? undefined : encodeValue(entry.value, isLongKey(encoded) ? encoded : undefined);
-      writes.push({ key: recordKey(table.id, entry.group, encoded), value });
+      (byRange[table.id * this.maxParallelism + entry.group] ??= []).push({ key: recordKey(table.id, entry.group, encoded), value });
       entry.dirty = false;
+      count++;
     }
-    if (writes.length === 0) return;
-    writes.sort((a, b) => Buffer.compare(a.key, b.key));
+    if (count === 0) return;
     const db = this.db;
     db.transactionSync(() => {
-      for (const { key, value } of writes) {
-        if (value === undefined) db.removeSync(key);
-        else db.putSync(key, value);
+      for (const writes of byRange) {
+        if (writes === undefined) continue;
+        for (const { key, value } of writes) {
+          if (value === undefined) db.removeSync(key);
+          else db.putSync(key, value);
+        }
       }
     }, SYNCHRONOUS_COMMIT);
   }

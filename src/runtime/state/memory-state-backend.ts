@@ -27,6 +27,7 @@ import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/
 import { KeyChangeLog } from './key-change-log.js';
 import { appendRows, notFollowing } from './list-append-log.js';
 import { HeapSnapshotWriter, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
+import { KEYS_PER_SNAPSHOT_CHUNK } from './snapshot-pacer.js';
 import { HeapStateTable } from './heap-state-table.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
 import { deserializeOwning } from './owning-deserializer.js';
@@ -41,8 +42,6 @@ export { HeapStateTable as StateTable } from './heap-state-table.js';
 /** The default number of key groups (`pipeline.max-parallelism`). */
 const DEFAULT_MAX_PARALLELISM = 128;
 
-/** Key changes of processing between two chunks a pending snapshot writes from processing (see writeChunk). */
-const KEYS_PER_SNAPSHOT_CHUNK = 4096;
 
 /** How a backend expires state. */
 export interface StateTtlOptions {

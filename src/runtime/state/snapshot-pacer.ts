@@ -7,6 +7,14 @@
  * so that processing is never held up for long.
  */
 
+/**
+ * Key changes of processing between two chunks a pending snapshot writes from processing itself:
+ * a writer's own turns of the event loop come only between turns of processing, which may last
+ * hundreds of milliseconds, so backends also step their oldest pending writer every this many
+ * changes of the current key (at a key change no access is under way).
+ */
+export const KEYS_PER_SNAPSHOT_CHUNK = 4096;
+
 /** Milliseconds a chunk runs at least. */
 export const SNAPSHOT_SLICE_MS = 4;
 

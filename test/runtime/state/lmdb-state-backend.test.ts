@@ -83,7 +83,7 @@ interface Driven {
   inFlight: { readonly id: number; readonly kind: 'full' | 'delta'; readonly writer: StateSnapshotWriter } | undefined;
 }
 
-/** Applies one state operation through the handles of a backend (writing back every change: neither backend shares values here). */
+/** Applies one state operation through the handles of a backend (writing back every change, values changed in place as operators change them). */
 function apply(backend: SnapshottingStateBackend, o: Op): void {
   const value = backend.getValueState<number[]>({ name: 'value' });
   const map = backend.getMapState<string, number>({ name: 'map' });
@@ -96,8 +96,12 @@ function apply(backend: SnapshottingStateBackend, o: Op): void {
       break;
     case 'bump': {
       backend.setCurrentKey(o.key);
+      // As operators do: change the value read in place, then write it back.
       const current = value.value();
-      if (current !== undefined) value.update([current[0]!, current[1]! + 1]);
+      if (current !== undefined) {
+        current[1]! += 1;
+        value.update(current);
+      }
       break;
     }
     case 'clear':
@@ -320,7 +324,7 @@ describe('disk (LMDB) state backend', () => {
         backend.setCurrentKey(k);
         state.update(k);
       }
-      backend.snapshot(); // flushed to disk
+      expect(backend.keyCount()).toBe(20); // reads from disk: flushes the cache first
       for (let k = 0; k < 20; k += 2) {
         backend.setCurrentKey(k);
         state.clear();
@@ -330,6 +334,42 @@ describe('disk (LMDB) state backend', () => {
         expect(state.value()).toBe(k % 2 === 0 ? undefined : k);
       }
       expect(backend.keyCount()).toBe(10);
+    } finally {
+      backend.dispose();
+    }
+  });
+
+  it('writes nothing to disk at a barrier: the snapshot has the cached changes as they were then, whatever processing does next', () => {
+    const backend = disk({ cacheEntries: 4, trackChanges: true });
+    try {
+      const state = backend.getValueState<number[]>({ name: 'v' });
+      const set = (k: number, value: number): void => {
+        backend.setCurrentKey(k);
+        state.update([value]);
+      };
+      const bump = (k: number): void => {
+        backend.setCurrentKey(k);
+        const acc = state.value() ?? [0];
+        acc[0]! += 1; // in place, as operators change what they read
+        state.update(acc);
+      };
+      for (const [checkpointId, kind] of [[1, 'full'], [2, 'delta']] as const) {
+        for (let k = 0; k < 10; k++) set(k, checkpointId * 100 + k); // keys 0-5 evicted (written to disk), 6-9 cached and dirty
+        const onDisk = backend.stateEntries();
+        const writer = backend.beginSnapshot({ kind, checkpointId });
+        expect(backend.stateEntries()).toBe(onDisk); // the barrier wrote nothing
+        // After the barrier: the cached keys changed in place, then evicted (written) by new keys.
+        for (let k = 9; k >= 0; k--) bump(k);
+        for (let k = 100; k < 110; k++) bump(k);
+        const target = heap();
+        target.restore(writer.writeSync());
+        expect(new Map(target.entriesOf({ name: 'v' }))).toEqual(new Map(Array.from({ length: 10 }, (_, k) => [k, [checkpointId * 100 + k]])));
+        backend.notifyCheckpointComplete(checkpointId);
+        for (let k = 100; k < 110; k++) {
+          backend.setCurrentKey(k);
+          state.clear();
+        }
+      }
     } finally {
       backend.dispose();
     }
