@@ -1399,7 +1399,13 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['LISTAGG(DISTINCT s)', 'a,b'],
   ['ARRAY_AGG(s)', '[a, b, NULL, a]', 'ARRAY<STRING>'],
   ['ARRAY_AGG(s RESPECT NULLS)', '[a, b, NULL, a]'],
-  ['ARRAY_AGG(s IGNORE NULLS)', '[a, b, a]', 'ARRAY<STRING NOT NULL>'],
+  // The element type is the argument's, nullability included, with or without IGNORE NULLS; the array is nullable (NULL over no rows).
+  ['ARRAY_AGG(s IGNORE NULLS)', '[a, b, a]', 'ARRAY<STRING>'],
+  ['ARRAY_AGG(i)', '[1, 2, 3, 1]', 'ARRAY<INT NOT NULL>'],
+  ['ARRAY_AGG(i IGNORE NULLS)', '[1, 2, 3, 1]', 'ARRAY<INT NOT NULL>'],
+  ['ARRAY_AGG(NULLIF(i, 1) IGNORE NULLS)', '[2, 3]', 'ARRAY<INT>'],
+  ['ARRAY_AGG(s) FILTER (WHERE i > 5)', null, 'ARRAY<STRING>'],
+  ['ARRAY_AGG(s IGNORE NULLS) FILTER (WHERE s IS NULL)', null, 'ARRAY<STRING>'],
   ['ARRAY_AGG(DISTINCT s)', '[a, b, NULL]'],
   ['COLLECT(s)', '{a=2, b=1}'],
   // The statistics divide M2 (Welford's, in doubles, as Flink since FLINK-38740) by the count; integer results truncate.
