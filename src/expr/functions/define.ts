@@ -147,10 +147,20 @@ export function matchForm<F extends ArgumentForm>(signatures: readonly F[], type
   return undefined;
 }
 
-/** The TYPE_MISMATCH error for a call no signature accepts. */
+/**
+ * The TYPE_MISMATCH error for a call no signature accepts. A function's reads as Flink's type
+ * inference words it: `Invalid function call:` with the call's argument types (nullability
+ * included, as Flink prints them), then `Invalid input arguments. Expected signatures are:` with
+ * one form a line (weir's argument families name the types). An operator's (`=`, `||`) keeps one
+ * line naming the operand types and the forms.
+ */
 export function noMatchingSignature(name: string, types: readonly SqlType[], forms: readonly string[]): WeirError {
-  const given = types.map((t) => formatType(withNullable(t, true))).join(', ');
-  return new WeirError('TYPE_MISMATCH', `cannot apply ${name} to (${given}); supported: ${forms.join(', ')}`);
+  if (!/^[A-Z_][A-Z0-9_]*$/i.test(name)) {
+    const given = types.map((t) => formatType(withNullable(t, true))).join(', ');
+    return new WeirError('TYPE_MISMATCH', `cannot apply ${name} to (${given}); supported: ${forms.join(', ')}`);
+  }
+  const call = `${name}(${types.map((t) => formatType(t)).join(', ')})`;
+  return new WeirError('TYPE_MISMATCH', `Invalid function call:\n${call}\nInvalid input arguments. Expected signatures are:\n${forms.join('\n')}`);
 }
 
 /** Builds a scalar function definition from its signatures. */
