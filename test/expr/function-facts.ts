@@ -1428,6 +1428,7 @@ export const AGGREGATE_FACTS: readonly Fact[] = [
   ['ARRAY_AGG(i)', '[1, 2, 3, 1]', 'ARRAY<INT NOT NULL>'],
   ['ARRAY_AGG(i IGNORE NULLS)', '[1, 2, 3, 1]', 'ARRAY<INT NOT NULL>'],
   ['ARRAY_AGG(NULLIF(i, 1) IGNORE NULLS)', '[2, 3]', 'ARRAY<INT>'],
+  ['ARRAY_AGG(DISTINCT s IGNORE NULLS)', '[a, b]', 'ARRAY<STRING>'],
   ['ARRAY_AGG(s) FILTER (WHERE i > 5)', null, 'ARRAY<STRING>'],
   ['ARRAY_AGG(s IGNORE NULLS) FILTER (WHERE s IS NULL)', null, 'ARRAY<STRING>'],
   ['ARRAY_AGG(DISTINCT s)', '[a, b, NULL]'],
