@@ -860,6 +860,7 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["MAP_CONTAINS_KEY(MAP[1, 'x'], 'a')", { error: 'Invalid input arguments. Expected signatures are:\nMAP_CONTAINS_KEY(map <MAP>, key <MAP KEY>)' }],
     ["MAP_CONTAINS_KEY(ARRAY[1], 1)", { error: 'Invalid function call:\nMAP_CONTAINS_KEY(ARRAY<INT NOT NULL> NOT NULL, INT NOT NULL)' }],
     ["ARRAY_CONTAINS(ARRAY[1], 'a')", { error: 'Invalid input arguments. Expected signatures are:\nARRAY_CONTAINS(haystack <ARRAY>, needle <ARRAY ELEMENT>)' }],
+    ["ARRAY_JOIN(1, ',')", { error: 'Expected signatures are:\nARRAY_JOIN(ARRAY<STRING>, <CHARACTER_STRING>)\nARRAY_JOIN(ARRAY<STRING>, <CHARACTER_STRING>, <CHARACTER_STRING>)' }],
     ["SPLIT(1, ',')", { error: 'Invalid function call:\nSPLIT(INT NOT NULL, CHAR(1) NOT NULL)\nInvalid input arguments. Expected signatures are:\nSPLIT(<CHARACTER_STRING>, <CHARACTER_STRING>)' }],
     ["SPLIT('a,b,,c', ',')", '[a, b, , c]', 'ARRAY<STRING NOT NULL> NOT NULL'],
     ["SPLIT('abc', '')", '[a, b, c]'],

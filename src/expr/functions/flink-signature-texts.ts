@@ -28,6 +28,7 @@ const TEXTS: ReadonlyMap<string, readonly string[]> = new Map([
   single('ARRAY_DISTINCT', 'haystack <ARRAY>'),
   single('ARRAY_REVERSE', 'haystack <ARRAY>'),
   ['ARRAY_SLICE', ['ARRAY_SLICE(<ARRAY>, <INTEGER>, <INTEGER>)', 'ARRAY_SLICE(<ARRAY>, <INTEGER>)']],
+  ['ARRAY_JOIN', [`ARRAY_JOIN(ARRAY<STRING>, ${STRING})`, `ARRAY_JOIN(ARRAY<STRING>, ${STRING}, ${STRING})`]],
   single('MAP_KEYS', 'input <MAP>'),
   single('MAP_VALUES', 'input <MAP>'),
   single('MAP_ENTRIES', 'input <MAP>'),
