@@ -2,7 +2,7 @@
  * CAST and TRY_CAST: a converter of non-NULL values per (from, to) pair, built once at compile
  * time, following Flink's cast rules: numbers narrow into smaller integer types as Java's casts do
  * (integers and DECIMALs wrap around, FLOAT/DOUBLE saturate and NaN becomes 0), DECIMAL rounds
- * HALF_UP and a number that does not fit the DECIMAL's precision becomes NULL (text is an error), strings are trimmed
+ * HALF_UP and a number or text that does not fit the DECIMAL's precision becomes NULL, strings are trimmed
  * before parsing, CHAR(n) pads and VARCHAR(n) cuts. Strings and binary strings convert through
  * UTF-8 (bytes that are not UTF-8 are an error, as Flink's strict mode); BINARY(n) pads with zero
  * bytes and cuts, VARBINARY(n) cuts, as Flink's. Text that does not convert is an error
@@ -300,10 +300,9 @@ function toDecimalConverter(from: SqlType, to: Extract<SqlType, { kind: 'DECIMAL
       return (value: string) => {
         const parsed = parseDecimal(value.trim());
         if (parsed === undefined) throw cannotCast(value, from, to);
-        // Text that does not fit is an error (Flink's NumberFormatException), not NULL as a number that does not fit.
-        const unscaled = rescaleDecimal(parsed.unscaled, parsed.scale, scale);
-        if (!fitsPrecision(unscaled, precision)) throw castOverflow(value, from, to);
-        return unscaled;
+        // Text that does not fit the precision is NULL, as a number that does not fit (Flink's
+        // BinaryStringDataUtil.toDecimal gives null on overflow); only text that is no number is an error.
+        return fit(value, rescaleDecimal(parsed.unscaled, parsed.scale, scale));
       };
   }
 }

@@ -147,7 +147,7 @@ describe('scalar, predicate, projection', () => {
   it('reports unknown functions and type errors when compiling', () => {
     expect(() => compiler.scalar(Exprs.call('NO_SUCH', [], T.int()))).toThrowError(new WeirError('UNKNOWN_FUNCTION', "function 'NO_SUCH' does not exist"));
     expect(() => compiler.scalar(Exprs.call('COUNT', [], T.bigint()))).toThrow('aggregate function COUNT cannot be used as a scalar expression');
-    expect(() => compiler.scalar(Exprs.call('UPPER', [lit.int(1)], T.string()))).toThrow('cannot apply UPPER to (INT)');
+    expect(() => compiler.scalar(Exprs.call('UPPER', [lit.int(1)], T.string()))).toThrow('Invalid function call:\nUPPER(INT NOT NULL)\nInvalid input arguments. Expected signatures are:\nUPPER(STRING)');
   });
 
   it('inserts the casts a signature asks for when the call was built without them', () => {

@@ -182,6 +182,7 @@ export const SCALAR_CALLS: Readonly<Record<string, Calls>> = {
   LTRIM: calls(["LTRIM('  a')", "LTRIM('xa', 'x')"], [`LTRIM(${N_STR})`]),
   MAKE_VALID_UTF8: calls(["MAKE_VALID_UTF8(x'466c696e6b')", "MAKE_VALID_UTF8(x'61ff62')"], [`MAKE_VALID_UTF8(${N_BYTES})`], ["MAKE_VALID_UTF8(x'')", "MAKE_VALID_UTF8(x'f0')", "MAKE_VALID_UTF8(x'f4908080')"]),
   MAP: calls(["MAP['a', 1]", "MAP[1, 'x', 2, 'y']"], ["MAP['a', CAST(NULL AS INT)]"]),
+  MAP_CONTAINS_KEY: calls(["MAP_CONTAINS_KEY(MAP['a', 1], 'a')", "MAP_CONTAINS_KEY(MAP['a', 1], 'b')"], [`MAP_CONTAINS_KEY(${N_MAP}, 'a')`]),
   MAP_ENTRIES: calls(["MAP_ENTRIES(MAP['a', 1])"], [`MAP_ENTRIES(${N_MAP})`]),
   MAP_FROM_ARRAYS: calls(["MAP_FROM_ARRAYS(ARRAY['a'], ARRAY[1])"], [`MAP_FROM_ARRAYS(${N_ARR}, ARRAY[1])`], ["MAP_FROM_ARRAYS(ARRAY['a'], ARRAY[1, 2])"]),
   MAP_FROM_ENTRIES: calls(["MAP_FROM_ENTRIES(ARRAY[ROW('a', 1)])"], ["MAP_FROM_ENTRIES(CAST(NULL AS ARRAY<ROW<k STRING, v INT>>))"]),

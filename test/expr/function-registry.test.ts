@@ -54,7 +54,7 @@ describe('aggregate types (Flink)', () => {
     expect(resolve('MAX', T.timestamp(3, false))).toBe('TIMESTAMP(3)');
     expect(resolve('MIN', T.string(false))).toBe('STRING');
     expect(resolve('LISTAGG', T.string(false), T.char(1, false))).toBe('STRING');
-    expect(() => resolve('SUM', T.string())).toThrow('cannot apply SUM to (STRING); supported: SUM(NUMERIC)');
+    expect(() => resolve('SUM', T.string())).toThrow('Invalid function call:\nSUM(STRING)\nInvalid input arguments. Expected signatures are:\nSUM(NUMERIC)');
     expect(() => resolve('MAX', T.array(T.int()))).toThrow(WeirError);
   });
 });
@@ -79,7 +79,7 @@ describe('user-defined functions', () => {
     const registry = FunctionRegistry.withBuiltins();
     const definition = registry.registerScalar('twice', { fn: (x: number) => x * 2, argTypes: [T.bigint()], returnType: T.bigint() });
     expect(definition.resolve([T.int(false)]).args).toEqual([T.bigint(false)]);
-    expect(() => definition.resolve([T.string()])).toThrow('cannot apply TWICE to (STRING); supported: TWICE(BIGINT)');
+    expect(() => definition.resolve([T.string()])).toThrow('Invalid function call:\nTWICE(STRING)\nInvalid input arguments. Expected signatures are:\nTWICE(BIGINT)');
     const any = registry.registerScalar('first', { fn: (x: unknown) => x, returnType: T.string() });
     expect(any.resolve([T.int(), T.date()]).args).toEqual([T.int(), T.date()]);
   });

@@ -179,8 +179,8 @@ describe('other string functions', () => {
   });
 
   it('rejects arguments of the wrong type with the supported forms', () => {
-    expect(() => call('UPPER', lit.int(1))).toThrow('cannot apply UPPER to (INT); supported: UPPER(STRING)');
-    expect(() => call('SUBSTRING', lit.str('a'))).toThrow('supported: SUBSTRING(STRING, INTEGER[, INTEGER])');
+    expect(() => call('UPPER', lit.int(1))).toThrow('Invalid function call:\nUPPER(INT NOT NULL)\nInvalid input arguments. Expected signatures are:\nUPPER(STRING)');
+    expect(() => call('SUBSTRING', lit.str('a'))).toThrow('Expected signatures are:\nSUBSTRING(STRING, INTEGER[, INTEGER])');
   });
 });
 
@@ -220,6 +220,6 @@ describe('PRINT', () => {
   it('is typed as its value, nullable when either argument is', () => {
     expect(formatType(call('PRINT', lit.str('p'), ref(0, T.int(false))).type)).toBe('INT NOT NULL');
     expect(formatType(call('PRINT', NULL(T.string()), ref(0, T.int(false))).type)).toBe('INT');
-    expect(() => call('PRINT', lit.int(1), lit.int(2))).toThrow('cannot apply PRINT to (INT, INT); supported: PRINT(STRING, ANY)');
+    expect(() => call('PRINT', lit.int(1), lit.int(2))).toThrow('Invalid function call:\nPRINT(INT NOT NULL, INT NOT NULL)\nInvalid input arguments. Expected signatures are:\nPRINT(STRING, ANY)');
   });
 });

@@ -144,7 +144,8 @@ export const aggregateFunctions: readonly AggregateFunctionDefinition[] = [
   defineAggregate(
     'ARRAY_AGG_IGNORE_NULLS',
     'ARRAY_AGG(x IGNORE NULLS): the non-NULL values as an array in arrival order; NULL when there are none',
-    [{ args: [Arg.ANY], coerce: anyTyped, returns: (types) => SqlTypes.array(withNullable(withoutTimeAttribute(types[0]!), false), true) }],
+    // The elements keep the argument's type, nullable or not: Flink's ArrayAggFunction types its result ARRAY(argument type) with or without IGNORE NULLS.
+    [{ args: [Arg.ANY], coerce: anyTyped, returns: (types) => SqlTypes.array(withoutTimeAttribute(types[0]!), true) }],
     arrayAggIgnoreNullsAggregate,
   ),
   defineAggregate(

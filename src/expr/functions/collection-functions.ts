@@ -5,9 +5,9 @@
  * compared as SQL values, NULL equal to NULL; element types meet at their common type.
  */
 import { WeirError } from '../../common/errors.js';
-import { isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
+import { isBinaryType, isStringType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
-import { leastRestrictive } from '../type-coercion.js';
+import { canCastImplicitly, leastRestrictive } from '../type-coercion.js';
 
 /** Key types whose values are objects, which a Map would compare by identity. */
 const OBJECT_KEYS: ReadonlySet<SqlType['kind']> = new Set(['BINARY', 'VARBINARY', 'ROW', 'ARRAY', 'MAP']);
@@ -77,6 +77,23 @@ function arrayAndElement(types: readonly SqlType[]): SqlType[] | undefined {
   const element = leastRestrictive([elementOf(types[0]!), types[1]!]);
   if (element === undefined) return undefined;
   return [SqlTypes.array(element, types[0]!.nullable), withNullable(element, types[1]!.nullable)];
+}
+
+/**
+ * MAP_CONTAINS_KEY's map and key: the key cast to the map's key type when it can be implicitly
+ * (Flink's MapKeyArgumentTypeStrategy); Flink's implicit casts ignore length and precision within
+ * a type root (CHAR(3) to CHAR(1), DECIMAL(3, 2) to DECIMAL(2, 1)), where weir compares both at
+ * their common type instead, so that no key is cut or rounded into a match.
+ */
+function mapAndKey([map, key]: readonly SqlType[]): SqlType[] | undefined {
+  const mapKey = (map as MapType).key;
+  const keyType = withNullable(mapKey, key!.nullable || mapKey.nullable);
+  if (canCastImplicitly(key!, keyType)) return [map!, keyType];
+  const sameRoot = (isStringType(key!) && isStringType(mapKey)) || (isBinaryType(key!) && isBinaryType(mapKey)) || key!.kind === mapKey.kind;
+  const common = sameRoot ? leastRestrictive([mapKey, key!]) : undefined;
+  if (common === undefined) return undefined;
+  const m = map as MapType;
+  return [SqlTypes.map(withNullable(common, mapKey.nullable), m.value, m.nullable), withNullable(common, key!.nullable || mapKey.nullable)];
 }
 
 /** A function of two or more arrays of a common element type, returning such an array: ARRAY_UNION, ARRAY_CONCAT, ... */
@@ -383,6 +400,19 @@ export const collectionFunctions: readonly ScalarFunctionDefinition[] = [
           return SqlTypes.map(key!.type, value!.type, false);
         },
         generate: (ctx, args) => arrayHelper(ctx, 'mapFromEntries', args),
+      },
+    ],
+  }),
+  defineScalar({
+    name: 'MAP_CONTAINS_KEY',
+    description: 'MAP_CONTAINS_KEY(map, key): whether the map has the key (a NULL key finds a NULL key); NULL when the map is',
+    nulls: 'custom',
+    signatures: [
+      {
+        args: [Arg.MAP, Arg.ANY],
+        coerce: mapAndKey,
+        returns: (types) => booleanType(types[0]!.nullable),
+        generate: (ctx, [map, key]) => `${map!.code} === null ? null : ${ctx.lib('mapContainsKey')}(${map!.code}, ${key!.code})`,
       },
     ],
   }),

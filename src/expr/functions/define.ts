@@ -20,6 +20,7 @@ import {
 } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, LazyArg, LiteralArg, ScalarFunctionDefinition, StatementContext } from '../function-definition.js';
 import type { CallExpr } from '../scalar-expr.js';
+import { flinkSignatureTexts } from './flink-signature-texts.js';
 
 /** A family of argument types accepted at one position of a signature. */
 export interface ArgFamily {
@@ -147,10 +148,22 @@ export function matchForm<F extends ArgumentForm>(signatures: readonly F[], type
   return undefined;
 }
 
-/** The TYPE_MISMATCH error for a call no signature accepts. */
+/**
+ * The TYPE_MISMATCH error for a call no signature accepts. A function's reads as Flink's type
+ * inference words it: `Invalid function call:` with the call's argument types (nullability
+ * included, as Flink prints them), then `Invalid input arguments. Expected signatures are:` with
+ * one form a line, in Flink's words where flink-signature-texts.ts has them, else weir's (its
+ * argument families name the types). An operator's (`=`, `||`) keeps one
+ * line naming the operand types and the forms.
+ */
 export function noMatchingSignature(name: string, types: readonly SqlType[], forms: readonly string[]): WeirError {
-  const given = types.map((t) => formatType(withNullable(t, true))).join(', ');
-  return new WeirError('TYPE_MISMATCH', `cannot apply ${name} to (${given}); supported: ${forms.join(', ')}`);
+  if (!/^[A-Z_][A-Z0-9_]*$/i.test(name)) {
+    const given = types.map((t) => formatType(withNullable(t, true))).join(', ');
+    return new WeirError('TYPE_MISMATCH', `cannot apply ${name} to (${given}); supported: ${forms.join(', ')}`);
+  }
+  const call = `${name}(${types.map((t) => formatType(t)).join(', ')})`;
+  const expected = flinkSignatureTexts(name) ?? forms;
+  return new WeirError('TYPE_MISMATCH', `Invalid function call:\n${call}\nInvalid input arguments. Expected signatures are:\n${expected.join('\n')}`);
 }
 
 /** Builds a scalar function definition from its signatures. */

@@ -9,9 +9,7 @@ import { pow10 } from '../../common/decimal.js';
 import { MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, ScalarFunctionDefinition } from '../function-definition.js';
 import { JavaRandom } from '../runtime/numeric-lib.js';
-import { nanoRounder } from '../runtime/nanos-lib.js';
 import { temporalRounder } from '../runtime/temporal-lib.js';
-import { isNanoTimestamp } from '../../common/epoch-nanos.js';
 import { isUtcZone } from '../../common/time-zone.js';
 import { decimalRoundType } from '../type-coercion.js';
 import { allTo, Arg, constantArg, defineScalar, integerResult, numberLiteral, type Literals, type Signature } from './define.js';
@@ -117,7 +115,12 @@ function floorOrCeil(name: 'FLOOR' | 'CEIL'): ScalarFunctionDefinition {
   });
 }
 
-/** FLOOR/CEIL(x TO unit) of a temporal value (the grammar passes the unit as a literal string). */
+/**
+ * FLOOR/CEIL(x TO unit) of a temporal value (the grammar passes the unit as a literal string). A
+ * TIMESTAMP(p > 3) is rounded on its epoch milliseconds, its digits below the millisecond dropped
+ * first (towards the past), and keeps its type: Flink's generated code rounds
+ * `TimestampData.getMillisecond()`, so CEIL(00:00:00.000000001 TO SECOND) is 00:00:00.
+ */
 function temporalRounding(name: 'FLOOR' | 'CEIL', family: (typeof Arg)[keyof typeof Arg], kind: 'DATE' | 'TIME' | 'TIMESTAMP'): Signature {
   return {
     args: [family, Arg.STRING],
@@ -126,16 +129,11 @@ function temporalRounding(name: 'FLOOR' | 'CEIL', family: (typeof Arg)[keyof typ
       if (typeof unit === 'string') temporalRounder(unit, kind, name === 'CEIL');
       return types[0]!;
     },
-    exactNanos: true,
     generate: (ctx, [value, unit]) => {
-      const unitName = String(constantArg(name, unit, 'time unit'));
-      const millisRounder = temporalRounder(unitName, kind, name === 'CEIL');
-      const nanos = isNanoTimestamp(value!.type);
-      // Epoch nanos (a TIMESTAMP(p > 3)): the nanoseconds count, CEIL of 00:00:00.000000001 TO SECOND is 00:00:01.
-      const round = ctx.constant(nanos ? nanoRounder(unitName, name === 'CEIL', millisRounder) : millisRounder, name.toLowerCase());
+      const round = ctx.constant(temporalRounder(String(constantArg(name, unit, 'time unit')), kind, name === 'CEIL'), name.toLowerCase());
       if (value!.type.kind !== 'TIMESTAMP_LTZ' || isUtcZone(ctx.timeZone)) return `${round}(${value!.code})`;
       // A TIMESTAMP_LTZ is rounded on the session zone's wall clock (FLOOR(... TO DAY) is local midnight), as in Flink.
-      return `${ctx.lib(nanos ? 'roundNanosInZone' : 'roundInZone')}(${round}, ${value!.code}, ${JSON.stringify(ctx.timeZone)})`;
+      return `${ctx.lib('roundInZone')}(${round}, ${value!.code}, ${JSON.stringify(ctx.timeZone)})`;
     },
   };
 }

@@ -24,6 +24,19 @@ export function mapItemByValue(map: ReadonlyMap<unknown, unknown>, key: unknown)
   return null;
 }
 
+/**
+ * MAP_CONTAINS_KEY: whether a key equals `needle` as SQL `=` compares (NaN equals nothing); a NULL
+ * needle finds a NULL key.
+ */
+export function mapContainsKey(map: ReadonlyMap<unknown, unknown>, needle: unknown): boolean {
+  if (needle === null) return map.has(null);
+  if (needle !== needle) return false;
+  if (typeof needle !== 'object') return map.has(needle);
+  const wanted = keyOf(needle);
+  for (const key of map.keys()) if (key !== null && keyOf(key) === wanted) return true;
+  return false;
+}
+
 /** ARRAY_CONTAINS: whether an element equals `needle` (NULL finds a NULL element). */
 export function arrayContains(array: readonly unknown[], needle: unknown): boolean {
   const key = keyOf(needle);

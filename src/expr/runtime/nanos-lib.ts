@@ -92,31 +92,6 @@ export function nanoDiffFunction(unit: string, monthsDiff: (a: number, b: number
   };
 }
 
-/** FLOOR/CEIL of epoch nanos: units below the millisecond in nanos, the others through `millisRounder`, the nanoseconds cut first (FLOOR) or counted (CEIL). */
-export function nanoRounder(unit: string, ceil: boolean, millisRounder: (millis: number) => number): (nanos: EpochNanos) => EpochNanos {
-  const upper = unit.toUpperCase();
-  if (upper === 'MICROSECOND' || upper === 'NANOSECOND') {
-    const size = upper === 'MICROSECOND' ? 1000n : 1n;
-    return (n) => {
-      const floor = n - (((n % size) + size) % size);
-      return ceil && floor !== n ? floor + size : floor;
-    };
-  }
-  return (n) => {
-    const millis = millisOfNanos(n);
-    const rounded = millisRounder(millis);
-    if (!ceil || nanoOfMilliOf(n) === 0 || rounded !== millis) return nanosOfMillis(rounded);
-    // CEIL of a value past its millisecond whose millisecond is a boundary: the next boundary.
-    return nanosOfMillis(millisRounder(millis + 1));
-  };
-}
-
-/** {@link roundInZone} for epoch nanos (a TIMESTAMP_LTZ(p > 3)): the offset at the instant added, the result rounded, the offset taken off. */
-export function roundNanosInZone(round: (wall: EpochNanos) => EpochNanos, instant: EpochNanos, zone: string): EpochNanos {
-  const offset = localOfNanos(instant, zone) - instant;
-  return round(instant + offset) - offset;
-}
-
 /** DATE_FORMAT of epoch nanos with a formatter (the pattern's S beyond three letters shows the nanoseconds). */
 export function formatNanos(format: DateFormatter, nanos: EpochNanos): string {
   return format(millisOfNanos(nanos), nanoOfMilliOf(nanos));
