@@ -5,6 +5,7 @@ import { formatType, SqlTypes as T, type SqlType } from '../../src/common/sql-ty
 import { ExprCompiler } from '../../src/expr/expr-compiler.js';
 import type { AggregateFunctionDefinition, ScalarFunctionDefinition } from '../../src/expr/function-definition.js';
 import { FunctionRegistry } from '../../src/expr/function-registry.js';
+import { functionsWithFlinkSignatureTexts } from '../../src/expr/functions/flink-signature-texts.js';
 import { runtimeLib } from '../../src/expr/runtime-lib.js';
 import { Exprs } from '../../src/expr/scalar-expr.js';
 
@@ -29,6 +30,11 @@ describe('built-ins', () => {
     expect(scalars).toEqual([...scalars].sort());
     expect(registry.aggregates().map((f) => f.name)).toEqual(expect.arrayContaining(['AVG', 'COUNT', 'FIRST_VALUE', 'LAST_VALUE', 'LISTAGG', 'MAX', 'MIN', 'SUM', 'ARRAY_AGG', 'COLLECT', 'STDDEV_POP', 'VAR_SAMP']));
     for (const f of [...registry.scalars(), ...registry.aggregates()]) expect(f.description.length).toBeGreaterThan(5);
+  });
+
+  it("words signature errors in Flink's words only for registered functions", () => {
+    const scalars = new Set(registry.scalars().map((f) => f.name));
+    for (const name of functionsWithFlinkSignatureTexts()) expect(scalars, name).toContain(name);
   });
 
   it('references only existing runtime helpers (each family compiles)', () => {

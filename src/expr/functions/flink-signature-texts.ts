@@ -53,6 +53,11 @@ const TEXTS: ReadonlyMap<string, readonly string[]> = new Map([
   prefixTest('ENDSWITH', 'endExpr'),
 ]);
 
+/** The functions whose signatures {@link flinkSignatureTexts} words as Flink does (each must be a registered built-in: a test checks). */
+export function functionsWithFlinkSignatureTexts(): readonly string[] {
+  return [...TEXTS.keys()];
+}
+
 /** Flink's wording of the signatures of the built-in function `name` (upper case), one a line, when weir knows it. */
 export function flinkSignatureTexts(name: string): readonly string[] | undefined {
   return TEXTS.get(name);
