@@ -25,14 +25,17 @@ export interface BenchOptions {
   readonly pgRows: number;
   /** `--state-backend hashmap,rocksdb`: the keyed state backends the state-scale benchmark runs with (`hashmap` by default). */
   readonly stateBackends: readonly StateScaleBackend[];
-  /** `--state-scale-sizes 1000000:4000000,5000000:20000000`: keys:rows of each state-scale run (default: those two; 1M:4M with --quick). */
-  readonly stateScaleSizes: readonly { readonly keys: number; readonly rows: number }[] | undefined;
+  /**
+   * `--state-scale-sizes 1000000:4000000,5000000:20000000`: keys:rows of each state-scale run (default: those two; 1M:4M with
+   * --quick); `KEYS:seq` reads each key once, in order (KEYS rows).
+   */
+  readonly stateScaleSizes: readonly { readonly keys: number; readonly rows: number; readonly sequence?: boolean }[] | undefined;
 }
 
 /** A `state.backend.type` the state-scale benchmark runs with. */
 export type StateScaleBackend = 'hashmap' | 'rocksdb';
 
-export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby,pg-sink,checkpoint,state-scale,recovery,view-ddl,dss] [--core N] [--profile DIR] [--timeout S] [--pg-rows N] [--state-backend hashmap,rocksdb] [--state-scale-sizes KEYS:ROWS,...]`;
+export const USAGE = `npm run bench -- [--quick] [--micro] [--events N] [--tps N] [--runs N] [--only q0,q5,groupby,pg-sink,checkpoint,state-scale,recovery,view-ddl,dss] [--core N] [--profile DIR] [--timeout S] [--pg-rows N] [--state-backend hashmap,rocksdb] [--state-scale-sizes KEYS:ROWS|KEYS:seq,...]`;
 
 /** Parses `argv` (without node and script). */
 export function parseBenchOptions(argv: readonly string[]): BenchOptions {
@@ -70,9 +73,12 @@ export function parseBenchOptions(argv: readonly string[]): BenchOptions {
       return backend;
     }),
     stateScaleSizes: value('--state-scale-sizes')?.split(',').map((size) => {
-      const [keys, rows] = size.split(':').map((n) => Number(n.replace(/_/g, '')));
-      if (!Number.isSafeInteger(keys) || !Number.isSafeInteger(rows) || keys! < 1 || rows! < 1) throw new Error(`--state-scale-sizes takes KEYS:ROWS pairs, got ${size}\n${USAGE}`);
-      return { keys: keys!, rows: rows! };
+      const [keysText = '', rowsText = ''] = size.split(':');
+      const sequence = rowsText === 'seq';
+      const keys = Number(keysText.replace(/_/g, ''));
+      const rows = sequence ? keys : Number(rowsText.replace(/_/g, ''));
+      if (!Number.isSafeInteger(keys) || !Number.isSafeInteger(rows) || keys < 1 || rows < 1) throw new Error(`--state-scale-sizes takes KEYS:ROWS or KEYS:seq pairs, got ${size}\n${USAGE}`);
+      return sequence ? { keys, rows, sequence } : { keys, rows };
     }),
   };
 }

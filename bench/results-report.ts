@@ -239,9 +239,10 @@ export function readReport(dir: string): BenchReport | undefined {
 }
 
 /**
- * `current` with what it did not measure taken from `previous`: each other section, and in the
+ * `current` with what it did not measure taken from `previous`: each other section, in the
  * Nexmark section the queries it did not run when both ran the same workload (a different
- * workload replaces the section, so that no table mixes event counts).
+ * workload replaces the section, so that no table mixes event counts), and in the state-at-scale
+ * section the cases (backend, keys, rows) it did not run.
  */
 export function carryOver(previous: BenchReport | undefined, current: BenchReport): BenchReport {
   if (previous === undefined) return current;
@@ -263,12 +264,19 @@ export function carryOver(previous: BenchReport | undefined, current: BenchRepor
     ...pick('stateSize'),
     ...pick('groupBy'),
     ...pick('checkpointOverhead'),
-    ...pick('stateScale'),
+    ...(current.stateScale !== undefined && previous.stateScale !== undefined ? { stateScale: mergeStateScale(previous.stateScale, current.stateScale) } : pick('stateScale')),
     ...pick('recovery'),
     ...pick('postgresSink'),
     ...pick('viewDdl'),
     ...pick('dss'),
   };
+}
+
+/** The cases of `current`, after those of `previous` it did not run again (in their order). */
+function mergeStateScale(previous: StateScaleSection, current: StateScaleSection): StateScaleSection {
+  const caseKey = ({ checkpointed: c }: StateScaleSection['cases'][number]): string => `${c.backend ?? 'hashmap'} ${c.keys} ${c.rows} ${c.sequence === true}`;
+  const measured = new Set(current.cases.map(caseKey));
+  return { cases: [...previous.cases.filter((c) => !measured.has(caseKey(c))), ...current.cases] };
 }
 
 /** Writes latest.json and latest.md into `dir`. */

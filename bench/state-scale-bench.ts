@@ -19,11 +19,13 @@ import { runInChild, type ChildOptions } from './child-process-runner.js';
 /** `--only state-scale` runs just this benchmark. */
 export const STATE_SCALE_BENCH = 'state-scale';
 
-/** One run: `rows` rows over `keys` keys (uniformly random), with or without checkpoints. */
+/** One run: `rows` rows over `keys` keys (uniformly random, or each key once in order: `sequence`), with or without checkpoints. */
 export interface StateScaleSpec {
   readonly kind: 'state-scale';
   readonly keys: number;
   readonly rows: number;
+  /** Each key once, in order (rows = keys): every row creates a key. */
+  readonly sequence?: boolean;
   readonly checkpointing: boolean;
   /** `state.backend.type`; `hashmap` when absent (results written before the option). */
   readonly backend?: StateScaleBackend;
@@ -33,6 +35,7 @@ export interface StateScaleSpec {
 export interface StateScaleRun {
   readonly keys: number;
   readonly rows: number;
+  readonly sequence?: boolean;
   readonly checkpointing: boolean;
   readonly backend?: StateScaleBackend;
   /** The largest heap used seen (sampled every 250 ms). */
@@ -70,7 +73,7 @@ export async function runStateScaleChild(spec: StateScaleSpec): Promise<StateSca
     await engine.execute(`
       ${spec.checkpointing ? checkpointSettings(dir, '1 s') : ''}
       SET 'state.backend.type' = '${backend}'; SET 'state.backend.rocksdb.localdir' = '${localDir}';
-      ${sourceDdl(spec.rows, spec.keys)};
+      ${spec.sequence === true ? sequenceSourceDdl(spec.keys) : sourceDdl(spec.rows, spec.keys)};
       CREATE TABLE sink (k INT, cnt BIGINT, total BIGINT) WITH ('connector' = 'blackhole');`);
     const { job, seconds } = await timeJob(engine, 'INSERT INTO sink SELECT k, COUNT(*), SUM(v) FROM src GROUP BY k');
     clearInterval(sampler);
@@ -78,6 +81,7 @@ export async function runStateScaleChild(spec: StateScaleSpec): Promise<StateSca
     return {
       keys: spec.keys,
       rows: spec.rows,
+      ...(spec.sequence === true ? { sequence: true } : {}),
       checkpointing: spec.checkpointing,
       backend,
       peakHeapUsedMb: Math.round(peakHeap / 2 ** 20),
@@ -94,6 +98,13 @@ export async function runStateScaleChild(spec: StateScaleSpec): Promise<StateSca
     clearInterval(sampler);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The source of a run that reads each of `keys` keys once, in order. */
+function sequenceSourceDdl(keys: number): string {
+  return `CREATE TABLE src (k INT, v BIGINT) WITH (
+    'connector' = 'datagen', 'rows-per-second' = '1000000000',
+    'fields.k.kind' = 'sequence', 'fields.k.start' = '0', 'fields.k.end' = '${keys - 1}', 'fields.v.min' = '0', 'fields.v.max' = '1000')`;
 }
 
 /** Bytes allocated on disk by the files under `dir` (the disk backend's environments). */
@@ -121,17 +132,17 @@ export async function runStateScaleBench(
   options: ChildOptions & {
     readonly quick: boolean;
     readonly backends?: readonly StateScaleBackend[];
-    readonly sizes?: readonly { readonly keys: number; readonly rows: number }[];
+    readonly sizes?: readonly { readonly keys: number; readonly rows: number; readonly sequence?: boolean }[];
     readonly log: (line: string) => void;
   },
 ): Promise<StateScaleSection> {
   const sizes = options.sizes ?? (options.quick ? [{ keys: 1_000_000, rows: 4_000_000 }] : [{ keys: 1_000_000, rows: 4_000_000 }, { keys: 5_000_000, rows: 20_000_000 }]);
   const cases: { plain: StateScaleRun; checkpointed: StateScaleRun }[] = [];
   for (const backend of options.backends ?? ['hashmap']) {
-    for (const { keys, rows } of sizes) {
-      options.log(`state at scale (${backend}): GROUP BY over ${keys.toLocaleString('en-US')} keys, ${rows.toLocaleString('en-US')} rows, without and with 1 s checkpoints`);
+    for (const { keys, rows, sequence = false } of sizes) {
+      options.log(`state at scale (${backend}): GROUP BY over ${keys.toLocaleString('en-US')} keys, ${sequence ? 'each key once' : `${rows.toLocaleString('en-US')} rows`}, without and with 1 s checkpoints`);
       const run = async (checkpointing: boolean): Promise<StateScaleRun> => {
-        const result = (await runInChild({ kind: 'state-scale', keys, rows, checkpointing, backend }, options)) as StateScaleRun;
+        const result = (await runInChild({ kind: 'state-scale', keys, rows, checkpointing, backend, ...(sequence ? { sequence } : {}) }, options)) as StateScaleRun;
         const disk = result.diskBytesPerKey === undefined ? '' : `, ${result.diskBytesPerKey} disk bytes/key`;
         options.log(
           `  ${checkpointing ? 'with checkpoints' : 'without'}: ${Math.round(result.rowsPerSecond).toLocaleString('en-US')} rows/s${checkpointing ? `, ${result.checkpoints} checkpoints, pause p99 ${percentile(result.pausesMs, 0.99).toFixed(1)} ms` : ''}, peak heap used ${result.peakHeapUsedMb} MiB${disk}`,
@@ -159,7 +170,7 @@ export function stateScaleMarkdown(section: StateScaleSection): string[] {
     '| backend | keys | rows | rows/s without | rows/s with | with / without | checkpoints | pause p50 / p99 / max | bytes per checkpoint (median / max) | peak RSS with | peak heap used without / with | disk bytes/key |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
     ...section.cases.map(({ plain, checkpointed: c }) =>
-      `| ${c.backend ?? 'hashmap'} | ${fmt(c.keys)} | ${fmt(c.rows)} | ${fmt(plain.rowsPerSecond)} | ${fmt(c.rowsPerSecond)} | ${(c.rowsPerSecond / plain.rowsPerSecond).toFixed(2)} | ${c.checkpoints} | ` +
+      `| ${c.backend ?? 'hashmap'} | ${fmt(c.keys)} | ${fmt(c.rows)}${c.sequence === true ? ' (each key once, in order)' : ''} | ${fmt(plain.rowsPerSecond)} | ${fmt(c.rowsPerSecond)} | ${(c.rowsPerSecond / plain.rowsPerSecond).toFixed(2)} | ${c.checkpoints} | ` +
         `${percentile(c.pausesMs, 0.5).toFixed(1)} / ${percentile(c.pausesMs, 0.99).toFixed(1)} / ${percentile(c.pausesMs, 1).toFixed(1)} ms | ` +
         `${mib(percentile(c.checkpointBytes, 0.5))} / ${mib(percentile(c.checkpointBytes, 1))} | ${fmt(c.peakRssMb)} MiB | ` +
         `${plain.peakHeapUsedMb === undefined ? '–' : `${fmt(plain.peakHeapUsedMb)} / ${fmt(c.peakHeapUsedMb ?? 0)} MiB`} | ${c.diskBytesPerKey === undefined ? '–' : fmt(c.diskBytesPerKey)} |`,
