@@ -18,15 +18,35 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { inputsOf, LogicalAggregate, LogicalApply, LogicalProject, LogicalValues, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
+import { inputsOf, LogicalAggregate, LogicalApply, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
+
+/**
+ * A FROM relation a subquery is joined with, its time attributes materialized (plain TIMESTAMPs in
+ * the plan and in the scope): the join is a regular one, as in Flink.
+ */
+export function materializeRelation(relation: { readonly plan: LogicalNode; readonly scope: Scope }): { plan: LogicalNode; scope: Scope } {
+  const plan = materializeTimeAttributes(relation.plan);
+  if (plan === relation.plan) return relation;
+  return { plan, scope: new Scope(relation.scope.columns.map((c) => ({ ...c, type: withoutTimeAttribute(c.type) }))) };
+}
+
+/**
+ * `expr` read over the apply of a subquery, which materialized the time attributes of its input:
+ * its column references and its value plain TIMESTAMPs (a window property such as TUMBLE_ROWTIME
+ * computed over the aggregate below the apply is no longer one either).
+ */
+export function materializedExpr(expr: ScalarExpr): ScalarExpr {
+  const refs = remapInputs(expr, (ref) => (timeAttributeOf(ref.type) === undefined ? ref : Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type))));
+  return timeAttributeOf(refs.type) === undefined ? refs : ({ ...refs, type: withoutTimeAttribute(refs.type) } as ScalarExpr);
+}
 
 /** A predicate over a subquery, with the NOTs above it folded into `negated`. */
 export interface SubqueryPredicate {
