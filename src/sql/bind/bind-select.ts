@@ -13,7 +13,7 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, Identifier, InSubqueryExpr, OrderItem, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
-import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
+import { bindExpr, callName, containsAggregate, visitExpr, withoutGlobalHaving, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
@@ -83,8 +83,9 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (subqueryConjuncts.length > 0) {
     const filters: ScalarExpr[] = [];
     for (const conjunct of subqueryConjuncts) {
+      // (A subquery aggregating without GROUP BY with a HAVING is bound as a value: see withoutGlobalHaving.)
       const predicate = subqueryPredicate(conjunct);
-      if (predicate === undefined) {
+      if (predicate === undefined || withoutGlobalHaving(predicate.core, ctx.functions) !== undefined) {
         const condition = bindExpr(conjunct, exprContext);
         requireBoolean(condition, 'WHERE', conjunct.span);
         filters.push(condition);
@@ -343,7 +344,7 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const havingPlain: Expr[] = [];
   for (const conjunct of havingConjuncts) {
     const predicate = containsSubquery(conjunct) ? subqueryPredicate(conjunct) : undefined;
-    if (predicate === undefined) {
+    if (predicate === undefined || withoutGlobalHaving(predicate.core, ctx.functions) !== undefined) {
       havingPlain.push(conjunct);
       continue;
     }

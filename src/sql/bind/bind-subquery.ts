@@ -356,7 +356,8 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
     throw new WeirError('UNSUPPORTED', `LIMIT and OFFSET are not supported in a correlated subquery ${sql}`, { span, hint: 'drop the LIMIT, or compute the rows per outer value with ROW_NUMBER() OVER (PARTITION BY ...) and join them' });
   }
   if (globalAggregate && query.having !== undefined) {
-    throw new WeirError('UNSUPPORTED', `HAVING is not supported in a correlated subquery that aggregates without GROUP BY ${sql}`, { span, hint: 'move the condition out of the subquery: compare its value in the outer WHERE' });
+    // (One whose HAVING reads an aggregate is bound as scalar subqueries: see withoutGlobalHaving in bind-expr.ts.)
+    throw new WeirError('UNSUPPORTED', `a HAVING that reads no aggregate is not supported in a correlated subquery that aggregates without GROUP BY ${sql}`, { span, hint: 'move the condition out of the subquery: compare its value in the outer WHERE' });
   }
   // An aggregating or scalar subquery is computed once per correlation value. Correlated by
   // equalities of an inner column with an outer expression, the inner columns are its grouping
