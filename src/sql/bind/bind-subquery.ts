@@ -21,7 +21,8 @@ import type { Field } from '../../common/schema.js';
 import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { inputsOf, LogicalAggregate, LogicalApply, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
+import { planJoin } from '../../plan/logical/join-condition.js';
+import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
@@ -587,20 +588,20 @@ function mapColumnRefs(expr: Expr, map: (ref: ColumnRef) => ColumnRef): Expr {
 }
 
 /**
- * The value of the first column of an aggregating plan over no rows, when it is not NULL: the
+ * The value of a column (the first) of an aggregating plan over no rows, when it is not NULL: the
  * select list's expression with COUNT as 0 and every other aggregate and grouping key as NULL
  * (the COUNT bug: a correlation value without rows has no group, yet COUNT over it is 0).
  */
-function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
+function emptyValueOf(plan: LogicalNode, column = 0): ScalarExpr | null {
   let top = plan;
   let value: ScalarExpr | undefined;
   if (top.kind === 'project') {
-    value = top.exprs[0];
+    value = top.exprs[column];
     top = top.input;
   }
   if (top.kind !== 'aggregate') return null;
   const aggregate = top;
-  value ??= Exprs.inputRef(0, aggregate.schema[0]!.type);
+  value ??= Exprs.inputRef(column, aggregate.schema[column]!.type);
   const substituted = remapInputs(value, (ref) => {
     const call = ref.index >= aggregate.keys.length ? aggregate.calls[ref.index - aggregate.keys.length] : undefined;
     return call?.function === 'COUNT' ? Exprs.literal(0, SqlTypes.bigint(false)) : Exprs.literal(null, withNullable(ref.type, true));
@@ -689,4 +690,85 @@ export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr 
     type: bool,
   };
   return { plan: current, value: not(mark) };
+}
+
+/** A LATERAL derived table joined to the FROM items to its left: their columns, then its own (named as its select list). */
+export interface LateralJoin {
+  readonly plan: LogicalNode;
+  readonly columns: readonly Field[];
+}
+
+/**
+ * `left [CROSS | INNER | LEFT] JOIN LATERAL (query) [ON on]`, decorrelated as Calcite does: the
+ * query is bound as a subquery correlated to `left` (its WHERE conjuncts that read `left`'s columns
+ * pulled out), then joined with `left` on them and `on` (`bindOn` binds it over `left`'s columns
+ * then the subquery's). Equalities become join keys; a subquery that aggregates and is correlated
+ * by other conditions is computed over the distinct values of the outer columns it reads. One that
+ * aggregates without GROUP BY has exactly one row per `left` row: a LEFT join on the correlation,
+ * the columns of a row without a match their values over no rows (COUNT's 0), then `on` filters
+ * (INNER) or NULLs them out (LEFT). A HAVING of such a query becomes a flag column that takes part
+ * in the condition. `left` must have no time attributes (the join is a regular one).
+ */
+export function joinLateral(left: { readonly plan: LogicalNode; readonly scope: Scope }, query: Query, joinType: 'INNER' | 'LEFT', bindOn: (columns: readonly Field[]) => ScalarExpr | null, ctx: BinderContext, span: SourceSpan): LateralJoin {
+  const functions = ctx.functions;
+  const bool = SqlTypes.boolean(false);
+  // HAVING without GROUP BY: the block's row exists when the flag (its last column) is TRUE.
+  const flagged = query.kind === 'select' && query.groupBy.length === 0 && query.having !== undefined && containsAggregate(query.having, functions);
+  const bound = bindSubquery(flagged ? withHavingFlag(query) : query, left.scope, ctx, 'compared', span);
+  const width = left.plan.schema.length;
+  const visible = flagged ? bound.width - 1 : bound.width;
+  const subquery = withOuterValues(bound, left.plan, bound.correlation);
+  const and = (conjuncts: readonly ScalarExpr[]): ScalarExpr | null => conjunction(conjuncts.filter((c) => !(c.kind === 'literal' && c.value === true)));
+  // (Over the join of `left` with the subquery, or the per-row values: the flag follows the visible columns.)
+  const flag = (type: SqlType): ScalarExpr[] => (flagged ? [Exprs.inputRef(width + visible, type)] : []);
+  const output = (plan: LogicalNode, exprs: readonly ScalarExpr[], names: readonly string[]): LateralJoin => {
+    const materialized = exprs.map((e) => (timeAttributeOf(e.type) === undefined ? e : ({ ...e, type: withoutTimeAttribute(e.type) } as ScalarExpr)));
+    const projected = LogicalProject.create({ input: plan, exprs: materialized, names });
+    return { plan: projected, columns: projected.schema.slice(width) };
+  };
+  const leftColumns = (plan: LogicalNode): ScalarExpr[] => left.plan.schema.map((_, i) => Exprs.inputRef(i, plan.schema[i]!.type));
+  const names = [...left.plan.schema.map((f) => f.name), ...bound.plan.schema.slice(0, visible).map((f) => f.name)];
+  if (!bound.globalAggregate || bound.correlation.length === 0) {
+    const fields = bound.plan.schema.slice(0, visible).map((f) => ({ name: f.name, type: withoutTimeAttribute(joinType === 'LEFT' ? withNullable(f.type, true) : f.type) }));
+    const on = bindOn(fields);
+    const joined = planJoin(joinType, left.plan, subquery, and([...bound.correlation, ...flag(subquery.schema[visible]?.type ?? bool), ...(on === null ? [] : [on])]), functions);
+    return output(joined, [...leftColumns(joined), ...fields.map((_, i) => Exprs.inputRef(width + i, joined.schema[width + i]!.type))], names);
+  }
+  // One row per left row: the values over no rows where the correlation meets none.
+  const sub = subquery.schema;
+  const marked: LogicalNode = LogicalProject.create({ input: subquery, exprs: [...sub.map((f, i) => Exprs.inputRef(i, f.type)), Exprs.literal(true, bool)], names: [...sub.map((f) => f.name), '$matched'] });
+  const joined = planJoin('LEFT', left.plan, marked, conjunction(bound.correlation), functions);
+  const matched = Exprs.call('IS NOT NULL', [Exprs.inputRef(width + sub.length, SqlTypes.boolean(true))], bool);
+  const values = Array.from({ length: bound.width }, (_, i): ScalarExpr => {
+    const value = Exprs.inputRef(width + i, joined.schema[width + i]!.type);
+    const empty = emptyValueOf(bound.plan, i);
+    if (empty === null) return value;
+    const type = withNullable(withoutTimeAttribute(bound.plan.schema[i]!.type), bound.plan.schema[i]!.type.nullable || empty.type.nullable);
+    return { kind: 'case', whens: [{ when: matched, then: castIfNeeded(value, type) }], else: castIfNeeded(empty, type), type };
+  });
+  const perRow: LogicalNode = LogicalProject.create({ input: joined, exprs: [...leftColumns(joined), ...values], names: [...names, ...(flagged ? ['$having'] : [])] });
+  const fields = perRow.schema.slice(width, width + visible).map((f) => ({ name: f.name, type: joinType === 'LEFT' ? withNullable(f.type, true) : f.type }));
+  const on = bindOn(fields);
+  const condition = and([...flag(perRow.schema[width + visible]?.type ?? bool), ...(on === null ? [] : [on])]);
+  const columns = (input: LogicalNode): ScalarExpr[] => fields.map((_, i) => Exprs.inputRef(width + i, input.schema[width + i]!.type));
+  if (condition === null) return output(perRow, [...leftColumns(perRow), ...columns(perRow)], names);
+  if (joinType === 'INNER') {
+    const filtered: LogicalNode = LogicalFilter.create({ input: perRow, condition });
+    return output(filtered, [...leftColumns(filtered), ...columns(filtered)], names);
+  }
+  const nulled = columns(perRow).map((c, i): ScalarExpr => ({ kind: 'case', whens: [{ when: condition, then: c }], else: Exprs.literal(null, fields[i]!.type), type: withNullable(c.type, true) }));
+  return output(perRow, [...leftColumns(perRow), ...nulled], names);
+}
+
+/** A select block aggregating without GROUP BY, its HAVING `h` replaced by a last column `CASE WHEN h THEN TRUE ELSE FALSE END`. */
+function withHavingFlag(query: SelectQuery): SelectQuery {
+  const span = query.having!.span;
+  const bool = (value: boolean): Expr => ({ kind: 'literal', span, type: 'boolean', value });
+  const flag: Expr = { kind: 'case', span, whens: [{ when: query.having!, then: bool(true) }], else: bool(false) };
+  return { ...query, having: undefined, items: [...query.items, { kind: 'select-expr', span, expr: flag, alias: identifier('$having', span) }] };
+}
+
+/** `expr` as `type` (a cast when the types differ beyond nullability). */
+function castIfNeeded(expr: ScalarExpr, type: SqlType): ScalarExpr {
+  return expr.type.kind === type.kind && JSON.stringify({ ...expr.type, nullable: true }) === JSON.stringify({ ...type, nullable: true }) ? expr : Exprs.cast(expr, type);
 }
