@@ -370,7 +370,7 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
       const innerSide = grouped ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, ctx, sql);
+  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -415,11 +415,9 @@ const OUTER_VALUES = '$outer';
  * the distinct values of the plan the subquery is attached to. An outer row whose values meet no
  * inner row has no group: it gets the value over no rows (COUNT's 0), as in the equality case.
  */
-function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, ctx: BinderContext, sql: string): BoundSubquery {
-  const star = query.items.find((i) => i.kind === 'select-star' && i.qualifier.length === 0);
-  if (star !== undefined) {
-    throw new WeirError('UNSUPPORTED', `SELECT * is not supported in the subquery ${sql}, correlated by a condition other than inner.c = outer.x`, { span: star.span, hint: 'name the column the subquery returns' });
-  }
+function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, inner: Scope, ctx: BinderContext, sql: string): BoundSubquery {
+  // A bare `*` names the columns of the subquery's own FROM (`inner`), not `$outer`'s joined to it.
+  const items = query.items.flatMap((item): SelectItem[] => (item.kind === 'select-star' && item.qualifier.length === 0 ? starItems(inner, item.span) : [item]));
   const outerRefs: ColumnRef[] = [];
   const key = (ref: ColumnRef): string => ref.parts.map((p) => p.name.toLowerCase()).join('.');
   const valueName = (ref: ColumnRef): string => {
@@ -438,7 +436,7 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const from: TableRef = { kind: 'named-table', span, name: { kind: 'qualified-name', span, parts: [identifier(OUTER_VALUES, span)] } };
   const modified: SelectQuery = {
     ...query,
-    items: [...query.items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
+    items: [...items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
     from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
     where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
     groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
@@ -448,6 +446,16 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const correlation = outerExprs.map((e, i) => Exprs.call('IS NOT DISTINCT FROM', [e, Exprs.inputRef(outer.columns.length + width + i, relation.schema[width + i]!.type)], SqlTypes.boolean(false)));
   const globalAggregate = grouped && query.groupBy.length === 0;
   return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql, outerValues: placeholder };
+}
+
+/** `*` over a FROM's scope as the list of its columns, each qualified by its relation when it has one (`t.c AS c`). */
+function starItems(scope: Scope, span: SourceSpan): SelectItem[] {
+  return scope.columns
+    .filter((c) => c.merged !== true)
+    .map((c): SelectItem => {
+      const parts = c.qualifier === undefined ? [identifier(c.name, span)] : [identifier(c.qualifier, span), identifier(c.name, span)];
+      return { kind: 'select-expr', span, expr: { kind: 'column-ref', span, parts }, alias: identifier(c.name, span) };
+    });
 }
 
 /**
