@@ -20,7 +20,7 @@ import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
-import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { planJoin } from '../../plan/logical/join-condition.js';
 import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
@@ -639,6 +639,10 @@ export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr 
   const op = all ? NEGATED[written] : written;
   const negated = all || (core.kind === 'in-subquery' && core.negated);
   const not = (e: ScalarExpr): ScalarExpr => (negated ? call('NOT', [e]) : e);
+  if (core.kind === 'in-subquery' && rowArity(core.expr) > 1) {
+    const value = attachRowInAsValue(plan, core, x, outer, ctx);
+    return { plan: value.plan, value: not(value.value) };
+  }
   const bound = bindSubquery(core.query, outer, ctx, 'scalar', span);
   requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', span);
   const outerColumns: OuterColumns = { width: outer.columns.length };
@@ -779,4 +783,71 @@ function withHavingFlag(query: SelectQuery): SelectQuery {
 /** `expr` as `type` (a cast when the types differ beyond nullability). */
 function castIfNeeded(expr: ScalarExpr, type: SqlType): ScalarExpr {
   return expr.type.kind === type.kind && JSON.stringify({ ...expr.type, nullable: true }) === JSON.stringify({ ...type, nullable: true }) ? expr : Exprs.cast(expr, type);
+}
+
+/**
+ * `(x1, ..., xn) IN (SELECT v1, ..., vn ...)` used as a value, in SQL's three-valued logic: TRUE
+ * when some row has every `xi = vi` TRUE, else NULL when some row has none of them FALSE (the row
+ * comparison is NULL), else FALSE. Both are counted per distinct value of the outer expressions it
+ * reads (Calcite's value generator): those values are joined with the subquery's rows on its
+ * correlation and `(x1 = v1 AND ...) IS NOT FALSE`, counted grouped by them (all rows, and those
+ * whose comparison is TRUE), and the counts joined back to the outer rows null-safely (0 where
+ * none). `row` is the bound ROW of the x's over `plan`. Appends the counts to `plan`.
+ */
+function attachRowInAsValue(plan: LogicalNode, core: InSubqueryExpr, row: ScalarExpr, outer: Scope, ctx: BinderContext): { plan: LogicalNode; value: ScalarExpr } {
+  const functions = ctx.functions;
+  const span = core.span;
+  const call = (name: string, args: readonly ScalarExpr[]): ScalarExpr => makeCall(name, args, span, { functions });
+  const bound = bindSubquery(core.query, outer, ctx, 'compared', span);
+  const arity = rowArity(core.expr);
+  requireColumns(bound, arity, 'IN (subquery)', span);
+  if (bound.globalAggregate && bound.correlation.length > 0) {
+    throw new WeirError('UNSUPPORTED', `a row IN used as a value is not supported over a correlated subquery that aggregates without GROUP BY ${bound.sql}`, {
+      span,
+      hint: 'compare each value with its own scalar subquery: x1 = (SELECT ...) AND x2 = (SELECT ...)',
+    });
+  }
+  if (row.kind !== 'call' || row.name !== 'ROW' || row.args.length !== arity) throw new WeirError('INTERNAL_ERROR', `a row IN compares a row of ${arity} values`, { span });
+  const W = outer.columns.length;
+  const sub = withOuterValues(bound, plan, shiftCorrelation(bound.correlation, { width: W }, plan.schema.length));
+  // The outer values: the row's fields, then the outer columns the correlation reads.
+  const outerColumns = [...new Set(bound.correlation.flatMap((c) => inputRefsOf(c).filter((r) => r < W)))].sort((a, b) => a - b);
+  const keys = [...row.args, ...outerColumns.map((i) => Exprs.inputRef(i, plan.schema[i]!.type))];
+  const K = keys.length;
+  const keyNames = keys.map((_, i) => `$k${i}`);
+  const projected: LogicalNode = LogicalProject.create({ input: plan, exprs: keys, names: keyNames });
+  const values: LogicalNode = LogicalAggregate.create({ input: projected, keys: keys.map((_, i) => i), calls: [] });
+  // Over the values then the subquery's columns.
+  const correlation = bound.correlation.map((c) => remapInputs(c, (r) => (r.index < W ? Exprs.inputRef(arity + outerColumns.indexOf(r.index), values.schema[arity + outerColumns.indexOf(r.index)]!.type) : Exprs.inputRef(K + r.index - W, r.type))));
+  const comparison = Array.from({ length: arity }, (_, i) => call('=', [Exprs.inputRef(i, values.schema[i]!.type), Exprs.inputRef(K + i, sub.schema[i]!.type)])).reduce((a, b) => call('AND', [a, b]));
+  const joined = planJoin('INNER', values, sub, conjunction([...correlation, call('IS NOT FALSE', [comparison])]), functions);
+  const isTrue = call('IS TRUE', [comparison]);
+  const pre: LogicalNode = LogicalProject.create({ input: joined, exprs: [...values.schema.map((_, i) => Exprs.inputRef(i, joined.schema[i]!.type)), isTrue], names: [...keyNames, '$true'] });
+  const bigint = SqlTypes.bigint(false);
+  const count = (name: string, filter: number | null): AggregateCall => ({ function: 'COUNT', args: [], argTypes: [], distinct: false, filter, type: bigint, name });
+  const counts: LogicalNode = LogicalAggregate.create({ input: pre, keys: keys.map((_, i) => i), calls: [count('$notFalse', null), count('$true', K)] });
+  let current = plan;
+  const attach = (column: number): ScalarExpr => {
+    const exprs = [Exprs.inputRef(column, bigint), ...keys.map((_, i) => Exprs.inputRef(i, counts.schema[i]!.type))];
+    const countPlan: LogicalNode = LogicalProject.create({ input: counts, exprs, names: [counts.schema[column]!.name, ...keyNames] });
+    // The outer rows meet their values' counts null-safely (over the outer scope then the counts' columns).
+    const nullSafe = keys.map((k, i) => Exprs.call('IS NOT DISTINCT FROM', [k, Exprs.inputRef(W + 1 + i, countPlan.schema[1 + i]!.type)], SqlTypes.boolean(false)));
+    const counted: BoundSubquery = { plan: countPlan, width: 1, correlation: nullSafe, singleRow: true, emptyValue: Exprs.literal(0, bigint), globalAggregate: false, sql: bound.sql };
+    current = attachScalar(current, { bound: counted, type: bigint }, { width: W });
+    return Exprs.inputRef(current.schema.length - 1, bigint);
+  };
+  const notFalse = attach(K);
+  const matches = attach(K + 1);
+  const zero = Exprs.literal(0, bigint);
+  const bool = SqlTypes.boolean(true);
+  const value: ScalarExpr = {
+    kind: 'case',
+    whens: [
+      { when: call('>', [matches, zero]), then: Exprs.literal(true, bool) },
+      { when: call('>', [notFalse, zero]), then: Exprs.literal(null, bool) },
+    ],
+    else: Exprs.literal(false, bool),
+    type: bool,
+  };
+  return { plan: current, value };
 }
