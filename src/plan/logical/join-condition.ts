@@ -109,7 +109,8 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
 /**
  * The semi join (or, `anti`, the anti join) of `left` and `right` on `condition` (over the left
  * then the right columns): keyed by its equalities between the inputs as {@link planJoin} keys a
- * join, the rest part of what a match is. The output is the left columns.
+ * join, the rest part of what a match is. The output is the left columns (their time attributes
+ * materialized: a regular join, as in Flink).
  */
 export function planSemiJoin(anti: boolean, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, functions: FunctionRegistry): LogicalNode {
   const width = left.schema.length;
@@ -136,7 +137,7 @@ export function planSemiJoin(anti: boolean, left: LogicalNode, right: LogicalNod
     ...(nullAware === undefined ? {} : { nullAwareKey: [leftAll.keys[keys.length - 1]!, rightAll.keys[keys.length - 1]!] as const }),
   });
   if (leftWidth === width) return plan;
-  return LogicalProject.create({ input: plan, exprs: left.schema.map((f, i) => Exprs.inputRef(i, f.type)), names: left.schema.map((f) => f.name) });
+  return LogicalProject.create({ input: plan, exprs: plan.schema.slice(0, width).map((f, i) => Exprs.inputRef(i, f.type)), names: left.schema.map((f) => f.name) });
 }
 
 /** `(l = r) IS NOT FALSE` with `l` reading only left columns and `r` only right ones, as a key pair. */

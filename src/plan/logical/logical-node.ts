@@ -20,7 +20,7 @@ import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type Sql
 import type { WindowSpec } from '../../common/window-spec.js';
 import type { WindowFunction } from '../../common/window-function.js';
 import type { CorrelateFunction } from '../../expr/correlate-function.js';
-import type { ScalarExpr } from '../../expr/scalar-expr.js';
+import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 
 /** Any logical node. */
 export type LogicalNode =
@@ -585,7 +585,27 @@ export const LogicalOverWindow = {
   },
 };
 
-/** The factory of {@link LogicalSemiJoin}: the left input's schema. */
+/**
+ * The schema with its time attributes materialized (plain TIMESTAMPs), as Flink's
+ * RelTimeIndicatorConverter leaves the output of a regular join: a row may be emitted (or
+ * retracted) when the other side changes, long after the watermark passed its time.
+ */
+export function materializedSchema(schema: Schema): Schema {
+  return schema.some((f) => timeAttributeOf(f.type) !== undefined) ? schema.map((f) => ({ name: f.name, type: withoutTimeAttribute(f.type) })) : schema;
+}
+
+/**
+ * `input` with its time attributes materialized: a projection of its columns as plain TIMESTAMPs
+ * (the input itself when it has none). What goes into a regular join of a subquery is materialized
+ * first, so that the expressions bound over it read plain TIMESTAMPs.
+ */
+export function materializeTimeAttributes(input: LogicalNode): LogicalNode {
+  const schema = materializedSchema(input.schema);
+  if (schema === input.schema) return input;
+  return LogicalProject.create({ input, exprs: schema.map((f, i) => Exprs.inputRef(i, f.type)), names: schema.map((f) => f.name) });
+}
+
+/** The factory of {@link LogicalSemiJoin}: the left input's schema, its time attributes materialized (a regular join, as in Flink). */
 export const LogicalSemiJoin = {
   create(args: Fields<LogicalSemiJoin>): LogicalSemiJoin {
     return {
@@ -598,21 +618,23 @@ export const LogicalSemiJoin = {
       ...(args.nullSafe === undefined ? {} : { nullSafe: args.nullSafe }),
       condition: args.condition,
       ...(args.nullAwareKey === undefined ? {} : { nullAwareKey: args.nullAwareKey }),
-      schema: args.left.schema,
+      schema: materializedSchema(args.left.schema),
     };
   },
 };
 
 /**
  * The factory of {@link LogicalApply}: the input's schema; SCALAR appends the value as column
- * `$scalar<n>` (n its position) of type `valueType`.
+ * `$scalar<n>` (n its position) of type `valueType`. The apply becomes a regular join, so its
+ * output has no time attributes (Flink materializes them: see {@link materializedSchema}).
  */
 export const LogicalApply = {
   create(args: Fields<LogicalApply> & { readonly valueType?: SqlType }): LogicalApply {
     const { valueType, ...fields } = args;
     if (args.applyType === 'SCALAR' && valueType === undefined) throw new WeirError('INTERNAL_ERROR', 'a scalar subquery apply needs the type of its value');
     const width = args.input.schema.length;
-    const schema = args.applyType === 'SCALAR' ? [...args.input.schema, { name: `$scalar${width}`, type: valueType! }] : args.input.schema;
+    const input = materializedSchema(args.input.schema);
+    const schema = args.applyType === 'SCALAR' ? [...input, { name: `$scalar${width}`, type: withoutTimeAttribute(valueType!) }] : input;
     return { kind: 'apply', ...fields, schema };
   },
 };

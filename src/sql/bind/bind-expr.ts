@@ -10,7 +10,7 @@ import { formatType, sameType, SqlTypes, withNullable, type SqlType } from '../.
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, castRefusal, leastRestrictive } from '../../expr/type-coercion.js';
-import type { ExistsExpr, Expr, FunctionCall, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
+import type { ExistsExpr, Expr, FunctionCall, Identifier, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
 import { binaryLiteral, intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
@@ -127,15 +127,20 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
       throw new WeirError('INVALID_ARGUMENT', '* is only allowed in a select list or in COUNT(*)', { span: expr.span });
     case 'item-access':
       return makeCall('ITEM', [bindExpr(expr.expr, ctx), bindExpr(expr.index, ctx)], expr.span, ctx);
-    case 'scalar-subquery':
+    case 'scalar-subquery': {
+      const flattened = ctx.onSubquery === undefined ? undefined : withoutGlobalHaving(expr, ctx.functions);
+      if (flattened !== undefined) return bindExpr(flattened, ctx);
       if (ctx.onSubquery !== undefined) return ctx.onSubquery(expr);
       throw new WeirError('UNSUPPORTED', `a scalar subquery is not supported in ${ctx.clause}`, {
         span: expr.span,
         hint: 'scalar subqueries are supported in WHERE, HAVING and the SELECT list; compute the value in a subquery of FROM and join it',
       });
+    }
     case 'in-subquery':
     case 'exists':
     case 'quantified': {
+      const flattened = ctx.onSubquery === undefined ? undefined : withoutGlobalHaving(expr, ctx.functions);
+      if (flattened !== undefined) return bindExpr(flattened, ctx);
       const counted = expr.kind === 'exists' && ctx.onSubquery !== undefined ? existsAsCount(expr, ctx.functions) : undefined;
       if (counted !== undefined) return bindExpr(counted, ctx);
       if (expr.kind !== 'exists' && ctx.onInValue !== undefined) return ctx.onInValue(expr);
@@ -166,6 +171,48 @@ function existsAsCount(expr: ExistsExpr, functions: FunctionRegistry): Expr | un
   const counted: SelectQuery = { ...query, distinct: false, items: [{ kind: 'select-expr', span, expr: count }], orderBy: [], windows: [] };
   const zero: Expr = { kind: 'literal', span, type: 'number', text: '0' };
   return { kind: 'binary', span, op: expr.negated ? '=' : '>', left: { kind: 'scalar-subquery', span: query.span, query: counted }, right: zero };
+}
+
+/**
+ * A subquery expression over a select block that aggregates without GROUP BY and has a HAVING
+ * (which reads an aggregate), rewritten into scalar subqueries over the same block without the
+ * HAVING, which always have exactly one row (per outer row, correlated or not): the block has its
+ * one row when `h` holds, else none. With `flag` = `(SELECT CASE WHEN h THEN TRUE ELSE FALSE END ...)`
+ * and `v` = `(SELECT CASE WHEN h THEN item END ...)`:
+ * - `(SELECT item ... HAVING h)` is `v` (NULL without the row);
+ * - `[NOT] EXISTS` is `[NOT] flag`;
+ * - `x [NOT] IN`, `x op ANY | ALL` are `CASE WHEN flag THEN x op v ELSE <over no rows> END` (FALSE,
+ *   for ALL TRUE), `(x, y) IN` the AND of the fields' equalities with their `v`s, NOT IN negated.
+ * Undefined for any other expression. (The block over no rows is the COUNT-bug case of the scalar
+ * subqueries: its HAVING and items are evaluated with COUNT 0 and other aggregates NULL.)
+ */
+export function withoutGlobalHaving(expr: Expr, functions: FunctionRegistry): Expr | undefined {
+  if (expr.kind !== 'scalar-subquery' && expr.kind !== 'exists' && expr.kind !== 'in-subquery' && expr.kind !== 'quantified') return undefined;
+  const query = expr.query;
+  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having === undefined || !containsAggregate(query.having, functions)) return undefined;
+  const having = query.having;
+  const span = expr.span;
+  const bool = (value: boolean): Expr => ({ kind: 'literal', span, type: 'boolean', value });
+  const block = (item: Expr, alias?: Identifier): Expr => ({
+    kind: 'scalar-subquery',
+    span: query.span,
+    query: { ...query, having: undefined, items: [{ kind: 'select-expr', span: item.span, expr: item, ...(alias === undefined ? {} : { alias }) }] },
+  });
+  const when = (then: Expr, otherwise?: Expr): Expr => ({ kind: 'case', span, whens: [{ when: having, then }], ...(otherwise === undefined ? {} : { else: otherwise }) });
+  const items = query.items.flatMap((i) => (i.kind === 'select-expr' ? [i] : []));
+  if (items.length !== query.items.length) return undefined;
+  const values = items.map((i) => block(when(i.expr), i.alias));
+  if (expr.kind === 'scalar-subquery') return items.length === 1 ? values[0] : undefined;
+  const flag = block(when(bool(true), bool(false)));
+  if (expr.kind === 'exists') return expr.negated ? { kind: 'unary', span, op: 'NOT', operand: flag } : flag;
+  const op = expr.kind === 'in-subquery' ? '=' : expr.op;
+  const fields = expr.expr.kind === 'call' && callName(expr.expr) === 'ROW' && expr.expr.args.length > 1 ? expr.expr.args : [expr.expr];
+  if (fields.length !== values.length || fields.some((f) => f.kind === 'star' || f.kind === 'table-arg')) return undefined;
+  const compared = fields.map((f, i): Expr => ({ kind: 'binary', span, op, left: f as Expr, right: values[i]! }));
+  const comparison = compared.reduce((a, b) => ({ kind: 'binary', span, op: 'AND', left: a, right: b }));
+  const overNoRows = bool(expr.kind === 'quantified' && expr.quantifier === 'ALL');
+  const result: Expr = { kind: 'case', span, whens: [{ when: flag, then: comparison }], else: overNoRows };
+  return expr.kind === 'in-subquery' && expr.negated ? { kind: 'unary', span, op: 'NOT', operand: result } : result;
 }
 
 /** True when the expression contains an aggregate call (outside any OVER window). */

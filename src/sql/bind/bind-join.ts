@@ -56,8 +56,8 @@ export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): 
   let node: TableRef = from;
   for (; node.kind === 'join' && node.type === 'CROSS'; node = node.left) items.unshift(node.right);
   items.unshift(node);
-  // `FROM t, UNNEST(t.tags)`: an item reading the columns to its left is bound as a join tree.
-  if (items.some(isCorrelated)) return undefined;
+  // `FROM t, UNNEST(t.tags)`, `FROM t, LATERAL (...)`: an item reading the columns to its left is bound as a join tree.
+  if (items.some((item) => isCorrelated(item) || (item.kind === 'derived-table' && item.lateral))) return undefined;
   if (items.length === 2 && items[1]!.kind === 'named-table' && items[1]!.forSystemTimeAsOf !== undefined) return bindFrom({ ...from, type: 'INNER', on: where }, ctx);
   const bound = items.map((item) => bindFrom(item, ctx));
   const scope = bound.slice(1).reduce((all, item) => all.concat(item.scope), bound[0]!.scope);

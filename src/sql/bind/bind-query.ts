@@ -17,6 +17,7 @@ import type { Expr, Identifier, Query, SetOperation, TableRef, ValuesQuery } fro
 import { bindExpr, castTo } from './bind-expr.js';
 import { bindCorrelatedAlone, bindCorrelatedJoin, isCorrelated, type CorrelatedRef } from './bind-correlate.js';
 import { bindJoin } from './bind-join.js';
+import { bindLateralJoin, isLateralJoin } from './bind-lateral.js';
 import { bindOrderLimit } from './bind-order-limit.js';
 import { bindSelect } from './bind-select.js';
 import { bindTemporalJoin, isTemporalJoin } from './bind-temporal-join.js';
@@ -63,6 +64,7 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
       return aliased(relation, ref.alias?.name, ref.columnAliases, ref.span);
     }
     case 'join':
+      if (isLateralJoin(ref)) return bindLateralJoin(ref, bindFrom(ref.left, ctx), ctx);
       if (isCorrelated(ref.right)) return bindCorrelatedJoin({ ...ref, right: ref.right as CorrelatedRef }, bindFrom(ref.left, ctx), ctx);
       if (isTemporalJoin(ref)) return bindTemporalJoin(ref, bindFrom(ref.left, ctx), ctx);
       return bindJoin(ref, bindFrom(ref.left, ctx), bindFrom(ref.right, ctx), ctx);
@@ -77,8 +79,8 @@ export function bindFrom(ref: TableRef, ctx: BinderContext): BoundFrom {
 }
 
 /**
- * `LATERAL (query)`: bound like any subquery — weir does not correlate a subquery with the FROM
- * items to its left, so one that reads their columns fails saying what to write instead.
+ * `LATERAL (query)` alone (not the right side of a join, which bind-lateral.ts correlates with the
+ * items to its left): bound like any subquery; a column it cannot resolve is reported as such.
  */
 function bindLateralSubquery(query: Query, ctx: BinderContext): BoundRelation {
   try {

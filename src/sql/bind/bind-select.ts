@@ -13,7 +13,7 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, Identifier, InSubqueryExpr, OrderItem, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
-import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
+import { bindExpr, callName, containsAggregate, visitExpr, withoutGlobalHaving, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
@@ -21,7 +21,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
-import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
+import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, materializedExpr, materializeRelation, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -49,7 +49,13 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   const plainWhere = subqueryConjuncts.length === 0 ? query.where : andOf(whereConjuncts.filter((c) => !containsSubquery(c)));
   const comma = query.from !== undefined && plainWhere !== undefined ? bindCommaJoin(query.from, plainWhere, ctx) : undefined;
   const where = comma === undefined ? plainWhere : undefined;
-  const from = comma ?? (query.from === undefined ? singleRow() : bindFrom(query.from, ctx));
+  const bound = comma ?? (query.from === undefined ? singleRow() : bindFrom(query.from, ctx));
+  // A subquery of the WHERE, or of the select list of a block that does not aggregate, is joined
+  // with the FROM relation: a regular join, whose output has no time attributes (as in Flink), so
+  // they are materialized before anything is bound over them.
+  const aggregates = query.groupBy.length > 0 || query.having !== undefined || query.items.some((i) => i.kind === 'select-expr' && containsAggregate(i.expr, ctx.functions));
+  const joinsSubquery = subqueryConjuncts.length > 0 || (!aggregates && query.items.some((i) => i.kind === 'select-expr' && containsSubquery(i.expr)));
+  const from = joinsSubquery ? materializeRelation(bound) : bound;
   let plan = from.plan;
   const scope = from.scope;
   // A scalar subquery appends its value to the plan (after the FROM columns, which the scope indexes).
@@ -77,8 +83,9 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (subqueryConjuncts.length > 0) {
     const filters: ScalarExpr[] = [];
     for (const conjunct of subqueryConjuncts) {
+      // (A subquery aggregating without GROUP BY with a HAVING is bound as a value: see withoutGlobalHaving.)
       const predicate = subqueryPredicate(conjunct);
-      if (predicate === undefined) {
+      if (predicate === undefined || withoutGlobalHaving(predicate.core, ctx.functions) !== undefined) {
         const condition = bindExpr(conjunct, exprContext);
         requireBoolean(condition, 'WHERE', conjunct.span);
         filters.push(condition);
@@ -337,7 +344,7 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const havingPlain: Expr[] = [];
   for (const conjunct of havingConjuncts) {
     const predicate = containsSubquery(conjunct) ? subqueryPredicate(conjunct) : undefined;
-    if (predicate === undefined) {
+    if (predicate === undefined || withoutGlobalHaving(predicate.core, ctx.functions) !== undefined) {
       havingPlain.push(conjunct);
       continue;
     }
@@ -386,16 +393,19 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
         });
       }),
   };
+  // Over the applies of subqueries the time attributes are materialized.
+  const applied = scalars.length > 0 || havingPredicates.length > 0;
+  const overApplies = (e: ScalarExpr): ScalarExpr => (applied ? materializedExpr(e) : e);
   for (const prepared of scalars) plan = attachScalar(plan, prepared, outer);
 
   const havingFilters: ScalarExpr[] = [];
   for (const { prepared, value, span } of havingPredicates) {
-    const attached = attachPredicate(plan, prepared, value === undefined ? undefined : toAggregateOutput(value, span, 'HAVING'), outer, ctx.functions);
+    const attached = attachPredicate(plan, prepared, value === undefined ? undefined : overApplies(toAggregateOutput(value, span, 'HAVING')), outer, ctx.functions);
     plan = attached.plan;
     if (attached.filter !== undefined) havingFilters.push(attached.filter);
   }
   if (having !== undefined) {
-    const condition = toAggregateOutput(having, havingExpr!.span, 'HAVING');
+    const condition = overApplies(toAggregateOutput(having, havingExpr!.span, 'HAVING'));
     requireBoolean(condition, 'HAVING', havingExpr!.span);
     havingFilters.push(condition);
   }
@@ -403,7 +413,7 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
     const condition = havingFilters.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
     plan = LogicalFilter.create({ input: plan, condition });
   }
-  const exprs = boundItems.map(({ item, expr }) => toAggregateOutput(expr, item.span, 'SELECT'));
+  const exprs = boundItems.map(({ item, expr }) => overApplies(toAggregateOutput(expr, item.span, 'SELECT')));
   return project(plan, exprs, items.map((i) => i.name));
 }
 

@@ -18,15 +18,36 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
-import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
-import { inputsOf, LogicalAggregate, LogicalApply, LogicalProject, LogicalValues, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
+import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
+import { planJoin } from '../../plan/logical/join-condition.js';
+import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
+
+/**
+ * A FROM relation a subquery is joined with, its time attributes materialized (plain TIMESTAMPs in
+ * the plan and in the scope): the join is a regular one, as in Flink.
+ */
+export function materializeRelation(relation: { readonly plan: LogicalNode; readonly scope: Scope }): { plan: LogicalNode; scope: Scope } {
+  const plan = materializeTimeAttributes(relation.plan);
+  if (plan === relation.plan) return relation;
+  return { plan, scope: new Scope(relation.scope.columns.map((c) => ({ ...c, type: withoutTimeAttribute(c.type) }))) };
+}
+
+/**
+ * `expr` read over the apply of a subquery, which materialized the time attributes of its input:
+ * its column references and its value plain TIMESTAMPs (a window property such as TUMBLE_ROWTIME
+ * computed over the aggregate below the apply is no longer one either).
+ */
+export function materializedExpr(expr: ScalarExpr): ScalarExpr {
+  const refs = remapInputs(expr, (ref) => (timeAttributeOf(ref.type) === undefined ? ref : Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type))));
+  return timeAttributeOf(refs.type) === undefined ? refs : ({ ...refs, type: withoutTimeAttribute(refs.type) } as ScalarExpr);
+}
 
 /** A predicate over a subquery, with the NOTs above it folded into `negated`. */
 export interface SubqueryPredicate {
@@ -336,7 +357,8 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
     throw new WeirError('UNSUPPORTED', `LIMIT and OFFSET are not supported in a correlated subquery ${sql}`, { span, hint: 'drop the LIMIT, or compute the rows per outer value with ROW_NUMBER() OVER (PARTITION BY ...) and join them' });
   }
   if (globalAggregate && query.having !== undefined) {
-    throw new WeirError('UNSUPPORTED', `HAVING is not supported in a correlated subquery that aggregates without GROUP BY ${sql}`, { span, hint: 'move the condition out of the subquery: compare its value in the outer WHERE' });
+    // (One whose HAVING reads an aggregate is bound as scalar subqueries: see withoutGlobalHaving in bind-expr.ts.)
+    throw new WeirError('UNSUPPORTED', `a HAVING that reads no aggregate is not supported in a correlated subquery that aggregates without GROUP BY ${sql}`, { span, hint: 'move the condition out of the subquery: compare its value in the outer WHERE' });
   }
   // An aggregating or scalar subquery is computed once per correlation value. Correlated by
   // equalities of an inner column with an outer expression, the inner columns are its grouping
@@ -348,7 +370,7 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
       const innerSide = grouped ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, ctx, sql);
+  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -393,11 +415,9 @@ const OUTER_VALUES = '$outer';
  * the distinct values of the plan the subquery is attached to. An outer row whose values meet no
  * inner row has no group: it gets the value over no rows (COUNT's 0), as in the equality case.
  */
-function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, ctx: BinderContext, sql: string): BoundSubquery {
-  const star = query.items.find((i) => i.kind === 'select-star' && i.qualifier.length === 0);
-  if (star !== undefined) {
-    throw new WeirError('UNSUPPORTED', `SELECT * is not supported in the subquery ${sql}, correlated by a condition other than inner.c = outer.x`, { span: star.span, hint: 'name the column the subquery returns' });
-  }
+function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, inner: Scope, ctx: BinderContext, sql: string): BoundSubquery {
+  // A bare `*` names the columns of the subquery's own FROM (`inner`), not `$outer`'s joined to it.
+  const items = query.items.flatMap((item): SelectItem[] => (item.kind === 'select-star' && item.qualifier.length === 0 ? starItems(inner, item.span) : [item]));
   const outerRefs: ColumnRef[] = [];
   const key = (ref: ColumnRef): string => ref.parts.map((p) => p.name.toLowerCase()).join('.');
   const valueName = (ref: ColumnRef): string => {
@@ -416,7 +436,7 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const from: TableRef = { kind: 'named-table', span, name: { kind: 'qualified-name', span, parts: [identifier(OUTER_VALUES, span)] } };
   const modified: SelectQuery = {
     ...query,
-    items: [...query.items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
+    items: [...items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
     from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
     where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
     groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
@@ -426,6 +446,16 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const correlation = outerExprs.map((e, i) => Exprs.call('IS NOT DISTINCT FROM', [e, Exprs.inputRef(outer.columns.length + width + i, relation.schema[width + i]!.type)], SqlTypes.boolean(false)));
   const globalAggregate = grouped && query.groupBy.length === 0;
   return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql, outerValues: placeholder };
+}
+
+/** `*` over a FROM's scope as the list of its columns, each qualified by its relation when it has one (`t.c AS c`). */
+function starItems(scope: Scope, span: SourceSpan): SelectItem[] {
+  return scope.columns
+    .filter((c) => c.merged !== true)
+    .map((c): SelectItem => {
+      const parts = c.qualifier === undefined ? [identifier(c.name, span)] : [identifier(c.qualifier, span), identifier(c.name, span)];
+      return { kind: 'select-expr', span, expr: { kind: 'column-ref', span, parts }, alias: identifier(c.name, span) };
+    });
 }
 
 /**
@@ -566,20 +596,20 @@ function mapColumnRefs(expr: Expr, map: (ref: ColumnRef) => ColumnRef): Expr {
 }
 
 /**
- * The value of the first column of an aggregating plan over no rows, when it is not NULL: the
+ * The value of a column (the first) of an aggregating plan over no rows, when it is not NULL: the
  * select list's expression with COUNT as 0 and every other aggregate and grouping key as NULL
  * (the COUNT bug: a correlation value without rows has no group, yet COUNT over it is 0).
  */
-function emptyValueOf(plan: LogicalNode): ScalarExpr | null {
+function emptyValueOf(plan: LogicalNode, column = 0): ScalarExpr | null {
   let top = plan;
   let value: ScalarExpr | undefined;
   if (top.kind === 'project') {
-    value = top.exprs[0];
+    value = top.exprs[column];
     top = top.input;
   }
   if (top.kind !== 'aggregate') return null;
   const aggregate = top;
-  value ??= Exprs.inputRef(0, aggregate.schema[0]!.type);
+  value ??= Exprs.inputRef(column, aggregate.schema[column]!.type);
   const substituted = remapInputs(value, (ref) => {
     const call = ref.index >= aggregate.keys.length ? aggregate.calls[ref.index - aggregate.keys.length] : undefined;
     return call?.function === 'COUNT' ? Exprs.literal(0, SqlTypes.bigint(false)) : Exprs.literal(null, withNullable(ref.type, true));
@@ -609,6 +639,10 @@ export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr 
   const op = all ? NEGATED[written] : written;
   const negated = all || (core.kind === 'in-subquery' && core.negated);
   const not = (e: ScalarExpr): ScalarExpr => (negated ? call('NOT', [e]) : e);
+  if (core.kind === 'in-subquery' && rowArity(core.expr) > 1) {
+    const value = attachRowInAsValue(plan, core, x, outer, ctx);
+    return { plan: value.plan, value: not(value.value) };
+  }
   const bound = bindSubquery(core.query, outer, ctx, 'scalar', span);
   requireOneColumn(bound, core.kind === 'quantified' ? `${core.op} ${core.quantifier} (subquery)` : 'IN (subquery)', span);
   const outerColumns: OuterColumns = { width: outer.columns.length };
@@ -668,4 +702,152 @@ export function attachComparisonAsValue(plan: LogicalNode, core: InSubqueryExpr 
     type: bool,
   };
   return { plan: current, value: not(mark) };
+}
+
+/** A LATERAL derived table joined to the FROM items to its left: their columns, then its own (named as its select list). */
+export interface LateralJoin {
+  readonly plan: LogicalNode;
+  readonly columns: readonly Field[];
+}
+
+/**
+ * `left [CROSS | INNER | LEFT] JOIN LATERAL (query) [ON on]`, decorrelated as Calcite does: the
+ * query is bound as a subquery correlated to `left` (its WHERE conjuncts that read `left`'s columns
+ * pulled out), then joined with `left` on them and `on` (`bindOn` binds it over `left`'s columns
+ * then the subquery's). Equalities become join keys; a subquery that aggregates and is correlated
+ * by other conditions is computed over the distinct values of the outer columns it reads. One that
+ * aggregates without GROUP BY has exactly one row per `left` row: a LEFT join on the correlation,
+ * the columns of a row without a match their values over no rows (COUNT's 0), then `on` filters
+ * (INNER) or NULLs them out (LEFT). A HAVING of such a query becomes a flag column that takes part
+ * in the condition. `left` must have no time attributes (the join is a regular one).
+ */
+export function joinLateral(left: { readonly plan: LogicalNode; readonly scope: Scope }, query: Query, joinType: 'INNER' | 'LEFT', bindOn: (columns: readonly Field[]) => ScalarExpr | null, ctx: BinderContext, span: SourceSpan): LateralJoin {
+  const functions = ctx.functions;
+  const bool = SqlTypes.boolean(false);
+  // HAVING without GROUP BY: the block's row exists when the flag (its last column) is TRUE.
+  const flagged = query.kind === 'select' && query.groupBy.length === 0 && query.having !== undefined && containsAggregate(query.having, functions);
+  const bound = bindSubquery(flagged ? withHavingFlag(query) : query, left.scope, ctx, 'compared', span);
+  const width = left.plan.schema.length;
+  const visible = flagged ? bound.width - 1 : bound.width;
+  const subquery = withOuterValues(bound, left.plan, bound.correlation);
+  const and = (conjuncts: readonly ScalarExpr[]): ScalarExpr | null => conjunction(conjuncts.filter((c) => !(c.kind === 'literal' && c.value === true)));
+  // (Over the join of `left` with the subquery, or the per-row values: the flag follows the visible columns.)
+  const flag = (type: SqlType): ScalarExpr[] => (flagged ? [Exprs.inputRef(width + visible, type)] : []);
+  const output = (plan: LogicalNode, exprs: readonly ScalarExpr[], names: readonly string[]): LateralJoin => {
+    const materialized = exprs.map((e) => (timeAttributeOf(e.type) === undefined ? e : ({ ...e, type: withoutTimeAttribute(e.type) } as ScalarExpr)));
+    const projected = LogicalProject.create({ input: plan, exprs: materialized, names });
+    return { plan: projected, columns: projected.schema.slice(width) };
+  };
+  const leftColumns = (plan: LogicalNode): ScalarExpr[] => left.plan.schema.map((_, i) => Exprs.inputRef(i, plan.schema[i]!.type));
+  const names = [...left.plan.schema.map((f) => f.name), ...bound.plan.schema.slice(0, visible).map((f) => f.name)];
+  if (!bound.globalAggregate || bound.correlation.length === 0) {
+    const fields = bound.plan.schema.slice(0, visible).map((f) => ({ name: f.name, type: withoutTimeAttribute(joinType === 'LEFT' ? withNullable(f.type, true) : f.type) }));
+    const on = bindOn(fields);
+    const joined = planJoin(joinType, left.plan, subquery, and([...bound.correlation, ...flag(subquery.schema[visible]?.type ?? bool), ...(on === null ? [] : [on])]), functions);
+    return output(joined, [...leftColumns(joined), ...fields.map((_, i) => Exprs.inputRef(width + i, joined.schema[width + i]!.type))], names);
+  }
+  // One row per left row: the values over no rows where the correlation meets none.
+  const sub = subquery.schema;
+  const marked: LogicalNode = LogicalProject.create({ input: subquery, exprs: [...sub.map((f, i) => Exprs.inputRef(i, f.type)), Exprs.literal(true, bool)], names: [...sub.map((f) => f.name), '$matched'] });
+  const joined = planJoin('LEFT', left.plan, marked, conjunction(bound.correlation), functions);
+  const matched = Exprs.call('IS NOT NULL', [Exprs.inputRef(width + sub.length, SqlTypes.boolean(true))], bool);
+  const values = Array.from({ length: bound.width }, (_, i): ScalarExpr => {
+    const value = Exprs.inputRef(width + i, joined.schema[width + i]!.type);
+    const empty = emptyValueOf(bound.plan, i);
+    if (empty === null) return value;
+    const type = withNullable(withoutTimeAttribute(bound.plan.schema[i]!.type), bound.plan.schema[i]!.type.nullable || empty.type.nullable);
+    return { kind: 'case', whens: [{ when: matched, then: castIfNeeded(value, type) }], else: castIfNeeded(empty, type), type };
+  });
+  const perRow: LogicalNode = LogicalProject.create({ input: joined, exprs: [...leftColumns(joined), ...values], names: [...names, ...(flagged ? ['$having'] : [])] });
+  const fields = perRow.schema.slice(width, width + visible).map((f) => ({ name: f.name, type: joinType === 'LEFT' ? withNullable(f.type, true) : f.type }));
+  const on = bindOn(fields);
+  const condition = and([...flag(perRow.schema[width + visible]?.type ?? bool), ...(on === null ? [] : [on])]);
+  const columns = (input: LogicalNode): ScalarExpr[] => fields.map((_, i) => Exprs.inputRef(width + i, input.schema[width + i]!.type));
+  if (condition === null) return output(perRow, [...leftColumns(perRow), ...columns(perRow)], names);
+  if (joinType === 'INNER') {
+    const filtered: LogicalNode = LogicalFilter.create({ input: perRow, condition });
+    return output(filtered, [...leftColumns(filtered), ...columns(filtered)], names);
+  }
+  const nulled = columns(perRow).map((c, i): ScalarExpr => ({ kind: 'case', whens: [{ when: condition, then: c }], else: Exprs.literal(null, fields[i]!.type), type: withNullable(c.type, true) }));
+  return output(perRow, [...leftColumns(perRow), ...nulled], names);
+}
+
+/** A select block aggregating without GROUP BY, its HAVING `h` replaced by a last column `CASE WHEN h THEN TRUE ELSE FALSE END`. */
+function withHavingFlag(query: SelectQuery): SelectQuery {
+  const span = query.having!.span;
+  const bool = (value: boolean): Expr => ({ kind: 'literal', span, type: 'boolean', value });
+  const flag: Expr = { kind: 'case', span, whens: [{ when: query.having!, then: bool(true) }], else: bool(false) };
+  return { ...query, having: undefined, items: [...query.items, { kind: 'select-expr', span, expr: flag, alias: identifier('$having', span) }] };
+}
+
+/** `expr` as `type` (a cast when the types differ beyond nullability). */
+function castIfNeeded(expr: ScalarExpr, type: SqlType): ScalarExpr {
+  return expr.type.kind === type.kind && JSON.stringify({ ...expr.type, nullable: true }) === JSON.stringify({ ...type, nullable: true }) ? expr : Exprs.cast(expr, type);
+}
+
+/**
+ * `(x1, ..., xn) IN (SELECT v1, ..., vn ...)` used as a value, in SQL's three-valued logic: TRUE
+ * when some row has every `xi = vi` TRUE, else NULL when some row has none of them FALSE (the row
+ * comparison is NULL), else FALSE. Both are counted per distinct value of the outer expressions it
+ * reads (Calcite's value generator): those values are joined with the subquery's rows on its
+ * correlation and `(x1 = v1 AND ...) IS NOT FALSE`, counted grouped by them (all rows, and those
+ * whose comparison is TRUE), and the counts joined back to the outer rows null-safely (0 where
+ * none). `row` is the bound ROW of the x's over `plan`. Appends the counts to `plan`.
+ */
+function attachRowInAsValue(plan: LogicalNode, core: InSubqueryExpr, row: ScalarExpr, outer: Scope, ctx: BinderContext): { plan: LogicalNode; value: ScalarExpr } {
+  const functions = ctx.functions;
+  const span = core.span;
+  const call = (name: string, args: readonly ScalarExpr[]): ScalarExpr => makeCall(name, args, span, { functions });
+  const bound = bindSubquery(core.query, outer, ctx, 'compared', span);
+  const arity = rowArity(core.expr);
+  requireColumns(bound, arity, 'IN (subquery)', span);
+  if (bound.globalAggregate && bound.correlation.length > 0) {
+    throw new WeirError('UNSUPPORTED', `a row IN used as a value is not supported over a correlated subquery that aggregates without GROUP BY ${bound.sql}`, {
+      span,
+      hint: 'compare each value with its own scalar subquery: x1 = (SELECT ...) AND x2 = (SELECT ...)',
+    });
+  }
+  if (row.kind !== 'call' || row.name !== 'ROW' || row.args.length !== arity) throw new WeirError('INTERNAL_ERROR', `a row IN compares a row of ${arity} values`, { span });
+  const W = outer.columns.length;
+  const sub = withOuterValues(bound, plan, shiftCorrelation(bound.correlation, { width: W }, plan.schema.length));
+  // The outer values: the row's fields, then the outer columns the correlation reads.
+  const outerColumns = [...new Set(bound.correlation.flatMap((c) => inputRefsOf(c).filter((r) => r < W)))].sort((a, b) => a - b);
+  const keys = [...row.args, ...outerColumns.map((i) => Exprs.inputRef(i, plan.schema[i]!.type))];
+  const K = keys.length;
+  const keyNames = keys.map((_, i) => `$k${i}`);
+  const projected: LogicalNode = LogicalProject.create({ input: plan, exprs: keys, names: keyNames });
+  const values: LogicalNode = LogicalAggregate.create({ input: projected, keys: keys.map((_, i) => i), calls: [] });
+  // Over the values then the subquery's columns.
+  const correlation = bound.correlation.map((c) => remapInputs(c, (r) => (r.index < W ? Exprs.inputRef(arity + outerColumns.indexOf(r.index), values.schema[arity + outerColumns.indexOf(r.index)]!.type) : Exprs.inputRef(K + r.index - W, r.type))));
+  const comparison = Array.from({ length: arity }, (_, i) => call('=', [Exprs.inputRef(i, values.schema[i]!.type), Exprs.inputRef(K + i, sub.schema[i]!.type)])).reduce((a, b) => call('AND', [a, b]));
+  const joined = planJoin('INNER', values, sub, conjunction([...correlation, call('IS NOT FALSE', [comparison])]), functions);
+  const isTrue = call('IS TRUE', [comparison]);
+  const pre: LogicalNode = LogicalProject.create({ input: joined, exprs: [...values.schema.map((_, i) => Exprs.inputRef(i, joined.schema[i]!.type)), isTrue], names: [...keyNames, '$true'] });
+  const bigint = SqlTypes.bigint(false);
+  const count = (name: string, filter: number | null): AggregateCall => ({ function: 'COUNT', args: [], argTypes: [], distinct: false, filter, type: bigint, name });
+  const counts: LogicalNode = LogicalAggregate.create({ input: pre, keys: keys.map((_, i) => i), calls: [count('$notFalse', null), count('$true', K)] });
+  let current = plan;
+  const attach = (column: number): ScalarExpr => {
+    const exprs = [Exprs.inputRef(column, bigint), ...keys.map((_, i) => Exprs.inputRef(i, counts.schema[i]!.type))];
+    const countPlan: LogicalNode = LogicalProject.create({ input: counts, exprs, names: [counts.schema[column]!.name, ...keyNames] });
+    // The outer rows meet their values' counts null-safely (over the outer scope then the counts' columns).
+    const nullSafe = keys.map((k, i) => Exprs.call('IS NOT DISTINCT FROM', [k, Exprs.inputRef(W + 1 + i, countPlan.schema[1 + i]!.type)], SqlTypes.boolean(false)));
+    const counted: BoundSubquery = { plan: countPlan, width: 1, correlation: nullSafe, singleRow: true, emptyValue: Exprs.literal(0, bigint), globalAggregate: false, sql: bound.sql };
+    current = attachScalar(current, { bound: counted, type: bigint }, { width: W });
+    return Exprs.inputRef(current.schema.length - 1, bigint);
+  };
+  const notFalse = attach(K);
+  const matches = attach(K + 1);
+  const zero = Exprs.literal(0, bigint);
+  const bool = SqlTypes.boolean(true);
+  const value: ScalarExpr = {
+    kind: 'case',
+    whens: [
+      { when: call('>', [matches, zero]), then: Exprs.literal(true, bool) },
+      { when: call('>', [notFalse, zero]), then: Exprs.literal(null, bool) },
+    ],
+    else: Exprs.literal(false, bool),
+    type: bool,
+  };
+  return { plan: current, value };
 }

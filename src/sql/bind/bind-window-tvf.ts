@@ -14,7 +14,7 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes, timeAttributeOf } from '../../common/sql-type.js';
+import { formatType, SqlTypes, timeAttributeOf } from '../../common/sql-type.js';
 import type { WindowSpec } from '../../common/window-spec.js';
 import { type LogicalNode, LogicalWindowTvf, windowTimeType } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, TableArg } from '../parse/ast.js';
@@ -74,9 +74,11 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
 export function requireEventTime(field: Field, name: string, span: SourceSpan): void {
   const type = field.type;
   if ((type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') || type.timeAttribute !== 'rowtime') {
-    throw new WeirError('INVALID_ARGUMENT', `the time column '${field.name}' of ${name} must be an event-time attribute`, {
+    // As Flink's message: what the column is instead (a TIMESTAMP without WATERMARK, or one a regular join or subquery materialized).
+    const declare = name === 'SESSION' ? 'declare WATERMARK FOR that column in the table (processing-time SESSION windows are not supported yet)' : 'declare WATERMARK FOR that column in the table, or use a PROCTIME() column for processing-time windows';
+    throw new WeirError('INVALID_ARGUMENT', `the time column '${field.name}' of ${name} must be an event-time attribute, but is ${formatType(type)}`, {
       span,
-      hint: name === 'SESSION' ? 'declare WATERMARK FOR that column in the table (processing-time SESSION windows are not supported yet)' : 'declare WATERMARK FOR that column in the table, or use a PROCTIME() column for processing-time windows',
+      hint: `${declare}; a time attribute read through a regular join or a subquery is a plain TIMESTAMP (as in Flink): window the rows before the join`,
     });
   }
 }
