@@ -30,7 +30,7 @@ import type { HeapStateTable } from './heap-state-table.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { listChangeOf, REWRITTEN, type ListChanges } from './list-append-log.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
-import { SnapshotPacer } from './snapshot-pacer.js';
+import { SnapshotChunks, SnapshotPacer } from './snapshot-pacer.js';
 import { SnapshotParts, streamSnapshot, writeSnapshotSync } from './snapshot-parts.js';
 import { StateFrameCollector, type LastAccess } from './state-frame-collector.js';
 
@@ -57,9 +57,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   private readonly parts = new SnapshotParts();
   private finished = false;
   private aborted = false;
-  /** What a step threw (a value that cannot be serialised): the snapshot cannot complete. */
-  private error: unknown;
-  private readonly work: Generator<void>;
+  private readonly work: SnapshotChunks;
 
   /**
    * @param tables the declared states at the barrier
@@ -87,7 +85,7 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
       this.groupsToWrite.push(group);
       this.status[group] = PENDING;
     }
-    this.work = this.steps();
+    this.work = new SnapshotChunks(this.steps());
     if (this.groupsToWrite.length === 0) this.finish();
   }
 
@@ -140,18 +138,12 @@ export class HeapSnapshotWriter implements StateSnapshotWriter {
   /** Writes one chunk (at most `chunkEntries` entries, about a time slice: snapshot-pacer.ts); returns true once everything is written. */
   step(): boolean {
     if (this.aborted) throw new Error('the snapshot was abandoned');
-    if (this.error !== undefined) throw this.error;
-    try {
-      return this.work.next().done === true;
-    } catch (error) {
-      this.error = error;
-      throw error;
-    }
+    return this.work.step();
   }
 
   /** True once a step failed: every later step throws that error again. */
   get failed(): boolean {
-    return this.error !== undefined;
+    return this.work.failed;
   }
 
   /** Abandons the snapshot (its file is not written): the copies are dropped and the backend stops copying keys for it. */

@@ -15,7 +15,7 @@
  */
 import type { RootDatabase, Transaction } from 'lmdb';
 import type { Key } from '../../common/key-codec.js';
-import { SnapshotPacer } from './snapshot-pacer.js';
+import { SnapshotChunks, SnapshotPacer } from './snapshot-pacer.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-file.js';
 import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
@@ -44,10 +44,8 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
   private readonly parts = new SnapshotParts();
   private finished = false;
   private aborted = false;
-  private readonly work: Generator<void>;
+  private readonly work: SnapshotChunks;
   private frozen: FrozenEntries;
-  /** What a step threw (LMDB failing, a value that cannot be serialised): the snapshot cannot complete. */
-  private error: unknown;
 
   /**
    * @param env the backend's environment (undefined when it has none: nothing to write)
@@ -71,7 +69,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     else if (kind === 'full') this.isEmpty = !hasAny(env, txn) && frozen.values.every((value) => value === undefined || value === NOT_FROZEN);
     else this.isEmpty = !changed.some((logs) => logs.some((keys) => (keys?.length ?? 0) > 0));
     this.frozen = this.isEmpty ? NONE_FROZEN : frozen;
-    this.work = this.steps();
+    this.work = new SnapshotChunks(this.steps());
     if (this.isEmpty) this.finish();
   }
 
@@ -94,18 +92,12 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
 
   step(): boolean {
     if (this.aborted) throw new Error('the snapshot was abandoned (its write failed, or its state backend was disposed when the job ended)');
-    if (this.error !== undefined) throw this.error;
-    try {
-      return this.work.next().done === true;
-    } catch (error) {
-      this.error = error;
-      throw error;
-    }
+    return this.work.step();
   }
 
   /** True once a step failed: every later step throws that error again. */
   get failed(): boolean {
-    return this.error !== undefined;
+    return this.work.failed;
   }
 
   stream(): AsyncGenerator<readonly Uint8Array[], void, undefined> {

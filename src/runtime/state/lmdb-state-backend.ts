@@ -55,7 +55,7 @@ import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } 
 import { decodeRecord, decodeValue, encodeKey, encodeValue, isLongKey, rangeStart, recordKey } from './lmdb-record-codec.js';
 import { LmdbSnapshotWriter, NOT_FROZEN, type FrozenEntries } from './lmdb-snapshot-writer.js';
 import { MemoryStateBackend } from './memory-state-backend.js';
-import { KEYS_PER_SNAPSHOT_CHUNK } from './snapshot-pacer.js';
+import { KEYS_PER_SNAPSHOT_CHUNK, stepFromProcessing } from './snapshot-pacer.js';
 import type { SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
 import { forEachDecodedEntry } from './state-table-codec.js';
 
@@ -221,13 +221,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
    */
   private writeChunk(): void {
     this.keysSinceChunk = 0;
-    const writer = this.writers[0]!;
-    if (writer.failed) return;
-    try {
-      writer.step();
-    } catch {
-      // Recorded by the writer (writer.failed), thrown again by its next step in the stream.
-    }
+    stepFromProcessing(this.writers[0]!);
   }
 
   getCurrentKey(): Key {

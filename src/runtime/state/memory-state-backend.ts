@@ -27,7 +27,7 @@ import { hashKeyBits, keyGroupOf, keyGroupOfHash, type Key } from '../../common/
 import { KeyChangeLog } from './key-change-log.js';
 import { appendRows, notFollowing } from './list-append-log.js';
 import { HeapSnapshotWriter, SNAPSHOT_CHUNK_ENTRIES } from './heap-snapshot-writer.js';
-import { KEYS_PER_SNAPSHOT_CHUNK } from './snapshot-pacer.js';
+import { KEYS_PER_SNAPSHOT_CHUNK, stepFromProcessing } from './snapshot-pacer.js';
 import { HeapStateTable } from './heap-state-table.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
 import { deserializeOwning } from './owning-deserializer.js';
@@ -122,13 +122,7 @@ export class MemoryStateBackend implements SnapshottingStateBackend {
    */
   private writeChunk(): void {
     this.keysSinceChunk = 0;
-    const writer = this.writers[0]!;
-    if (writer.failed) return;
-    try {
-      writer.step();
-    } catch {
-      // Recorded by the writer (writer.failed), thrown again by its next step in the stream.
-    }
+    stepFromProcessing(this.writers[0]!);
   }
 
   getCurrentKey(): Key {

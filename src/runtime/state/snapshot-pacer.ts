@@ -15,6 +15,49 @@
  */
 export const KEYS_PER_SNAPSHOT_CHUNK = 4096;
 
+/**
+ * A snapshot writer's chunks of work (a generator whose every `yield` is a point where processing
+ * may run) that remembers the first failure: a step after it throws it again, so a failed chunk
+ * written from processing reaches the writer's stream, which declines the checkpoint.
+ */
+export class SnapshotChunks {
+  private error: unknown;
+  private failedOnce = false;
+
+  constructor(private readonly work: Generator<void>) {}
+
+  /** Runs one chunk; true once the work is done. */
+  step(): boolean {
+    if (this.failedOnce) throw this.error;
+    try {
+      return this.work.next().done === true;
+    } catch (error) {
+      this.failedOnce = true;
+      this.error = error;
+      throw error;
+    }
+  }
+
+  /** True once a chunk failed. */
+  get failed(): boolean {
+    return this.failedOnce;
+  }
+}
+
+/**
+ * Writes a chunk of a pending snapshot from processing (every {@link KEYS_PER_SNAPSHOT_CHUNK} key
+ * changes), unless it already failed. A failure is the writer's, not processing's: it is recorded
+ * (see {@link SnapshotChunks}) and thrown again by the writer's next step in its stream.
+ */
+export function stepFromProcessing(writer: { readonly failed: boolean; step(): boolean }): void {
+  if (writer.failed) return;
+  try {
+    writer.step();
+  } catch {
+    // Recorded by the writer (writer.failed), thrown again by its next step in the stream.
+  }
+}
+
 /** Milliseconds a chunk runs at least. */
 export const SNAPSHOT_SLICE_MS = 4;
 
