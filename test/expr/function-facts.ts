@@ -1336,6 +1336,14 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["TYPEOF(MAP['a', 1])", 'MAP<CHAR(1) NOT NULL, INT NOT NULL> NOT NULL'],
     ["TYPEOF(ROW(1, 'a'))", 'ROW<`EXPR$0` INT NOT NULL, `EXPR$1` CHAR(1) NOT NULL> NOT NULL'],
     ['TYPEOF(1, TRUE)', 'INT NOT NULL'],
+    // The empty literal is CHAR(0) (Flink's CharType.ofEmptyLiteral(), summary 'CHAR(0) NOT NULL');
+    // concatenation adds the lengths, and CONCAT's varying result of length 0 is VARCHAR(0).
+    ["TYPEOF('')", 'CHAR(0) NOT NULL'],
+    ["'' || ''", '', 'CHAR(0) NOT NULL'],
+    ["'ab' || ''", 'ab', 'CHAR(2) NOT NULL'],
+    ["CONCAT('', '')", '', 'VARCHAR(0) NOT NULL'],
+    ["CASE WHEN 1 = 1 THEN '' ELSE 'abc' END", '', 'VARCHAR(3) NOT NULL'],
+    ["TYPEOF(X'')", 'BINARY(0) NOT NULL'],
     ['CAST(3.7 AS INT)', '3'],
     ['CAST(-3.7e0 AS INT)', '-3'],
     ['CAST(3e9 AS INT)', '2147483647'],
