@@ -1068,6 +1068,20 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["DATE_FORMAT(DATE '2003-07-04', 'dd.MM.yyyy HH:mm')", '04.07.2003 00:00'],
     ["TO_TIMESTAMP('garbage', 'yyyy-MM-dd')", null, 'TIMESTAMP(3)'],
     ["TO_TIMESTAMP('2003070415', 'yyyyMMddHH')", '2003-07-04 15:00:00.000'],
+    // TO_TIMESTAMP reads its pattern as java.time's DateTimeFormatter does: S letters are the
+    // fraction of the second (SimpleDateFormat, used by UNIX_TIMESTAMP and TO_DATE, reads them as milliseconds).
+    ["TO_TIMESTAMP('2020-01-01 10:00:00.12', 'yyyy-MM-dd HH:mm:ss.SS')", '2020-01-01 10:00:00.120'],
+    ["TO_TIMESTAMP('2020-01-01 10:00:00.1', 'yyyy-MM-dd HH:mm:ss.S')", '2020-01-01 10:00:00.100'],
+    ["TO_TIMESTAMP(CAST('2020-01-01 10:00:00.5' AS STRING), CAST('yyyy-MM-dd HH:mm:ss.S' AS STRING))", '2020-01-01 10:00:00.500'],
+    // Text the pattern does not match falls back to java.sql.Timestamp.valueOf (with a space) or
+    // java.sql.Date.valueOf (without), lenient as Java's: 02-31 rolls over to March 2 in a leap year, hour 25 to the next day.
+    ["TO_TIMESTAMP('2020-01-01 10:00:00', 'dd/MM/yyyy')", '2020-01-01 10:00:00.000'],
+    ["TO_TIMESTAMP('2020-1-5', 'dd/MM/yyyy')", '2020-01-05 00:00:00.000'],
+    ["TO_TIMESTAMP('2020-02-31', 'dd/MM/yyyy')", '2020-03-02 00:00:00.000'],
+    ["TO_TIMESTAMP('2020-01-01 25:00:00', 'dd/MM/yyyy')", '2020-01-02 01:00:00.000'],
+    ["TO_TIMESTAMP('2020-13-01', 'dd/MM/yyyy')", null],
+    ["TO_TIMESTAMP('20-01-01', 'dd/MM/yyyy')", null],
+    ["TO_TIMESTAMP('2020-01-01 10:00', 'dd/MM/yyyy')", null],
     ["FROM_UNIXTIME(CAST(61 AS TINYINT), 'HH:mm:ss')", '00:01:01'],
     // Text casts accept one-digit months, days and hours.
     ["CAST('2003-7-4 6:05:09.25' AS TIMESTAMP)", '2003-07-04 06:05:09.250000', 'TIMESTAMP(6) NOT NULL'],

@@ -153,7 +153,7 @@ export function compileDateParser(pattern: string): (text: string) => number | u
  * {@link compileDateParser} keeping the fraction digits past the milliseconds (`SSSSSS`,
  * `SSSSSSSSS`): epoch milliseconds and the nanoseconds within the last millisecond.
  */
-export function compileDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {
+export function compileDateParserNanos(pattern: string, fractionLetters = false): (text: string) => MillisAndNanos | undefined {
   const tokens = tokenize(pattern);
   const setters: ((f: MutableFields, value: string) => boolean)[] = [];
   let source = '^';
@@ -178,7 +178,7 @@ export function compileDateParserNanos(pattern: string): (text: string) => Milli
     } else {
       source += '(Z|UTC|GMT|[+-]\\d{2}:?\\d{2})';
     }
-    setters.push(fieldSetter(token.letter, token.count));
+    setters.push(fieldSetter(token.letter, fractionLetters && token.letter === 'S' ? 9 : token.count));
   });
   const regex = new RegExp(`${source}$`, 'i');
   return (text) => {
@@ -249,6 +249,7 @@ function fieldSetter(letter: string, count: number): (f: MutableFields, value: s
     case 'S':
       return (f, v) => {
         if (count < 3) return (f.millis = Number(v)) < 1000;
+        if (v.length > 9) return false;
         const digits = v.padEnd(9, '0');
         f.millis = Number(digits.slice(0, 3));
         f.nanoOfMilli = Number(digits.slice(3, 9));
@@ -305,7 +306,69 @@ export function patternFractionDigits(pattern: string): number {
   return digits;
 }
 
+/**
+ * A parser of text in a java.time DateTimeFormatter pattern, as Flink's TO_TIMESTAMP(text, pattern)
+ * reads it: the same letters as {@link compileDateParserNanos}, except that `S`, `SS`, `SSS`... are
+ * always the fraction of the second (`.12` with `SS` is 120 ms, where SimpleDateFormat reads 12 ms).
+ * Text the pattern does not match falls back, as Flink's DateTimeUtils.parseTimestampData does, to
+ * java.sql.Timestamp.valueOf (text with a space) or java.sql.Date.valueOf (without).
+ */
+export function compileJavaTimeParser(pattern: string): (text: string) => MillisAndNanos | undefined {
+  const parse = compileDateParserNanos(pattern, true);
+  return (text) => parse(text) ?? sqlTimestampValueOf(text);
+}
+
+const NUMBER = /^[+-]?\d+$/;
+
+/**
+ * java.sql.Timestamp.valueOf (`yyyy-[m]m-[d]d hh:mm:ss[.f...]`, text with a space) or
+ * java.sql.Date.valueOf (`yyyy-[m]m-[d]d`) of the trimmed text, as epoch milliseconds of the wall
+ * time and the nanoseconds past them; lenient as Java's: a day up to 31 rolls over the month's end,
+ * hours, minutes and seconds roll over too. Undefined when Java throws IllegalArgumentException.
+ */
+export function sqlTimestampValueOf(text: string): MillisAndNanos | undefined {
+  const trimmed = text.trim();
+  const space = trimmed.indexOf(' ');
+  const days = sqlDateDays(space >= 0 ? trimmed.slice(0, space) : trimmed);
+  if (days === undefined) return undefined;
+  if (space < 0) return { millis: days * MILLIS_PER_DAY, nanoOfMilli: 0 };
+  const time = trimmed.slice(space + 1);
+  const colon1 = time.indexOf(':');
+  const colon2 = time.indexOf(':', colon1 + 1);
+  if (colon1 <= 0 || colon2 <= 0 || colon2 >= time.length - 1) return undefined;
+  const period = time.indexOf('.', colon2 + 1);
+  const parts = [time.slice(0, colon1), time.slice(colon1 + 1, colon2), period > 0 ? time.slice(colon2 + 1, period) : time.slice(colon2 + 1)];
+  if (!parts.every((part) => NUMBER.test(part))) return undefined;
+  const [hour, minute, second] = parts.map(Number) as [number, number, number];
+  let nanos = 0;
+  if (period > 0) {
+    const fraction = time.slice(period + 1);
+    if (fraction.length === 0 || fraction.length > 9 || !/^\d+$/.test(fraction)) return undefined;
+    nanos = Number(fraction.padEnd(9, '0'));
+  }
+  const millis = days * MILLIS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + Math.floor(nanos / 1_000_000);
+  return { millis, nanoOfMilli: nanos % 1_000_000 };
+}
+
+/** java.sql.Date.valueOf's reading of `yyyy-[m]m-[d]d` as epoch days (a day up to 31 rolls over the month's end), or undefined. */
+function sqlDateDays(text: string): number | undefined {
+  const dash1 = text.indexOf('-');
+  const dash2 = text.indexOf('-', dash1 + 1);
+  if (dash1 <= 0 || dash2 <= 0 || dash2 >= text.length - 1) return undefined;
+  const [year, month, day] = [text.slice(0, dash1), text.slice(dash1 + 1, dash2), text.slice(dash2 + 1)];
+  if (year.length !== 4 || month.length > 2 || day.length > 2 || ![year, month, day].every((part) => NUMBER.test(part))) return undefined;
+  const [y, m, d] = [Number(year), Number(month), Number(day)];
+  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  return daysFromCivil(y, m, 1) + d - 1;
+}
+
 const nanoParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
+const javaTimeParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
+
+/** {@link compileJavaTimeParser}, cached by pattern. */
+export function cachedJavaTimeParser(pattern: string): (text: string) => MillisAndNanos | undefined {
+  return cachedByPattern(javaTimeParserCache, pattern, compileJavaTimeParser);
+}
 
 /** {@link compileDateParserNanos}, cached by pattern. */
 export function cachedDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {

@@ -7,7 +7,7 @@ import { parseDateText } from './date-text.js';
 import { WeirError } from '../../common/errors.js';
 import { INT64_MIN, type Int64 } from '../../common/int64.js';
 import { instantOf, localOf } from '../../common/time-zone.js';
-import { cachedDateFormatter, cachedDateParser, patternHasZone } from './date-format.js';
+import { cachedDateFormatter, cachedDateParser, cachedJavaTimeParser, patternHasZone } from './date-format.js';
 
 export { instantOf, localOf };
 
@@ -103,6 +103,15 @@ export function dateFormatText(text: string, pattern: string): string | null {
 export function toTimestamp(text: string, pattern?: string): number | null {
   const millis = pattern === undefined ? parseTimestamp(text) : cachedDateParser(pattern)(text);
   return millis ?? null;
+}
+
+/**
+ * TO_TIMESTAMP(text, pattern) as Flink reads it (java.time letters, `S` a fraction of the second,
+ * then java.sql.Timestamp/Date.valueOf when the pattern does not match): the wall-clock epoch
+ * milliseconds, or NULL.
+ */
+export function toTimestampJavaTime(text: string, pattern: string): number | null {
+  return cachedJavaTimeParser(pattern)(text)?.millis ?? null;
 }
 
 const UNIT_MILLIS: Readonly<Record<string, number>> = {
