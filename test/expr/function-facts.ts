@@ -954,6 +954,12 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["EXTRACT(MONTH FROM INTERVAL '2-10' YEAR TO MONTH)", '10'],
     ["FLOOR(TIME '12:44:31' TO MINUTE)", '12:44:00', 'TIME(0) NOT NULL'],
     ["CEIL(TIME '12:44:31' TO MINUTE)", '12:45:00'],
+    // Flink rounds TIME's int milliseconds of the day (SqlFunctions.ceil(int, int)) without wrapping:
+    // the hour after 23:30 is 86,400,000 ms, which its TIME printing (hours = ms / 3,600,000) shows as 24:00:00.
+    ["CEIL(TIME '23:30:00' TO HOUR)", '24:00:00', 'TIME(0) NOT NULL'],
+    ["CEIL(TIME '23:59:59' TO MINUTE)", '24:00:00'],
+    ["CEIL(TIME '23:00:00' TO HOUR)", '23:00:00'],
+    ["FLOOR(TIME '23:59:59' TO HOUR)", '23:00:00'],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31' TO DAY)", '2020-05-17 00:00:00', 'TIMESTAMP(0) NOT NULL'],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31' TO MONTH)", '2020-05-01 00:00:00'],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31' TO QUARTER)", '2020-04-01 00:00:00'],

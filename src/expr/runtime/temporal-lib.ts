@@ -252,7 +252,7 @@ function roundDays(days: number, unit: string, ceil: boolean): number {
 
 /**
  * FLOOR or CEIL (`ceil`) of a temporal value to `unit`, as a function of the value's
- * representation: `kind` DATE (days), TIME (milliseconds of the day; units below DAY) or TIMESTAMP
+ * representation: `kind` DATE (days), TIME (milliseconds of the day, units below DAY; CEIL may reach 24:00:00) or TIMESTAMP
  * (epoch milliseconds of the wall-clock time). As in Flink: a DATE is left as it is by units below
  * DAY; a TIMESTAMP is rounded arithmetically to DAY and below, and to a week or more by its date
  * alone (the date of the epoch day truncated toward zero, so CEIL('2018-03-01 21:00:01' TO MONTH)
@@ -270,8 +270,9 @@ export function temporalRounder(unit: string, kind: 'DATE' | 'TIME' | 'TIMESTAMP
   switch (kind) {
     case 'TIME': {
       if (millis === undefined || upper === 'DAY') throw unknown();
-      const round = arithmetic(millis);
-      return (t) => floorMod(round(t), MILLIS_PER_DAY);
+      // Not wrapped at midnight: Flink rounds the int milliseconds of the day arithmetically, so
+      // CEIL(TIME '23:30:00' TO HOUR) is 86,400,000 ms, which prints as 24:00:00.
+      return arithmetic(millis);
     }
     case 'DATE':
       if (upper === 'DAY' || CALENDAR_UNITS.has(upper)) return (days) => roundDays(days, upper, ceil);
