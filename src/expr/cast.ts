@@ -392,6 +392,9 @@ function nanoTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIM
       return finish;
     case 'DATE':
       return (value: number) => finish(nanosOfDays(value));
+    case 'TIME':
+      // As into TIMESTAMP(p <= 3): the time on 1970-01-01, its fraction of a second dropped (FLINK-17224).
+      return (value: number) => finish(nanosOfMillis(value - (value % 1000)));
     default:
       return (value: string) => {
         const nanos = parseTimestampNanos(value);

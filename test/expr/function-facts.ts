@@ -1396,6 +1396,31 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["CAST(' yes ' AS BOOLEAN)", 'TRUE'],
     ["CAST('maybe' AS BOOLEAN)", { error: "cannot cast 'maybe'" }],
     ["CAST(' 42 ' AS INT)", '42'],
+    // Spot checks of the cast matrix against Flink's cast rules.
+    // BooleanToNumericCastRule: TRUE is 1 in every numeric type.
+    ['CAST(TRUE AS TINYINT)', '1', 'TINYINT NOT NULL'],
+    ['CAST(TRUE AS DOUBLE)', '1.0', 'DOUBLE NOT NULL'],
+    ['CAST(TRUE AS DECIMAL(5, 2))', '1.00', 'DECIMAL(5, 2) NOT NULL'],
+    ['CAST(FALSE AS FLOAT)', '0.0'],
+    // NumericToBooleanCastRule: non-zero is TRUE, for DECIMAL and the approximate types too (kept by FLINK-24576's hotfix).
+    ['CAST(CAST(0.01 AS DECIMAL(3, 2)) AS BOOLEAN)', 'TRUE'],
+    ['CAST(CAST(0 AS DECIMAL(3, 2)) AS BOOLEAN)', 'FALSE'],
+    ['CAST(CAST(0.5 AS DOUBLE) AS BOOLEAN)', 'TRUE'],
+    ['CAST(CAST(NULL AS DECIMAL(3, 2)) AS BOOLEAN)', null, 'BOOLEAN'],
+    // TimeToTimestampCastRule: the time on 1970-01-01, also into TIMESTAMP(6) and TIMESTAMP_LTZ(6) (the defaults).
+    ["CAST(TIME '10:00:00' AS TIMESTAMP)", '1970-01-01 10:00:00.000000', 'TIMESTAMP(6) NOT NULL'],
+    ["CAST(TIME '10:00:00' AS TIMESTAMP(3))", '1970-01-01 10:00:00.000', 'TIMESTAMP(3) NOT NULL'],
+    ["CAST(TIME '10:00:00' AS TIMESTAMP_LTZ)", '1970-01-01 10:00:00.000000', 'TIMESTAMP_LTZ(6) NOT NULL'],
+    // IntervalToStringCastRule: +y-mm and +d hh:mm:ss.fff with the sign first.
+    ["CAST(INTERVAL '1-2' YEAR TO MONTH AS STRING)", '+1-02'],
+    ["CAST(INTERVAL '-3' DAY AS STRING)", '-3 00:00:00.000'],
+    ["CAST(INTERVAL '5' MINUTE AS STRING)", '+0 00:05:00.000'],
+    // Collections and rows print their NULL elements as NULL.
+    ['CAST(ARRAY[1, CAST(NULL AS INT)] AS STRING)', '[1, NULL]'],
+    ["CAST(MAP['a', CAST(NULL AS INT)] AS STRING)", '{a=NULL}'],
+    ['CAST(MAP[CAST(NULL AS INT), 1] AS STRING)', '{NULL=1}'],
+    ['CAST(ROW(1, CAST(NULL AS INT)) AS STRING)', '(1, NULL)'],
+    ["CAST(ROW(1, 'a', ARRAY[CAST(NULL AS INT), 2]) AS STRING)", '(1, a, [NULL, 2])'],
     ["CAST('1.9' AS INT)", '1'],
   ],
   catalog: [
