@@ -142,8 +142,11 @@ function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 
     if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value: Uint8Array) => utf8Text(value, what);
     return (value: Uint8Array) => fitLength(utf8Text(value, what));
   }
-  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from, zone);
-  return (value) => fitLength(formatValue(value, from, zone));
+  // Binary strings nested in a ROW, ARRAY or MAP are decoded as a top-level one is (Flink casts each element to STRING).
+  const what = `CAST(${typeName(from)} AS ${typeName(to)})`;
+  const binary = (bytes: Uint8Array): string => utf8Text(bytes, what);
+  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from, zone, binary);
+  return (value) => fitLength(formatValue(value, from, zone, binary));
 }
 
 /** Strings as their UTF-8 bytes; BINARY(n) padded with zero bytes or cut to n, VARBINARY(n) cut to n. */

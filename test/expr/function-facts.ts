@@ -1421,6 +1421,11 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ['CAST(MAP[CAST(NULL AS INT), 1] AS STRING)', '{NULL=1}'],
     ['CAST(ROW(1, CAST(NULL AS INT)) AS STRING)', '(1, NULL)'],
     ["CAST(ROW(1, 'a', ARRAY[CAST(NULL AS INT), 2]) AS STRING)", '(1, a, [NULL, 2])'],
+    // Nested binary strings are cast element by element with the binary-to-string rule: UTF-8, strict.
+    ["CAST(ARRAY[X'6162', CAST(NULL AS BYTES)] AS STRING)", '[ab, NULL]'],
+    ["CAST(ROW(1, X'6162') AS STRING)", '(1, ab)'],
+    ["CAST(MAP[X'61', X'62'] AS STRING)", '{a=b}'],
+    ["CAST(ARRAY[X'FF'] AS STRING)", { error: "x'ff' is not valid UTF-8" }],
     ["CAST('1.9' AS INT)", '1'],
   ],
   catalog: [
