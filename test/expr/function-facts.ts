@@ -1042,8 +1042,25 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.007', 'HH:mm:ss.SSSSSSSSS')", '12:44:31.007000000'],
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.007', 'S')", '0'],
     ['FROM_UNIXTIME(8640000000000)', '275760-09-13 00:00:00'],
-    ['FROM_UNIXTIME(8640000000001)', { error: 'FROM_UNIXTIME: 8640000000001 seconds is outside the supported range' }],
-    ['FROM_UNIXTIME(-9223372036854775807 - 1)', { error: 'FROM_UNIXTIME: -9223372036854775808 seconds is outside the supported range' }],
+    // FROM_UNIXTIME is Flink's formatUnixTimestamp: new java.util.Date(seconds * 1000) (a long product,
+    // which wraps) through SimpleDateFormat, whose calendar is Julian before 1582-10-15.
+    ['FROM_UNIXTIME(8640000000001)', '275760-09-13 00:00:01'],
+    // 9223372036854775 s is 9223372036854775000 ms: java.util.Date's last years.
+    ['FROM_UNIXTIME(9223372036854775)', '292278994-08-17 07:12:55'],
+    // -2^63 * 1000 wraps to 0; (2^63 - 1) * 1000 wraps to -1000 ms.
+    ['FROM_UNIXTIME(-9223372036854775807 - 1)', '1970-01-01 00:00:00'],
+    ['FROM_UNIXTIME(9223372036854775807)', '1969-12-31 23:59:59'],
+    // UNIX_TIMESTAMP of text it cannot parse is Long.MIN_VALUE, which FROM_UNIXTIME shows as the epoch.
+    ["UNIX_TIMESTAMP('garbage')", '-9223372036854775808', 'BIGINT'],
+    ["FROM_UNIXTIME(UNIX_TIMESTAMP('garbage'))", '1970-01-01 00:00:00'],
+    // The last Julian second before the Gregorian 1582-10-15, and the proleptic 0001-01-01 (Julian 0001-01-03).
+    ['FROM_UNIXTIME(-12219292801)', '1582-10-04 23:59:59'],
+    ['FROM_UNIXTIME(-12219292800)', '1582-10-15 00:00:00'],
+    ['FROM_UNIXTIME(-62135596800)', '0001-01-03 00:00:00'],
+    // Years before AD 1 count back in the BC era, as SimpleDateFormat's y and G show them: Julian
+    // 1 BC-01-01 is Julian day number 1721058, epoch day 1721058 - 2440588 = -719530.
+    ["FROM_UNIXTIME(-62167392000, 'G yyyy-MM-dd')", 'BC 0001-01-01'],
+    ["FROM_UNIXTIME(-62167392001, 'G yyyy-MM-dd HH:mm:ss')", 'BC 0002-12-31 23:59:59'],
     ['UNIX_TIMESTAMP() > 1600000000', 'TRUE'],
     ["TO_DATE('2020-05-17')", '2020-05-17', 'DATE'],
     ["TO_DATE('17/05/2020', 'dd/MM/yyyy')", '2020-05-17'],

@@ -59,7 +59,7 @@ function fieldCode(letter: string, n: number): string {
   const padded = (value: string): string => (n <= 1 ? `"" + ${value}` : n === 2 ? `pad2(${value})` : `pad(${value}, ${n})`);
   switch (letter) {
     case 'G':
-      return `(y > 0 ? "AD" : "BC")`;
+      return 'era';
     case 'y':
     case 'Y':
       return n === 2 ? `pad2(((y % 100) + 100) % 100)` : `pad(y, ${n})`;
@@ -114,7 +114,6 @@ function fieldCode(letter: string, n: number): string {
 export function compileDateFormatter(pattern: string): DateFormatter {
   const tokens = tokenize(pattern);
   const needsDate = tokens.some((t) => t.kind === 'field' && 'GyYMLdDEu'.includes(t.letter));
-  const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
   const body = [
     'let lastMillis = NaN, lastNanos = 0, lastText = "";',
     'return function format(millis, nanoOfMilli) {',
@@ -123,15 +122,76 @@ export function compileDateFormatter(pattern: string): DateFormatter {
     '  const r = millis % 86400000;',
     '  const t = r < 0 ? r + 86400000 : r + 0;',
     '  const days = (millis - t) / 86400000;',
-    ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day;'] : []),
+    ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day, era = y > 0 ? "AD" : "BC";'] : []),
     '  lastMillis = millis;',
     '  lastNanos = nanos;',
-    `  return (lastText = ${parts.length === 0 ? '""' : parts.join(' + ')});`,
+    `  return (lastText = ${concatenation(tokens)});`,
     '};',
   ].join('\n');
+  return instantiate(body) as DateFormatter;
+}
+
+function concatenation(tokens: readonly Token[]): string {
+  const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
+  return parts.length === 0 ? '""' : parts.join(' + ');
+}
+
+function instantiate(body: string): unknown {
   const pad2 = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
   const factory = new Function('pad', 'pad2', 'civilFromDays', 'daysFromCivil', 'isoDayOfWeek', 'MONTHS', 'WEEKDAYS', body);
-  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS) as DateFormatter;
+  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS);
+}
+
+/** A day's calendar fields as java.util.GregorianCalendar gives them: the year of its era (AD or BC), month and day. */
+export interface JavaCalendarDate {
+  readonly yearOfEra: number;
+  readonly bc: boolean;
+  readonly month: number;
+  readonly day: number;
+}
+
+/** The epoch day of 1582-10-15, the first Gregorian day of java.util.GregorianCalendar (the days before are Julian). */
+const GREGORIAN_CUTOVER_DAY = -141427;
+
+/**
+ * The calendar date of an epoch day as java.util.GregorianCalendar (SimpleDateFormat's calendar)
+ * sees it: Gregorian from 1582-10-15 on, Julian before, years counted in eras (1 BC precedes AD 1).
+ */
+export function javaCalendarDate(days: number): JavaCalendarDate {
+  let year: number;
+  let month: number;
+  let day: number;
+  if (days >= GREGORIAN_CUTOVER_DAY) {
+    ({ year, month, day } = civilFromDays(days));
+  } else {
+    // The Julian calendar from the Julian day number (Richards' algorithm).
+    const c = days + 2440588 + 32082;
+    const dd = Math.floor((4 * c + 3) / 1461);
+    const e = c - Math.floor((1461 * dd) / 4);
+    const m = Math.floor((5 * e + 2) / 153);
+    day = e - Math.floor((153 * m + 2) / 5) + 1;
+    month = m + 3 - 12 * Math.floor(m / 10);
+    year = dd - 4800 + Math.floor(m / 10);
+  }
+  return year > 0 ? { yearOfEra: year, bc: false, month, day } : { yearOfEra: 1 - year, bc: true, month, day };
+}
+
+/**
+ * A formatter of a wall-clock time given as its epoch day (any size) and milliseconds of the day,
+ * with the date as {@link javaCalendarDate} labels it: SimpleDateFormat's rendering of any
+ * java.util.Date (FROM_UNIXTIME), where years are those of their era and dates before 1582-10-15 Julian.
+ */
+export function compileJavaCalendarFormatter(pattern: string): (days: number, millisOfDay: number) => string {
+  const tokens = tokenize(pattern);
+  const body = [
+    'return function format(days, t, date) {',
+    '  const nanos = 0;',
+    '  const y = date.yearOfEra, mo = date.month, d = date.day, era = date.bc ? "BC" : "AD";',
+    `  return ${concatenation(tokens)};`,
+    '};',
+  ].join('\n');
+  const format = instantiate(body) as (days: number, t: number, date: JavaCalendarDate) => string;
+  return (days, t) => format(days, t, javaCalendarDate(days));
 }
 
 /** Renders epoch milliseconds (and, for a TIMESTAMP(p > 3), the nanoseconds within the millisecond, 0 when left out) in a pattern. */
@@ -360,6 +420,13 @@ function sqlDateDays(text: string): number | undefined {
   const [y, m, d] = [Number(year), Number(month), Number(day)];
   if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
   return daysFromCivil(y, m, 1) + d - 1;
+}
+
+const javaCalendarFormatterCache = new Map<string, (days: number, millisOfDay: number) => string>();
+
+/** {@link compileJavaCalendarFormatter}, cached by pattern. */
+export function cachedJavaCalendarFormatter(pattern: string): (days: number, millisOfDay: number) => string {
+  return cachedByPattern(javaCalendarFormatterCache, pattern, compileJavaCalendarFormatter);
 }
 
 const nanoParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();

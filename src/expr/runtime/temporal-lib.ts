@@ -7,7 +7,7 @@ import { parseDateText } from './date-text.js';
 import { WeirError } from '../../common/errors.js';
 import { INT64_MIN, type Int64 } from '../../common/int64.js';
 import { instantOf, localOf } from '../../common/time-zone.js';
-import { cachedDateFormatter, cachedDateParser, cachedJavaTimeParser, patternHasZone } from './date-format.js';
+import { cachedDateFormatter, cachedDateParser, cachedJavaCalendarFormatter, cachedJavaTimeParser, patternHasZone } from './date-format.js';
 
 export { instantOf, localOf };
 
@@ -177,17 +177,27 @@ export function unixTimestampIn(text: string, pattern: string | undefined, zone:
   return floorDiv(instant, 1000);
 }
 
-/** The largest magnitude of epoch seconds FROM_UNIXTIME renders: JavaScript's date range (±100,000,000 days). */
-const MAX_UNIX_SECONDS = 8_640_000_000_000;
+/** The instants JavaScript can find a zone's offset for (±100,000,000 days), in epoch milliseconds. */
+const JS_DATE_LIMIT = 8_640_000_000_000_000;
 
-/** FROM_UNIXTIME(seconds[, pattern]) in `zone`: the wall-clock time of the epoch seconds rendered in the pattern (default `yyyy-MM-dd HH:mm:ss`). */
+/**
+ * FROM_UNIXTIME(seconds[, pattern]) in `zone`, as Flink's DateTimeUtils.formatUnixTimestamp: the
+ * seconds times 1000 in 64-bit arithmetic (overflow wraps, as Java's long does), that instant's
+ * wall-clock time rendered as SimpleDateFormat renders a java.util.Date (years of their era, Julian
+ * dates before 1582-10-15). Beyond JavaScript's date range the zone's offset at the range's end is used.
+ */
 export function fromUnixtimeIn(seconds: Int64, zone: string, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
-  if (typeof seconds === 'bigint' || Math.abs(seconds) > MAX_UNIX_SECONDS) {
-    throw new WeirError('EXECUTION_ERROR', `FROM_UNIXTIME: ${seconds} seconds is outside the supported range of dates (±${MAX_UNIX_SECONDS} seconds from 1970-01-01)`);
+  const millis = BigInt.asIntN(64, BigInt(seconds) * 1000n);
+  const near = millis > BigInt(JS_DATE_LIMIT) ? JS_DATE_LIMIT : millis < -BigInt(JS_DATE_LIMIT) ? -JS_DATE_LIMIT : Number(millis);
+  const wall = millis + BigInt(localOf(near, zone) - near);
+  let days = wall / 86_400_000n;
+  let t = wall % 86_400_000n;
+  if (t < 0n) {
+    t += 86_400_000n;
+    days -= 1n;
   }
-  return cachedDateFormatter(pattern)(localOf(seconds * 1000, zone));
+  return cachedJavaCalendarFormatter(pattern)(Number(days), Number(t));
 }
-
 
 /**
  * `(s0, e0) OVERLAPS (s1, e1)` of comparable instants (NULL for an unknown one): each period's ends
