@@ -1033,7 +1033,9 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS')", '28801'],
     ["UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS X')", '1'],
     ["UNIX_TIMESTAMP('not a time')", '-9223372036854775808', 'BIGINT'],
-    ["UNIX_TIMESTAMP('2020-13-01', 'yyyy-MM-dd')", '-9223372036854775808'],
+    // Flink's SimpleDateFormat is lenient (Java's default; DateTimeUtils' FORMATTER_CACHE never turns it
+    // off): month 13 of 2020 is January 2021, 18628 days * 86400 = 1609459200.
+    ["UNIX_TIMESTAMP('2020-13-01', 'yyyy-MM-dd')", '1609459200'],
     ["UNIX_TIMESTAMP('not a time') < 0", 'TRUE'],
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.123', 'ss.S')", '31.1'],
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.123', 'ss.SS')", '31.12'],
@@ -1053,6 +1055,18 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     // UNIX_TIMESTAMP of text it cannot parse is Long.MIN_VALUE, which FROM_UNIXTIME shows as the epoch.
     ["UNIX_TIMESTAMP('garbage')", '-9223372036854775808', 'BIGINT'],
     ["FROM_UNIXTIME(UNIX_TIMESTAMP('garbage'))", '1970-01-01 00:00:00'],
+    // UNIX_TIMESTAMP reads with a lenient SimpleDateFormat (default yyyy-MM-dd HH:mm:ss): the
+    // pattern must match the start of the text, the rest is ignored, and fields roll over.
+    // 2020-01-01 10:00:00 UTC is 18262 days * 86400 + 36000 = 1577872800.
+    ["UNIX_TIMESTAMP('2020-01-01 10:00:00 and more')", '1577872800'],
+    ["UNIX_TIMESTAMP('2020-1-1 10:0:0')", '1577872800'],
+    // Month 13 of 2020 is January 2021 (18628 days); day 32 of January is February 1 (18293 days).
+    ["UNIX_TIMESTAMP('2020-13-01 00:00:00')", '1609459200'],
+    ["UNIX_TIMESTAMP('2020-01-32 00:00:00')", '1580515200'],
+    ["UNIX_TIMESTAMP('2020-01-01 25:00:00')", '1577926800'],
+    // Without the time the default pattern does not match.
+    ["UNIX_TIMESTAMP('2020-01-01')", '-9223372036854775808'],
+    ["UNIX_TIMESTAMP('2020-01-01', 'yyyy-MM-dd')", '1577836800'],
     // The last Julian second before the Gregorian 1582-10-15, and the proleptic 0001-01-01 (Julian 0001-01-03).
     ['FROM_UNIXTIME(-12219292801)', '1582-10-04 23:59:59'],
     ['FROM_UNIXTIME(-12219292800)', '1582-10-15 00:00:00'],

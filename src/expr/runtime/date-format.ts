@@ -213,7 +213,7 @@ export function compileDateParser(pattern: string): (text: string) => number | u
  * {@link compileDateParser} keeping the fraction digits past the milliseconds (`SSSSSS`,
  * `SSSSSSSSS`): epoch milliseconds and the nanoseconds within the last millisecond.
  */
-export function compileDateParserNanos(pattern: string, fractionLetters = false): (text: string) => MillisAndNanos | undefined {
+export function compileDateParserNanos(pattern: string, fractionLetters = false, lenient = false): (text: string) => MillisAndNanos | undefined {
   const tokens = tokenize(pattern);
   const setters: ((f: MutableFields, value: string) => boolean)[] = [];
   let source = '^';
@@ -238,9 +238,10 @@ export function compileDateParserNanos(pattern: string, fractionLetters = false)
     } else {
       source += '(Z|UTC|GMT|[+-]\\d{2}:?\\d{2})';
     }
-    setters.push(fieldSetter(token.letter, fractionLetters && token.letter === 'S' ? 9 : token.count));
+    setters.push(fieldSetter(token.letter, fractionLetters && token.letter === 'S' ? 9 : token.count, lenient));
   });
-  const regex = new RegExp(`${source}$`, 'i');
+  // A lenient parse reads a prefix of the text, as DateFormat.parse(String) does.
+  const regex = new RegExp(lenient ? source : `${source}$`, 'i');
   return (text) => {
     const match = regex.exec(text);
     if (match === null) return undefined;
@@ -248,6 +249,7 @@ export function compileDateParserNanos(pattern: string, fractionLetters = false)
     for (let i = 0; i < setters.length; i++) {
       if (!setters[i]!(fields, match[i + 1]!)) return undefined;
     }
+    if (lenient) return lenientInstant(fields);
     const days = fields.dayOfYear !== undefined ? dateFromParts(fields.year, 1, 1)! + fields.dayOfYear - 1 : dateFromParts(fields.year, fields.month, fields.day);
     if (days === undefined) return undefined;
     let hour = fields.hour;
@@ -258,6 +260,18 @@ export function compileDateParserNanos(pattern: string, fractionLetters = false)
     if (hour > 23 || fields.minute > 59 || fields.second > 59) return undefined;
     return { millis: days * MILLIS_PER_DAY + ((hour * 60 + fields.minute) * 60 + fields.second) * 1000 + fields.millis - fields.offset, nanoOfMilli: fields.nanoOfMilli };
   };
+}
+
+/**
+ * The fields as a lenient java.util.Calendar adds them up: a month past 12 moves into the next
+ * year, a day past the month's end into the next month, an hour past 23 into the next day, and so on.
+ */
+function lenientInstant(f: MutableFields): MillisAndNanos {
+  const year = f.year + Math.floor((f.month - 1) / 12);
+  const month = (((f.month - 1) % 12) + 12) % 12 + 1;
+  const days = f.dayOfYear !== undefined ? daysFromCivil(f.year, 1, 1) + f.dayOfYear - 1 : daysFromCivil(year, month, 1) + f.day - 1;
+  const hour = f.pm === undefined ? f.hour : (f.hour % 12) + (f.pm ? 12 : 0);
+  return { millis: days * MILLIS_PER_DAY + ((hour * 60 + f.minute) * 60 + f.second) * 1000 + f.millis - f.offset, nanoOfMilli: f.nanoOfMilli };
 }
 
 interface MutableFields {
@@ -274,7 +288,7 @@ interface MutableFields {
   dayOfYear: number | undefined;
 }
 
-function fieldSetter(letter: string, count: number): (f: MutableFields, value: string) => boolean {
+function fieldSetter(letter: string, count: number, lenient = false): (f: MutableFields, value: string) => boolean {
   switch (letter) {
     case 'y':
     case 'Y':
@@ -308,7 +322,7 @@ function fieldSetter(letter: string, count: number): (f: MutableFields, value: s
       return (f, v) => ((f.second = Number(v)), true);
     case 'S':
       return (f, v) => {
-        if (count < 3) return (f.millis = Number(v)) < 1000;
+        if (count < 3 || lenient) return (f.millis = Number(v)) < 1000 || lenient;
         if (v.length > 9) return false;
         const digits = v.padEnd(9, '0');
         f.millis = Number(digits.slice(0, 3));
@@ -421,6 +435,17 @@ function sqlDateDays(text: string): number | undefined {
   if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
   return daysFromCivil(y, m, 1) + d - 1;
 }
+
+/**
+ * A parser of text in a SimpleDateFormat pattern as Flink's UNIX_TIMESTAMP reads it (a lenient
+ * java.text.SimpleDateFormat): the pattern must match a prefix of the text, the rest is ignored,
+ * and out-of-range fields roll over (month 13 is January of the next year); `S` is milliseconds.
+ */
+export function cachedLenientDateParser(pattern: string): (text: string) => MillisAndNanos | undefined {
+  return cachedByPattern(lenientParserCache, pattern, (p) => compileDateParserNanos(p, false, true));
+}
+
+const lenientParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
 
 const javaCalendarFormatterCache = new Map<string, (days: number, millisOfDay: number) => string>();
 

@@ -7,7 +7,7 @@ import { parseDateText } from './date-text.js';
 import { WeirError } from '../../common/errors.js';
 import { INT64_MIN, type Int64 } from '../../common/int64.js';
 import { instantOf, localOf } from '../../common/time-zone.js';
-import { cachedDateFormatter, cachedDateParser, cachedJavaCalendarFormatter, cachedJavaTimeParser, patternHasZone } from './date-format.js';
+import { cachedDateFormatter, cachedDateParser, cachedJavaCalendarFormatter, cachedJavaTimeParser, cachedLenientDateParser, patternHasZone } from './date-format.js';
 
 export { instantOf, localOf };
 
@@ -167,12 +167,13 @@ const UNPARSEABLE_SECONDS: Int64 = INT64_MIN;
 
 /**
  * UNIX_TIMESTAMP(text[, pattern]) in `zone`: the epoch seconds of the text read as a wall-clock
- * time of the zone (or of the offset the text carries, when the pattern has z, Z or X); Flink's
- * Long.MIN_VALUE when the text does not match.
+ * time of the zone (or of the offset the text carries, when the pattern has z, Z or X) by a lenient
+ * SimpleDateFormat (default pattern yyyy-MM-dd HH:mm:ss; text after the match ignored, fields roll
+ * over), as Flink's DateTimeUtils.unixTimestamp; Flink's Long.MIN_VALUE when the text does not match.
  */
 export function unixTimestampIn(text: string, pattern: string | undefined, zone: string): Int64 {
-  const millis = toTimestamp(text, pattern);
-  if (millis === null) return UNPARSEABLE_SECONDS;
+  const millis = cachedLenientDateParser(pattern ?? 'yyyy-MM-dd HH:mm:ss')(text)?.millis;
+  if (millis === undefined) return UNPARSEABLE_SECONDS;
   const instant = pattern !== undefined && patternHasZone(pattern) ? millis : instantOf(millis, zone);
   return floorDiv(instant, 1000);
 }
