@@ -1078,6 +1078,9 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ['UNIX_TIMESTAMP() > 1600000000', 'TRUE'],
     ["TO_DATE('2020-05-17')", '2020-05-17', 'DATE'],
     ["TO_DATE('17/05/2020', 'dd/MM/yyyy')", '2020-05-17'],
+    // With a pattern, TO_DATE reads as DateTimeUtils.parseDate does: a lenient SimpleDateFormat.
+    ["TO_DATE('31/02/2020', 'dd/MM/yyyy')", '2020-03-02'],
+    ["TO_DATE('17/05/2020 12:00', 'dd/MM/yyyy')", '2020-05-17'],
     ["TO_DATE('x')", null],
     ["TO_TIMESTAMP('2020-05-17 12:44:31')", '2020-05-17 12:44:31.000', 'TIMESTAMP(3)'],
     ["TO_TIMESTAMP('17/05/2020', 'dd/MM/yyyy')", '2020-05-17 00:00:00.000'],

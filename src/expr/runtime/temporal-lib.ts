@@ -158,7 +158,8 @@ export function timestampAddFunction(unit: string): (amount: number, millis: num
 /** TO_DATE(text[, pattern]): days, or NULL when the text does not match. */
 export function toDate(text: string, pattern?: string): number | null {
   if (pattern === undefined) return parseDateText(text) ?? null;
-  const millis = cachedDateParser(pattern)(text);
+  // Flink's DateTimeUtils.parseDate(text, pattern): the lenient SimpleDateFormat UNIX_TIMESTAMP uses.
+  const millis = cachedLenientDateParser(pattern)(text)?.millis;
   return millis === undefined ? null : floorDiv(millis, MILLIS_PER_DAY);
 }
 
