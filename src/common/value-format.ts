@@ -1,7 +1,8 @@
 /**
  * Renders values as Flink's `CAST(x AS STRING)` does; the print sink, the REPL and CAST share it.
  * Binary strings are the exception: they render as Flink prints them (`x'0aff'`, its SQL client's
- * and print sink's form), while a top-level `CAST(bytes AS STRING)` decodes UTF-8 (see expr/cast.ts).
+ * and print sink's form), while `CAST(... AS STRING)` decodes them as UTF-8, at the top level and
+ * nested in a ROW, ARRAY or MAP (see expr/cast.ts).
  */
 import { formatBytes } from './bytes.js';
 import { formatDecimal } from './decimal.js';
@@ -16,9 +17,11 @@ import { localOf, localOfNanos, UTC_ZONE } from './time-zone.js';
  * `2020-01-01 12:00:00.000`, `+0 00:00:04.000`, `(1, a)`, `[1, 2]`, `{a=1, b=2}`, `x'0aff'`.
  * The value must not be NULL: how a top-level NULL is shown is the caller's choice; NULLs nested
  * in a ROW, ARRAY or MAP render as `NULL`. A TIMESTAMP_LTZ instant is shown as its wall-clock time
- * in `zone` (a resolved `table.local-time-zone`; UTC when not given).
+ * in `zone` (a resolved `table.local-time-zone`; UTC when not given). `binary` renders binary
+ * strings (default `x'0aff'`, the print form; CAST passes its UTF-8 decoding, as Flink's collection
+ * and row cast rules cast each element with the binary-to-string rule).
  */
-export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZONE): string {
+export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZONE, binary: (bytes: Uint8Array) => string = formatBytes): string {
   invariant(value !== null && value !== undefined, 'formatValue called with NULL');
   switch (type.kind) {
     case 'BOOLEAN':
@@ -39,7 +42,7 @@ export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZO
       return value as string;
     case 'BINARY':
     case 'VARBINARY':
-      return formatBytes(value as Uint8Array);
+      return binary(value as Uint8Array);
     case 'DATE':
       return formatDate(value as number);
     case 'TIME':
@@ -54,14 +57,14 @@ export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZO
       return formatIntervalYearMonth(value as number);
     case 'ROW': {
       const row = value as readonly unknown[];
-      return `(${type.fields.map((field, i) => formatNested(row[i], field.type, zone)).join(', ')})`;
+      return `(${type.fields.map((field, i) => formatNested(row[i], field.type, zone, binary)).join(', ')})`;
     }
     case 'ARRAY':
-      return `[${(value as readonly unknown[]).map((element) => formatNested(element, type.element, zone)).join(', ')}]`;
+      return `[${(value as readonly unknown[]).map((element) => formatNested(element, type.element, zone, binary)).join(', ')}]`;
     case 'MAP': {
       const entries: string[] = [];
       for (const [k, v] of value as ReadonlyMap<unknown, unknown>) {
-        entries.push(`${formatNested(k, type.key, zone)}=${formatNested(v, type.value, zone)}`);
+        entries.push(`${formatNested(k, type.key, zone, binary)}=${formatNested(v, type.value, zone, binary)}`);
       }
       return `{${entries.join(', ')}}`;
     }
@@ -70,8 +73,8 @@ export function formatValue(value: unknown, type: SqlType, zone: string = UTC_ZO
   }
 }
 
-function formatNested(value: unknown, type: SqlType, zone: string): string {
-  return value === null || value === undefined ? 'NULL' : formatValue(value, type, zone);
+function formatNested(value: unknown, type: SqlType, zone: string, binary: (bytes: Uint8Array) => string): string {
+  return value === null || value === undefined ? 'NULL' : formatValue(value, type, zone, binary);
 }
 
 /** Java's `Double.toString`: `1.0`, `0.5`, `1.0E7`, `1.234E-5`, `NaN`, `Infinity`, `-0.0`. */

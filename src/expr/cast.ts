@@ -142,8 +142,11 @@ function toStringConverter(from: SqlType, to: Extract<SqlType, { kind: 'CHAR' | 
     if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value: Uint8Array) => utf8Text(value, what);
     return (value: Uint8Array) => fitLength(utf8Text(value, what));
   }
-  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from, zone);
-  return (value) => fitLength(formatValue(value, from, zone));
+  // Binary strings nested in a ROW, ARRAY or MAP are decoded as a top-level one is (Flink casts each element to STRING).
+  const what = `CAST(${typeName(from)} AS ${typeName(to)})`;
+  const binary = (bytes: Uint8Array): string => utf8Text(bytes, what);
+  if (to.kind === 'VARCHAR' && to.length === MAX_VARCHAR_LENGTH) return (value) => formatValue(value, from, zone, binary);
+  return (value) => fitLength(formatValue(value, from, zone, binary));
 }
 
 /** Strings as their UTF-8 bytes; BINARY(n) padded with zero bytes or cut to n, VARBINARY(n) cut to n. */
@@ -392,6 +395,9 @@ function nanoTimestampConverter(from: SqlType, to: Extract<SqlType, { kind: 'TIM
       return finish;
     case 'DATE':
       return (value: number) => finish(nanosOfDays(value));
+    case 'TIME':
+      // As into TIMESTAMP(p <= 3): the time on 1970-01-01, its fraction of a second dropped (FLINK-17224).
+      return (value: number) => finish(nanosOfMillis(value - (value % 1000)));
     default:
       return (value: string) => {
         const nanos = parseTimestampNanos(value);

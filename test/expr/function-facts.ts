@@ -954,6 +954,12 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["EXTRACT(MONTH FROM INTERVAL '2-10' YEAR TO MONTH)", '10'],
     ["FLOOR(TIME '12:44:31' TO MINUTE)", '12:44:00', 'TIME(0) NOT NULL'],
     ["CEIL(TIME '12:44:31' TO MINUTE)", '12:45:00'],
+    // Flink rounds TIME's int milliseconds of the day (SqlFunctions.ceil(int, int)) without wrapping:
+    // the hour after 23:30 is 86,400,000 ms, which its TIME printing (hours = ms / 3,600,000) shows as 24:00:00.
+    ["CEIL(TIME '23:30:00' TO HOUR)", '24:00:00', 'TIME(0) NOT NULL'],
+    ["CEIL(TIME '23:59:59' TO MINUTE)", '24:00:00'],
+    ["CEIL(TIME '23:00:00' TO HOUR)", '23:00:00'],
+    ["FLOOR(TIME '23:59:59' TO HOUR)", '23:00:00'],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31' TO DAY)", '2020-05-17 00:00:00', 'TIMESTAMP(0) NOT NULL'],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31' TO MONTH)", '2020-05-01 00:00:00'],
     ["FLOOR(TIMESTAMP '2020-05-17 12:44:31' TO QUARTER)", '2020-04-01 00:00:00'],
@@ -1027,7 +1033,9 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["UNIX_TIMESTAMP('1970-01-01 08:00:01.001', 'yyyy-MM-dd HH:mm:ss.SSS')", '28801'],
     ["UNIX_TIMESTAMP('1970-01-01 08:00:01.001 +0800', 'yyyy-MM-dd HH:mm:ss.SSS X')", '1'],
     ["UNIX_TIMESTAMP('not a time')", '-9223372036854775808', 'BIGINT'],
-    ["UNIX_TIMESTAMP('2020-13-01', 'yyyy-MM-dd')", '-9223372036854775808'],
+    // Flink's SimpleDateFormat is lenient (Java's default; DateTimeUtils' FORMATTER_CACHE never turns it
+    // off): month 13 of 2020 is January 2021, 18628 days * 86400 = 1609459200.
+    ["UNIX_TIMESTAMP('2020-13-01', 'yyyy-MM-dd')", '1609459200'],
     ["UNIX_TIMESTAMP('not a time') < 0", 'TRUE'],
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.123', 'ss.S')", '31.1'],
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.123', 'ss.SS')", '31.12'],
@@ -1036,11 +1044,43 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.007', 'HH:mm:ss.SSSSSSSSS')", '12:44:31.007000000'],
     ["DATE_FORMAT(TIMESTAMP '2020-05-17 12:44:31.007', 'S')", '0'],
     ['FROM_UNIXTIME(8640000000000)', '275760-09-13 00:00:00'],
-    ['FROM_UNIXTIME(8640000000001)', { error: 'FROM_UNIXTIME: 8640000000001 seconds is outside the supported range' }],
-    ['FROM_UNIXTIME(-9223372036854775807 - 1)', { error: 'FROM_UNIXTIME: -9223372036854775808 seconds is outside the supported range' }],
+    // FROM_UNIXTIME is Flink's formatUnixTimestamp: new java.util.Date(seconds * 1000) (a long product,
+    // which wraps) through SimpleDateFormat, whose calendar is Julian before 1582-10-15.
+    ['FROM_UNIXTIME(8640000000001)', '275760-09-13 00:00:01'],
+    // 9223372036854775 s is 9223372036854775000 ms: java.util.Date's last years.
+    ['FROM_UNIXTIME(9223372036854775)', '292278994-08-17 07:12:55'],
+    // -2^63 * 1000 wraps to 0; (2^63 - 1) * 1000 wraps to -1000 ms.
+    ['FROM_UNIXTIME(-9223372036854775807 - 1)', '1970-01-01 00:00:00'],
+    ['FROM_UNIXTIME(9223372036854775807)', '1969-12-31 23:59:59'],
+    // UNIX_TIMESTAMP of text it cannot parse is Long.MIN_VALUE, which FROM_UNIXTIME shows as the epoch.
+    ["UNIX_TIMESTAMP('garbage')", '-9223372036854775808', 'BIGINT'],
+    ["FROM_UNIXTIME(UNIX_TIMESTAMP('garbage'))", '1970-01-01 00:00:00'],
+    // UNIX_TIMESTAMP reads with a lenient SimpleDateFormat (default yyyy-MM-dd HH:mm:ss): the
+    // pattern must match the start of the text, the rest is ignored, and fields roll over.
+    // 2020-01-01 10:00:00 UTC is 18262 days * 86400 + 36000 = 1577872800.
+    ["UNIX_TIMESTAMP('2020-01-01 10:00:00 and more')", '1577872800'],
+    ["UNIX_TIMESTAMP('2020-1-1 10:0:0')", '1577872800'],
+    // Month 13 of 2020 is January 2021 (18628 days); day 32 of January is February 1 (18293 days).
+    ["UNIX_TIMESTAMP('2020-13-01 00:00:00')", '1609459200'],
+    ["UNIX_TIMESTAMP('2020-01-32 00:00:00')", '1580515200'],
+    ["UNIX_TIMESTAMP('2020-01-01 25:00:00')", '1577926800'],
+    // Without the time the default pattern does not match.
+    ["UNIX_TIMESTAMP('2020-01-01')", '-9223372036854775808'],
+    ["UNIX_TIMESTAMP('2020-01-01', 'yyyy-MM-dd')", '1577836800'],
+    // The last Julian second before the Gregorian 1582-10-15, and the proleptic 0001-01-01 (Julian 0001-01-03).
+    ['FROM_UNIXTIME(-12219292801)', '1582-10-04 23:59:59'],
+    ['FROM_UNIXTIME(-12219292800)', '1582-10-15 00:00:00'],
+    ['FROM_UNIXTIME(-62135596800)', '0001-01-03 00:00:00'],
+    // Years before AD 1 count back in the BC era, as SimpleDateFormat's y and G show them: Julian
+    // 1 BC-01-01 is Julian day number 1721058, epoch day 1721058 - 2440588 = -719530.
+    ["FROM_UNIXTIME(-62167392000, 'G yyyy-MM-dd')", 'BC 0001-01-01'],
+    ["FROM_UNIXTIME(-62167392001, 'G yyyy-MM-dd HH:mm:ss')", 'BC 0002-12-31 23:59:59'],
     ['UNIX_TIMESTAMP() > 1600000000', 'TRUE'],
     ["TO_DATE('2020-05-17')", '2020-05-17', 'DATE'],
     ["TO_DATE('17/05/2020', 'dd/MM/yyyy')", '2020-05-17'],
+    // With a pattern, TO_DATE reads as DateTimeUtils.parseDate does: a lenient SimpleDateFormat.
+    ["TO_DATE('31/02/2020', 'dd/MM/yyyy')", '2020-03-02'],
+    ["TO_DATE('17/05/2020 12:00', 'dd/MM/yyyy')", '2020-05-17'],
     ["TO_DATE('x')", null],
     ["TO_TIMESTAMP('2020-05-17 12:44:31')", '2020-05-17 12:44:31.000', 'TIMESTAMP(3)'],
     ["TO_TIMESTAMP('17/05/2020', 'dd/MM/yyyy')", '2020-05-17 00:00:00.000'],
@@ -1068,6 +1108,20 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["DATE_FORMAT(DATE '2003-07-04', 'dd.MM.yyyy HH:mm')", '04.07.2003 00:00'],
     ["TO_TIMESTAMP('garbage', 'yyyy-MM-dd')", null, 'TIMESTAMP(3)'],
     ["TO_TIMESTAMP('2003070415', 'yyyyMMddHH')", '2003-07-04 15:00:00.000'],
+    // TO_TIMESTAMP reads its pattern as java.time's DateTimeFormatter does: S letters are the
+    // fraction of the second (SimpleDateFormat, used by UNIX_TIMESTAMP and TO_DATE, reads them as milliseconds).
+    ["TO_TIMESTAMP('2020-01-01 10:00:00.12', 'yyyy-MM-dd HH:mm:ss.SS')", '2020-01-01 10:00:00.120'],
+    ["TO_TIMESTAMP('2020-01-01 10:00:00.1', 'yyyy-MM-dd HH:mm:ss.S')", '2020-01-01 10:00:00.100'],
+    ["TO_TIMESTAMP(CAST('2020-01-01 10:00:00.5' AS STRING), CAST('yyyy-MM-dd HH:mm:ss.S' AS STRING))", '2020-01-01 10:00:00.500'],
+    // Text the pattern does not match falls back to java.sql.Timestamp.valueOf (with a space) or
+    // java.sql.Date.valueOf (without), lenient as Java's: 02-31 rolls over to March 2 in a leap year, hour 25 to the next day.
+    ["TO_TIMESTAMP('2020-01-01 10:00:00', 'dd/MM/yyyy')", '2020-01-01 10:00:00.000'],
+    ["TO_TIMESTAMP('2020-1-5', 'dd/MM/yyyy')", '2020-01-05 00:00:00.000'],
+    ["TO_TIMESTAMP('2020-02-31', 'dd/MM/yyyy')", '2020-03-02 00:00:00.000'],
+    ["TO_TIMESTAMP('2020-01-01 25:00:00', 'dd/MM/yyyy')", '2020-01-02 01:00:00.000'],
+    ["TO_TIMESTAMP('2020-13-01', 'dd/MM/yyyy')", null],
+    ["TO_TIMESTAMP('20-01-01', 'dd/MM/yyyy')", null],
+    ["TO_TIMESTAMP('2020-01-01 10:00', 'dd/MM/yyyy')", null],
     ["FROM_UNIXTIME(CAST(61 AS TINYINT), 'HH:mm:ss')", '00:01:01'],
     // Text casts accept one-digit months, days and hours.
     ["CAST('2003-7-4 6:05:09.25' AS TIMESTAMP)", '2003-07-04 06:05:09.250000', 'TIMESTAMP(6) NOT NULL'],
@@ -1336,6 +1390,14 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["TYPEOF(MAP['a', 1])", 'MAP<CHAR(1) NOT NULL, INT NOT NULL> NOT NULL'],
     ["TYPEOF(ROW(1, 'a'))", 'ROW<`EXPR$0` INT NOT NULL, `EXPR$1` CHAR(1) NOT NULL> NOT NULL'],
     ['TYPEOF(1, TRUE)', 'INT NOT NULL'],
+    // The empty literal is CHAR(0) (Flink's CharType.ofEmptyLiteral(), summary 'CHAR(0) NOT NULL');
+    // concatenation adds the lengths, and CONCAT's varying result of length 0 is VARCHAR(0).
+    ["TYPEOF('')", 'CHAR(0) NOT NULL'],
+    ["'' || ''", '', 'CHAR(0) NOT NULL'],
+    ["'ab' || ''", 'ab', 'CHAR(2) NOT NULL'],
+    ["CONCAT('', '')", '', 'VARCHAR(0) NOT NULL'],
+    ["CASE WHEN 1 = 1 THEN '' ELSE 'abc' END", '', 'VARCHAR(3) NOT NULL'],
+    ["TYPEOF(X'')", 'BINARY(0) NOT NULL'],
     ['CAST(3.7 AS INT)', '3'],
     ['CAST(-3.7e0 AS INT)', '-3'],
     ['CAST(3e9 AS INT)', '2147483647'],
@@ -1368,6 +1430,36 @@ export const FACTS: Readonly<Record<string, readonly Fact[]>> = {
     ["CAST(' yes ' AS BOOLEAN)", 'TRUE'],
     ["CAST('maybe' AS BOOLEAN)", { error: "cannot cast 'maybe'" }],
     ["CAST(' 42 ' AS INT)", '42'],
+    // Spot checks of the cast matrix against Flink's cast rules.
+    // BooleanToNumericCastRule: TRUE is 1 in every numeric type.
+    ['CAST(TRUE AS TINYINT)', '1', 'TINYINT NOT NULL'],
+    ['CAST(TRUE AS DOUBLE)', '1.0', 'DOUBLE NOT NULL'],
+    ['CAST(TRUE AS DECIMAL(5, 2))', '1.00', 'DECIMAL(5, 2) NOT NULL'],
+    ['CAST(FALSE AS FLOAT)', '0.0'],
+    // NumericToBooleanCastRule: non-zero is TRUE, for DECIMAL and the approximate types too (kept by FLINK-24576's hotfix).
+    ['CAST(CAST(0.01 AS DECIMAL(3, 2)) AS BOOLEAN)', 'TRUE'],
+    ['CAST(CAST(0 AS DECIMAL(3, 2)) AS BOOLEAN)', 'FALSE'],
+    ['CAST(CAST(0.5 AS DOUBLE) AS BOOLEAN)', 'TRUE'],
+    ['CAST(CAST(NULL AS DECIMAL(3, 2)) AS BOOLEAN)', null, 'BOOLEAN'],
+    // TimeToTimestampCastRule: the time on 1970-01-01, also into TIMESTAMP(6) and TIMESTAMP_LTZ(6) (the defaults).
+    ["CAST(TIME '10:00:00' AS TIMESTAMP)", '1970-01-01 10:00:00.000000', 'TIMESTAMP(6) NOT NULL'],
+    ["CAST(TIME '10:00:00' AS TIMESTAMP(3))", '1970-01-01 10:00:00.000', 'TIMESTAMP(3) NOT NULL'],
+    ["CAST(TIME '10:00:00' AS TIMESTAMP_LTZ)", '1970-01-01 10:00:00.000000', 'TIMESTAMP_LTZ(6) NOT NULL'],
+    // IntervalToStringCastRule: +y-mm and +d hh:mm:ss.fff with the sign first.
+    ["CAST(INTERVAL '1-2' YEAR TO MONTH AS STRING)", '+1-02'],
+    ["CAST(INTERVAL '-3' DAY AS STRING)", '-3 00:00:00.000'],
+    ["CAST(INTERVAL '5' MINUTE AS STRING)", '+0 00:05:00.000'],
+    // Collections and rows print their NULL elements as NULL.
+    ['CAST(ARRAY[1, CAST(NULL AS INT)] AS STRING)', '[1, NULL]'],
+    ["CAST(MAP['a', CAST(NULL AS INT)] AS STRING)", '{a=NULL}'],
+    ['CAST(MAP[CAST(NULL AS INT), 1] AS STRING)', '{NULL=1}'],
+    ['CAST(ROW(1, CAST(NULL AS INT)) AS STRING)', '(1, NULL)'],
+    ["CAST(ROW(1, 'a', ARRAY[CAST(NULL AS INT), 2]) AS STRING)", '(1, a, [NULL, 2])'],
+    // Nested binary strings are cast element by element with the binary-to-string rule: UTF-8, strict.
+    ["CAST(ARRAY[X'6162', CAST(NULL AS BYTES)] AS STRING)", '[ab, NULL]'],
+    ["CAST(ROW(1, X'6162') AS STRING)", '(1, ab)'],
+    ["CAST(MAP[X'61', X'62'] AS STRING)", '{a=b}'],
+    ["CAST(ARRAY[X'FF'] AS STRING)", { error: "x'ff' is not valid UTF-8" }],
     ["CAST('1.9' AS INT)", '1'],
   ],
   catalog: [

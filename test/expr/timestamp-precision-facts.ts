@@ -116,6 +116,13 @@ export const PRECISION_FACTS: readonly Fact[] = [
   ["TO_TIMESTAMP('2021-01-01 12:34:56.123', 'yyyy-MM-dd HH:mm:ss.SSS')", '2021-01-01 12:34:56.123', 'TIMESTAMP(3)'],
   ["TO_TIMESTAMP('2021-01-01 12:34:56')", '2021-01-01 12:34:56.000', 'TIMESTAMP(3)'],
   ["TO_TIMESTAMP('nope', 'yyyy-MM-dd HH:mm:ss.SSSSSS')", null, 'TIMESTAMP(6)'],
+  // Fewer than three S letters still give TIMESTAMP(3) (ToTimestampTypeStrategy: at least 3), four or five their own count.
+  ["TO_TIMESTAMP('2021-01-01 12:34:56.12', 'yyyy-MM-dd HH:mm:ss.SS')", '2021-01-01 12:34:56.120', 'TIMESTAMP(3)'],
+  ["TO_TIMESTAMP('2021-01-01 12:34:56.1234', 'yyyy-MM-dd HH:mm:ss.SSSS')", '2021-01-01 12:34:56.1234', 'TIMESTAMP(4)'],
+  ["TO_TIMESTAMP('2021-01-01 12:34:56.12345', 'yyyy-MM-dd HH:mm:ss.SSSSS')", '2021-01-01 12:34:56.12345', 'TIMESTAMP(5)'],
+  ["TO_TIMESTAMP('2021-01-01 12:34:56.1234567', 'yyyy-MM-dd HH:mm:ss.SSSSSSS')", '2021-01-01 12:34:56.1234567', 'TIMESTAMP(7)'],
+  // A pattern known only at run time types the result TIMESTAMP(3).
+  ["TO_TIMESTAMP('2021-01-01 12:34:56.123456', CAST('yyyy-MM-dd HH:mm:ss.SSSSSS' AS STRING))", '2021-01-01 12:34:56.123', 'TIMESTAMP(3)'],
   // TO_TIMESTAMP_LTZ: precision 4..9 keeps every digit (Flink 2.3); 0..3 stays TIMESTAMP_LTZ(3).
   ['TO_TIMESTAMP_LTZ(1609504496123456789, 9)', '2021-01-01 12:34:56.123456789', 'TIMESTAMP_LTZ(9)'],
   ['TO_TIMESTAMP_LTZ(1609504496123456, 6)', '2021-01-01 12:34:56.123456', 'TIMESTAMP_LTZ(6)'],

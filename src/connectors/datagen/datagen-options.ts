@@ -9,7 +9,7 @@ import { fitsPrecision, formatDecimal, parseDecimal, pow10, rescaleDecimal } fro
 import { parseDuration } from '../../common/duration.js';
 import type { Schema } from '../../common/schema.js';
 import { INT64_MAX, INT64_MIN } from '../../common/int64.js';
-import { formatType, type SqlType } from '../../common/sql-type.js';
+import { formatType, MAX_VARCHAR_LENGTH, type SqlType } from '../../common/sql-type.js';
 
 /** Flink's default rate. */
 export const DEFAULT_ROWS_PER_SECOND = 10000;
@@ -21,8 +21,8 @@ export const DEFAULT_BASE_TIME = Date.UTC(2024, 0, 1);
 export const DEFAULT_STRING_LENGTH = 100;
 /** The default number of elements of random ARRAY and MAP values. */
 export const DEFAULT_COLLECTION_LENGTH = 3;
-/** The longest random string datagen generates. */
-export const MAX_STRING_LENGTH = 65536;
+/** The longest random string datagen generates (a VARCHAR(n) without `length` gets n characters, as in Flink). */
+export const MAX_STRING_LENGTH = 1 << 20;
 /** The most elements of a random ARRAY or MAP. */
 export const MAX_COLLECTION_LENGTH = 1000;
 
@@ -92,6 +92,8 @@ const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const isSafe = (value: bigint): boolean => value >= SAFE_MIN && value <= SAFE_MAX;
 
 const FLOAT_MAX = 3.4028234663852886e38;
+/** Java's Float.MIN_VALUE: the smallest positive FLOAT. */
+const FLOAT_MIN_POSITIVE = 1.401298464324817e-45;
 
 /** Parses and validates datagen options for a table with this (physical) schema. */
 export function parseDatagenOptions(options: ReadonlyMap<string, string>, schema: Schema): DatagenConfig {
@@ -235,7 +237,9 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
         if (Math.abs(value) > limit) throw invalid(`datagen option '${key(suffix)}' must be within the range of ${type.kind}, got '${value}'`);
         return value;
       };
-      const min = inRange('min', -limit);
+      // Flink's defaults are Java's MIN_VALUE and MAX_VALUE: the smallest positive value, so that
+      // random FLOATs and DOUBLEs are positive unless a min says otherwise.
+      const min = inRange('min', type.kind === 'FLOAT' ? FLOAT_MIN_POSITIVE : Number.MIN_VALUE);
       const max = inRange('max', limit);
       if (min > max) throw orderError(name, String(min), String(max));
       return { kind: 'float', min, max };
@@ -243,7 +247,8 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
     case 'DECIMAL': {
       rejectPresent(reader, name, ['max-past', 'length', 'var-len'], notFor);
       const limit = pow10(type.precision) - 1n;
-      const min = reader.decimal(key('min'), type.precision, type.scale) ?? -limit;
+      // Flink's default min is Double.MIN_VALUE (positive), so random DECIMALs are at least 0 by default.
+      const min = reader.decimal(key('min'), type.precision, type.scale) ?? 0n;
       const max = reader.decimal(key('max'), type.precision, type.scale) ?? limit;
       if (min > max) throw orderError(name, formatDecimal(min, type.scale), formatDecimal(max, type.scale));
       return { kind: 'decimal', min, max };
@@ -255,7 +260,7 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
       return { kind: 'string', length: type.length, varLen: false };
     case 'VARCHAR': {
       rejectPresent(reader, name, ['min', 'max', 'max-past'], notFor);
-      const length = reader.integer(key('length'), 0) ?? Math.min(DEFAULT_STRING_LENGTH, type.length);
+      const length = reader.integer(key('length'), 0) ?? defaultLength(type.length);
       if (length > type.length) throw invalid(`datagen option '${key('length')}' (${length}) exceeds the length of ${formatType(type)} field '${name}'`);
       if (length > MAX_STRING_LENGTH) throw invalid(`datagen option '${key('length')}' must be at most ${MAX_STRING_LENGTH}, got '${length}'`);
       return { kind: 'string', length, varLen: reader.boolean(key('var-len')) ?? false };
@@ -267,7 +272,7 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
       return { kind: 'bytes', length: type.length, varLen: false };
     case 'VARBINARY': {
       rejectPresent(reader, name, ['min', 'max', 'max-past'], notFor);
-      const length = reader.integer(key('length'), 0) ?? Math.min(DEFAULT_STRING_LENGTH, type.length);
+      const length = reader.integer(key('length'), 0) ?? defaultLength(type.length);
       if (length > type.length) throw invalid(`datagen option '${key('length')}' (${length}) exceeds the length of ${formatType(type)} field '${name}'`);
       if (length > MAX_STRING_LENGTH / 2) throw invalid(`datagen option '${key('length')}' must be at most ${MAX_STRING_LENGTH / 2} for bytes, got '${length}'`);
       return { kind: 'bytes', length, varLen: reader.boolean(key('var-len')) ?? false };
@@ -293,6 +298,14 @@ function planRandom(reader: OptionReader, name: string, type: SqlType, inCollect
     default:
       throw invalid(`datagen cannot generate ${formatType(type)} field '${name}'`);
   }
+}
+
+/**
+ * The length of random strings and bytes without a `length` option, as Flink: the type's own
+ * length, except for STRING and BYTES (the longest VARCHAR/VARBINARY), which get 100.
+ */
+function defaultLength(typeLength: number): number {
+  return typeLength === MAX_VARCHAR_LENGTH ? DEFAULT_STRING_LENGTH : typeLength;
 }
 
 function collectionLength(reader: OptionReader, key: string): number {

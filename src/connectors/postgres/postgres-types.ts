@@ -44,7 +44,8 @@ export function postgresType(type: SqlType): string {
     case 'DECIMAL':
       return `numeric(${type.precision},${type.scale})`;
     case 'CHAR':
-      return type.length <= MAX_PG_CHAR_LENGTH ? `char(${type.length})` : 'text';
+      // CHAR(0), the type of the literal '', has no PostgreSQL char(n): its only value fits text.
+      return type.length >= 1 && type.length <= MAX_PG_CHAR_LENGTH ? `char(${type.length})` : 'text';
     case 'VARCHAR':
       return type.length === MAX_VARCHAR_LENGTH || type.length > MAX_PG_CHAR_LENGTH ? 'text' : `varchar(${type.length})`;
     case 'BINARY':

@@ -13,7 +13,7 @@ import { isUtcZone } from '../../common/time-zone.js';
 import { WeirError } from '../../common/errors.js';
 import { formatType, SqlTypes, timeAttributeOf, type SqlType } from '../../common/sql-type.js';
 import type { ArgCode, CodegenContext, LiteralArg, ScalarFunctionDefinition } from '../function-definition.js';
-import { compileDateFormatter, compileDateParser, patternFractionDigits } from '../runtime/date-format.js';
+import { compileDateFormatter, compileDateParser, compileJavaTimeParser, patternFractionDigits } from '../runtime/date-format.js';
 import { nanoDiffFunction, nanoExtractor } from '../runtime/nanos-lib.js';
 import { dateExtractor, intervalExtractor, timeExtractor, timestampAddFunction, timestampDiffFunction, timestampExtractor, DATE_UNITS, TIME_UNITS } from '../runtime/temporal-lib.js';
 import { Arg, booleanType, constantArg, defineScalar, type Literals, type Signature } from './define.js';
@@ -339,7 +339,11 @@ export const temporalFunctions: readonly ScalarFunctionDefinition[] = [
         returns: (_types, literals) => SqlTypes.timestamp(patternPrecision(literals[1]), false),
         generate: (ctx, [s, p], call) => {
           const precision = (call.type as { precision: number }).precision;
-          if (precision <= 3) return parseCode(ctx, s!.code, p, 'toTimestamp');
+          if (p === undefined) return parseCode(ctx, s!.code, p, 'toTimestamp');
+          if (precision <= 3) {
+            if (p.constant === undefined) return `${ctx.lib('toTimestampJavaTime')}(${s!.code}, ${p.code})`;
+            return `${ctx.constant(compileJavaTimeParser(p.constant.value as string), 'parse')}(${s!.code})?.millis ?? null`;
+          }
           return `${ctx.lib('toTimestampNanos')}(${s!.code}, ${p!.code}, ${precision})`;
         },
       },

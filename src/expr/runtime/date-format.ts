@@ -59,7 +59,7 @@ function fieldCode(letter: string, n: number): string {
   const padded = (value: string): string => (n <= 1 ? `"" + ${value}` : n === 2 ? `pad2(${value})` : `pad(${value}, ${n})`);
   switch (letter) {
     case 'G':
-      return `(y > 0 ? "AD" : "BC")`;
+      return 'era';
     case 'y':
     case 'Y':
       return n === 2 ? `pad2(((y % 100) + 100) % 100)` : `pad(y, ${n})`;
@@ -114,7 +114,6 @@ function fieldCode(letter: string, n: number): string {
 export function compileDateFormatter(pattern: string): DateFormatter {
   const tokens = tokenize(pattern);
   const needsDate = tokens.some((t) => t.kind === 'field' && 'GyYMLdDEu'.includes(t.letter));
-  const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
   const body = [
     'let lastMillis = NaN, lastNanos = 0, lastText = "";',
     'return function format(millis, nanoOfMilli) {',
@@ -123,15 +122,76 @@ export function compileDateFormatter(pattern: string): DateFormatter {
     '  const r = millis % 86400000;',
     '  const t = r < 0 ? r + 86400000 : r + 0;',
     '  const days = (millis - t) / 86400000;',
-    ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day;'] : []),
+    ...(needsDate ? ['  const c = civilFromDays(days);', '  const y = c.year, mo = c.month, d = c.day, era = y > 0 ? "AD" : "BC";'] : []),
     '  lastMillis = millis;',
     '  lastNanos = nanos;',
-    `  return (lastText = ${parts.length === 0 ? '""' : parts.join(' + ')});`,
+    `  return (lastText = ${concatenation(tokens)});`,
     '};',
   ].join('\n');
+  return instantiate(body) as DateFormatter;
+}
+
+function concatenation(tokens: readonly Token[]): string {
+  const parts = tokens.map((token) => (token.kind === 'literal' ? JSON.stringify(token.text) : fieldCode(token.letter, token.count)));
+  return parts.length === 0 ? '""' : parts.join(' + ');
+}
+
+function instantiate(body: string): unknown {
   const pad2 = (value: number): string => (value < 10 ? `0${value}` : `${value}`);
   const factory = new Function('pad', 'pad2', 'civilFromDays', 'daysFromCivil', 'isoDayOfWeek', 'MONTHS', 'WEEKDAYS', body);
-  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS) as DateFormatter;
+  return factory(pad, pad2, civilFromDays, daysFromCivil, isoDayOfWeek, MONTHS, WEEKDAYS);
+}
+
+/** A day's calendar fields as java.util.GregorianCalendar gives them: the year of its era (AD or BC), month and day. */
+export interface JavaCalendarDate {
+  readonly yearOfEra: number;
+  readonly bc: boolean;
+  readonly month: number;
+  readonly day: number;
+}
+
+/** The epoch day of 1582-10-15, the first Gregorian day of java.util.GregorianCalendar (the days before are Julian). */
+const GREGORIAN_CUTOVER_DAY = -141427;
+
+/**
+ * The calendar date of an epoch day as java.util.GregorianCalendar (SimpleDateFormat's calendar)
+ * sees it: Gregorian from 1582-10-15 on, Julian before, years counted in eras (1 BC precedes AD 1).
+ */
+export function javaCalendarDate(days: number): JavaCalendarDate {
+  let year: number;
+  let month: number;
+  let day: number;
+  if (days >= GREGORIAN_CUTOVER_DAY) {
+    ({ year, month, day } = civilFromDays(days));
+  } else {
+    // The Julian calendar from the Julian day number (Richards' algorithm).
+    const c = days + 2440588 + 32082;
+    const dd = Math.floor((4 * c + 3) / 1461);
+    const e = c - Math.floor((1461 * dd) / 4);
+    const m = Math.floor((5 * e + 2) / 153);
+    day = e - Math.floor((153 * m + 2) / 5) + 1;
+    month = m + 3 - 12 * Math.floor(m / 10);
+    year = dd - 4800 + Math.floor(m / 10);
+  }
+  return year > 0 ? { yearOfEra: year, bc: false, month, day } : { yearOfEra: 1 - year, bc: true, month, day };
+}
+
+/**
+ * A formatter of a wall-clock time given as its epoch day (any size) and milliseconds of the day,
+ * with the date as {@link javaCalendarDate} labels it: SimpleDateFormat's rendering of any
+ * java.util.Date (FROM_UNIXTIME), where years are those of their era and dates before 1582-10-15 Julian.
+ */
+export function compileJavaCalendarFormatter(pattern: string): (days: number, millisOfDay: number) => string {
+  const tokens = tokenize(pattern);
+  const body = [
+    'return function format(days, t, date) {',
+    '  const nanos = 0;',
+    '  const y = date.yearOfEra, mo = date.month, d = date.day, era = date.bc ? "BC" : "AD";',
+    `  return ${concatenation(tokens)};`,
+    '};',
+  ].join('\n');
+  const format = instantiate(body) as (days: number, t: number, date: JavaCalendarDate) => string;
+  return (days, t) => format(days, t, javaCalendarDate(days));
 }
 
 /** Renders epoch milliseconds (and, for a TIMESTAMP(p > 3), the nanoseconds within the millisecond, 0 when left out) in a pattern. */
@@ -153,7 +213,7 @@ export function compileDateParser(pattern: string): (text: string) => number | u
  * {@link compileDateParser} keeping the fraction digits past the milliseconds (`SSSSSS`,
  * `SSSSSSSSS`): epoch milliseconds and the nanoseconds within the last millisecond.
  */
-export function compileDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {
+export function compileDateParserNanos(pattern: string, fractionLetters = false, lenient = false): (text: string) => MillisAndNanos | undefined {
   const tokens = tokenize(pattern);
   const setters: ((f: MutableFields, value: string) => boolean)[] = [];
   let source = '^';
@@ -178,9 +238,10 @@ export function compileDateParserNanos(pattern: string): (text: string) => Milli
     } else {
       source += '(Z|UTC|GMT|[+-]\\d{2}:?\\d{2})';
     }
-    setters.push(fieldSetter(token.letter, token.count));
+    setters.push(fieldSetter(token.letter, fractionLetters && token.letter === 'S' ? 9 : token.count, lenient));
   });
-  const regex = new RegExp(`${source}$`, 'i');
+  // A lenient parse reads a prefix of the text, as DateFormat.parse(String) does.
+  const regex = new RegExp(lenient ? source : `${source}$`, 'i');
   return (text) => {
     const match = regex.exec(text);
     if (match === null) return undefined;
@@ -188,6 +249,7 @@ export function compileDateParserNanos(pattern: string): (text: string) => Milli
     for (let i = 0; i < setters.length; i++) {
       if (!setters[i]!(fields, match[i + 1]!)) return undefined;
     }
+    if (lenient) return lenientInstant(fields);
     const days = fields.dayOfYear !== undefined ? dateFromParts(fields.year, 1, 1)! + fields.dayOfYear - 1 : dateFromParts(fields.year, fields.month, fields.day);
     if (days === undefined) return undefined;
     let hour = fields.hour;
@@ -198,6 +260,18 @@ export function compileDateParserNanos(pattern: string): (text: string) => Milli
     if (hour > 23 || fields.minute > 59 || fields.second > 59) return undefined;
     return { millis: days * MILLIS_PER_DAY + ((hour * 60 + fields.minute) * 60 + fields.second) * 1000 + fields.millis - fields.offset, nanoOfMilli: fields.nanoOfMilli };
   };
+}
+
+/**
+ * The fields as a lenient java.util.Calendar adds them up: a month past 12 moves into the next
+ * year, a day past the month's end into the next month, an hour past 23 into the next day, and so on.
+ */
+function lenientInstant(f: MutableFields): MillisAndNanos {
+  const year = f.year + Math.floor((f.month - 1) / 12);
+  const month = (((f.month - 1) % 12) + 12) % 12 + 1;
+  const days = f.dayOfYear !== undefined ? daysFromCivil(f.year, 1, 1) + f.dayOfYear - 1 : daysFromCivil(year, month, 1) + f.day - 1;
+  const hour = f.pm === undefined ? f.hour : (f.hour % 12) + (f.pm ? 12 : 0);
+  return { millis: days * MILLIS_PER_DAY + ((hour * 60 + f.minute) * 60 + f.second) * 1000 + f.millis - f.offset, nanoOfMilli: f.nanoOfMilli };
 }
 
 interface MutableFields {
@@ -214,7 +288,7 @@ interface MutableFields {
   dayOfYear: number | undefined;
 }
 
-function fieldSetter(letter: string, count: number): (f: MutableFields, value: string) => boolean {
+function fieldSetter(letter: string, count: number, lenient = false): (f: MutableFields, value: string) => boolean {
   switch (letter) {
     case 'y':
     case 'Y':
@@ -248,7 +322,8 @@ function fieldSetter(letter: string, count: number): (f: MutableFields, value: s
       return (f, v) => ((f.second = Number(v)), true);
     case 'S':
       return (f, v) => {
-        if (count < 3) return (f.millis = Number(v)) < 1000;
+        if (count < 3 || lenient) return (f.millis = Number(v)) < 1000 || lenient;
+        if (v.length > 9) return false;
         const digits = v.padEnd(9, '0');
         f.millis = Number(digits.slice(0, 3));
         f.nanoOfMilli = Number(digits.slice(3, 9));
@@ -305,7 +380,87 @@ export function patternFractionDigits(pattern: string): number {
   return digits;
 }
 
+/**
+ * A parser of text in a java.time DateTimeFormatter pattern, as Flink's TO_TIMESTAMP(text, pattern)
+ * reads it: the same letters as {@link compileDateParserNanos}, except that `S`, `SS`, `SSS`... are
+ * always the fraction of the second (`.12` with `SS` is 120 ms, where SimpleDateFormat reads 12 ms).
+ * Text the pattern does not match falls back, as Flink's DateTimeUtils.parseTimestampData does, to
+ * java.sql.Timestamp.valueOf (text with a space) or java.sql.Date.valueOf (without).
+ */
+export function compileJavaTimeParser(pattern: string): (text: string) => MillisAndNanos | undefined {
+  const parse = compileDateParserNanos(pattern, true);
+  return (text) => parse(text) ?? sqlTimestampValueOf(text);
+}
+
+const NUMBER = /^[+-]?\d+$/;
+
+/**
+ * java.sql.Timestamp.valueOf (`yyyy-[m]m-[d]d hh:mm:ss[.f...]`, text with a space) or
+ * java.sql.Date.valueOf (`yyyy-[m]m-[d]d`) of the trimmed text, as epoch milliseconds of the wall
+ * time and the nanoseconds past them; lenient as Java's: a day up to 31 rolls over the month's end,
+ * hours, minutes and seconds roll over too. Undefined when Java throws IllegalArgumentException.
+ */
+export function sqlTimestampValueOf(text: string): MillisAndNanos | undefined {
+  const trimmed = text.trim();
+  const space = trimmed.indexOf(' ');
+  const days = sqlDateDays(space >= 0 ? trimmed.slice(0, space) : trimmed);
+  if (days === undefined) return undefined;
+  if (space < 0) return { millis: days * MILLIS_PER_DAY, nanoOfMilli: 0 };
+  const time = trimmed.slice(space + 1);
+  const colon1 = time.indexOf(':');
+  const colon2 = time.indexOf(':', colon1 + 1);
+  if (colon1 <= 0 || colon2 <= 0 || colon2 >= time.length - 1) return undefined;
+  const period = time.indexOf('.', colon2 + 1);
+  const parts = [time.slice(0, colon1), time.slice(colon1 + 1, colon2), period > 0 ? time.slice(colon2 + 1, period) : time.slice(colon2 + 1)];
+  if (!parts.every((part) => NUMBER.test(part))) return undefined;
+  const [hour, minute, second] = parts.map(Number) as [number, number, number];
+  let nanos = 0;
+  if (period > 0) {
+    const fraction = time.slice(period + 1);
+    if (fraction.length === 0 || fraction.length > 9 || !/^\d+$/.test(fraction)) return undefined;
+    nanos = Number(fraction.padEnd(9, '0'));
+  }
+  const millis = days * MILLIS_PER_DAY + ((hour * 60 + minute) * 60 + second) * 1000 + Math.floor(nanos / 1_000_000);
+  return { millis, nanoOfMilli: nanos % 1_000_000 };
+}
+
+/** java.sql.Date.valueOf's reading of `yyyy-[m]m-[d]d` as epoch days (a day up to 31 rolls over the month's end), or undefined. */
+function sqlDateDays(text: string): number | undefined {
+  const dash1 = text.indexOf('-');
+  const dash2 = text.indexOf('-', dash1 + 1);
+  if (dash1 <= 0 || dash2 <= 0 || dash2 >= text.length - 1) return undefined;
+  const [year, month, day] = [text.slice(0, dash1), text.slice(dash1 + 1, dash2), text.slice(dash2 + 1)];
+  if (year.length !== 4 || month.length > 2 || day.length > 2 || ![year, month, day].every((part) => NUMBER.test(part))) return undefined;
+  const [y, m, d] = [Number(year), Number(month), Number(day)];
+  if (m < 1 || m > 12 || d < 1 || d > 31) return undefined;
+  return daysFromCivil(y, m, 1) + d - 1;
+}
+
+/**
+ * A parser of text in a SimpleDateFormat pattern as Flink's UNIX_TIMESTAMP reads it (a lenient
+ * java.text.SimpleDateFormat): the pattern must match a prefix of the text, the rest is ignored,
+ * and out-of-range fields roll over (month 13 is January of the next year); `S` is milliseconds.
+ */
+export function cachedLenientDateParser(pattern: string): (text: string) => MillisAndNanos | undefined {
+  return cachedByPattern(lenientParserCache, pattern, (p) => compileDateParserNanos(p, false, true));
+}
+
+const lenientParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
+
+const javaCalendarFormatterCache = new Map<string, (days: number, millisOfDay: number) => string>();
+
+/** {@link compileJavaCalendarFormatter}, cached by pattern. */
+export function cachedJavaCalendarFormatter(pattern: string): (days: number, millisOfDay: number) => string {
+  return cachedByPattern(javaCalendarFormatterCache, pattern, compileJavaCalendarFormatter);
+}
+
 const nanoParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
+const javaTimeParserCache = new Map<string, (text: string) => MillisAndNanos | undefined>();
+
+/** {@link compileJavaTimeParser}, cached by pattern. */
+export function cachedJavaTimeParser(pattern: string): (text: string) => MillisAndNanos | undefined {
+  return cachedByPattern(javaTimeParserCache, pattern, compileJavaTimeParser);
+}
 
 /** {@link compileDateParserNanos}, cached by pattern. */
 export function cachedDateParserNanos(pattern: string): (text: string) => MillisAndNanos | undefined {

@@ -12,7 +12,7 @@ import { instantOfNanos, localOfNanos } from '../../common/time-zone.js';
 import { instantOfWallTime, MAX_LTZ_MILLIS, MIN_LTZ_MILLIS } from './temporal-lib.js';
 
 export { instantOfNanos, localOfNanos };
-import { cachedDateFormatter, cachedDateParserNanos, type DateFormatter } from './date-format.js';
+import { cachedDateFormatter, cachedDateParserNanos, cachedJavaTimeParser, type DateFormatter } from './date-format.js';
 
 /** Epoch milliseconds (rounded down) of epoch nanos; NULL stays NULL. */
 export function millisOfNanosOrNull(nanos: EpochNanos | null): number | null {
@@ -104,7 +104,7 @@ export function dateFormatNanos(nanos: EpochNanos, pattern: string): string {
 
 /** TO_TIMESTAMP(text, pattern) into TIMESTAMP(`precision` > 3): the wall-clock epoch nanos, truncated to the precision; NULL when the text does not match. */
 export function toTimestampNanos(text: string, pattern: string, precision: number): EpochNanos | null {
-  const parsed = cachedDateParserNanos(pattern)(text);
+  const parsed = cachedJavaTimeParser(pattern)(text);
   return parsed === undefined ? null : truncateNanos(nanosOfMillis(parsed.millis, parsed.nanoOfMilli), precision);
 }
 

@@ -7,7 +7,7 @@ import { parseDateText } from './date-text.js';
 import { WeirError } from '../../common/errors.js';
 import { INT64_MIN, type Int64 } from '../../common/int64.js';
 import { instantOf, localOf } from '../../common/time-zone.js';
-import { cachedDateFormatter, cachedDateParser, patternHasZone } from './date-format.js';
+import { cachedDateFormatter, cachedDateParser, cachedJavaCalendarFormatter, cachedJavaTimeParser, cachedLenientDateParser, patternHasZone } from './date-format.js';
 
 export { instantOf, localOf };
 
@@ -105,6 +105,15 @@ export function toTimestamp(text: string, pattern?: string): number | null {
   return millis ?? null;
 }
 
+/**
+ * TO_TIMESTAMP(text, pattern) as Flink reads it (java.time letters, `S` a fraction of the second,
+ * then java.sql.Timestamp/Date.valueOf when the pattern does not match): the wall-clock epoch
+ * milliseconds, or NULL.
+ */
+export function toTimestampJavaTime(text: string, pattern: string): number | null {
+  return cachedJavaTimeParser(pattern)(text)?.millis ?? null;
+}
+
 const UNIT_MILLIS: Readonly<Record<string, number>> = {
   MILLISECOND: 1,
   SECOND: 1000,
@@ -149,7 +158,8 @@ export function timestampAddFunction(unit: string): (amount: number, millis: num
 /** TO_DATE(text[, pattern]): days, or NULL when the text does not match. */
 export function toDate(text: string, pattern?: string): number | null {
   if (pattern === undefined) return parseDateText(text) ?? null;
-  const millis = cachedDateParser(pattern)(text);
+  // Flink's DateTimeUtils.parseDate(text, pattern): the lenient SimpleDateFormat UNIX_TIMESTAMP uses.
+  const millis = cachedLenientDateParser(pattern)(text)?.millis;
   return millis === undefined ? null : floorDiv(millis, MILLIS_PER_DAY);
 }
 
@@ -158,27 +168,38 @@ const UNPARSEABLE_SECONDS: Int64 = INT64_MIN;
 
 /**
  * UNIX_TIMESTAMP(text[, pattern]) in `zone`: the epoch seconds of the text read as a wall-clock
- * time of the zone (or of the offset the text carries, when the pattern has z, Z or X); Flink's
- * Long.MIN_VALUE when the text does not match.
+ * time of the zone (or of the offset the text carries, when the pattern has z, Z or X) by a lenient
+ * SimpleDateFormat (default pattern yyyy-MM-dd HH:mm:ss; text after the match ignored, fields roll
+ * over), as Flink's DateTimeUtils.unixTimestamp; Flink's Long.MIN_VALUE when the text does not match.
  */
 export function unixTimestampIn(text: string, pattern: string | undefined, zone: string): Int64 {
-  const millis = toTimestamp(text, pattern);
-  if (millis === null) return UNPARSEABLE_SECONDS;
+  const millis = cachedLenientDateParser(pattern ?? 'yyyy-MM-dd HH:mm:ss')(text)?.millis;
+  if (millis === undefined) return UNPARSEABLE_SECONDS;
   const instant = pattern !== undefined && patternHasZone(pattern) ? millis : instantOf(millis, zone);
   return floorDiv(instant, 1000);
 }
 
-/** The largest magnitude of epoch seconds FROM_UNIXTIME renders: JavaScript's date range (±100,000,000 days). */
-const MAX_UNIX_SECONDS = 8_640_000_000_000;
+/** The instants JavaScript can find a zone's offset for (±100,000,000 days), in epoch milliseconds. */
+const JS_DATE_LIMIT = 8_640_000_000_000_000;
 
-/** FROM_UNIXTIME(seconds[, pattern]) in `zone`: the wall-clock time of the epoch seconds rendered in the pattern (default `yyyy-MM-dd HH:mm:ss`). */
+/**
+ * FROM_UNIXTIME(seconds[, pattern]) in `zone`, as Flink's DateTimeUtils.formatUnixTimestamp: the
+ * seconds times 1000 in 64-bit arithmetic (overflow wraps, as Java's long does), that instant's
+ * wall-clock time rendered as SimpleDateFormat renders a java.util.Date (years of their era, Julian
+ * dates before 1582-10-15). Beyond JavaScript's date range the zone's offset at the range's end is used.
+ */
 export function fromUnixtimeIn(seconds: Int64, zone: string, pattern = 'yyyy-MM-dd HH:mm:ss'): string {
-  if (typeof seconds === 'bigint' || Math.abs(seconds) > MAX_UNIX_SECONDS) {
-    throw new WeirError('EXECUTION_ERROR', `FROM_UNIXTIME: ${seconds} seconds is outside the supported range of dates (±${MAX_UNIX_SECONDS} seconds from 1970-01-01)`);
+  const millis = BigInt.asIntN(64, BigInt(seconds) * 1000n);
+  const near = millis > BigInt(JS_DATE_LIMIT) ? JS_DATE_LIMIT : millis < -BigInt(JS_DATE_LIMIT) ? -JS_DATE_LIMIT : Number(millis);
+  const wall = millis + BigInt(localOf(near, zone) - near);
+  let days = wall / 86_400_000n;
+  let t = wall % 86_400_000n;
+  if (t < 0n) {
+    t += 86_400_000n;
+    days -= 1n;
   }
-  return cachedDateFormatter(pattern)(localOf(seconds * 1000, zone));
+  return cachedJavaCalendarFormatter(pattern)(Number(days), Number(t));
 }
-
 
 /**
  * `(s0, e0) OVERLAPS (s1, e1)` of comparable instants (NULL for an unknown one): each period's ends
@@ -243,7 +264,7 @@ function roundDays(days: number, unit: string, ceil: boolean): number {
 
 /**
  * FLOOR or CEIL (`ceil`) of a temporal value to `unit`, as a function of the value's
- * representation: `kind` DATE (days), TIME (milliseconds of the day; units below DAY) or TIMESTAMP
+ * representation: `kind` DATE (days), TIME (milliseconds of the day, units below DAY; CEIL may reach 24:00:00) or TIMESTAMP
  * (epoch milliseconds of the wall-clock time). As in Flink: a DATE is left as it is by units below
  * DAY; a TIMESTAMP is rounded arithmetically to DAY and below, and to a week or more by its date
  * alone (the date of the epoch day truncated toward zero, so CEIL('2018-03-01 21:00:01' TO MONTH)
@@ -261,8 +282,9 @@ export function temporalRounder(unit: string, kind: 'DATE' | 'TIME' | 'TIMESTAMP
   switch (kind) {
     case 'TIME': {
       if (millis === undefined || upper === 'DAY') throw unknown();
-      const round = arithmetic(millis);
-      return (t) => floorMod(round(t), MILLIS_PER_DAY);
+      // Not wrapped at midnight: Flink rounds the int milliseconds of the day arithmetically, so
+      // CEIL(TIME '23:30:00' TO HOUR) is 86,400,000 ms, which prints as 24:00:00.
+      return arithmetic(millis);
     }
     case 'DATE':
       if (upper === 'DAY' || CALENDAR_UNITS.has(upper)) return (days) => roundDays(days, upper, ceil);

@@ -54,7 +54,8 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
         case 'number':
           return numberLiteral(expr.text, expr.span);
         case 'string':
-          return Exprs.literal(expr.value, SqlTypes.char(Math.max(expr.value.length, 1), false));
+          // CHAR(n) NOT NULL of its n characters; '' is CHAR(0), Flink's CharType.ofEmptyLiteral().
+          return Exprs.literal(expr.value, SqlTypes.char(expr.value.length, false));
         case 'boolean':
           return Exprs.literal(expr.value, SqlTypes.boolean(false));
         case 'binary':

@@ -84,9 +84,17 @@ describe('datagen random values', () => {
     expect(Math.abs(mean - 2)).toBeLessThan(0.05);
   });
 
-  it('generates finite doubles over the whole range by default', async () => {
-    const rows = await generate(datagenSpec({}, schemaOf(['d', SqlTypes.double()])), 200);
-    expect((column(rows) as number[]).every(Number.isFinite)).toBe(true);
+  it('generates positive finite FLOATs, DOUBLEs and non-negative DECIMALs by default (Flink: min = Java MIN_VALUE, max = MAX_VALUE)', async () => {
+    const rows = await generate(datagenSpec({}, schemaOf(['d', SqlTypes.double()], ['f', SqlTypes.float()], ['m', SqlTypes.decimal(6, 2)])), 2000);
+    const doubles = column(rows, 0) as number[];
+    const floats = column(rows, 1) as number[];
+    const decimals = column(rows, 2) as bigint[];
+    expect(doubles.every((v) => Number.isFinite(v) && v > 0)).toBe(true);
+    expect(floats.every((v) => Number.isFinite(v) && v > 0 && Math.fround(v) === v)).toBe(true);
+    // Uniform over (0, MAX]: most values lie in the upper half of the range.
+    expect(doubles.filter((v) => v > Number.MAX_VALUE / 2).length).toBeGreaterThan(900);
+    expect(decimals.every((v) => v >= 0n && v <= 999999n)).toBe(true);
+    expect(decimals.filter((v) => v > 500000n).length).toBeGreaterThan(900);
   });
 
   it('generates DECIMAL as unscaled bigints within min and max', async () => {
@@ -115,6 +123,7 @@ describe('datagen random values', () => {
       ['c', SqlTypes.char(5)],
       ['l', SqlTypes.string()],
       ['r', SqlTypes.varchar(30)],
+      ['w', SqlTypes.varchar(150)],
     );
     const rows = await generate(datagenSpec({ 'fields.l.length': '20', 'fields.r.var-len': 'true' }, schema), 2000);
     const lengths = (index: number): Set<number> => new Set(column(rows, index).map((s) => (s as string).length));
@@ -122,6 +131,8 @@ describe('datagen random values', () => {
     expect(lengths(1)).toEqual(new Set([10]));
     expect(lengths(2)).toEqual(new Set([5]));
     expect(lengths(3)).toEqual(new Set([20]));
+    // A VARCHAR(n) without a length option gets n characters (only STRING falls back to 100), as in Flink.
+    expect(lengths(5)).toEqual(new Set([150]));
     const variable = lengths(4);
     expect(Math.min(...variable)).toBe(1);
     expect(Math.max(...variable)).toBe(30);

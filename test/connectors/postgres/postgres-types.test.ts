@@ -52,6 +52,8 @@ describe('type mapping', () => {
       [SqlTypes.double(), 'double precision', 'double precision'],
       [SqlTypes.decimal(38, 10), 'numeric(38,10)', 'numeric'],
       [SqlTypes.char(3), 'char(3)', 'text'],
+      // CHAR(0), the type of the literal '', has no char(n) in PostgreSQL (n >= 1).
+      [SqlTypes.char(0), 'text', 'text'],
       [SqlTypes.varchar(20), 'varchar(20)', 'text'],
       [SqlTypes.string(), 'text', 'text'],
       [SqlTypes.date(), 'date', 'date'],
