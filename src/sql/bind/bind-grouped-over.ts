@@ -9,7 +9,7 @@
  */
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import type { Expr, FunctionCall, Identifier, OrderItem, SelectQuery, WindowSpec } from '../parse/ast.js';
-import { callName, containsAggregate, GROUPING_FUNCTIONS } from './bind-expr.js';
+import { callName, containsAggregate, GROUPING_FUNCTIONS, visitExpr } from './bind-expr.js';
 import { windowCalls } from './bind-rank.js';
 
 /** Prefix of the inner select's columns (a quoted name a query would not write). */
@@ -88,10 +88,18 @@ export function splitGroupedOver(query: SelectQuery, functions: FunctionRegistry
     return { ...item, expr: rewrite(item.expr), alias };
   });
   const windows = query.windows.map((w) => ({ ...w, spec: rewriteSpec(w.spec) }));
-  // ORDER BY a position or an output name stays; anything else reads the inner select.
+  // ORDER BY a position or an expression of output names stays; anything else reads the inner select.
   const outputNames = new Set(names.map((n) => n.toLowerCase()));
-  const keepsOrder = (item: OrderItem): boolean =>
-    (item.expr.kind === 'literal' && item.expr.type === 'number') || (item.expr.kind === 'column-ref' && item.expr.parts.length === 1 && outputNames.has(item.expr.parts[0]!.name.toLowerCase()));
+  const keepsOrder = (item: OrderItem): boolean => (item.expr.kind === 'literal' && item.expr.type === 'number') || readsOnlyOutput(item.expr);
+  const readsOnlyOutput = (expr: Expr): boolean => {
+    let only = true;
+    visitExpr(expr, (e) => {
+      if (e.kind === 'column-ref' && (e.parts.length !== 1 || !outputNames.has(e.parts[0]!.name.toLowerCase()))) only = false;
+      if (e.kind === 'call' && (e.over !== undefined || GROUPING_FUNCTIONS.has(callName(e)) || functions.lookup(callName(e))?.kind === 'aggregate')) only = false;
+      if (e.kind === 'scalar-subquery' || e.kind === 'exists' || e.kind === 'in-subquery' || e.kind === 'quantified') only = false;
+    });
+    return only;
+  };
   const orderBy = query.orderBy.map((item) => (keepsOrder(item) ? item : { ...item, expr: rewrite(item.expr) }));
 
   const innerItems = lifted.map(({ expr }, i) => ({ kind: 'select-expr' as const, span: expr.span, expr, alias: identifier(`${LIFTED_PREFIX}${i}`, expr) }));

@@ -13,7 +13,7 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, Identifier, InSubqueryExpr, OrderItem, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
-import { bindExpr, callName, containsAggregate, visitExpr, type ExprBindContext } from './bind-expr.js';
+import { bindExpr, callName, containsAggregate, GROUPING_FUNCTIONS, visitExpr, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
 import { splitGroupedOver } from './bind-grouped-over.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
@@ -115,7 +115,8 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (grouped) {
     // (Not under DISTINCT, where ORDER BY may only read the select list.)
     const outputSchema = items.map((item) => ({ name: item.name }));
-    const hides = (item: OrderItem): boolean => !(item.expr.kind === 'literal' && item.expr.type === 'number') && (containsAggregate(item.expr, ctx.functions) || !readsOutput(item.expr, outputSchema));
+    const hides = (item: OrderItem): boolean =>
+      !(item.expr.kind === 'literal' && item.expr.type === 'number') && (containsAggregate(item.expr, ctx.functions) || containsGrouping(item.expr, ctx) || !readsOutput(item.expr, outputSchema));
     const aggregatedOrder = query.limit === undefined || query.distinct ? [] : query.orderBy.filter(hides);
     const hiddenItems: OutputItem[] = aggregatedOrder.map((item, i) => ({ expr: item.expr, name: `$order${i}`, span: item.expr.span }));
     result = bindGrouped(query, [...items, ...hiddenItems], plan, scope, ctx);
@@ -169,6 +170,15 @@ function readsWindowAlias(where: Expr, items: readonly OutputItem[], scope: Scop
     if (aliases.has(name) && !scope.columns.some((c) => c.name.toLowerCase() === name)) reads = true;
   });
   return reads;
+}
+
+/** Whether `expr` calls GROUPING, GROUPING_ID or GROUP_ID (which only a grouped select list computes). */
+function containsGrouping(expr: Expr, ctx: BinderContext): boolean {
+  let found = false;
+  visitExpr(expr, (e) => {
+    if (e.kind === 'call' && e.over === undefined && GROUPING_FUNCTIONS.has(callName(e)) && ctx.functions.lookup(callName(e)) === undefined) found = true;
+  });
+  return found;
 }
 
 /** The AND of conjuncts as written, or undefined when there are none. */
