@@ -9,7 +9,7 @@
  */
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import type { Expr, FunctionCall, Identifier, OrderItem, SelectQuery, WindowSpec } from '../parse/ast.js';
-import { callName, containsAggregate, GROUPING_FUNCTIONS, visitExpr } from './bind-expr.js';
+import { callName, containsAggregate, GROUP_WINDOW_PROPERTY, GROUPING_FUNCTIONS, visitExpr } from './bind-expr.js';
 import { windowCalls } from './bind-rank.js';
 
 /** Prefix of the inner select's columns (a quoted name a query would not write). */
@@ -56,7 +56,8 @@ export function splitGroupedOver(query: SelectQuery, functions: FunctionRegistry
         return true;
       case 'call':
         if (expr.over !== undefined) return false;
-        return GROUPING_FUNCTIONS.has(callName(expr)) || functions.lookup(callName(expr))?.kind === 'aggregate';
+        // (TUMBLE_START(...) and the like are the group window's, computed by the grouping.)
+        return GROUPING_FUNCTIONS.has(callName(expr)) || GROUP_WINDOW_PROPERTY.test(callName(expr)) || functions.lookup(callName(expr))?.kind === 'aggregate';
       case 'literal':
       case 'interval':
       case 'typed-literal':
@@ -95,7 +96,7 @@ export function splitGroupedOver(query: SelectQuery, functions: FunctionRegistry
     let only = true;
     visitExpr(expr, (e) => {
       if (e.kind === 'column-ref' && (e.parts.length !== 1 || !outputNames.has(e.parts[0]!.name.toLowerCase()))) only = false;
-      if (e.kind === 'call' && (e.over !== undefined || GROUPING_FUNCTIONS.has(callName(e)) || functions.lookup(callName(e))?.kind === 'aggregate')) only = false;
+      if (e.kind === 'call' && (e.over !== undefined || GROUPING_FUNCTIONS.has(callName(e)) || GROUP_WINDOW_PROPERTY.test(callName(e)) || functions.lookup(callName(e))?.kind === 'aggregate')) only = false;
       if (e.kind === 'scalar-subquery' || e.kind === 'exists' || e.kind === 'in-subquery' || e.kind === 'quantified') only = false;
     });
     return only;
