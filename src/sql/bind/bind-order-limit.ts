@@ -12,7 +12,7 @@
  *
  * An ORDER BY item is a 1-based position, an output column (by name or alias), an expression over
  * output columns, or — in a SELECT without GROUP BY or DISTINCT — an expression over the FROM
- * columns (in a grouped SELECT with a LIMIT, an item that aggregates or reads a grouping column
+ * columns (in a grouped SELECT with a LIMIT, an item that aggregates, calls GROUPING() or reads a grouping column
  * the select list drops arrives here as the position of a column the aggregation computed for it,
  * see bind-select.ts); expressions are computed in a
  * projection below the Top-N and dropped above it. NULLS

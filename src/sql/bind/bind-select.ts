@@ -8,13 +8,14 @@
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { formatType, SqlTypes, type SqlType } from '../../common/sql-type.js';
+import { formatType, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type AggregateCall, type LogicalNode, LogicalAggregate, LogicalFilter, LogicalProject, LogicalValues } from '../../plan/logical/logical-node.js';
 import type { Expr, FunctionCall, Identifier, InSubqueryExpr, OrderItem, QuantifiedComparison, ScalarSubquery, SelectItem, SelectQuery } from '../parse/ast.js';
 import { bindAggregateCall, requireBoolean } from './bind-aggregate-call.js';
-import { bindExpr, callName, containsAggregate, visitExpr, withoutGlobalHaving, type ExprBindContext } from './bind-expr.js';
+import { bindExpr, callName, containsAggregate, GROUPING_FUNCTIONS, visitExpr, withoutGlobalHaving, type ExprBindContext } from './bind-expr.js';
 import { bindGroupWindow } from './bind-group-window.js';
+import { splitGroupedOver } from './bind-grouped-over.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
@@ -42,6 +43,9 @@ interface OutputItem {
 
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
+  // Window functions over a grouped select read the grouping's rows: a select over the grouped one.
+  const split = splitGroupedOver(query, ctx.functions);
+  if (split !== undefined) return bindSelect(split, ctx);
   // `FROM a, b, c WHERE a.k = b.k AND ...`: the WHERE's conjuncts are the ON conditions of the joins.
   // Conjuncts of the WHERE with subqueries are planned after the FROM and the others.
   const whereConjuncts = query.where === undefined ? [] : astConjuncts(query.where);
@@ -118,7 +122,8 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   if (grouped) {
     // (Not under DISTINCT, where ORDER BY may only read the select list.)
     const outputSchema = items.map((item) => ({ name: item.name }));
-    const hides = (item: OrderItem): boolean => !(item.expr.kind === 'literal' && item.expr.type === 'number') && (containsAggregate(item.expr, ctx.functions) || !readsOutput(item.expr, outputSchema));
+    const hides = (item: OrderItem): boolean =>
+      !(item.expr.kind === 'literal' && item.expr.type === 'number') && (containsAggregate(item.expr, ctx.functions) || containsGrouping(item.expr, ctx) || !readsOutput(item.expr, outputSchema));
     const aggregatedOrder = query.limit === undefined || query.distinct ? [] : query.orderBy.filter(hides);
     const hiddenItems: OutputItem[] = aggregatedOrder.map((item, i) => ({ expr: item.expr, name: `$order${i}`, span: item.expr.span }));
     result = bindGrouped(query, [...items, ...hiddenItems], plan, scope, ctx);
@@ -172,6 +177,15 @@ function readsWindowAlias(where: Expr, items: readonly OutputItem[], scope: Scop
     if (aliases.has(name) && !scope.columns.some((c) => c.name.toLowerCase() === name)) reads = true;
   });
   return reads;
+}
+
+/** Whether `expr` calls GROUPING, GROUPING_ID or GROUP_ID (which only a grouped select list computes). */
+function containsGrouping(expr: Expr, ctx: BinderContext): boolean {
+  let found = false;
+  visitExpr(expr, (e) => {
+    if (e.kind === 'call' && e.over === undefined && GROUPING_FUNCTIONS.has(callName(e)) && ctx.functions.lookup(callName(e)) === undefined) found = true;
+  });
+  return found;
 }
 
 /** The AND of conjuncts as written, or undefined when there are none. */
@@ -359,20 +373,25 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   // With grouping sets, the aggregation's output has `$e` between the keys and the calls.
   const callBase = sets === undefined ? keyCount : keyCount + 1;
   const toAggregateOutput = (expr: ScalarExpr, span: SourceSpan, clause: string): ScalarExpr =>
-    rewriteOverGroups(expr, groupExprs, (ref) => {
-      if (ref.index >= SUBQUERY_BASE) return Exprs.inputRef(aggregateWidth + ref.index - SUBQUERY_BASE, ref.type);
-      if (ref.index >= GROUPING_BASE) {
-        const { args, span: callSpan } = groupingCalls[ref.index - GROUPING_BASE]!;
-        const allSets = sets ?? [groupExprs.map((_, k) => k)];
-        return args === undefined ? groupIdExpr(allSets, keyCount) : groupingExpr(allSets, args, keyCount, callSpan);
-      }
-      if (ref.index >= AGGREGATE_BASE) return Exprs.inputRef(callBase + ref.index - AGGREGATE_BASE, ref.type);
-      const column = scope.columns[ref.index]!;
-      throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause or be used in an aggregate function`, {
-        span,
-        hint: `${clause} can only refer to grouped columns and aggregates`,
-      });
-    });
+    rewriteOverGroups(
+      expr,
+      groupExprs,
+      (ref) => {
+        if (ref.index >= SUBQUERY_BASE) return Exprs.inputRef(aggregateWidth + ref.index - SUBQUERY_BASE, ref.type);
+        if (ref.index >= GROUPING_BASE) {
+          const { args, span: callSpan } = groupingCalls[ref.index - GROUPING_BASE]!;
+          const allSets = sets ?? [groupExprs.map((_, k) => k)];
+          return args === undefined ? groupIdExpr(allSets, keyCount) : groupingExpr(allSets, args, keyCount, callSpan);
+        }
+        if (ref.index >= AGGREGATE_BASE) return Exprs.inputRef(callBase + ref.index - AGGREGATE_BASE, ref.type);
+        const column = scope.columns[ref.index]!;
+        throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause or be used in an aggregate function`, {
+          span,
+          hint: `${clause} can only refer to grouped columns and aggregates`,
+        });
+      },
+      sets !== undefined,
+    );
 
   const preSchema: Field[] = preExprs.map((e, i) => ({ name: i < keyCount ? groupNames[i]! : `$f${i}`, type: e.type }));
   const pre: LogicalNode = LogicalProject.create({ input, exprs: preExprs, names: preSchema.map((f) => f.name) });
@@ -385,13 +404,18 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   const outer: OuterColumns = {
     width: scopeWidth,
     toPlan: (conjunct, planWidth) =>
-      rewriteOverGroups(conjunct, groupExprs, (ref) => {
-        if (ref.index >= scopeWidth) return Exprs.inputRef(planWidth + ref.index - scopeWidth, ref.type);
-        const column = scope.columns[ref.index]!;
-        throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause to be read by a subquery of the SELECT list or HAVING`, {
-          hint: 'a subquery over a grouped query can only correlate with its grouping columns',
-        });
-      }),
+      rewriteOverGroups(
+        conjunct,
+        groupExprs,
+        (ref) => {
+          if (ref.index >= scopeWidth) return Exprs.inputRef(planWidth + ref.index - scopeWidth, ref.type);
+          const column = scope.columns[ref.index]!;
+          throw new WeirError('INVALID_ARGUMENT', `column '${column.qualifier === undefined ? '' : column.qualifier + '.'}${column.name}' must appear in the GROUP BY clause to be read by a subquery of the SELECT list or HAVING`, {
+            hint: 'a subquery over a grouped query can only correlate with its grouping columns',
+          });
+        },
+        sets !== undefined,
+      ),
   };
   // Over the applies of subqueries the time attributes are materialized.
   const applied = scalars.length > 0 || havingPredicates.length > 0;
@@ -417,26 +441,36 @@ function bindGrouped(query: SelectQuery, items: readonly OutputItem[], from: Log
   return project(plan, exprs, items.map((i) => i.name));
 }
 
-/** Replaces sub-expressions equal to a group key by a reference to it; other input references go through `onInput`. */
-function rewriteOverGroups(expr: ScalarExpr, groups: readonly ScalarExpr[], onInput: (ref: Extract<ScalarExpr, { kind: 'input-ref' }>) => ScalarExpr): ScalarExpr {
+/**
+ * Replaces sub-expressions equal to a group key by a reference to it; other input references go
+ * through `onInput`. With grouping sets (`nullableKeys`) a key reads as nullable, since the sets
+ * that leave it out give it NULL, and an expression over such a key becomes nullable too.
+ */
+function rewriteOverGroups(expr: ScalarExpr, groups: readonly ScalarExpr[], onInput: (ref: Extract<ScalarExpr, { kind: 'input-ref' }>) => ScalarExpr, nullableKeys = false): ScalarExpr {
   const group = groups.findIndex((g) => sameExpr(g, expr));
-  if (group >= 0) return Exprs.inputRef(group, expr.type);
+  if (group >= 0) return Exprs.inputRef(group, nullableKeys ? withNullable(expr.type, true) : expr.type);
+  const rewrite = (e: ScalarExpr): ScalarExpr => rewriteOverGroups(e, groups, onInput, nullableKeys);
+  // The type of `expr` once some of its operands may be NULL where they were not.
+  const widened = (before: readonly ScalarExpr[], after: readonly ScalarExpr[]): SqlType => (after.some((o, i) => o.type.nullable && !before[i]!.type.nullable) ? withNullable(expr.type, true) : expr.type);
   switch (expr.kind) {
     case 'input-ref':
       return onInput(expr);
     case 'literal':
       return expr;
-    case 'call':
-      return { ...expr, args: expr.args.map((a) => rewriteOverGroups(a, groups, onInput)) };
+    case 'call': {
+      const args = expr.args.map(rewrite);
+      return { ...expr, args, type: widened(expr.args, args) };
+    }
     case 'field':
-    case 'cast':
-      return { ...expr, expr: rewriteOverGroups(expr.expr, groups, onInput) };
-    case 'case':
-      return {
-        ...expr,
-        whens: expr.whens.map(({ when, then }) => ({ when: rewriteOverGroups(when, groups, onInput), then: rewriteOverGroups(then, groups, onInput) })),
-        else: rewriteOverGroups(expr.else, groups, onInput),
-      };
+    case 'cast': {
+      const operand = rewrite(expr.expr);
+      return { ...expr, expr: operand, type: widened([expr.expr], [operand]) };
+    }
+    case 'case': {
+      const whens = expr.whens.map(({ when, then }) => ({ when: rewrite(when), then: rewrite(then) }));
+      const otherwise = rewrite(expr.else);
+      return { ...expr, whens, else: otherwise, type: widened([...expr.whens.map((w) => w.then), expr.else], [...whens.map((w) => w.then), otherwise]) };
+    }
   }
 }
 
