@@ -36,7 +36,7 @@ export const extractJoinKeys: RewriteRule = {
       const args = [Exprs.inputRef(l, join.left.schema[l]!.type), Exprs.inputRef(width + r, join.right.schema[r]!.type)];
       return Exprs.call(join.nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '=', args, SqlTypes.boolean());
     });
-    const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), context.functions, join.interval);
+    const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), context.functions, join.interval ?? null);
     return others.length === 0 ? keyed : LogicalFilter.create({ input: keyed, condition: conjunction(others) });
   },
 };
