@@ -2,7 +2,8 @@
  * Where a column lost its time attribute: a regular join's output has none (Flink's
  * RelTimeIndicatorConverter materializes them, see logical-node.ts, materializedSchema), so a
  * rowtime column read through one is a plain TIMESTAMP. Traced down through projections (of the
- * column itself) and filters, for an error message that names the join.
+ * column itself) and filters, for an error message that names the join (or the join with a
+ * subquery, whose input the binder materializes by a projection).
  */
 import type { LogicalNode } from './logical-node.js';
 import { timeAttributeOf } from '../../common/sql-type.js';
@@ -16,7 +17,10 @@ export function materializingJoin(node: LogicalNode, column: number): string | u
   switch (node.kind) {
     case 'project': {
       const expr = node.exprs[column];
-      return expr?.kind === 'input-ref' ? materializingJoin(node.input, expr.index) : undefined;
+      if (expr?.kind !== 'input-ref') return undefined;
+      // The binder materializes what a subquery (of the WHERE or SELECT list, or LATERAL) is joined with by such a projection.
+      const lost = timeAttributeOf(node.input.schema[expr.index]!.type) !== undefined && timeAttributeOf(node.schema[column]!.type) === undefined;
+      return lost ? `the join of ${relationName(node.input)} with a subquery` : materializingJoin(node.input, expr.index);
     }
     case 'filter':
     case 'watermark-assigner':
