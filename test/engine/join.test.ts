@@ -177,6 +177,27 @@ describe('interval join', () => {
     expect(canonical(rows.map((r) => ({ start: (r.window_start as Date).getTime(), n: r.n })))).toEqual(canonical([...expected].map(([start, n]) => ({ start, n }))));
   });
 
+  it('keeps both rowtime attributes (bounds in the WHERE too): a group window over its output runs in event time and counts what a nested loop finds', async () => {
+    // A regular join would leave plain TIMESTAMPs, which a group window refuses (regular-join-time-attributes.slt).
+    const { engine, auctions, bids } = await nexmark();
+    const sql = `SELECT TUMBLE_START(bidTime, INTERVAL '2' SECOND) AS ws, COUNT(*) AS n, MIN(auctionTime) AS first FROM (
+      SELECT B.auction AS auction, B.\`dateTime\` AS bidTime, A.\`dateTime\` AS auctionTime FROM bid AS B JOIN auction AS A ON B.auction = A.id
+      WHERE B.\`dateTime\` BETWEEN A.\`dateTime\` - INTERVAL '1' SECOND AND A.\`dateTime\` + INTERVAL '10' SECOND) GROUP BY TUMBLE(bidTime, INTERVAL '2' SECOND)`;
+    const [plan] = await engine.execute(`EXPLAIN ${sql}`);
+    const text = plan?.kind === 'text' ? plan.text : '';
+    expect(text).toContain('IntervalJoin(joinType=[InnerJoin], windowBounds=[isRowTime=true, leftLowerBound=-1000, leftUpperBound=10000');
+    expect(text).toContain('WindowAggregate(window=[TUMBLE(size=[2 s])], time=[bidTime]');
+    const expected = new Map<number, { n: number; first: number }>();
+    for (const { bid, auction } of nestedLoop(bids, auctions, 10)) {
+      const start = Math.floor(bid.time / 2000) * 2000;
+      const seen = expected.get(start);
+      expected.set(start, { n: (seen?.n ?? 0) + 1, first: Math.min(seen?.first ?? Infinity, auction.time) });
+    }
+    expect(expected.size).toBeGreaterThan(5);
+    const rows = await engine.query(sql);
+    expect(canonical(rows.map((r) => ({ ws: (r.ws as Date).getTime(), n: r.n, first: (r.first as Date).getTime() })))).toEqual(canonical([...expected].map(([ws, v]) => ({ ws, ...v }))));
+  });
+
   it('LEFT: auctions without a bid in their first 2 s come out NULL-padded', async () => {
     const { engine, auctions, bids } = await nexmark();
     const rows = await engine.query(`SELECT A.id AS id, B.\`dateTime\` AS bidTime FROM auction AS A LEFT JOIN bid AS B

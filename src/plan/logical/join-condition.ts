@@ -16,7 +16,7 @@
  */
 import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { Field } from '../../common/schema.js';
-import { sameType, SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { sameType, SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { comparisonType } from '../../expr/type-coercion.js';
@@ -65,17 +65,20 @@ export function splitJoinCondition(condition: ScalarExpr | null, leftWidth: numb
  * cross join): keyed by its equalities between the inputs, an interval join when `interval` is given
  * or found in the condition, a window join when a key equates two window_end columns. An inner
  * join's other conjuncts are a filter above it, an outer join's its `condition`. The output is the
- * left columns then the right ones, nullable on a NULL-padded input (and no column of an outer
- * join is a time attribute any more, as in Flink).
+ * left columns then the right ones, nullable on a NULL-padded input; no column of an outer join or
+ * of a regular one (neither interval nor window join) is a time attribute any more, as in Flink.
+ * The condition's column references are read with the inputs' types (a time attribute that an
+ * input below materialized bounds no interval join). `interval` null: a regular join, whatever
+ * the condition (a rule keying a regular join must not change its output's time attributes).
  */
-export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, functions: FunctionRegistry, interval?: IntervalBounds): LogicalNode {
+export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNode, condition: ScalarExpr | null, functions: FunctionRegistry, interval?: IntervalBounds | null): LogicalNode {
   const width = left.schema.length;
-  const split = splitJoinCondition(condition, width, functions);
+  const split = splitJoinCondition(condition === null ? null : retyped(condition, [...left.schema, ...right.schema]), width, functions);
   const found = interval === undefined ? extractIntervalBounds(split.rest, width) : undefined;
   let keys = split.keys;
   let rest = found?.rest ?? split.rest;
   const sqlEqualities = keys.filter((k) => !k.nullSafe);
-  const bounds = interval ?? found?.bounds ?? windowJoinBounds(left, right, sqlEqualities.map((k) => k.left), sqlEqualities.map((k) => k.right));
+  const bounds = interval === null ? undefined : (interval ?? found?.bounds ?? windowJoinBounds(left, right, sqlEqualities.map((k) => k.left), sqlEqualities.map((k) => k.right)));
   if (bounds !== undefined && sqlEqualities.length < keys.length) {
     // Interval and window joins take SQL equalities only: a NULL-safe one is checked on each match.
     rest = [...rest, ...keys.filter((k) => k.nullSafe).map((k) => k.conjunct)];
@@ -88,7 +91,6 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
   const shift = (e: ScalarExpr): ScalarExpr => remapInputs(e, (r) => (r.index < width ? r : Exprs.inputRef(r.index - width + leftWidth, r.type)));
   const residual = rest.length === 0 ? null : conjunction(rest.map(shift));
   const outer = joinType !== 'INNER';
-  const schema = [...outputFields(leftSide.plan.schema, joinType, 'RIGHT'), ...outputFields(rightSide.plan.schema, joinType, 'LEFT')];
   const nullSafe = keys.some((k) => k.nullSafe) ? { nullSafe: keys.map((k) => k.nullSafe) } : {};
   let plan: LogicalNode = LogicalJoin.create({
     joinType,
@@ -100,7 +102,8 @@ export function planJoin(joinType: JoinType, left: LogicalNode, right: LogicalNo
     condition: outer ? residual : null,
     ...(bounds === undefined ? {} : { interval: bounds }),
   });
-  if (!outer && residual !== null) plan = LogicalFilter.create({ input: plan, condition: residual });
+  const schema = plan.schema;
+  if (!outer && residual !== null) plan = LogicalFilter.create({ input: plan, condition: retyped(residual, schema) });
   if (leftWidth === width && rightSide.plan.schema.length === right.schema.length) return plan;
   const visible = [...left.schema.map((_, i) => i), ...right.schema.map((_, i) => leftWidth + i)];
   return LogicalProject.create({ input: plan, exprs: visible.map((i) => Exprs.inputRef(i, schema[i]!.type)), names: visible.map((i) => schema[i]!.name) });
@@ -147,12 +150,10 @@ function nullAwarePair(conjunct: ScalarExpr, width: number): JoinKeyPair | undef
   return pair === undefined || pair.nullSafe ? undefined : pair;
 }
 
-/** An input's columns in a join's output: nullable when `paddedBy` keeps unmatched rows of the other input, never a time attribute after an outer join. */
-function outputFields(fields: readonly Field[], joinType: JoinType, paddedBy: JoinType): Field[] {
-  if (joinType === 'INNER') return [...fields];
-  const padded = joinType === 'FULL' || joinType === paddedBy;
-  const type = (t: SqlType): SqlType => withoutTimeAttribute(padded ? withNullable(t, true) : t);
-  return fields.map((f) => ({ ...f, type: type(f.type) }));
+/** `expr` with its column references plain TIMESTAMPs where the column of `fields` they read is no time attribute (any more). */
+function retyped(expr: ScalarExpr, fields: readonly Field[]): ScalarExpr {
+  const stale = (ref: { readonly index: number; readonly type: SqlType }): boolean => timeAttributeOf(ref.type) !== undefined && timeAttributeOf(fields[ref.index]!.type) === undefined;
+  return remapInputs(expr, (ref) => (stale(ref) ? Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type)) : ref));
 }
 
 /** `l = r` or `l IS NOT DISTINCT FROM r` with `l` reading only left columns and `r` only right ones (either order). */

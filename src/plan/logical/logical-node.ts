@@ -715,9 +715,13 @@ export const LogicalWindowTvf = {
   },
 };
 
-/** The columns of a join input in its output: nullable when NULL-padded; an outer join's lose their time attributes. */
-function joinSide(fields: Schema, joinType: JoinType, paddedBy: JoinType): Field[] {
-  if (joinType === 'INNER') return [...fields];
+/**
+ * The columns of a join input in its output: nullable when NULL-padded. An outer join's lose their
+ * time attributes, and so do a regular join's (no `interval`: see {@link materializedSchema}); an
+ * inner interval or window join keeps them, as Flink's RelTimeIndicatorConverter does.
+ */
+function joinSide(fields: Schema, joinType: JoinType, paddedBy: JoinType, regular: boolean): Field[] {
+  if (joinType === 'INNER') return regular ? [...materializedSchema(fields)] : [...fields];
   const padded = joinType === 'FULL' || joinType === paddedBy;
   return fields.map((f) => ({ ...f, type: withoutTimeAttribute(padded ? withNullable(f.type, true) : f.type) }));
 }
@@ -725,7 +729,8 @@ function joinSide(fields: Schema, joinType: JoinType, paddedBy: JoinType): Field
 /** The factory of {@link LogicalJoin}: the left columns then the right ones, see {@link joinSide}. */
 export const LogicalJoin = {
   create(args: Fields<LogicalJoin>): LogicalJoin {
-    const schema = [...joinSide(args.left.schema, args.joinType, 'RIGHT'), ...joinSide(args.right.schema, args.joinType, 'LEFT')];
+    const regular = args.interval === undefined;
+    const schema = [...joinSide(args.left.schema, args.joinType, 'RIGHT', regular), ...joinSide(args.right.schema, args.joinType, 'LEFT', regular)];
     return { kind: 'join', ...args, schema };
   },
 };

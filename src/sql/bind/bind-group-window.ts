@@ -15,6 +15,7 @@ import type { Expr, FunctionCall, GroupingElement } from '../parse/ast.js';
 import { bindExpr, callName, GROUP_WINDOW_PROPERTY, makeCall } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
+import { materializingJoin } from '../../plan/logical/time-attribute-origin.js';
 import { intervalMillis, requireTimeAttribute, windowParameters, windowSpec, windowTvf } from './bind-window-tvf.js';
 
 /** The window functions allowed in GROUP BY. */
@@ -42,7 +43,7 @@ export function bindGroupWindow(groupBy: readonly GroupingElement[], input: Logi
   if (windows.length > 1) throw new WeirError('INVALID_ARGUMENT', 'a GROUP BY may have only one group window', { span: windows[1]!.span });
   const call = (windows[0] as Extract<GroupingElement, { kind: 'group-expr' }>).expr as FunctionCall;
   const name = callName(call);
-  const { timeIndex, window } = bindWindowCall(call, scope, ctx);
+  const { timeIndex, window } = bindWindowCall(call, input, scope, ctx);
   const others = groupBy.filter((e) => e !== windows[0]);
   const partitionKeys = name === 'SESSION' ? sessionPartition(others, scope, ctx) : [];
   const tvf = windowTvf(input, timeIndex, window, partitionKeys);
@@ -64,7 +65,7 @@ export function bindGroupWindow(groupBy: readonly GroupingElement[], input: Logi
       if (kind !== name) {
         throw new WeirError('INVALID_ARGUMENT', `${callName(propertyCall)} does not match the group window ${name}(...) of the GROUP BY`, { span: propertyCall.span });
       }
-      const same = bindWindowCall(propertyCall, scope, ctx);
+      const same = bindWindowCall(propertyCall, input, scope, ctx);
       if (same.timeIndex !== timeIndex || JSON.stringify(same.window) !== JSON.stringify(window)) {
         throw new WeirError('INVALID_ARGUMENT', `${callName(propertyCall)} must have the same arguments as ${name}(...) in the GROUP BY`, { span: propertyCall.span });
       }
@@ -81,7 +82,7 @@ export function bindGroupWindow(groupBy: readonly GroupingElement[], input: Logi
 }
 
 /** The time column and window of `TUMBLE(ts, size)`, `HOP(ts, slide, size)`, `SESSION(ts, gap)` or one of their property functions. */
-function bindWindowCall(call: FunctionCall, scope: Scope, ctx: BinderContext): { timeIndex: number; window: WindowSpec } {
+function bindWindowCall(call: FunctionCall, input: LogicalNode, scope: Scope, ctx: BinderContext): { timeIndex: number; window: WindowSpec } {
   const name = callName(call).replace(/_(START|END|ROWTIME|PROCTIME)$/, '');
   const parameters = windowParameters(name)!;
   const [time, ...intervals] = call.args;
@@ -90,7 +91,7 @@ function bindWindowCall(call: FunctionCall, scope: Scope, ctx: BinderContext): {
   }
   const bound = bindExpr(time as Expr, { scope, functions: ctx.functions, clause: 'GROUP BY' });
   if (bound.kind !== 'input-ref') throw new WeirError('INVALID_ARGUMENT', `the first argument of ${callName(call)} must be a time column`, { span: time.span });
-  requireTimeAttribute({ name: scope.columns[bound.index]!.name, type: bound.type }, name, time.span);
+  requireTimeAttribute({ name: scope.columns[bound.index]!.name, type: bound.type }, name, time.span, materializingJoin(input, bound.index));
   const millis = intervals.map((e) => intervalMillis(e as Expr, ctx, name));
   return { timeIndex: bound.index, window: windowSpec(name, millis, call.span) };
 }

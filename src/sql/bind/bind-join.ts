@@ -22,24 +22,45 @@ import { type LogicalNode, LogicalProject } from '../../plan/logical/logical-nod
 import type { Expr, Identifier, JoinRef, TableRef } from '../parse/ast.js';
 import { requireBoolean } from './bind-aggregate-call.js';
 import { isCorrelated } from './bind-correlate.js';
+import { isLateralJoin } from './bind-lateral.js';
+import { isTemporalJoin } from './bind-temporal-join.js';
 import { bindExpr, castTo } from './bind-expr.js';
 import type { BinderContext } from './binder-context.js';
 import { bindFrom, type BoundFrom } from './bind-query.js';
 import { Scope, type ScopeColumn } from './scope.js';
 
-/** Binds a join of two bound FROM items. */
-export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: BinderContext): BoundFrom {
+/**
+ * Binds a join of two bound FROM items. `where`, the WHERE over an inner join with ON (see
+ * {@link bindJoinWhere}), is part of its condition.
+ */
+export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: BinderContext, where?: Expr): BoundFrom {
   const joinType: JoinType = ref.type === 'CROSS' ? 'INNER' : ref.type;
   const using = ref.natural === true ? naturalColumns(left.scope, right.scope, ref.span) : ref.using;
   if (using !== undefined) return bindUsingJoin(joinType, using, left, right, ctx);
   const scope = left.scope.concat(right.scope);
-  let condition: ScalarExpr | null = null;
-  if (ref.on !== undefined) {
-    condition = bindExpr(ref.on, { scope, functions: ctx.functions, clause: 'ON' });
-    requireBoolean(condition, 'ON', ref.on.span);
+  const conjuncts: ScalarExpr[] = [];
+  for (const [expr, clause] of [[ref.on, 'ON'], [where, 'WHERE']] as const) {
+    if (expr === undefined) continue;
+    const condition = bindExpr(expr, { scope, functions: ctx.functions, clause });
+    requireBoolean(condition, clause, expr.span);
+    conjuncts.push(condition);
   }
+  const condition = conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
   const plan = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
   return { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
+}
+
+/**
+ * `FROM l [INNER] JOIN r ON c WHERE w` (no USING, NATURAL, LATERAL, temporal or correlated right
+ * side): the join on `c AND w`, as Flink's FilterIntoJoinRule moves the WHERE into the join before
+ * its time attributes are materialized, so that time bounds in the WHERE make an interval join
+ * (which keeps them) and the columns read after the WHERE are typed as the join outputs them.
+ * Undefined when FROM is not such a join.
+ */
+export function bindJoinWhere(from: TableRef, where: Expr, ctx: BinderContext): BoundFrom | undefined {
+  if (from.kind !== 'join' || from.type !== 'INNER' || from.on === undefined || from.natural === true || from.using !== undefined) return undefined;
+  if (isLateralJoin(from) || isCorrelated(from.right) || isTemporalJoin(from)) return undefined;
+  return bindJoin(from, bindFrom(from.left, ctx), bindFrom(from.right, ctx), ctx, where);
 }
 
 /**
@@ -72,7 +93,9 @@ export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): 
     remaining = remaining.filter((c) => !here.includes(c));
     const on = here.length === 0 ? null : here.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
     const plan = planJoin('INNER', joined.plan, item.plan, on, ctx.functions);
-    joined = { plan, scope: joined.scope.concat(item.scope) };
+    // A regular join's output has no time attributes (see planJoin): the scope reads its types.
+    const scope = joined.scope.concat(item.scope);
+    joined = { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
   }
   return joined;
 }

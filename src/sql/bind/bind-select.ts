@@ -17,7 +17,7 @@ import { bindExpr, callName, containsAggregate, GROUPING_FUNCTIONS, visitExpr, w
 import { bindGroupWindow } from './bind-group-window.js';
 import { splitGroupedOver } from './bind-grouped-over.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
-import { bindCommaJoin } from './bind-join.js';
+import { bindCommaJoin, bindJoinWhere } from './bind-join.js';
 import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
@@ -51,7 +51,9 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
   const whereConjuncts = query.where === undefined ? [] : astConjuncts(query.where);
   const subqueryConjuncts = whereConjuncts.filter((c) => containsSubquery(c));
   const plainWhere = subqueryConjuncts.length === 0 ? query.where : andOf(whereConjuncts.filter((c) => !containsSubquery(c)));
-  const comma = query.from !== undefined && plainWhere !== undefined ? bindCommaJoin(query.from, plainWhere, ctx) : undefined;
+  // `FROM a JOIN b ON ... WHERE ...`: the WHERE is part of the join's condition (see bindJoinWhere).
+  const overWindows = query.items.some((i) => i.kind === 'select-expr' && windowCalls([i.expr]).length > 0);
+  const comma = query.from !== undefined && plainWhere !== undefined ? (bindCommaJoin(query.from, plainWhere, ctx) ?? (overWindows ? undefined : bindJoinWhere(query.from, plainWhere, ctx))) : undefined;
   const where = comma === undefined ? plainWhere : undefined;
   const bound = comma ?? (query.from === undefined ? singleRow() : bindFrom(query.from, ctx));
   // A subquery of the WHERE, or of the select list of a block that does not aggregate, is joined

@@ -70,13 +70,17 @@ export function windowTvf(input: LogicalNode, timeIndex: number, window: WindowS
   return { plan, schema };
 }
 
-/** Throws unless `field` is an event-time attribute, as the time column of window `name` must be. */
-export function requireEventTime(field: Field, name: string, span: SourceSpan): void {
+/**
+ * Throws unless `field` is an event-time attribute, as the time column of window `name` must be.
+ * `origin` names the join that materialized it, when one did (time-attribute-origin.ts).
+ */
+export function requireEventTime(field: Field, name: string, span: SourceSpan, origin?: string): void {
   const type = field.type;
   if ((type.kind !== 'TIMESTAMP' && type.kind !== 'TIMESTAMP_LTZ') || type.timeAttribute !== 'rowtime') {
     // As Flink's message: what the column is instead (a TIMESTAMP without WATERMARK, or one a regular join or subquery materialized).
     const declare = name === 'SESSION' ? 'declare WATERMARK FOR that column in the table (processing-time SESSION windows are not supported yet)' : 'declare WATERMARK FOR that column in the table, or use a PROCTIME() column for processing-time windows';
-    throw new WeirError('INVALID_ARGUMENT', `the time column '${field.name}' of ${name} must be an event-time attribute, but is ${formatType(type)}`, {
+    const why = origin === undefined ? '' : ` (${origin} made it one: a regular join's output has no time attributes)`;
+    throw new WeirError('INVALID_ARGUMENT', `the time column '${field.name}' of ${name} must be an event-time attribute, but is ${formatType(type)}${why}`, {
       span,
       hint: `${declare}; a time attribute read through a regular join or a subquery is a plain TIMESTAMP (as in Flink): window the rows before the join`,
     });
@@ -87,8 +91,8 @@ export function requireEventTime(field: Field, name: string, span: SourceSpan): 
  * Throws unless `field` is a time attribute the window `name` can run over: an event-time
  * attribute, or for TUMBLE, HOP and CUMULATE also a processing-time one.
  */
-export function requireTimeAttribute(field: Field, name: string, span: SourceSpan): void {
-  if (name === 'SESSION' || timeAttributeOf(field.type) !== 'proctime') requireEventTime(field, name, span);
+export function requireTimeAttribute(field: Field, name: string, span: SourceSpan, origin?: string): void {
+  if (name === 'SESSION' || timeAttributeOf(field.type) !== 'proctime') requireEventTime(field, name, span, origin);
 }
 
 function descriptorColumn(descriptor: Expr | TableArg, input: BoundRelation, name: string): number {

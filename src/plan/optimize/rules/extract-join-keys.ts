@@ -7,7 +7,8 @@
  * join (`a CROSS JOIN b JOIN c ON ... WHERE a.k = b.k`), and joins other rules produce (decorrelated
  * subqueries). Runs after push-filter-into-join, which moves a conjunct reading the inputs of a
  * nested join down onto that join, where this rule then keys it. Conjuncts calling a
- * non-deterministic function stay in the filter; a window join is left as it is.
+ * non-deterministic function stay in the filter; a window join is left as it is, and a regular
+ * join stays regular (its output has no time attributes, which an interval join would bring back).
  */
 import { SqlTypes } from '../../../common/sql-type.js';
 import { Exprs, type ScalarExpr } from '../../../expr/scalar-expr.js';
@@ -36,7 +37,7 @@ export const extractJoinKeys: RewriteRule = {
       const args = [Exprs.inputRef(l, join.left.schema[l]!.type), Exprs.inputRef(width + r, join.right.schema[r]!.type)];
       return Exprs.call(join.nullSafe?.[i] === true ? 'IS NOT DISTINCT FROM' : '=', args, SqlTypes.boolean());
     });
-    const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), context.functions, join.interval);
+    const keyed = planJoin('INNER', join.left, join.right, conjunction([...existing, ...deterministic]), context.functions, join.interval ?? null);
     return others.length === 0 ? keyed : LogicalFilter.create({ input: keyed, condition: conjunction(others) });
   },
 };

@@ -7,12 +7,12 @@
  * outer join only conjuncts on a preserved input move (LEFT: the left one, RIGHT: the right one,
  * FULL: none): on a NULL-padded input they would keep padded rows that the filter removes. The
  * conjuncts of an outer join's own condition that read only its NULL-padded input move onto it.
- * Time bounds between the inputs' rowtime attributes in the filter over an inner join make it an
- * interval join (as Flink's FilterIntoJoin followed by its interval join rule would).
+ * A regular join stays one: its output has no time attributes (logical-node.ts, joinSide), so time
+ * bounds in a filter above it read plain TIMESTAMPs (the binder moves a WHERE into the join it
+ * reads before, where such bounds make an interval join: bind-join.ts, bindJoinWhere).
  */
 import { isDeterministic } from '../../logical/deterministic.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../../expr/scalar-expr.js';
-import { extractIntervalBounds } from '../../logical/interval-join-bounds.js';
 import { LogicalFilter, LogicalJoin, type LogicalNode } from '../../logical/logical-node.js';
 import type { RewriteContext, RewriteRule } from '../optimizer.js';
 import { conjunction, conjunctsOf } from './conjuncts.js';
@@ -37,14 +37,12 @@ export const pushFilterIntoJoin: RewriteRule = {
       else if (pushRight && columns.every((c) => c >= leftArity)) right.push(remapInputs(conjunct, (ref) => Exprs.inputRef(ref.index - leftArity, ref.type)));
       else rest.push(conjunct);
     }
-    const interval = join.joinType === 'INNER' && join.interval === undefined ? extractIntervalBounds(rest, leftArity) : undefined;
-    if (left.length === 0 && right.length === 0 && interval === undefined) return node;
+    if (left.length === 0 && right.length === 0) return node;
     const filtered = (input: LogicalNode, conjuncts: readonly ScalarExpr[]): LogicalNode =>
       conjuncts.length === 0 ? input : pushFilterIntoJoin.rewrite(LogicalFilter.create({ input, condition: conjunction(conjuncts) }), context);
     const { schema: _schema, kind: _kind, ...fields } = join;
-    const pushed: LogicalNode = LogicalJoin.create({ ...fields, left: filtered(join.left, left), right: filtered(join.right, right), ...(interval === undefined ? {} : { interval: interval.bounds }) });
-    const remaining = interval?.rest ?? rest;
-    return remaining.length === 0 ? pushed : LogicalFilter.create({ input: pushed, condition: conjunction(remaining) });
+    const pushed: LogicalNode = LogicalJoin.create({ ...fields, left: filtered(join.left, left), right: filtered(join.right, right) });
+    return rest.length === 0 ? pushed : LogicalFilter.create({ input: pushed, condition: conjunction(rest) });
   },
 };
 
