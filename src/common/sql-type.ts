@@ -105,6 +105,11 @@ export function timeAttributeOf(type: SqlType): 'rowtime' | 'proctime' | undefin
   return type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ' ? type.timeAttribute : undefined;
 }
 
+/** True when `before` is a time attribute and `after`, the same column further up a plan, no longer is (a join or projection materialized it). */
+export function lostTimeAttribute(before: SqlType, after: SqlType): boolean {
+  return timeAttributeOf(before) !== undefined && timeAttributeOf(after) === undefined;
+}
+
 /** Drops the rowtime/proctime marker, as Flink does when a time attribute is materialized. */
 export function withoutTimeAttribute(type: SqlType): SqlType {
   if ((type.kind === 'TIMESTAMP' || type.kind === 'TIMESTAMP_LTZ') && type.timeAttribute !== undefined) {

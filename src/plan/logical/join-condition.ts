@@ -16,7 +16,7 @@
  */
 import type { IntervalBounds, JoinType } from '../../common/join-type.js';
 import type { Field } from '../../common/schema.js';
-import { sameType, SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
+import { lostTimeAttribute, sameType, SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { Exprs, inputRefsOf, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { comparisonType } from '../../expr/type-coercion.js';
@@ -152,8 +152,7 @@ function nullAwarePair(conjunct: ScalarExpr, width: number): JoinKeyPair | undef
 
 /** `expr` with its column references plain TIMESTAMPs where the column of `fields` they read is no time attribute (any more). */
 function retyped(expr: ScalarExpr, fields: readonly Field[]): ScalarExpr {
-  const stale = (ref: { readonly index: number; readonly type: SqlType }): boolean => timeAttributeOf(ref.type) !== undefined && timeAttributeOf(fields[ref.index]!.type) === undefined;
-  return remapInputs(expr, (ref) => (stale(ref) ? Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type)) : ref));
+  return remapInputs(expr, (ref) => (lostTimeAttribute(ref.type, fields[ref.index]!.type) ? Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type)) : ref));
 }
 
 /** `l = r` or `l IS NOT DISTINCT FROM r` with `l` reading only left columns and `r` only right ones (either order). */

@@ -6,7 +6,7 @@
  * subquery, whose input the binder materializes by a projection).
  */
 import type { LogicalNode } from './logical-node.js';
-import { timeAttributeOf } from '../../common/sql-type.js';
+import { lostTimeAttribute } from '../../common/sql-type.js';
 
 /**
  * The join that turned column `column` of `node` from a time attribute into a plain TIMESTAMP,
@@ -19,7 +19,7 @@ export function materializingJoin(node: LogicalNode, column: number): string | u
       const expr = node.exprs[column];
       if (expr?.kind !== 'input-ref') return undefined;
       // The binder materializes what a subquery (of the WHERE or SELECT list, or LATERAL) is joined with by such a projection.
-      const lost = timeAttributeOf(node.input.schema[expr.index]!.type) !== undefined && timeAttributeOf(node.schema[column]!.type) === undefined;
+      const lost = lostTimeAttribute(node.input.schema[expr.index]!.type, node.schema[column]!.type);
       return lost ? `the join of ${relationName(node.input)} with a subquery` : materializingJoin(node.input, expr.index);
     }
     case 'filter':
@@ -29,7 +29,7 @@ export function materializingJoin(node: LogicalNode, column: number): string | u
     case 'join': {
       const width = node.left.schema.length;
       const [side, index] = column < width ? [node.left, column] : [node.right, column - width];
-      const lost = timeAttributeOf(side.schema[index]!.type) !== undefined && timeAttributeOf(node.schema[column]!.type) === undefined;
+      const lost = lostTimeAttribute(side.schema[index]!.type, node.schema[column]!.type);
       if (!lost) return materializingJoin(side, index);
       const kind = node.joinType === 'INNER' ? 'regular join' : `${node.joinType} OUTER join`;
       return `the ${kind} of ${relationName(node.left)} and ${relationName(node.right)}`;
@@ -38,7 +38,7 @@ export function materializingJoin(node: LogicalNode, column: number): string | u
     case 'apply': {
       const input = node.kind === 'apply' ? node.input : node.left;
       if (column >= input.schema.length) return undefined;
-      const lost = timeAttributeOf(input.schema[column]!.type) !== undefined && timeAttributeOf(node.schema[column]!.type) === undefined;
+      const lost = lostTimeAttribute(input.schema[column]!.type, node.schema[column]!.type);
       return lost ? `the join of ${relationName(input)} with a subquery` : materializingJoin(input, column);
     }
     case 'scan':

@@ -45,9 +45,8 @@ export function bindJoin(ref: JoinRef, left: BoundFrom, right: BoundFrom, ctx: B
     requireBoolean(condition, clause, expr.span);
     conjuncts.push(condition);
   }
-  const condition = conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
-  const plan = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
-  return { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
+  const plan = planJoin(joinType, left.plan, right.plan, conjunctionOf(conjuncts), ctx.functions);
+  return { plan, scope: typedBy(scope, plan) };
 }
 
 /**
@@ -91,11 +90,9 @@ export function bindCommaJoin(from: TableRef, where: Expr, ctx: BinderContext): 
     const last = i === bound.length - 2;
     const here = remaining.filter((c) => (last ? true : inputRefsOf(c).length > 0 && inputRefsOf(c).every((r) => r < width)));
     remaining = remaining.filter((c) => !here.includes(c));
-    const on = here.length === 0 ? null : here.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
-    const plan = planJoin('INNER', joined.plan, item.plan, on, ctx.functions);
+    const plan = planJoin('INNER', joined.plan, item.plan, conjunctionOf(here), ctx.functions);
     // A regular join's output has no time attributes (see planJoin): the scope reads its types.
-    const scope = joined.scope.concat(item.scope);
-    joined = { plan, scope: new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type }))) };
+    joined = { plan, scope: typedBy(joined.scope.concat(item.scope), plan) };
   }
   return joined;
 }
@@ -132,7 +129,7 @@ function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: B
     const r = castTo(Exprs.inputRef(width + p.right, right.plan.schema[p.right]!.type), p.type);
     return Exprs.call('=', [l, r], SqlTypes.boolean(l.type.nullable || r.type.nullable));
   });
-  const condition = equalities.length === 0 ? null : equalities.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
+  const condition = conjunctionOf(equalities);
   const joined = planJoin(joinType, left.plan, right.plan, condition, ctx.functions);
   const output = joined.schema;
   const column = (index: number, type: SqlType): ScalarExpr => castTo(Exprs.inputRef(index, output[index]!.type), type);
@@ -154,4 +151,14 @@ function bindUsingJoin(joinType: JoinType, using: readonly Identifier[], left: B
     ...hide(right.scope.columns, new Set(pairs.map((p) => p.right)), width),
   ];
   return { plan, scope: new Scope(columns) };
+}
+
+/** The AND of the conjuncts (nullable), or null for none: a join without condition. */
+function conjunctionOf(conjuncts: readonly ScalarExpr[]): ScalarExpr | null {
+  return conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean()));
+}
+
+/** The scope's columns typed as the join's output has them (nullable where NULL-padded, time attributes materialized). */
+function typedBy(scope: Scope, plan: LogicalNode): Scope {
+  return new Scope(scope.columns.map((c, i) => ({ ...c, type: plan.schema[i]!.type })));
 }

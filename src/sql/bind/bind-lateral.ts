@@ -7,7 +7,7 @@
  */
 import { WeirError } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
-import { SqlTypes, timeAttributeOf, withNullable, withoutTimeAttribute } from '../../common/sql-type.js';
+import { SqlTypes, withNullable, withoutTimeAttribute } from '../../common/sql-type.js';
 import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { planJoin } from '../../plan/logical/join-condition.js';
 import { LogicalProject, LogicalValues, type LogicalNode } from '../../plan/logical/logical-node.js';
@@ -16,7 +16,7 @@ import { requireBoolean } from './bind-aggregate-call.js';
 import { bindExpr, containsAggregate } from './bind-expr.js';
 import { bindFrom, type BoundFrom } from './bind-query.js';
 import { windowCalls } from './bind-rank.js';
-import { containsSubquery, joinLateral, materializeRelation, type LateralJoin } from './bind-subquery.js';
+import { conjunction, containsSubquery, joinLateral, materializeRelation, plainValue, type LateralJoin } from './bind-subquery.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -95,7 +95,7 @@ function joinRowsLateral(left: { readonly plan: LogicalNode; readonly scope: Sco
   const on = bindOn(fields);
   const onJoined = on === null || (on.kind === 'literal' && on.value === true) ? null : remapInputs(on, (ref) => (ref.index < width ? ref : items[ref.index - width]!.expr));
   const conjuncts = [where, onJoined].filter((c): c is ScalarExpr => c !== null);
-  const condition = conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
+  const condition = conjunction(conjuncts);
   const joined = planJoin(joinType, left.plan, marked, condition, ctx.functions);
   // Over the join's output (its columns as the join types them: nullable on a LEFT join's right side).
   const retyped = (e: ScalarExpr): ScalarExpr => remapInputs(e, (ref) => Exprs.inputRef(ref.index, joined.schema[ref.index]!.type));
@@ -103,7 +103,7 @@ function joinRowsLateral(left: { readonly plan: LogicalNode; readonly scope: Sco
   const values = items.map((item, i): ScalarExpr => {
     const value = retyped(item.expr);
     const type = fields[i]!.type;
-    const plain = timeAttributeOf(value.type) === undefined ? value : ({ ...value, type: withoutTimeAttribute(value.type) } as ScalarExpr);
+    const plain = plainValue(value);
     return joinType === 'LEFT' ? { kind: 'case', whens: [{ when: matched, then: plain }], else: Exprs.literal(null, type), type } : plain;
   });
   const leftColumns = left.plan.schema.map((_, i) => Exprs.inputRef(i, withoutTimeAttribute(joined.schema[i]!.type)));

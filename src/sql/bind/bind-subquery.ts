@@ -45,8 +45,12 @@ export function materializeRelation(relation: { readonly plan: LogicalNode; read
  * computed over the aggregate below the apply is no longer one either).
  */
 export function materializedExpr(expr: ScalarExpr): ScalarExpr {
-  const refs = remapInputs(expr, (ref) => (timeAttributeOf(ref.type) === undefined ? ref : Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type))));
-  return timeAttributeOf(refs.type) === undefined ? refs : ({ ...refs, type: withoutTimeAttribute(refs.type) } as ScalarExpr);
+  return plainValue(remapInputs(expr, (ref) => (timeAttributeOf(ref.type) === undefined ? ref : Exprs.inputRef(ref.index, withoutTimeAttribute(ref.type)))));
+}
+
+/** `expr` with its own type a plain TIMESTAMP where it is a time attribute (what a regular join outputs for it). */
+export function plainValue(expr: ScalarExpr): ScalarExpr {
+  return timeAttributeOf(expr.type) === undefined ? expr : ({ ...expr, type: withoutTimeAttribute(expr.type) } as ScalarExpr);
 }
 
 /** A predicate over a subquery, with the NOTs above it folded into `negated`. */
@@ -267,7 +271,8 @@ function shiftCorrelation(correlation: readonly ScalarExpr[], outer: OuterColumn
   return correlation.map((c) => remapInputs(c, (r) => (r.index < outer.width ? r : Exprs.inputRef(r.index - outer.width + width, r.type))));
 }
 
-function conjunction(conjuncts: readonly ScalarExpr[]): ScalarExpr | null {
+/** The AND of the conjuncts (nullable when one is), or null for none. */
+export function conjunction(conjuncts: readonly ScalarExpr[]): ScalarExpr | null {
   return conjuncts.length === 0 ? null : conjuncts.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
 }
 
@@ -296,7 +301,7 @@ function rowsEqual(row: ScalarExpr, bound: BoundSubquery, width: number, span: S
     throw new WeirError('INTERNAL_ERROR', `a row IN compares a row of ${bound.width} values, not ${row.kind === 'call' ? row.name : row.kind}`, { span });
   }
   const equalities = row.args.map((field, i) => makeCall('=', [field, Exprs.inputRef(width + i, bound.plan.schema[i]!.type)], span, { functions }));
-  return equalities.reduce((a, b) => Exprs.call('AND', [a, b], SqlTypes.boolean(a.type.nullable || b.type.nullable)));
+  return conjunction(equalities)!;
 }
 
 function requireOneColumn(bound: BoundSubquery, what: string, span: SourceSpan): void {
@@ -734,8 +739,7 @@ export function joinLateral(left: { readonly plan: LogicalNode; readonly scope: 
   // (Over the join of `left` with the subquery, or the per-row values: the flag follows the visible columns.)
   const flag = (type: SqlType): ScalarExpr[] => (flagged ? [Exprs.inputRef(width + visible, type)] : []);
   const output = (plan: LogicalNode, exprs: readonly ScalarExpr[], names: readonly string[]): LateralJoin => {
-    const materialized = exprs.map((e) => (timeAttributeOf(e.type) === undefined ? e : ({ ...e, type: withoutTimeAttribute(e.type) } as ScalarExpr)));
-    const projected = LogicalProject.create({ input: plan, exprs: materialized, names });
+    const projected = LogicalProject.create({ input: plan, exprs: exprs.map(plainValue), names });
     return { plan: projected, columns: projected.schema.slice(width) };
   };
   const leftColumns = (plan: LogicalNode): ScalarExpr[] => left.plan.schema.map((_, i) => Exprs.inputRef(i, plan.schema[i]!.type));
