@@ -99,10 +99,9 @@ export function dateFormatText(text: string, pattern: string): string | null {
   return millis === undefined ? null : cachedDateFormatter(pattern)(millis);
 }
 
-/** TO_TIMESTAMP(text[, pattern]): epoch milliseconds, or NULL when the text does not match. */
-export function toTimestamp(text: string, pattern?: string): number | null {
-  const millis = pattern === undefined ? parseTimestamp(text) : cachedDateParser(pattern)(text);
-  return millis ?? null;
+/** TO_TIMESTAMP(text) in its default pattern: epoch milliseconds, or NULL when the text does not match (with a pattern: {@link toTimestampJavaTime}). */
+export function toTimestamp(text: string): number | null {
+  return parseTimestamp(text) ?? null;
 }
 
 /**
