@@ -24,7 +24,7 @@ import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-stora
 import { FileCheckpointStorage, loadCompletedCheckpoint } from '../runtime/checkpoint/file-checkpoint-storage.js';
 import type { JobCheckpointing, JobServices } from '../runtime/job-execution.js';
 import { JobSupervisor } from '../runtime/job-supervisor.js';
-import { DISK_TTL_UNSUPPORTED, STATE_BACKEND_TYPES } from '../runtime/state/state-backend-factory.js';
+import { STATE_BACKEND_TYPES } from '../runtime/state/state-backend-factory.js';
 import type { StateBackendSettings } from '../runtime/task/subtask-wiring.js';
 import { translateLegacyOptions } from '../connectors/legacy-connector-options.js';
 import type { ConnectorResolver } from '../runtime/operator-factory.js';
@@ -584,14 +584,10 @@ export class Session {
     return { kind: 'job', job };
   }
 
-  /**
-   * The keyed state backend of the next job (`state.backend.type` and the disk backend's keys);
-   * refuses a state time-to-live on the disk backend, which does not support one yet.
-   */
+  /** The keyed state backend of the next job (`state.backend.type` and the disk backend's keys). */
   private stateBackendSettings(): StateBackendSettings {
     const kind = STATE_BACKEND_TYPES[this.config.get('state.backend.type')!.trim().toLowerCase()]!;
     if (kind === 'hashmap') return { kind };
-    if (parseDuration(this.config.get('table.exec.state.ttl')!, 'table.exec.state.ttl') > 0) throw new WeirError('INVALID_OPTION', DISK_TTL_UNSUPPORTED);
     const localDir = this.config.get('state.backend.rocksdb.localdir')!.trim();
     return { kind, cacheEntries: this.config.getInt('state.backend.lmdb.cache-entries'), ...(localDir === '' ? {} : { localDir: resolve(localDir) }) };
   }

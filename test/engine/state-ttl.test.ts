@@ -2,7 +2,8 @@
  * `table.exec.state.ttl`: the state of a key idle longer than the retention is dropped, so a later
  * change of that key starts afresh (as in Flink); without it, state is kept forever. Time is the
  * test's: the engine's state clock is advanced instead of sleeping, so a loaded machine cannot
- * change the outcome.
+ * change the outcome. Every case runs on both keyed state backends (the heap's `hashmap` and the
+ * disk backend, `rocksdb`).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,10 +19,10 @@ function manualClock(): { now: () => number; advance: (ms: number) => void } {
 }
 
 /** The changes of a running count per user as clicks of user 'a' arrive `pauseMs` apart (on the state clock). */
-async function countsWithPause(ttl: string | undefined, pauseMs: number, changes: number): Promise<Change[]> {
+async function countsWithPause(backend: string, ttl: string | undefined, pauseMs: number, changes: number): Promise<Change[]> {
   const clock = manualClock();
   const engine = createEngine({ stateClock: clock.now });
-  await engine.execute(`CREATE TABLE clicks (u STRING); ${ttl === undefined ? '' : `SET 'table.exec.state.ttl' = '${ttl}';`}`);
+  await engine.execute(`SET 'state.backend.type' = '${backend}'; CREATE TABLE clicks (u STRING); ${ttl === undefined ? '' : `SET 'table.exec.state.ttl' = '${ttl}';`}`);
   await engine.execute("INSERT INTO clicks VALUES ('a')");
   const seen: Change[] = [];
   const controller = new AbortController();
@@ -41,20 +42,20 @@ async function countsWithPause(ttl: string | undefined, pauseMs: number, changes
   return seen;
 }
 
-describe('idle state retention', () => {
+describe.each(['hashmap', 'rocksdb'])('idle state retention (%s)', (backend) => {
   const home = process.cwd();
   beforeAll(() => process.chdir(mkdtempSync(join(tmpdir(), 'weir-ttl-'))));
   afterAll(() => process.chdir(home));
 
   it('forgets the count of a key idle for longer than the ttl', async () => {
-    expect(await countsWithPause('200 ms', 200, 2)).toEqual([
+    expect(await countsWithPause(backend, '200 ms', 200, 2)).toEqual([
       { op: '+I', row: { u: 'a', n: 1 } },
       { op: '+I', row: { u: 'a', n: 1 } },
     ]);
   });
 
   it('keeps it by default', async () => {
-    expect(await countsWithPause(undefined, 600, 3)).toEqual([
+    expect(await countsWithPause(backend, undefined, 600, 3)).toEqual([
       { op: '+I', row: { u: 'a', n: 1 } },
       { op: '-U', row: { u: 'a', n: 1 } },
       { op: '+U', row: { u: 'a', n: 2 } },
@@ -62,7 +63,7 @@ describe('idle state retention', () => {
   });
 
   it('keeps the count of a key idle for just less than the ttl', async () => {
-    expect(await countsWithPause('200 ms', 199, 3)).toEqual([
+    expect(await countsWithPause(backend, '200 ms', 199, 3)).toEqual([
       { op: '+I', row: { u: 'a', n: 1 } },
       { op: '-U', row: { u: 'a', n: 1 } },
       { op: '+U', row: { u: 'a', n: 2 } },
@@ -72,7 +73,7 @@ describe('idle state retention', () => {
   it('forgets the rows a join keeps for a key idle for longer than the ttl: later orders miss users (and old orders) past it', async () => {
     const clock = manualClock();
     const engine = createEngine({ stateClock: clock.now });
-    await engine.execute(`CREATE TABLE users (id INT, name STRING); CREATE TABLE orders (user_id INT, item STRING);
+    await engine.execute(`SET 'state.backend.type' = '${backend}'; CREATE TABLE users (id INT, name STRING); CREATE TABLE orders (user_id INT, item STRING);
       SET 'table.exec.state.ttl' = '1 s';
       INSERT INTO users VALUES (1, 'ann'), (2, 'bob');`);
     const seen: Change[] = [];

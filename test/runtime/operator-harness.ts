@@ -60,10 +60,7 @@ export class OperatorHarness {
 
   /** Opens `operator` in a fresh harness. */
   static async open(operator: StreamOperator, options: HarnessOptions = {}): Promise<OperatorHarness> {
-    const fromEnv = stateBackendKindFromEnv();
-    // The disk backend has no time-to-live yet: a test with one stays on the heap under WEIR_TEST_STATE_BACKEND=lmdb.
-    const backend = options.stateBackend ?? (fromEnv === 'lmdb' && options.stateTtl !== undefined ? 'hashmap' : fromEnv);
-    const harness = new OperatorHarness(operator, options.stateTtl, backend);
+    const harness = new OperatorHarness(operator, options.stateTtl, options.stateBackend ?? stateBackendKindFromEnv());
     if (options.restore !== undefined) harness.state.restore(options.restore.snapshot, options.restore.owns ?? (() => true));
     await operator.open?.(harness.context(options));
     return harness;

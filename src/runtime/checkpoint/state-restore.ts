@@ -53,6 +53,10 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
     throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} was taken with pipeline.max-parallelism ${metadata.maxParallelism}, which can never change (now ${maxParallelism})`);
   }
   failpoint('recovery.during-restore');
+  // Every chain to apply, in order: the files are read (and their checksums verified) one ahead
+  // of the one being decoded, so that reading and hashing, which run off the main thread, overlap
+  // decoding instead of adding to it.
+  const chains: { subtask: Subtask; oldSubtask: number; files: { file: string; checksum?: string }[]; ownsGroup: (keyGroup: number) => boolean }[] = [];
   for (const subtask of subtasks) {
     const old = metadata.operators[subtask.node.id]!;
     const sameLayout = old.parallelism === subtask.node.parallelism;
@@ -63,14 +67,47 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
       if (!sameLayout && (oldSubtask.keyGroups[1] < first || oldSubtask.keyGroups[0] > last)) continue;
       const files = keyedStateFiles(oldSubtask);
       // A backend that can takes a chain newest first, never decoding what newer files replaced.
-      const newer = subtask.state.restoresNewestFirst && files.length > 1 ? new RemovedKeys() : undefined;
-      if (newer !== undefined) files.reverse();
-      for (const ref of files) {
-        const data = await storage.readStateFile(checkpoint, ref.file, ref.checksum);
-        subtask.state.restoreKeyGroups(data, ownsGroup, `${checkpoint.path}/${ref.file}`, newer);
-      }
-      newer?.checkComplete(`${checkpoint.path} (subtask ${oldSubtask.subtask} of ${subtask.node.id})`);
+      if (subtask.state.restoresNewestFirst) files.reverse();
+      chains.push({ subtask, oldSubtask: oldSubtask.subtask, files, ownsGroup });
     }
+  }
+  const reads = new ReadAhead(chains.flatMap(({ files }) => files.map((ref) => () => storage.readStateFile(checkpoint, ref.file, ref.checksum))));
+  for (const { subtask, oldSubtask, files, ownsGroup } of chains) {
+    const newer = subtask.state.restoresNewestFirst && files.length > 1 ? new RemovedKeys() : undefined;
+    for (const ref of files) subtask.state.restoreKeyGroups(await reads.next(), ownsGroup, `${checkpoint.path}/${ref.file}`, newer);
+    newer?.checkComplete(`${checkpoint.path} (subtask ${oldSubtask} of ${subtask.node.id})`);
+  }
+}
+
+/**
+ * Runs reads in order, each started when the one before it is taken (one ahead). A read that
+ * fails fails when it is taken; one never taken (the restore failed before it) is abandoned with
+ * the restore, whose own error is the one reported.
+ */
+class ReadAhead<T> {
+  private index = 0;
+  private ahead: Promise<{ value: T } | { error: unknown }> | undefined;
+
+  constructor(private readonly reads: readonly (() => Promise<T>)[]) {
+    this.ahead = this.start();
+  }
+
+  /** The next read's result, starting the one after it. */
+  async next(): Promise<T> {
+    const current = this.ahead;
+    if (current === undefined) throw new Error('no state file is left to read');
+    this.ahead = this.start();
+    const result = await current;
+    if ('error' in result) throw result.error;
+    return result.value;
+  }
+
+  private start(): Promise<{ value: T } | { error: unknown }> | undefined {
+    const read = this.reads[this.index++];
+    return read?.().then(
+      (value) => ({ value }),
+      (error: unknown) => ({ error }),
+    );
   }
 }
 

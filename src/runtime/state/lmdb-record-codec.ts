@@ -14,7 +14,9 @@
  *
  * A stored value is, by its first byte: 0x01 an array of primitives (a GROUP BY's accumulators,
  * the common case: written without V8's serializer, which costs microseconds per call), 0x02 a
- * single primitive, 0x03 a long key's encoding followed by the value, or V8's serialization
+ * single primitive, 0x03 a long key's encoding followed by the value, 0x04 the entry's last write
+ * time (a float64 LE of epoch milliseconds, for a state time-to-live) followed by the rest of the
+ * stored value as without one, or V8's serialization
  * (which begins with its version tag 0xFF) for anything else — Maps, objects, nested arrays,
  * typed arrays — exactly as checkpoint files serialise values, so every value round-trips as it
  * does through a checkpoint.
@@ -42,6 +44,9 @@ const KEY_HASHED = 0x7f;
 const VALUE_FLAT_ARRAY = 0x01;
 const VALUE_PRIMITIVE = 0x02;
 const VALUE_LONG_KEY = 0x03;
+const VALUE_ACCESSED = 0x04;
+/** Bytes of the last-write prefix: its tag and a float64. */
+const ACCESSED_BYTES = 9;
 const VALUE_V8 = 0xff;
 
 const EL_UNDEFINED = 0;
@@ -149,28 +154,53 @@ export function rangeStart(stateId: number, keyGroup: number): Buffer {
   return out;
 }
 
-/** The stored bytes of a value; `longKey` is the key's encoding when it is stored under its hash. */
-export function encodeValue(value: unknown, longKey?: Buffer): Buffer {
+/**
+ * The stored bytes of a value; `longKey` is the key's encoding when it is stored under its hash;
+ * `accessed` the entry's last write (epoch milliseconds) when its state has a time-to-live.
+ */
+export function encodeValue(value: unknown, longKey?: Buffer, accessed?: number): Buffer {
   const body = encodeBody(value);
-  if (longKey === undefined) return body;
-  const out = Buffer.allocUnsafe(5 + longKey.length + body.length);
-  out[0] = VALUE_LONG_KEY;
-  out.writeUInt32LE(longKey.length, 1);
-  longKey.copy(out, 5);
-  body.copy(out, 5 + longKey.length);
+  const prefix = (longKey === undefined ? 0 : 5 + longKey.length) + (accessed === undefined ? 0 : ACCESSED_BYTES);
+  if (prefix === 0) return body;
+  const out = Buffer.allocUnsafe(prefix + body.length);
+  let at = 0;
+  if (accessed !== undefined) {
+    out[0] = VALUE_ACCESSED;
+    out.writeDoubleLE(accessed, 1);
+    at = ACCESSED_BYTES;
+  }
+  if (longKey !== undefined) {
+    out[at] = VALUE_LONG_KEY;
+    out.writeUInt32LE(longKey.length, at + 1);
+    longKey.copy(out, at + 5);
+    at += 5 + longKey.length;
+  }
+  body.copy(out, at);
   return out;
 }
 
-/** Decodes a stored value (as {@link encodeValue} wrote it), ignoring a long key before it. */
-export function decodeValue(stored: Uint8Array): unknown {
+/** The stored bytes after a last-write prefix, if any. */
+function withoutAccessed(stored: Uint8Array): Buffer {
   const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  return bytes[0] === VALUE_ACCESSED ? bytes.subarray(ACCESSED_BYTES) : bytes;
+}
+
+/** The last write recorded with a stored value (epoch milliseconds), or undefined when it has none (written without a time-to-live). */
+export function storedAccess(stored: Uint8Array): number | undefined {
+  if (stored[0] !== VALUE_ACCESSED) return undefined;
+  return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).readDoubleLE(1);
+}
+
+/** Decodes a stored value (as {@link encodeValue} wrote it), ignoring a last write and a long key before it. */
+export function decodeValue(stored: Uint8Array): unknown {
+  const bytes = withoutAccessed(stored);
   if (bytes[0] === VALUE_LONG_KEY) return decodeBody(bytes.subarray(5 + bytes.readUInt32LE(1)));
   return decodeBody(bytes);
 }
 
 /** The key and value of an LMDB entry (its LMDB key and stored bytes). */
 export function decodeRecord(lmdbKey: Uint8Array, stored: Uint8Array): [Key, unknown] {
-  const bytes = Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength);
+  const bytes = withoutAccessed(stored);
   if (lmdbKey[RECORD_PREFIX_BYTES] === KEY_HASHED) {
     if (bytes[0] !== VALUE_LONG_KEY) throw new Error('disk state is corrupt: a hashed key without its key');
     const length = bytes.readUInt32LE(1);

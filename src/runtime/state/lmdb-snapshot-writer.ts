@@ -12,13 +12,15 @@
  * the heap writer's format (key-group-state-file.ts); values are encoded for it as the heap
  * backend's are (state-table-codec.ts), so either backend restores it. The backend also steps the
  * writer from processing (every few thousand key changes), so it does not wait for idle turns.
+ * With a time-to-live, every entry is written with its last write, an entry expired at the barrier
+ * is left out of a full file and is a removal in a delta.
  */
 import type { RootDatabase, Transaction } from 'lmdb';
 import type { Key } from '../../common/key-codec.js';
 import { SnapshotChunks, SnapshotPacer } from './snapshot-pacer.js';
 import { changedKeysOf, hasChangesIn, type ChangeLogs } from './key-change-log.js';
 import { encodeStateFileHeader, type StateFileHeader } from './key-group-state-file.js';
-import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey } from './lmdb-record-codec.js';
+import { decodeRecord, decodeValue, encodeKey, keyGroupOfRecord, rangeStart, recordKey, storedAccess } from './lmdb-record-codec.js';
 import type { LmdbStateTable } from './lmdb-state-backend.js';
 import type { StateSnapshotWriter } from './snapshotting-state-backend.js';
 import { SnapshotParts, streamSnapshot, writeSnapshotSync } from './snapshot-parts.js';
@@ -29,12 +31,25 @@ export const NOT_FROZEN: unique symbol = Symbol('not frozen');
 
 /**
  * The cache entries that were dirty at a barrier, with their values then: `values[i]` is the value
- * of `entries[i]` (undefined: the key had none), or NOT_FROZEN. `entries` may grow afterwards;
- * only its first `values.length` count.
+ * of `entries[i]` (undefined: the key had none), or NOT_FROZEN; with a time-to-live, `accessed[i]`
+ * its last write then. `entries` may grow afterwards; only its first `values.length` count.
  */
 export interface FrozenEntries {
   readonly entries: readonly (readonly [{ readonly id: number }, { readonly key: Key; readonly group: number }])[];
   readonly values: readonly unknown[];
+  readonly accessed?: Float64Array | undefined;
+}
+
+/** A state's time-to-live and the barrier's time (epoch milliseconds), for a snapshot of state that expires. */
+export interface SnapshotExpiry {
+  readonly ttlMillis: number;
+  readonly now: number;
+}
+
+/** A frozen entry's value at the barrier and its last write then (0 without a time-to-live). */
+interface FrozenValue {
+  readonly value: unknown;
+  readonly accessed: number;
 }
 
 /** The snapshot of one subtask's disk state being written. */
@@ -52,6 +67,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
    * @param tables the declared states at the barrier (index = state id)
    * @param frozen the cache's dirty entries at the barrier (at most one per state and key), which override what LMDB has
    * @param changed for a delta, logs of changed keys per key group (several logs, and repeats within one: their union)
+   * @param expiry with a time-to-live: it and the barrier's time
    */
   constructor(
     private readonly env: RootDatabase<Buffer, Buffer> | undefined,
@@ -62,6 +78,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     private readonly maxParallelism: number,
     private readonly chunkEntries: number,
     private readonly onDone: (writer: LmdbSnapshotWriter) => void,
+    private readonly expiry?: SnapshotExpiry,
   ) {
     const txn = env?.useReadTransaction();
     this.txn = txn;
@@ -131,11 +148,11 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       for (let t = 0; t < tableCount; t++) {
         const id = this.tables[t]!.id;
         let out: StateFrameCollector | undefined;
-        let frozen: Map<Key, unknown> | undefined;
+        let frozen: Map<Key, FrozenValue> | undefined;
         const leaveGroup = (): void => {
           if (out === undefined) return;
           if (frozen !== undefined) {
-            writeFrozen(out, t, frozen);
+            this.writeFrozen(out, t, frozen);
             overlay.delete(out.group * tableCount + t);
           }
           out.flush();
@@ -147,10 +164,12 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
             out = this.framesOf(group);
             frozen = overlay.get(group * tableCount + t);
           }
+          const accessed = storedAccess(value);
+          if (this.expiredAt(accessed)) continue;
           const [k, v] = decodeRecord(key, value);
           if (frozen?.has(k) === true) continue;
           const frames = out;
-          frames.entry(t, k, v);
+          frames.entry(t, k, v, accessed);
           if (pacer.entryWritten()) yield* pacer.pause(() => frames.flush());
         }
         leaveGroup();
@@ -158,7 +177,7 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
       // Frozen entries of groups LMDB had nothing of, for a state.
       for (const [slot, frozen] of overlay) {
         const out = this.framesOf(Math.floor(slot / tableCount));
-        writeFrozen(out, slot % tableCount, frozen);
+        this.writeFrozen(out, slot % tableCount, frozen);
         out.flush();
         if (pacer.entryWritten()) yield* pacer.pause(() => {});
       }
@@ -171,15 +190,17 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
         for (const key of keys) {
           const encoded = encodeKey(key);
           for (let t = 0; t < tableCount; t++) {
-            const inCache = frozen[t];
+            const inCache = frozen[t]?.get(key);
             let value: unknown;
-            if (inCache !== undefined && inCache.has(key)) value = inCache.get(key);
+            let accessed: number | undefined;
+            if (inCache !== undefined) ({ value, accessed } = inCache);
             else {
               const stored = db.get(recordKey(this.tables[t]!.id, group, encoded), { transaction: txn });
               value = stored === undefined ? undefined : decodeValue(stored);
+              accessed = stored === undefined ? undefined : storedAccess(stored);
             }
-            if (value === undefined) out.tombstone(t, key);
-            else out.entry(t, key, value);
+            if (value === undefined || this.expiredAt(accessed)) out.tombstone(t, key);
+            else out.entry(t, key, value, accessed);
           }
           if (pacer.entryWritten()) yield* pacer.pause(() => out.flush());
         }
@@ -189,9 +210,23 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
     this.finish();
   }
 
-  /** The frames of a key group (the disk backend has no time-to-live: no access times). */
+  /** The frames of a key group; with a time-to-live they record each entry's last write (the barrier's time when it has none). */
   private framesOf(group: number): StateFrameCollector {
-    return new StateFrameCollector((part, appended) => this.parts.push(part, appended), group, this.tables.map(() => undefined));
+    const expiry = this.expiry;
+    const lastAccess = expiry === undefined ? undefined : (): number => expiry.now;
+    return new StateFrameCollector((part, appended) => this.parts.push(part, appended), group, this.tables.map(() => lastAccess));
+  }
+
+  /** True when a value last written at `accessed` (undefined: not recorded) had expired at the barrier. */
+  private expiredAt(accessed: number | undefined): boolean {
+    const expiry = this.expiry;
+    return expiry !== undefined && accessed !== undefined && expiry.now - accessed >= expiry.ttlMillis;
+  }
+
+  /** Writes the frozen entries that have a value and had not expired (the others: keys without one at the barrier). */
+  private writeFrozen(out: StateFrameCollector, table: number, frozen: Map<Key, FrozenValue>): void {
+    const timed = this.expiry !== undefined;
+    for (const [key, { value, accessed }] of frozen) if (value !== undefined && !(timed && this.expiredAt(accessed))) out.entry(table, key, value, timed ? accessed : undefined);
   }
 
   private push(part: Uint8Array): void {
@@ -215,9 +250,9 @@ export class LmdbSnapshotWriter implements StateSnapshotWriter {
 
 const NONE_FROZEN: FrozenEntries = { entries: [], values: [] };
 
-/** The frozen entries by key group and state (`group * tableCount + state`), each a Map from key to value. */
-function overlayOf({ entries, values }: FrozenEntries, tableCount: number): Map<number, Map<Key, unknown>> {
-  const overlay = new Map<number, Map<Key, unknown>>();
+/** The frozen entries by key group and state (`group * tableCount + state`), each a Map from key to value and last write. */
+function overlayOf({ entries, values, accessed }: FrozenEntries, tableCount: number): Map<number, Map<Key, FrozenValue>> {
+  const overlay = new Map<number, Map<Key, FrozenValue>>();
   for (let i = 0; i < values.length; i++) {
     const value = values[i];
     if (value === NOT_FROZEN) continue;
@@ -225,14 +260,9 @@ function overlayOf({ entries, values }: FrozenEntries, tableCount: number): Map<
     const slot = group * tableCount + table.id;
     let frozen = overlay.get(slot);
     if (frozen === undefined) overlay.set(slot, (frozen = new Map()));
-    frozen.set(key, value);
+    frozen.set(key, { value, accessed: accessed?.[i] ?? 0 });
   }
   return overlay;
-}
-
-/** Writes the frozen entries that have a value (the others: keys without one at the barrier). */
-function writeFrozen(out: StateFrameCollector, table: number, frozen: Map<Key, unknown>): void {
-  for (const [key, value] of frozen) if (value !== undefined) out.entry(table, key, value);
 }
 
 /** True when the database holds any entry in the transaction's view. */

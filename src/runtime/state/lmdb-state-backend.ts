@@ -38,8 +38,16 @@
  * when the backend is disposed (the job ends or fails), and at the latest when the process exits.
  * lmdb-js grows the map size as the data grows.
  *
- * A state time-to-live (`table.exec.state.ttl`) is not supported yet: creating the backend with
- * one is an error.
+ * With a time-to-live (Flink's `table.exec.state.ttl`), every stored value carries its last write
+ * (lmdb-record-codec.ts) and a key of a declared state not written for that long (processing time)
+ * is never returned: reading it removes it (a tombstone, which a delta writes as a removal). As in
+ * Flink's default (`OnCreateAndWrite`), reads do not refresh a key: on disk a refresh costs a
+ * write, and an operator writes back every change here. (The heap backend refreshes on reads too,
+ * since operators may change its values in place.) Keys that are never read again are removed by
+ * an incremental cleanup, as Flink's RocksDB compaction filter does: every flush also scans as many
+ * records as it wrote, from where the last scan stopped, and removes the expired ones the cache
+ * does not hold. Snapshots record each entry's last write, so either backend restores the same
+ * expiry; a full snapshot leaves out entries already expired.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,9 +60,9 @@ import { KeyChangeLog } from './key-change-log.js';
 import { isFramedStateFile, readStateFile, type StateKind } from './key-group-state-file.js';
 import { appendRows, notFollowing } from './list-append-log.js';
 import type { ListState, MapState, ReducingState, StateDescriptor, ValueState } from './keyed-state-backend.js';
-import { decodeRecord, decodeValue, encodeKey, encodeValue, isLongKey, rangeStart, recordKey } from './lmdb-record-codec.js';
+import { decodeRecord, decodeValue, encodeKey, encodeValue, isLongKey, keyGroupOfRecord, rangeStart, recordKey, storedAccess } from './lmdb-record-codec.js';
 import { LmdbSnapshotWriter, NOT_FROZEN, type FrozenEntries } from './lmdb-snapshot-writer.js';
-import { MemoryStateBackend } from './memory-state-backend.js';
+import { MemoryStateBackend, type StateTtlOptions } from './memory-state-backend.js';
 import { KEYS_PER_SNAPSHOT_CHUNK, stepFromProcessing } from './snapshot-pacer.js';
 import type { SnapshotRequest, SnapshottingStateBackend } from './snapshotting-state-backend.js';
 import { forEachDecodedEntry } from './state-table-codec.js';
@@ -91,6 +99,8 @@ export interface LmdbStateBackendOptions {
   readonly localDir?: string;
   /** Entries the write-back cache holds at most, over all declared states (`state.backend.lmdb.cache-entries`). */
   readonly cacheEntries?: number;
+  /** A state time-to-live (see the module comment); absent keeps state forever. */
+  readonly ttl?: StateTtlOptions;
 }
 
 /** A cached key of one declared state. */
@@ -105,6 +115,8 @@ interface CacheEntry {
   used: boolean;
   /** A pending snapshot holds the value as it was at its barrier: copy it before handing it out. */
   frozen: boolean;
+  /** With a time-to-live: the value's last write (epoch milliseconds). */
+  accessed: number;
 }
 
 /** One declared state: its id in the LMDB layout and its cache. */
@@ -156,9 +168,16 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   /** Key changes since a snapshot chunk was last written from processing (see writeChunk). */
   private keysSinceChunk = 0;
   private disposed = false;
+  private readonly ttlMillis: number | undefined;
+  private readonly clock: () => number;
+  /** Where the next incremental cleanup of expired records starts (undefined: at the first record). */
+  private sweepFrom: Buffer | undefined;
 
   constructor(options: LmdbStateBackendOptions = {}) {
-    const { maxParallelism = DEFAULT_MAX_PARALLELISM, trackChanges = false, snapshotChunkEntries = SNAPSHOT_CHUNK_ENTRIES, localDir = tmpdir(), cacheEntries = DEFAULT_CACHE_ENTRIES } = options;
+    const { maxParallelism = DEFAULT_MAX_PARALLELISM, trackChanges = false, snapshotChunkEntries = SNAPSHOT_CHUNK_ENTRIES, localDir = tmpdir(), cacheEntries = DEFAULT_CACHE_ENTRIES, ttl } = options;
+    if (ttl !== undefined && !(ttl.ttlMillis > 0)) throw new Error(`state ttl must be positive, got ${ttl.ttlMillis}`);
+    this.ttlMillis = ttl?.ttlMillis;
+    this.clock = ttl?.clock ?? Date.now;
     if (!Number.isSafeInteger(snapshotChunkEntries) || snapshotChunkEntries < 1) throw new Error(`snapshot chunks must hold at least one entry, got ${snapshotChunkEntries}`);
     if (!Number.isSafeInteger(maxParallelism) || maxParallelism < 1 || maxParallelism > 0xffff) throw new Error(`max parallelism must be a whole number from 1 to 65535, got ${maxParallelism}`);
     if (!Number.isSafeInteger(cacheEntries) || cacheEntries < 1) throw new Error(`the disk state backend's cache must hold at least one entry, got ${cacheEntries}`);
@@ -238,9 +257,10 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     if (request.kind === 'delta' && this.changes === undefined) throw new Error('a delta snapshot needs a state backend that tracks changes');
     if (request.checkpointId !== undefined) this.changes?.freeze(request.checkpointId, this.currentKey, this.slot);
     const changes = request.kind === 'delta' ? this.changes!.pending() : [];
+    const expiry = this.ttlMillis === undefined ? undefined : { ttlMillis: this.ttlMillis, now: this.clock() };
     const writer = new LmdbSnapshotWriter(this.tableList.length === 0 ? undefined : this.db, [...this.tableList], this.freezeDirty(), request.kind, changes, this.maxParallelism, this.chunkEntries, (done) => {
       this.writers = this.writers.filter((w) => w !== done);
-    });
+    }, expiry);
     if (!writer.done) this.writers.push(writer);
     return writer;
   }
@@ -253,6 +273,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   private freezeDirty(): FrozenEntries {
     const entries = this.dirty;
     const values = new Array<unknown>(entries.length);
+    const accessed = this.ttlMillis === undefined ? undefined : new Float64Array(entries.length);
     for (let i = 0; i < entries.length; i++) {
       const entry = entries[i]![1];
       if (!entry.dirty) {
@@ -261,8 +282,9 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
       }
       entry.frozen = true;
       values[i] = entry.value;
+      if (accessed !== undefined) accessed[i] = entry.accessed;
     }
-    return { entries, values };
+    return { entries, values, accessed };
   }
 
   notifyCheckpointComplete(checkpointId: number): void {
@@ -301,14 +323,16 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     this.flush();
     this.dropCache();
     const db = this.db;
+    // With a time-to-live, an entry keeps the last write its file recorded (the restore's time when none).
+    const now = this.ttlMillis === undefined ? undefined : this.clock();
     db.transactionSync(() => {
       readStateFile(data, source, ownsGroup, (header, frame) => {
         const [name, kind] = header.tables[frame.table]!;
         const table = this.tableOf({ name }, kind);
-        forEachDecodedEntry(frame.entries, (key, value) => {
+        forEachDecodedEntry(frame.entries, (key, value, index) => {
           if (owns !== undefined && !owns(key)) return;
           const encoded = encodeKey(key);
-          db.putSync(recordKey(table.id, frame.keyGroup, encoded), encodeValue(value, isLongKey(encoded) ? encoded : undefined));
+          db.putSync(recordKey(table.id, frame.keyGroup, encoded), encodeValue(value, isLongKey(encoded) ? encoded : undefined, now === undefined ? undefined : (frame.accessed?.[index] ?? now)));
         });
         const appends = frame.appends;
         if (appends !== undefined) {
@@ -320,7 +344,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
             const list = stored === undefined ? [] : (decodeValue(stored) as unknown[]);
             const base = appends.bases[index]!;
             if (list.length < base) throw notFollowing(source, name, key, base, list.length);
-            db.putSync(record, encodeValue(appendRows(list, base, rows as unknown[]), isLongKey(encoded) ? encoded : undefined));
+            db.putSync(record, encodeValue(appendRows(list, base, rows as unknown[]), isLongKey(encoded) ? encoded : undefined, now));
           });
         }
         for (const key of frame.tombstones) db.removeSync(recordKey(table.id, frame.keyGroup, encodeKey(key)));
@@ -328,16 +352,17 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     });
   }
 
-  /** Every key of a declared state with its value, as of the call (read from an LMDB read transaction). */
+  /** Every key of a declared state with its value, as of the call (read from an LMDB read transaction); expired keys are left out. */
   *entriesOf<T>(descriptor: StateDescriptor): IterableIterator<[Key, T]> {
     this.checkOpen();
     const table = this.tables.get(descriptor.name);
     if (table === undefined) return;
     this.flush();
+    const now = this.clock();
     const txn = this.db.useReadTransaction();
     try {
       const range = this.db.getRange({ start: rangeStart(table.id, 0), end: rangeStart(table.id + 1, 0), transaction: txn });
-      for (const { key, value } of range) yield decodeRecord(key, value) as [Key, T];
+      for (const { key, value } of range) if (!this.expired(storedAccess(value), now)) yield decodeRecord(key, value) as [Key, T];
     } finally {
       txn.done();
     }
@@ -462,32 +487,47 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     return table;
   }
 
-  /** The cache entry of the current key in `table`, loaded from LMDB on a miss. */
+  /** The cache entry of the current key in `table`, loaded from LMDB on a miss; with a time-to-live, an expired value is removed first. */
   private entry(table: LmdbStateTable): CacheEntry {
     const key = this.currentKey;
-    const hit = table.cache.get(key);
-    if (hit !== undefined) {
-      hit.used = true;
-      if (hit.frozen) {
+    let entry = table.cache.get(key);
+    if (entry !== undefined) {
+      entry.used = true;
+      if (entry.frozen) {
         // A pending snapshot holds this value object: processing gets a copy to change.
-        hit.frozen = false;
-        hit.value = copyOf(hit.value);
+        entry.frozen = false;
+        entry.value = copyOf(entry.value);
       }
-      return hit;
+    } else {
+      this.checkOpen();
+      // Room first: the entry returned is then in the cache until the next miss.
+      if (this.cached >= this.capacity) this.evict();
+      const group = this.slot;
+      // getBinary: a copy of exactly the value (getBinaryFast may hand out its whole shared buffer).
+      const stored = this.db.getBinary(recordKey(table.id, group, encodeKey(key)));
+      const value = stored === undefined ? undefined : decodeValue(stored);
+      // A value stored without its last write (none of its files recorded one) counts from now.
+      const accessed = stored === undefined || this.ttlMillis === undefined ? 0 : (storedAccess(stored) ?? this.clock());
+      entry = { key, group, value, dirty: false, used: false, frozen: false, accessed };
+      table.cache.set(key, entry);
+      this.cached++;
     }
-    this.checkOpen();
-    // Room first: the entry returned is then in the cache until the next miss.
-    if (this.cached >= this.capacity) this.evict();
-    const group = this.slot;
-    // getBinary: a copy of exactly the value (getBinaryFast may hand out its whole shared buffer).
-    const stored = this.db.getBinary(recordKey(table.id, group, encodeKey(key)));
-    const entry: CacheEntry = { key, group, value: stored === undefined ? undefined : decodeValue(stored), dirty: false, used: false, frozen: false };
-    table.cache.set(key, entry);
-    this.cached++;
+    if (this.ttlMillis !== undefined && entry.value !== undefined && this.expired(entry.accessed, this.clock())) this.markDirty(table, entry, undefined);
     return entry;
   }
 
+  /** True when a value last written at `accessed` (undefined: not recorded) has expired at `now`; never without a time-to-live. */
+  private expired(accessed: number | undefined, now: number): boolean {
+    return this.ttlMillis !== undefined && accessed !== undefined && now - accessed >= this.ttlMillis;
+  }
+
   private set(entry: CacheEntry, table: LmdbStateTable, value: unknown): void {
+    if (this.ttlMillis !== undefined) entry.accessed = this.clock();
+    this.markDirty(table, entry, value);
+  }
+
+  /** Gives the entry a new value (undefined: removed) to be written behind. */
+  private markDirty(table: LmdbStateTable, entry: CacheEntry, value: unknown): void {
     entry.value = value;
     entry.used = true;
     if (entry.dirty) return;
@@ -506,10 +546,41 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
   }
 
   /**
+   * The incremental cleanup of a time-to-live: scans up to `budget` records from where the last
+   * scan stopped (wrapping around at the end) and removes, in one write transaction, those expired
+   * whose key the cache does not hold (a cached entry is newer than its record, and expires when
+   * read). A removed key counts as changed, so the next delta writes its removal.
+   */
+  private sweepDisk(budget: number): void {
+    const db = this.db;
+    const now = this.clock();
+    const doomed: [record: Buffer, table: LmdbStateTable, key: Key, group: number][] = [];
+    let scanned = 0;
+    let last: Buffer | undefined;
+    for (const { key: record, value } of db.getRange({ start: this.sweepFrom, limit: budget })) {
+      scanned++;
+      last = Buffer.from(record);
+      if (!this.expired(storedAccess(value), now)) continue;
+      const table = this.tableList[record.readUInt16BE(0)];
+      if (table === undefined) throw new Error(`disk state is corrupt: a record of state #${record.readUInt16BE(0)}, of which there are ${this.tableList.length}`);
+      const [key] = decodeRecord(record, value);
+      if (!table.cache.has(key)) doomed.push([last, table, key, keyGroupOfRecord(record)]);
+    }
+    // The smallest key after the last one scanned: the next scan starts there.
+    this.sweepFrom = scanned < budget || last === undefined ? undefined : Buffer.concat([last, ZERO_BYTE]);
+    if (doomed.length === 0) return;
+    db.transactionSync(() => {
+      for (const [record] of doomed) db.removeSync(record);
+    }, SYNCHRONOUS_COMMIT);
+    for (const [, , key, group] of doomed) this.changes?.changedUnselected(key, group);
+  }
+
+  /**
    * Writes the entries still dirty in one write transaction, grouped by declared state and key
    * group (the layout's order, so LMDB works through one key range of its B-tree at a time; a
    * full sort of the keys' bytes cost more than it saved), and marks them clean. Values are
-   * serialised before the transaction begins.
+   * serialised before the transaction begins. With a time-to-live, then removes as many expired
+   * records as it wrote (see {@link sweepDisk}).
    */
   private write(entries: readonly (readonly [LmdbStateTable, CacheEntry])[]): void {
     const byRange: ({ readonly key: Buffer; readonly value: Buffer | undefined }[] | undefined)[] = [];
@@ -517,7 +588,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
     for (const [table, entry] of entries) {
       if (!entry.dirty) continue;
       const encoded = encodeKey(entry.key);
-      const value = entry.value === undefined ? undefined : encodeValue(entry.value, isLongKey(encoded) ? encoded : undefined);
+      const value = entry.value === undefined ? undefined : encodeValue(entry.value, isLongKey(encoded) ? encoded : undefined, this.ttlMillis === undefined ? undefined : entry.accessed);
       (byRange[table.id * this.maxParallelism + entry.group] ??= []).push({ key: recordKey(table.id, entry.group, encoded), value });
       entry.dirty = false;
       count++;
@@ -533,6 +604,7 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
         }
       }
     }, SYNCHRONOUS_COMMIT);
+    if (this.ttlMillis !== undefined) this.sweepDisk(Math.max(SWEEP_MIN_RECORDS, count));
   }
 
   /**
@@ -573,3 +645,8 @@ export class LmdbStateBackend implements SnapshottingStateBackend {
 
 /** The values of a key without list state (shared: callers never mutate what `get` returns). */
 const NO_VALUES: readonly never[] = Object.freeze([]);
+
+/** Records an incremental cleanup scans at least (a flush of few entries still moves it on). */
+const SWEEP_MIN_RECORDS = 1024;
+
+const ZERO_BYTE = Buffer.of(0);

@@ -32,10 +32,7 @@ export function stateBackendKindFromEnv(env: NodeJS.ProcessEnv = process.env): S
 /** How any backend is set up: the heap backend's options and the disk backend's. */
 export type StateBackendOptions = MemoryStateBackendOptions & Omit<LmdbStateBackendOptions, keyof MemoryStateBackendOptions>;
 
-/**
- * A new, empty keyed state backend of the given kind. The disk backend refuses a time-to-live
- * (not supported yet).
- */
+/** A new, empty keyed state backend of the given kind. */
 export function createStateBackend(kind: StateBackendKind, options: StateBackendOptions | StateTtlOptions = {}): SnapshottingStateBackend {
   const normalized: StateBackendOptions = 'ttlMillis' in options ? { ttl: options } : options;
   switch (kind) {
@@ -43,17 +40,11 @@ export function createStateBackend(kind: StateBackendKind, options: StateBackend
       return new MemoryStateBackend(normalized);
     case 'copying':
       return new CopyingStateBackend(normalized);
-    case 'lmdb': {
-      const { ttl, ...rest } = normalized;
-      if (ttl !== undefined) throw new Error(DISK_TTL_UNSUPPORTED);
-      return new LmdbStateBackend(rest);
-    }
+    case 'lmdb':
+      return new LmdbStateBackend(normalized);
     default: {
       const unknownKind: never = kind;
       throw new Error(`unknown state backend kind '${String(unknownKind)}'`);
     }
   }
 }
-
-/** Why a job with a state time-to-live cannot run on the disk backend. */
-export const DISK_TTL_UNSUPPORTED = "'table.exec.state.ttl' is not supported with the disk state backend ('state.backend.type' = 'rocksdb') yet: use 'hashmap', or no ttl";

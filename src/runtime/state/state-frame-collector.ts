@@ -48,11 +48,12 @@ export class StateFrameCollector {
     this.bases = Array.from({ length: tables }, () => []);
   }
 
-  entry(table: number, key: Key, value: unknown): void {
+  /** An entry; `accessed`, when given, is its last access (else the state's {@link LastAccess} tells, if it has a time-to-live). */
+  entry(table: number, key: Key, value: unknown, accessed?: number): void {
     this.keys[table]!.push(key);
     this.values[table]!.push(value);
     const lastAccess = this.lastAccess[table];
-    if (lastAccess !== undefined) this.accessed[table]!.push(lastAccess(key));
+    if (lastAccess !== undefined) this.accessed[table]!.push(accessed ?? lastAccess(key));
   }
 
   tombstone(table: number, key: Key): void {

@@ -403,12 +403,11 @@ describe('disk (LMDB) state backend', () => {
     expect(() => writer.writeSync()).toThrow(/disposed/);
   });
 
-  it('is chosen by WEIR_TEST_STATE_BACKEND=lmdb and refuses a time-to-live', () => {
+  it('is chosen by WEIR_TEST_STATE_BACKEND=lmdb', () => {
     expect(stateBackendKindFromEnv({ WEIR_TEST_STATE_BACKEND: 'lmdb' })).toBe('lmdb');
     const backend = createStateBackend('lmdb');
     expect(backend).toBeInstanceOf(LmdbStateBackend);
     expect(backend.sharesValues).toBe(false);
     backend.dispose();
-    expect(() => createStateBackend('lmdb', { ttlMillis: 1000 })).toThrow("'table.exec.state.ttl' is not supported with the disk state backend");
   });
 });
