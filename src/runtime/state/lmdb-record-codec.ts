@@ -185,10 +185,19 @@ function withoutAccessed(stored: Uint8Array): Buffer {
   return bytes[0] === VALUE_ACCESSED ? bytes.subarray(ACCESSED_BYTES) : bytes;
 }
 
-/** The last write recorded with a stored value (epoch milliseconds), or undefined when it has none (written without a time-to-live). */
+/** A float64 read through its bytes (little-endian as written, whatever the platform's order). */
+const scratchDouble = new Float64Array(1);
+const scratchBytes = new Uint8Array(scratchDouble.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
+
+/**
+ * The last write recorded with a stored value (epoch milliseconds), or undefined when it has none
+ * (written without a time-to-live). Read without a Buffer view: a cleanup scan reads it of every record.
+ */
 export function storedAccess(stored: Uint8Array): number | undefined {
   if (stored[0] !== VALUE_ACCESSED) return undefined;
-  return Buffer.from(stored.buffer, stored.byteOffset, stored.byteLength).readDoubleLE(1);
+  for (let i = 0; i < 8; i++) scratchBytes[LITTLE_ENDIAN ? i : 7 - i] = stored[1 + i]!;
+  return scratchDouble[0];
 }
 
 /** Decodes a stored value (as {@link encodeValue} wrote it), ignoring a last write and a long key before it. */
