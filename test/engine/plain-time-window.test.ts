@@ -69,6 +69,69 @@ describe('window TVFs over a plain timestamp', () => {
     await engine.close();
   });
 
+  it("takes Flink's named arguments (DATA, TIMECOL, SIZE, SLIDE, OFFSET) in any order, and refuses wrong ones by name", async () => {
+    const engine = createEngine();
+    await engine.execute(`CREATE TABLE events (id INT, at TIMESTAMP(3));
+      INSERT INTO events VALUES (1, TIMESTAMP '2024-01-01 10:01:00'), (2, TIMESTAMP '2024-01-01 10:17:00'), (3, TIMESTAMP '2024-01-01 10:44:00');
+      SET 'execution.runtime-mode' = 'batch';`);
+    const rows = async (sql: string): Promise<string[]> => (await engine.query(sql)).map((r) => JSON.stringify(r)).sort();
+    const select = 'SELECT id, CAST(window_start AS STRING) AS ws, CAST(window_end AS STRING) AS we FROM TABLE';
+    const positional = await rows(`${select}(HOP(TABLE events, DESCRIPTOR(at), INTERVAL '10' MINUTE, INTERVAL '30' MINUTE, INTERVAL '5' MINUTE))`);
+    expect(positional).toHaveLength(9);
+    expect(positional).toContain(JSON.stringify({ id: 1, ws: '2024-01-01 09:35:00.000', we: '2024-01-01 10:05:00.000' }));
+    expect(await rows(`${select}(HOP(DATA => TABLE events, TIMECOL => DESCRIPTOR(at), SLIDE => INTERVAL '10' MINUTE, SIZE => INTERVAL '30' MINUTE, \`OFFSET\` => INTERVAL '5' MINUTE))`)).toEqual(positional);
+    expect(await rows(`${select}(HOP(TABLE events, offset => INTERVAL '5' MINUTE, size => INTERVAL '30' MINUTE, timecol => DESCRIPTOR(at), slide => INTERVAL '10' MINUTE))`)).toEqual(positional);
+    const tumbled = await rows(`${select}(TUMBLE(TABLE events, DESCRIPTOR(at), SIZE => INTERVAL '30' MINUTE))`);
+    expect(tumbled).toEqual(await rows(`${select}(TUMBLE(TABLE events, DESCRIPTOR(at), INTERVAL '30' MINUTE))`));
+    await expect(engine.execute("SELECT * FROM TABLE(TUMBLE(TABLE events, DESCRIPTOR(at), WIDTH => INTERVAL '1' MINUTE))")).rejects.toThrow(
+      "TUMBLE has no argument named 'WIDTH' (its arguments are DATA, TIMECOL, SIZE, OFFSET)",
+    );
+    await expect(engine.execute("SELECT * FROM TABLE(TUMBLE(TABLE events, DATA => DESCRIPTOR(at), SIZE => INTERVAL '1' MINUTE))")).rejects.toThrow('the argument DATA of TUMBLE is given twice');
+    await expect(engine.execute("SELECT * FROM TABLE(TUMBLE(TABLE events, TIMECOL => DESCRIPTOR(at), INTERVAL '1' MINUTE))")).rejects.toThrow('a positional argument of TUMBLE cannot follow a named one');
+    await expect(engine.execute("SELECT * FROM TABLE(HOP(TABLE events, TIMECOL => DESCRIPTOR(at), SIZE => INTERVAL '1' MINUTE))")).rejects.toThrow('HOP needs its argument SLIDE');
+    await engine.close();
+  });
+
+  it('joins two window aggregates over plain timestamps on their windows as a regular join: updates flow through', async () => {
+    const engine = createEngine();
+    await engine.execute(`CREATE TABLE ev (id INT, uid INT, v INT, at TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED);
+      CREATE TABLE pay (id INT, uid INT, amount INT, at TIMESTAMP(3), PRIMARY KEY (id) NOT ENFORCED);
+      INSERT INTO ev VALUES (1, 1, 4, TIMESTAMP '2024-01-01 10:01:00'), (2, 1, 3, TIMESTAMP '2024-01-01 10:20:00'), (3, 2, 5, TIMESTAMP '2024-01-01 10:40:00');
+      INSERT INTO pay VALUES (1, 1, 100, TIMESTAMP '2024-01-01 10:10:00'), (2, 2, 7, TIMESTAMP '2024-01-01 10:05:00');`);
+    const windowed = (table: string, value: string): string =>
+      `(SELECT window_start, window_end, uid, SUM(${value}) AS total FROM TABLE(TUMBLE(TABLE ${table}, DESCRIPTOR(at), INTERVAL '30' MINUTE)) GROUP BY window_start, window_end, uid)`;
+    const query = `SELECT CAST(e.window_start AS STRING) AS ws, e.uid, e.total AS ev_total, p.total AS pay_total FROM ${windowed('ev', 'v')} e JOIN ${windowed('pay', 'amount')} p ON e.window_start = p.window_start AND e.window_end = p.window_end AND e.uid = p.uid`;
+    // The streaming result as a multiset of rows, folded from the changes (an interval join would refuse the updating inputs).
+    const table = new Map<string, number>();
+    const controller = new AbortController();
+    const reading = (async () => {
+      for await (const change of engine.subscribe(query, { signal: controller.signal })) {
+        const key = JSON.stringify(change.row);
+        const delta = change.op === '+I' || change.op === '+U' ? 1 : -1;
+        table.set(key, (table.get(key) ?? 0) + delta);
+        if (table.get(key) === 0) table.delete(key);
+      }
+    })().catch((error: unknown) => {
+      if (!(error instanceof Error && error.name === 'AbortError')) throw error;
+    });
+    const rows = (): string[] => [...table.keys()].sort();
+    const first = JSON.stringify({ ws: '2024-01-01 10:00:00.000', uid: 1, ev_total: 7, pay_total: 100 });
+    await waitFor(() => rows().length === 1);
+    expect(rows()).toEqual([first]);
+    // Both sides' sums change: row 3 moves into the 10:00 window, the payment of uid 2 changes.
+    await engine.execute(`UPDATE ev SET at = TIMESTAMP '2024-01-01 10:02:00' WHERE id = 3; UPDATE pay SET amount = 8 WHERE id = 2`);
+    const second = JSON.stringify({ ws: '2024-01-01 10:00:00.000', uid: 2, ev_total: 5, pay_total: 8 });
+    await waitFor(() => table.has(second));
+    await engine.execute('UPDATE ev SET v = 1 WHERE id = 1');
+    const changed = JSON.stringify({ ws: '2024-01-01 10:00:00.000', uid: 1, ev_total: 4, pay_total: 100 });
+    await waitFor(() => table.has(changed) && !table.has(first));
+    expect(rows()).toEqual([changed, second].sort());
+    expect([...table.values()]).toEqual([1, 1]);
+    controller.abort();
+    await reading;
+    await engine.close();
+  });
+
   it('gives window_time a time attribute only over an event-time column', async () => {
     const engine = createEngine();
     await engine.execute(`CREATE TABLE events (id INT, at TIMESTAMP(3));

@@ -33,6 +33,9 @@ const VIEWS: Readonly<Record<string, string>> = {
   row_in: 'SELECT id FROM a WHERE (k, v) IN (SELECT k, v FROM b)',
   row_not_in: 'SELECT id FROM a WHERE (k, v) NOT IN (SELECT k, v FROM b)',
   row_not_in_corr: 'SELECT id FROM a WHERE (v, id) NOT IN (SELECT b.v, b.k FROM b WHERE b.k = a.k)',
+  // A correlated UNION is split into one predicate per branch (splitCorrelatedUnion).
+  exists_union_corr: 'SELECT id, k FROM a WHERE EXISTS (SELECT 1 FROM b WHERE b.k = a.k UNION ALL SELECT 1 FROM b WHERE b.v = a.v AND b.k IS NULL)',
+  not_in_union_corr: 'SELECT id, v FROM a WHERE v NOT IN (SELECT b.v FROM b WHERE b.k = a.k UNION SELECT b.k FROM b WHERE b.v = a.id)',
 };
 
 /** A seeded generator of small integers (a linear congruential generator: the same seed, the same rounds). */

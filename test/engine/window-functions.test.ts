@@ -106,6 +106,17 @@ describe('LAG on an event-time stream (Flink streaming LAG)', () => {
     expect(expected.some((e) => JSON.parse(e)[4] !== -1)).toBe(true);
   });
 
+  it('take constant expressions where a constant integer is due (reduced as Flink reduces them): LAG/LEAD offsets, NTILE buckets, ROWS offsets', async () => {
+    const engine = createEngine();
+    const columns = ['k', 'o', 'lag_v', 'lead_v', 'n', 'near'];
+    const folded = await engine.query(`SELECT k, o, LAG(v, 0 + 1) OVER w AS lag_v, LEAD(v, CAST('2' AS INT)) OVER w AS lead_v, NTILE(4 - 2) OVER w AS n,
+        SUM(v) OVER (PARTITION BY k ORDER BY o ROWS BETWEEN 3 - 2 PRECEDING AND CURRENT ROW) AS near FROM ${ROWS} WINDOW w AS (PARTITION BY k ORDER BY o)`);
+    const literal = await engine.query(`SELECT k, o, LAG(v, 1) OVER w AS lag_v, LEAD(v, 2) OVER w AS lead_v, NTILE(2) OVER w AS n,
+        SUM(v) OVER (PARTITION BY k ORDER BY o ROWS BETWEEN 1 PRECEDING AND CURRENT ROW) AS near FROM ${ROWS} WINDOW w AS (PARTITION BY k ORDER BY o)`);
+    expect(byKeyAndOrder(folded).map((r) => columns.map((c) => r[c]))).toEqual(byKeyAndOrder(literal).map((r) => columns.map((c) => r[c])));
+    expect(byKeyAndOrder(folded).map((r) => r.lag_v)).toEqual([null, 10, 20, 30, null, null]);
+  });
+
   it('over an updating input runs in the general OVER operator', async () => {
     const engine = createEngine();
     const [plan] = await engine.execute(`EXPLAIN SELECT k, LAG(total) OVER (ORDER BY last_ts) AS before FROM (SELECT k, SUM(v) AS total, MAX(ts) AS last_ts FROM (VALUES ('a', 1, TIMESTAMP '2024-01-01 00:00:01')) AS t(k, v, ts) GROUP BY k)`);
@@ -127,6 +138,10 @@ describe('window function forms still refused', () => {
 
   it('NTILE of a column', () => refused('SELECT NTILE(v) OVER (ORDER BY o) FROM $ROWS', 'NTILE takes a positive integer constant, the number of buckets', 14));
   it('a LAG offset that is not a constant', () => refused('SELECT LAG(v, o) OVER (ORDER BY o) FROM $ROWS', 'the offset of LAG is a non-negative integer constant', 15));
+  it('a LAG offset whose constant is negative or fails', async () => {
+    await refused('SELECT LAG(v, 1 - 2) OVER (ORDER BY o) FROM $ROWS', 'the offset of LAG is a non-negative integer constant', 15);
+    await refused('SELECT LAG(v, 1 / 0) OVER (ORDER BY o) FROM $ROWS', 'the offset of LAG is a non-negative integer constant', 15);
+  });
   it('a LAG default of another type', () => refused("SELECT LAG(v, 1, DATE '2024-01-01') OVER (ORDER BY o) FROM $ROWS", 'the default of LAG must have the value', 18));
   it('arguments to a ranking function', () => refused('SELECT RANK(v) OVER (ORDER BY o), LAG(v) OVER (ORDER BY o) FROM $ROWS', 'RANK takes no arguments', 8));
   it('DISTINCT in a windowed aggregate', () => refused('SELECT COUNT(DISTINCT v) OVER (ORDER BY o) FROM $ROWS', 'DISTINCT is not supported in COUNT(...) OVER', 8));

@@ -107,6 +107,8 @@ function tableFunction(ref: TableFunctionRef, exprContext: ExprBindContext, ctx:
       hint: "register one with CREATE FUNCTION f AS './module.mjs' whose export has kind: 'table' (see the README), or call a scalar function in SELECT",
     });
   }
+  const named = ref.call.argumentNames?.find((n) => n !== null);
+  if (named) throw new WeirError('UNSUPPORTED', `named arguments are only taken by the window functions, not by ${name}`, { span: named.span });
   const args = ref.call.args.map((arg) => {
     if (arg.kind === 'table-arg') throw new WeirError('INVALID_ARGUMENT', `TABLE arguments are only taken by window functions, not by ${name}`, { span: arg.span });
     if (arg.kind === 'star') throw new WeirError('INVALID_ARGUMENT', `${name}(*) is not allowed`, { span: arg.span });

@@ -14,6 +14,8 @@ import { orderKey, type OrderKey } from '../../common/order-key.js';
 import type { Field } from '../../common/schema.js';
 import { SqlTypes, withNullable, withoutTimeAttribute, type SqlType } from '../../common/sql-type.js';
 import { DEFAULT_WINDOW_FRAME, WINDOW_FUNCTIONS, windowAggregate, type RankingFunctionName, type WindowFrame, type WindowFunction } from '../../common/window-function.js';
+import { evaluateConstantExpr, isConstantExpr } from '../../expr/constant-expr.js';
+import type { FunctionRegistry } from '../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { leastRestrictive } from '../../expr/type-coercion.js';
 import { LogicalOverWindow, LogicalProject, type AggregateCall, type LogicalNode, type WindowCall } from '../../plan/logical/logical-node.js';
@@ -89,12 +91,12 @@ export function bindWindowFunction(call: FunctionCall, spec: WindowSpec, ctx: Ex
     }
     case 'ntile': {
       arity(1, 1, 'one argument, the number of buckets: NTILE(4)');
-      return { kind: 'ntile', buckets: positiveInteger(argument(0), 'NTILE takes a positive integer constant, the number of buckets: NTILE(4)', call.args[0]!.span), type: SqlTypes.bigint(false) };
+      return { kind: 'ntile', buckets: positiveInteger(argument(0), 'NTILE takes a positive integer constant, the number of buckets: NTILE(4)', call.args[0]!.span, binder.functions), type: SqlTypes.bigint(false) };
     }
     case 'offset': {
       arity(1, 3, `a value, an optional offset and an optional default: ${name}(v, 1, 0)`);
       const value = argument(0);
-      const offset = call.args.length > 1 ? nonNegativeInteger(argument(1), `the offset of ${name} is a non-negative integer constant: ${name}(v, 2)`, call.args[1]!.span) : 1;
+      const offset = call.args.length > 1 ? nonNegativeInteger(argument(1), `the offset of ${name} is a non-negative integer constant: ${name}(v, 2)`, call.args[1]!.span, binder.functions) : 1;
       const fallback = call.args.length > 2 ? argument(2) : undefined;
       let type = withNullable(withoutTimeAttribute(value.type), true);
       if (fallback !== undefined && !(fallback.kind === 'literal' && fallback.value === null)) {
@@ -129,14 +131,23 @@ export function bindWindowFunction(call: FunctionCall, spec: WindowSpec, ctx: Ex
   }
 }
 
-function positiveInteger(expr: ScalarExpr, message: string, span: FunctionCall['span']): number {
-  const value = nonNegativeInteger(expr, message, span);
+function positiveInteger(expr: ScalarExpr, message: string, span: FunctionCall['span'], functions: FunctionRegistry): number {
+  const value = nonNegativeInteger(expr, message, span, functions);
   if (value === 0) throw new WeirError('INVALID_ARGUMENT', message, { span });
   return value;
 }
 
-function nonNegativeInteger(expr: ScalarExpr, message: string, span: FunctionCall['span']): number {
-  const value = expr.kind === 'literal' ? expr.value : undefined;
+/** The value of `expr`, a literal or a constant expression (`0 + 1`, evaluated as Flink reduces it), as a non-negative integer; otherwise `message`. */
+function nonNegativeInteger(expr: ScalarExpr, message: string, span: FunctionCall['span'], functions: FunctionRegistry): number {
+  let value: unknown;
+  if (expr.kind === 'literal') value = expr.value;
+  else if (isConstantExpr(expr, functions)) {
+    try {
+      value = evaluateConstantExpr(expr, functions);
+    } catch (error) {
+      throw new WeirError('INVALID_ARGUMENT', message, { span, cause: error });
+    }
+  }
   const number = typeof value === 'bigint' ? Number(value) : value;
   if (typeof number !== 'number' || !Number.isSafeInteger(number) || number < 0 || expr.type.kind === 'INTERVAL_DAY_TIME') throw new WeirError('INVALID_ARGUMENT', message, { span });
   return number;
@@ -168,7 +179,7 @@ function boundOf(bound: FrameBound, frame: AstWindowFrame, ctx: ExprBindContext)
           hint: "count rows instead (ROWS BETWEEN 3 PRECEDING AND CURRENT ROW), or compute the RANGE aggregate over a time attribute in a subquery (SUM(x) OVER (ORDER BY ts RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS s) and the other window functions over its result",
         });
       }
-      const rows = nonNegativeInteger(bindExpr(bound.offset, ctx), 'ROWS frames take a non-negative integer constant: ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING', bound.offset.span);
+      const rows = nonNegativeInteger(bindExpr(bound.offset, ctx), 'ROWS frames take a non-negative integer constant: ROWS BETWEEN 3 PRECEDING AND 1 FOLLOWING', bound.offset.span, ctx.functions);
       return bound.kind === 'preceding' ? -rows : rows;
     }
     default: {

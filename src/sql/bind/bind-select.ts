@@ -22,7 +22,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
-import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, materializedExpr, materializeRelation, preparePredicate, prepareScalar, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
+import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, materializedExpr, materializeRelation, preparePredicate, prepareScalar, splitCorrelatedUnion, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -91,8 +91,10 @@ export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelatio
     for (const conjunct of subqueryConjuncts) {
       // (A subquery aggregating without GROUP BY with a HAVING is bound as a value: see withoutGlobalHaving.)
       const predicate = subqueryPredicate(conjunct);
-      if (predicate === undefined || withoutGlobalHaving(predicate.core, ctx.functions) !== undefined) {
-        const condition = bindExpr(conjunct, exprContext);
+      // EXISTS / IN over a correlated UNION: one predicate per branch, combined (see splitCorrelatedUnion).
+      const split = predicate === undefined ? undefined : splitCorrelatedUnion(predicate, scope, ctx);
+      if (predicate === undefined || split !== undefined || withoutGlobalHaving(predicate.core, ctx.functions) !== undefined) {
+        const condition = bindExpr(split ?? conjunct, exprContext);
         requireBoolean(condition, 'WHERE', conjunct.span);
         filters.push(condition);
         continue;

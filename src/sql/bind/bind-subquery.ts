@@ -520,6 +520,59 @@ function bindInnerFrom(from: TableRef, outer: Scope | undefined, ctx: BinderCont
   }
 }
 
+/**
+ * A subquery predicate over a UNION [ALL] (no ORDER BY, LIMIT or OFFSET) whose branches read the
+ * outer query, which weir cannot correlate as one subquery, as one predicate per branch: `EXISTS (a
+ * UNION b)` is `EXISTS (a) OR EXISTS (b)`, `x IN (a UNION b)` is `x IN (a) OR x IN (b)` and `x > ANY
+ * (...)` likewise, `x > ALL (a UNION b)` is `x > ALL (a) AND x > ALL (b)` — equal in SQL's
+ * three-valued logic, duplicates and NULLs included — under the NOTs the predicate had. Undefined
+ * for any other predicate, or when the set operation binds without the outer query.
+ */
+export function splitCorrelatedUnion(predicate: SubqueryPredicate, outer: Scope, ctx: BinderContext): Expr | undefined {
+  const core = predicate.core;
+  const branches = unionBranches(core.query);
+  if (branches.length < 2 || !readsOuterInSetOperation(core.query, outer, ctx)) return undefined;
+  const span = predicate.span;
+  const parts: Expr[] = branches.map((query) => {
+    switch (core.kind) {
+      case 'exists':
+        return { kind: 'exists', query, negated: false, span };
+      case 'in-subquery':
+        return { kind: 'in-subquery', expr: core.expr, query, negated: false, span };
+      case 'quantified':
+        return { ...core, query, span };
+      default: {
+        const never: never = core;
+        throw new Error(`unexpected subquery predicate ${(never as { kind: string }).kind}`);
+      }
+    }
+  });
+  const op = core.kind === 'quantified' && core.quantifier === 'ALL' ? 'AND' : 'OR';
+  const combined = parts.reduce((left, right) => ({ kind: 'binary', op, left, right, span }));
+  const negated = core.kind === 'quantified' ? predicate.negated : predicate.negated !== core.negated;
+  return negated ? { kind: 'unary', op: 'NOT', operand: combined, span } : combined;
+}
+
+/** The branches of a tree of UNION and UNION ALL without ORDER BY, LIMIT or OFFSET (the query alone otherwise). */
+function unionBranches(query: Query): Query[] {
+  if (query.kind !== 'set-operation' || query.op !== 'UNION' || query.orderBy.length > 0 || query.limit !== undefined || query.offset !== undefined) return [query];
+  return [...unionBranches(query.left), ...unionBranches(query.right)];
+}
+
+/**
+ * True when binding the set operation `query` fails on a name only the outer query resolves (a
+ * correlation inside it); false when it binds; any other error is thrown as it is.
+ */
+function readsOuterInSetOperation(query: Query, outer: Scope, ctx: BinderContext): boolean {
+  try {
+    bindQuery(query, ctx.withOuterScope(outer));
+    return false;
+  } catch (error) {
+    if (!(error instanceof WeirError) || (error.code !== 'UNKNOWN_COLUMN' && error.code !== 'UNKNOWN_TABLE')) throw error;
+    return failedOuterReference(query, error, outer) !== undefined;
+  }
+}
+
 /** Binds an (uncorrelated) query; a name that only the outer query has is reported as a correlation weir cannot plan there. */
 function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderContext, sql: string) {
   try {

@@ -37,7 +37,7 @@ export const WINDOW_FUNCTIONS: ReadonlySet<string> = new Set(Object.keys(WINDOW_
 export function bindWindowTvf(call: FunctionCall, ctx: BinderContext, bindTable: (arg: TableArg) => BoundRelation): BoundRelation {
   const name = callName(call);
   const parameters = WINDOW_PARAMETERS[name]!;
-  const [tableArg, descriptor, ...intervals] = call.args;
+  const [tableArg, descriptor, ...intervals] = positionalArgs(call, name, parameters);
   const withOffset = name !== 'SESSION' && intervals.length === parameters.length + 1;
   if (tableArg?.kind !== 'table-arg' || descriptor === undefined || (intervals.length !== parameters.length && !withOffset)) {
     const partition = name === 'SESSION' ? ' [PARTITION BY columns]' : '';
@@ -119,6 +119,38 @@ function columnIndex(column: Expr, input: BoundRelation, name: string, clause: s
   const index = input.schema.findIndex((f) => f.name === wanted || f.name.toLowerCase() === wanted.toLowerCase());
   if (index < 0) throw new WeirError('UNKNOWN_COLUMN', `column '${wanted}' does not exist in the table of ${name}`, { span: column.span });
   return index;
+}
+
+/**
+ * The arguments of window function `name` in their positions: named arguments (Flink's `DATA =>`,
+ * `TIMECOL =>`, `SIZE =>`, `SLIDE =>`, `STEP =>`, `GAP =>`, `OFFSET =>`, in any case) go to the
+ * position of their name, after any positional ones. A name given twice, a name the function has
+ * not, a positional argument after a named one and a gap before a named one are refused.
+ */
+function positionalArgs(call: FunctionCall, name: string, parameters: readonly string[]): readonly (Expr | TableArg)[] {
+  const names = call.argumentNames;
+  if (names === undefined) return call.args;
+  const order = ['DATA', 'TIMECOL', ...parameters.map((p) => p.toUpperCase()), ...(name === 'SESSION' ? [] : ['OFFSET'])];
+  const placed: (Expr | TableArg | undefined)[] = [];
+  call.args.forEach((arg, i) => {
+    const argName = names[i] ?? null;
+    if (argName === null) {
+      if (names.slice(0, i).some((n) => n !== null)) {
+        throw new WeirError('INVALID_ARGUMENT', `a positional argument of ${name} cannot follow a named one`, { span: arg.span });
+      }
+      placed[i] = arg;
+      return;
+    }
+    const position = order.indexOf(argName.name.toUpperCase());
+    if (position < 0) {
+      throw new WeirError('INVALID_ARGUMENT', `${name} has no argument named '${argName.name}' (its arguments are ${order.join(', ')})`, { span: argName.span });
+    }
+    if (placed[position] !== undefined) throw new WeirError('INVALID_ARGUMENT', `the argument ${order[position]} of ${name} is given twice`, { span: arg.span });
+    placed[position] = arg;
+  });
+  const missing = order.findIndex((_, i) => placed[i] === undefined && placed.slice(i + 1).some((a) => a !== undefined));
+  if (missing >= 0) throw new WeirError('INVALID_ARGUMENT', `${name} needs its argument ${order[missing]}`, { span: call.span });
+  return placed as (Expr | TableArg)[];
 }
 
 /** The value of a positive day-time interval literal argument of window `name`, in milliseconds. */

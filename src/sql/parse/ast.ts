@@ -174,6 +174,11 @@ export interface FunctionCall extends Node {
   readonly kind: 'call';
   readonly name: QualifiedName;
   readonly args: readonly (Expr | TableArg)[];
+  /**
+   * In a table function's call only, when an argument is named (`SIZE => INTERVAL '1' HOUR`): the
+   * name of each argument, parallel to `args`, `null` where one is positional.
+   */
+  readonly argumentNames?: readonly (Identifier | null)[];
   readonly distinct: boolean;
   /** `FILTER (WHERE cond)` after an aggregate. */
   readonly filter?: Expr;

@@ -356,6 +356,19 @@ describe('queries', () => {
     });
   });
 
+  it("a table function's named arguments, in any order after positional ones", () => {
+    const hop = (query("SELECT * FROM TABLE(HOP(TABLE bid, SIZE => INTERVAL '10' SECOND, TIMECOL => DESCRIPTOR(ts), `OFFSET` => INTERVAL '1' SECOND))") as SelectQuery).from;
+    expect(withoutSpans(hop)).toMatchObject({
+      kind: 'table-function',
+      call: {
+        args: [{ kind: 'table-arg', name: name('bid') }, { kind: 'interval', value: '10' }, { kind: 'call' }, { kind: 'interval', value: '1' }],
+        argumentNames: [null, id('SIZE'), id('TIMECOL'), id('OFFSET', true)],
+      },
+    });
+    const positional = (query("SELECT * FROM TABLE(TUMBLE(TABLE bid, DESCRIPTOR(ts), INTERVAL '10' SECOND))") as SelectQuery).from;
+    expect(positional).not.toHaveProperty('call.argumentNames');
+  });
+
   it('GROUPING SETS, ROLLUP, CUBE and named windows', () => {
     const select = query('SELECT SUM(x) OVER w FROM t GROUP BY GROUPING SETS ((a, b), a, ()), ROLLUP (a, b), CUBE (a) WINDOW w AS (PARTITION BY a ORDER BY ts RANGE BETWEEN INTERVAL \'1\' HOUR PRECEDING AND CURRENT ROW)') as SelectQuery;
     expect(withoutSpans(select.groupBy)).toEqual([

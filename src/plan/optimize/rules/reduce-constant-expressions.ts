@@ -4,7 +4,7 @@
  * expression whose evaluation fails is left as it is, so that the error surfaces where the
  * query runs, with the row that caused it.
  */
-import { ExprCompiler } from '../../../expr/expr-compiler.js';
+import { evaluateConstantExpr, isConstantExpr } from '../../../expr/constant-expr.js';
 import type { FunctionRegistry } from '../../../expr/function-registry.js';
 import { Exprs, type ScalarExpr } from '../../../expr/scalar-expr.js';
 import { LogicalFilter, LogicalProject, type LogicalNode } from '../../logical/logical-node.js';
@@ -35,9 +35,9 @@ export const reduceConstantExpressions: RewriteRule = {
  */
 export function reduce(expr: ScalarExpr, functions: FunctionRegistry, timeZone?: string): ScalarExpr {
   if (expr.kind === 'literal' || expr.kind === 'input-ref') return expr;
-  if (isConstant(expr, functions)) {
+  if (isConstantExpr(expr, functions)) {
     try {
-      return Exprs.literal(new ExprCompiler(functions, timeZone === undefined ? {} : { timeZone }).scalar(expr)([]), expr.type);
+      return Exprs.literal(evaluateConstantExpr(expr, functions, timeZone), expr.type);
     } catch {
       return expr;
     }
@@ -58,24 +58,5 @@ export function reduce(expr: ScalarExpr, functions: FunctionRegistry, timeZone?:
       const same = otherwise === expr.else && whens.every((w, i) => w.when === expr.whens[i]!.when && w.then === expr.whens[i]!.then);
       return same ? expr : { ...expr, whens, else: otherwise };
     }
-  }
-}
-
-/** True when the expression reads no column and every function in it is deterministic. */
-function isConstant(expr: ScalarExpr, functions: FunctionRegistry): boolean {
-  switch (expr.kind) {
-    case 'literal':
-      return true;
-    case 'input-ref':
-      return false;
-    case 'call': {
-      const definition = functions.lookup(expr.name);
-      return definition?.kind === 'scalar' && definition.deterministic && expr.args.every((a) => isConstant(a, functions));
-    }
-    case 'field':
-    case 'cast':
-      return isConstant(expr.expr, functions);
-    case 'case':
-      return isConstant(expr.else, functions) && expr.whens.every((w) => isConstant(w.when, functions) && isConstant(w.then, functions));
   }
 }
