@@ -7,8 +7,14 @@
  * is ignored, as Flink does, with one warning per operator.
  *
  * A global aggregate (no keys) is a one-row table, as in SQL: unlike Flink's streaming aggregate,
- * which emits nothing until the first row, it emits the row over no input (COUNT 0, SUM NULL) when
- * the job starts afresh, changes it with -U/+U, and goes back to it when every row is retracted.
+ * which emits nothing until the first row, it has the row over no input (COUNT 0, SUM NULL) from
+ * the start, changes it with -U/+U, and goes back to it when every row is retracted. A job started
+ * afresh emits that empty row only when nothing came before the first checkpoint barrier (before
+ * the barrier, as Flink's prepareSnapshotPreBarrier) or before the end of the input: rows that
+ * arrive first make the first row +I of their result. So no result, view or commit ever misses
+ * the row, and an expression over it that only the empty input breaks (`COUNT(*) / COUNT(x)`, 0 /
+ * 0) is not evaluated while rows are on their way. A job without checkpoints over an unbounded,
+ * empty input shows it once the input ends (as Flink, which shows nothing until a row comes).
  *
  * Accumulators live in keyed state as plain data (see GroupAccumulator), so that checkpoints can
  * snapshot them; every change is written back to state once per touched group and batch (see
@@ -37,6 +43,8 @@ export class GroupAggregateOperator implements StreamOperator {
   private context: OperatorContext | undefined;
   private warnedRetractionWithoutState = false;
   private restored = false;
+  /** A global aggregate started afresh whose first row is not out yet (see the module comment). */
+  private firstRowPending = false;
 
   /** Generates the operator's code; throws a WeirError when an aggregate call is not supported. */
   constructor(readonly spec: GroupAggregateSpec) {
@@ -55,12 +63,7 @@ export class GroupAggregateOperator implements StreamOperator {
       onRetractionWithoutState: () => this.retractionWithoutState(),
     });
     // A restored global aggregate emitted its row before the checkpoint (the empty row at least).
-    if (this.spec.keys.length === 0 && !this.restored && context.subtask === 0) {
-      const out = this.out;
-      out.clear();
-      out.push(RowKind.INSERT, this.program.emptyRow());
-      context.output.collect(out);
-    }
+    this.firstRowPending = this.spec.keys.length === 0 && !this.restored && context.subtask === 0;
   }
 
   processBatch(batch: ChangeBatch): void {
@@ -71,7 +74,36 @@ export class GroupAggregateOperator implements StreamOperator {
     const out = this.out;
     out.clear();
     program.emit(touched, out);
-    if (out.size > 0) this.context!.output.collect(out);
+    if (out.size === 0) return;
+    if (this.firstRowPending) {
+      // The global row's first change is from the empty row (-U empty, +U row): the empty row never
+      // went out, so the row is inserted instead.
+      this.firstRowPending = false;
+      const row = out.rows[out.size - 1]!;
+      out.clear();
+      out.push(RowKind.INSERT, row);
+    }
+    this.context!.output.collect(out);
+  }
+
+  /** Before the barrier: the empty row of a global aggregate that received nothing yet goes out. */
+  snapshotState(): undefined {
+    this.emitPendingEmptyRow();
+    return undefined;
+  }
+
+  /** The input ended: the empty row of a global aggregate that received nothing goes out. */
+  endInput(): void {
+    this.emitPendingEmptyRow();
+  }
+
+  private emitPendingEmptyRow(): void {
+    if (!this.firstRowPending) return;
+    this.firstRowPending = false;
+    const out = this.out;
+    out.clear();
+    out.push(RowKind.INSERT, this.program!.emptyRow());
+    this.context!.output.collect(out);
   }
 
   private retractionWithoutState(): void {

@@ -314,14 +314,32 @@ describe('GroupAggregateOperator', () => {
     ]);
   });
 
-  it('a global aggregate (no keys) is one row from the start, updated in place, back to the empty row when its rows go', async () => {
+  it('a global aggregate (no keys) is one row, inserted by its first rows, updated in place, back to the empty row when its rows go', async () => {
     const h = await open(groupSpec([], [COUNT_STAR, aggCall('MAX', [[0, T.string()]])]));
-    expect(h.output).toEqual([['+I', [0, null]]]);
-    expect(h.push([['+I', ['x']], ['+I', ['y']]])).toEqual([['-U', [0, null]], ['+U', [2, 'y']]]);
+    expect(h.output).toEqual([]);
+    expect(h.push([['+I', ['w']], ['-D', ['w']]])).toEqual([]);
+    expect(h.push([['+I', ['x']], ['+I', ['y']]])).toEqual([['+I', [2, 'y']]]);
     expect(h.push([['-D', ['y']]])).toEqual([['-U', [2, 'y']], ['+U', [1, 'x']]]);
     expect(h.push([['-D', ['x']]])).toEqual([['-U', [1, 'x']], ['+U', [0, null]]]);
     expect(h.push([['+I', ['z']], ['-D', ['z']]])).toEqual([]);
     expect(h.state.keyCount()).toBe(0);
+  });
+
+  it('a global aggregate that received no row emits its empty row before the first barrier, or when its input ends, once', async () => {
+    for (const end of ['barrier', 'input'] as const) {
+      const h = await open(groupSpec([], [COUNT_STAR, aggCall('SUM', [[0, T.int()]])]));
+      expect(h.output).toEqual([]);
+      if (end === 'barrier') h.operator.snapshotState?.(1);
+      else expect(await h.endInput()).toEqual([['+I', [0, null]]]);
+      expect(h.output).toEqual([['+I', [0, null]]]);
+      h.operator.snapshotState?.(2);
+      expect(h.push([['+I', [5]]])).toEqual([['-U', [0, null]], ['+U', [1, 5]]]);
+      expect(h.output).toHaveLength(3);
+    }
+    // Only the first subtask has the row.
+    const other = await open(groupSpec([], [COUNT_STAR]), { subtask: 1, parallelism: 2 });
+    other.operator.snapshotState?.(1);
+    expect(await other.endInput()).toEqual([]);
   });
 
   it('a restored global aggregate does not emit its row again', async () => {
