@@ -3,8 +3,12 @@
  * Postgres table kept equal to its query, exactly once, keyed by the query's unique key; all views
  * run as ONE job (each view a part of its graph), so that their exactly-once sinks into one
  * database commit each checkpoint in one transaction: a reader never sees one view a checkpoint
- * ahead of another. Adding or dropping a view stops that job with a savepoint and starts it again
- * over the views defined then; every unchanged view resumes from the savepoint.
+ * ahead of another. A new view is added to the running job at a checkpoint boundary (the other
+ * views never stop, and only the new one is planned); when the job cannot take it (it is not
+ * running, or runs under other job settings) and on DROP, the job is stopped with a savepoint and
+ * started again over the views defined then, every unchanged view resuming from the savepoint. Each
+ * view's part of the job graph is planned once, under the planner options of the session when it
+ * first runs, and kept: a view computes as it was planned, whatever the session sets later.
  */
 import { randomBytes } from 'node:crypto';
 import type { ExternalTables } from '../connectors/api/connector.js';
@@ -31,6 +35,10 @@ export interface MaterializedViewHost {
   plannerOptions(): PlannerOptions;
   /** Runs a graph planned from `sinks` as job `key`, checkpointing every `defaultInterval` unless the session says otherwise. */
   runGraph(graph: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval: string): Promise<StatementResult>;
+  /** Adds part `part` of `graph` (the running graph of `job` plus that part, planned from `sinks`) to `job` while it runs; false when the job cannot take it now. */
+  addPart(job: JobHandle, graph: JobGraph, part: string, sinks: readonly LogicalNode[], key: string): Promise<boolean>;
+  /** The session's settings a job runs under beyond its plan; a part is added only to a job started under the same. */
+  jobSettings(): string;
   /** The readable and droppable tables of a connector, if it has them. */
   tablesOf(connector: string): ExternalTables | undefined;
   warn(message: string): void;
@@ -38,9 +46,14 @@ export interface MaterializedViewHost {
 
 /** The views of one session: their sinks, the part of the views' job each is, and that job. */
 export class MaterializedViews {
-  /** Each view's plan, job-graph part and the session zone it was created in (it keeps computing in that zone). */
-  private readonly views = new Map<string, { readonly sink: LogicalSink; readonly instance: string; readonly timeZone: string | undefined }>();
+  /**
+   * Each view's plan, job-graph part (its name, and its graph once planned) and the session zone
+   * it was created in (it keeps computing in that zone).
+   */
+  private readonly views = new Map<string, { readonly sink: LogicalSink; readonly instance: string; readonly timeZone: string | undefined; graph?: JobGraph }>();
   private running: JobHandle | undefined;
+  /** The job settings ({@link MaterializedViewHost.jobSettings}) the running job was started under. */
+  private runningSettings = '';
 
   constructor(private readonly host: MaterializedViewHost) {}
 
@@ -89,6 +102,8 @@ export class MaterializedViews {
     if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
     let failure: unknown;
     try {
+      const added = await this.addToRunning(name);
+      if (added !== undefined) return added;
       const result = await this.restart();
       if (result.kind !== 'job' || result.job.status !== 'FAILED') return result;
       failure = result.job.error;
@@ -99,10 +114,43 @@ export class MaterializedViews {
     // must not stay down with it, so they start again without it.
     this.views.delete(name);
     catalog.dropMaterializedView(name, { ifExists: true });
-    if (this.views.size > 0) {
+    if (this.views.size > 0 && this.running?.status !== 'RUNNING') {
       await this.restart().catch((error: unknown) => this.host.warn(`the other materialized views did not start again: ${error instanceof Error ? error.message : String(error)}`));
     }
     throw failure;
+  }
+
+  /**
+   * Adds view `name` (defined, not running yet) to the running views' job as a new part, at a
+   * checkpoint boundary: only it is planned and opened, the others go on. Undefined when the job
+   * cannot take it (none runs, it is ending or restarting, or the session's job settings changed
+   * since it started): then the caller restarts the job. Throws when the view cannot start; the
+   * running job is left as it was.
+   */
+  private async addToRunning(name: string): Promise<StatementResult | undefined> {
+    const job = this.running;
+    if (job?.status !== 'RUNNING' || this.runningSettings !== this.host.jobSettings()) return undefined;
+    const view = this.views.get(name)!;
+    const graph = unionJobGraphs(this.jobName(), this.parts());
+    if (!(await this.host.addPart(job, graph, view.instance, [view.sink], MATERIALIZED_VIEWS_JOB))) return undefined;
+    return { kind: 'job', job };
+  }
+
+  /** Each view's part of the job graph, planned when first asked for (see the module comment). */
+  private parts(): { part: string; graph: JobGraph }[] {
+    return [...this.views.values()].map((view) => {
+      if (view.graph === undefined) {
+        const options = this.host.plannerOptions();
+        const own = view.timeZone === undefined ? options : { ...options, timeZone: view.timeZone };
+        view.graph = buildJobGraph(planPhysical([view.sink], own), view.instance, own);
+      }
+      return { part: view.instance, graph: view.graph };
+    });
+  }
+
+  /** The name of the views' job: every view it maintains. */
+  private jobName(): string {
+    return `materialized views (${this.names().join(', ')})`;
   }
 
   /**
@@ -115,15 +163,13 @@ export class MaterializedViews {
     if (previous?.status === 'RUNNING') await previous.commitNow(true);
     else if (previous?.status === 'RESTARTING') await previous.cancel(); // the new job starts from its latest checkpoint
     if (this.views.size === 0) return ok('No materialized view is left to maintain.');
-    const options = this.host.plannerOptions();
-    const views = [...this.views.values()];
-    const parts = views.map(({ sink, instance, timeZone }) => {
-      const own = timeZone === undefined ? options : { ...options, timeZone };
-      return { part: instance, graph: buildJobGraph(planPhysical([sink], own), instance, own) };
-    });
-    const graph = unionJobGraphs(`materialized views (${this.names().join(', ')})`, parts);
-    const result = await this.host.runGraph(graph, views.map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
-    if (result.kind === 'job') this.running = result.job;
+    const graph = unionJobGraphs(this.jobName(), this.parts());
+    const settings = this.host.jobSettings();
+    const result = await this.host.runGraph(graph, [...this.views.values()].map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
+    if (result.kind === 'job') {
+      this.running = result.job;
+      this.runningSettings = settings;
+    }
     return result;
   }
 

@@ -60,6 +60,15 @@ export interface JobProgress {
 }
 
 
+/** What checkpoints record of a job graph's shape. */
+interface GraphShape {
+  readonly graphFingerprint: string;
+  /** Each part's fingerprint, for a graph of parts. */
+  readonly partFingerprints: Readonly<Record<string, string>> | undefined;
+  /** Node id → parallelism. */
+  readonly parallelism: Readonly<Record<string, number>>;
+}
+
 /** How long a bounded job without a checkpoint interval waits before it takes a failed final checkpoint again. */
 const FINAL_CHECKPOINT_RETRY_MS = 100;
 
@@ -89,30 +98,51 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private ended: { readonly metrics: NodeMetrics[]; readonly progress: JobProgress } | undefined;
   readonly mode: BarrierHandler['mode'];
 
+  /** The graph running now: the one the job started with, and the parts added since (see {@link addPart}). */
+  private current: JobGraph;
+  /** What the checkpoint coordinator records of the graph; changed only at a checkpoint boundary. */
+  private shape: GraphShape;
+  /** The runs of the source subtasks (a part added later adds its own); the job completes when all have ended. */
+  private readonly sourceRuns: Promise<void>[] = [];
+
   constructor(
-    readonly graph: JobGraph,
+    graph: JobGraph,
     private readonly services: JobServices,
   ) {
+    this.current = graph;
+    this.shape = shapeOf(graph);
     const checkpointing = services.checkpointing;
     this.mode = checkpointing?.config.mode ?? 'EXACTLY_ONCE';
     if (checkpointing !== undefined) {
+      const shape = (): GraphShape => this.shape;
       this.coordinator = new CheckpointCoordinator(
         {
           jobName: checkpointing.jobKey,
-          graphFingerprint: graphFingerprint(graph),
+          get graphFingerprint() {
+            return shape().graphFingerprint;
+          },
           ...(graph.localTimeZone === undefined ? {} : { localTimeZone: graph.localTimeZone }),
-          ...(graph.nodes.some((n) => n.part !== undefined) ? { partFingerprints: partFingerprints(graph) } : {}),
+          get partFingerprints() {
+            return shape().partFingerprints;
+          },
           maxParallelism: services.maxParallelism,
-          parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
+          get parallelism() {
+            return shape().parallelism;
+          },
           injectBarrier: (barrier) => this.injectBarrier(barrier),
           notifyComplete: (id) => this.notifyComplete(id),
           fail: (error) => void this.fail(error),
-          warn: (message) => this.services.warn(`job '${graph.name}': ${message}`),
+          warn: (message) => this.services.warn(`job '${this.current.name}': ${message}`),
         },
         checkpointing.storage,
         checkpointing.config,
       );
     }
+  }
+
+  /** The job graph running now (it grows when a part is added). */
+  get graph(): JobGraph {
+    return this.current;
   }
 
   /** The job's status. */
@@ -156,7 +186,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Builds, restores and opens every subtask, then starts the sources. Resolves once running (or failed to start). */
   async start(): Promise<void> {
-    if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.graph.name}' was already started`);
+    if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}' was already started`);
     this.state = 'RUNNING';
     try {
       const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
@@ -168,9 +198,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         trackStateChanges: checkpointing?.config.incremental === true,
         ...(stateBackend === undefined ? {} : { stateBackend }),
       };
-      this.subtasks.push(...wireSubtasks(this.graph, wiring, this, this));
+      this.subtasks.push(...wireSubtasks(this.current, wiring, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
-      const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.graph, restore);
+      const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.current, restore);
       const finished = restore === undefined ? new Set<Subtask>() : new Set([...restored].filter((s) => restoresFinished(s, restore)));
       if (restore !== undefined) await restoreKeyedState([...restored], restore, this.services.checkpointing!.storage, this.services.maxParallelism);
       for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restored.has(subtask) ? restore : undefined, finished.has(subtask));
@@ -179,11 +209,99 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       return;
     }
     this.coordinator?.start();
-    const sources = this.subtasks.filter((s) => s.source !== undefined).map((s) => s.source!.run());
-    this.finished = Promise.all(sources).then(
+    this.runSources(this.subtasks);
+    this.finished = this.allSourcesEnded().then(
       () => this.complete(),
       (error: unknown) => this.fail(error),
     );
+  }
+
+  /** Starts the source subtasks among `subtasks`. */
+  private runSources(subtasks: readonly Subtask[]): void {
+    for (const subtask of subtasks) if (subtask.source !== undefined) this.sourceRuns.push(subtask.source.run());
+  }
+
+  /** Resolves once every source subtask has ended, those of parts added meanwhile too; rejects with the first failure. */
+  private async allSourcesEnded(): Promise<void> {
+    let awaited = -1;
+    while (awaited !== this.sourceRuns.length) {
+      awaited = this.sourceRuns.length;
+      await Promise.all(this.sourceRuns);
+    }
+  }
+
+  /**
+   * Adds part `part` of `graph` to the running job at a checkpoint boundary, as RisingWave adds
+   * the fragments of a new materialized view to a running graph: `graph` is the running graph
+   * with the nodes of `part` added, none of which runs yet. The part's subtasks are built and
+   * opened afresh (its sources read from their beginning, its sinks join their transaction groups)
+   * while no checkpoint is in flight, so the next checkpoint is the first to cover them and every
+   * earlier one stays as the other parts left it; the other parts never stop. Resolves false,
+   * changing nothing, when the job cannot take a part now (it takes no checkpoints, is ending or no
+   * longer running); rejects, closing what it opened and changing nothing, when a subtask of the
+   * part cannot open.
+   */
+  async addPart(graph: JobGraph, part: string): Promise<boolean> {
+    const coordinator = this.coordinator;
+    if (coordinator === undefined || this.state !== 'RUNNING' || this.ending) return false;
+    const added = graph.nodes.filter((n) => n.part === part);
+    const kept = graph.nodes.filter((n) => n.part !== part);
+    const known = new Set(this.current.nodes.map((n) => n.id));
+    if (added.length === 0 || kept.length !== known.size || kept.some((n) => !known.has(n.id)) || added.some((n) => known.has(n.id))) {
+      throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}': part '${part}' is not a new part of the running graph`);
+    }
+    try {
+      return await coordinator.atBoundary(async () => {
+        if (this.state !== 'RUNNING' || this.ending) return false;
+        const subtasks = await this.openPart({ ...graph, nodes: added });
+        if (this.state !== 'RUNNING') {
+          await this.closeUnstarted(subtasks);
+          return false;
+        }
+        this.subtasks.push(...subtasks);
+        this.current = graph;
+        this.shape = shapeOf(graph);
+        this.runSources(subtasks);
+        return true;
+      });
+    } catch (error) {
+      if (this.stopped) return false; // the job stopped meanwhile (the part's failure is not what stopped it): the caller starts it again
+      throw error;
+    }
+  }
+
+  /** Builds and opens, afresh, the subtasks of the nodes of `part`; on a failure closes those it built and throws. */
+  private async openPart(part: JobGraph): Promise<Subtask[]> {
+    const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
+    const wiring = {
+      compiler,
+      connectors,
+      maxParallelism,
+      ...(stateClock === undefined ? {} : { stateClock }),
+      trackStateChanges: checkpointing?.config.incremental === true,
+      ...(stateBackend === undefined ? {} : { stateBackend }),
+    };
+    const subtasks = wireSubtasks(part, wiring, this, this);
+    try {
+      for (const subtask of [...subtasks].reverse()) await this.open(subtask, undefined, false);
+    } catch (error) {
+      await this.closeUnstarted(subtasks);
+      throw error;
+    }
+    return subtasks;
+  }
+
+  /** Closes subtasks that never ran (a part that could not be added) and lets their state go; a failure to close one is reported, the others are closed still. */
+  private async closeUnstarted(subtasks: readonly Subtask[]): Promise<void> {
+    for (const subtask of subtasks) {
+      try {
+        await subtask.operator?.close?.();
+        await subtask.source?.reader.close();
+      } catch (error) {
+        this.warn(subtask.node, `could not close after its part failed to be added: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      subtask.state.dispose();
+    }
   }
 
   /** Resolves when the job has reached a final status. */
@@ -208,8 +326,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Takes a savepoint, then cancels the job; resolves with the savepoint's folder. */
   async stopWithSavepoint(): Promise<string> {
-    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' has no checkpoint storage`);
-    if (this.state !== 'RUNNING') throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' is ${this.state.toLowerCase()}, not running`);
+    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.current.name}' has no checkpoint storage`);
+    if (this.state !== 'RUNNING') throw new WeirError('CHECKPOINT_ERROR', `job '${this.current.name}' is ${this.state.toLowerCase()}, not running`);
     const path = await this.coordinator.trigger('savepoint');
     await this.cancel();
     return path;
@@ -217,7 +335,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Triggers a checkpoint now and resolves once it is complete and committed. */
   async checkpoint(): Promise<string> {
-    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' does not take checkpoints`);
+    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.current.name}' does not take checkpoints`);
     return this.coordinator.trigger('checkpoint');
   }
 
@@ -234,7 +352,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /** Counters and gauges per node, over its subtasks. */
   metrics(): NodeMetrics[] {
     if (this.ended !== undefined) return this.ended.metrics;
-    return this.graph.nodes.map((node) => nodeMetrics(node, this.subtasks.filter((s) => s.node === node), this.snapshotBytes));
+    return this.current.nodes.map((node) => nodeMetrics(node, this.subtasks.filter((s) => s.node === node), this.snapshotBytes));
   }
 
   /** Records read by the sources, and their progress through input of known size. */
@@ -350,7 +468,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         return;
       } catch (error) {
         if (this.stopped) return;
-        this.services.warn(`job '${this.graph.name}': its final checkpoint failed and is taken again in ${pause} ms: ${error instanceof Error ? error.message : String(error)}`);
+        this.services.warn(`job '${this.current.name}': its final checkpoint failed and is taken again in ${pause} ms: ${error instanceof Error ? error.message : String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
@@ -507,7 +625,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 
   private warn(node: JobNode, message: string): void {
-    this.services.warn(`job '${this.graph.name}', ${node.id}: ${message}`);
+    this.services.warn(`job '${this.current.name}', ${node.id}: ${message}`);
   }
 
   private async complete(): Promise<void> {
@@ -561,4 +679,13 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     this.chains.clear();
     this.barrierFor.clear();
   }
+}
+
+/** The shape of `graph` that checkpoints record. */
+function shapeOf(graph: JobGraph): GraphShape {
+  return {
+    graphFingerprint: graphFingerprint(graph),
+    partFingerprints: graph.nodes.some((n) => n.part !== undefined) ? partFingerprints(graph) : undefined,
+    parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
+  };
 }
