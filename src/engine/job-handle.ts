@@ -64,6 +64,17 @@ export class JobHandle {
     return true;
   }
 
+  /**
+   * Removes the parts `parts` from the running job at a checkpoint boundary, leaving `graph`,
+   * without stopping the others; the job takes `graph`'s name. Resolves false, changing nothing,
+   * when the job cannot change now (not running, restarting, ending).
+   */
+  async removeParts(graph: JobGraph, parts: ReadonlySet<string>): Promise<boolean> {
+    if (!(await this.execution.removeParts(graph, parts))) return false;
+    this.currentName = graph.name;
+    return true;
+  }
+
   /** When the job finished, failed or was cancelled; undefined while it runs. */
   get endedAt(): Date | undefined {
     const end = this.execution.endedAt;

@@ -3,10 +3,11 @@
  * Postgres table kept equal to its query, exactly once, keyed by the query's unique key; all views
  * run as ONE job (each view a part of its graph), so that their exactly-once sinks into one
  * database commit each checkpoint in one transaction: a reader never sees one view a checkpoint
- * ahead of another. A new view is added to the running job at a checkpoint boundary (the other
- * views never stop, and only the new one is planned); when the job cannot take it (it is not
- * running, or runs under other job settings) and on DROP, the job is stopped with a savepoint and
- * started again over the views defined then, every unchanged view resuming from the savepoint. Each
+ * ahead of another. A new view is added to the running job at a checkpoint boundary, and a dropped
+ * one removed at one (the other views never stop, and only a new view is planned); when the job
+ * cannot change so (it is not running, or runs under other job settings), it is stopped with a
+ * savepoint and started again over the views defined then, every unchanged view resuming from the
+ * savepoint. Each
  * view's part of the job graph is planned once, under the planner options of the session when it
  * first runs, and kept: a view computes as it was planned, whatever the session sets later.
  */
@@ -37,6 +38,8 @@ export interface MaterializedViewHost {
   runGraph(graph: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval: string): Promise<StatementResult>;
   /** Adds part `part` of `graph` (the running graph of `job` plus that part, planned from `sinks`) to `job` while it runs; false when the job cannot take it now. */
   addPart(job: JobHandle, graph: JobGraph, part: string, sinks: readonly LogicalNode[], key: string): Promise<boolean>;
+  /** Removes the parts `parts` from `job` while it runs, leaving `graph`; false when the job cannot change now. */
+  removeParts(job: JobHandle, graph: JobGraph, parts: ReadonlySet<string>, key: string): Promise<boolean>;
   /** The session's settings a job runs under beyond its plan; a part is added only to a job started under the same. */
   jobSettings(): string;
   /** The readable and droppable tables of a connector, if it has them. */
@@ -136,6 +139,21 @@ export class MaterializedViews {
     return { kind: 'job', job };
   }
 
+  /**
+   * Removes the parts of views `names` from the running views' job at a checkpoint boundary; false
+   * when it cannot (see {@link addToRunning}), or no view would be left (the caller stops the job).
+   */
+  private async removeFromRunning(names: readonly string[]): Promise<boolean> {
+    const job = this.running;
+    if (job?.status !== 'RUNNING' || this.runningSettings !== this.host.jobSettings()) return false;
+    const dropped = new Set(names);
+    const remaining = [...this.views.keys()].filter((name) => !dropped.has(name));
+    if (remaining.length === 0) return false;
+    const instances = new Set(names.flatMap((name) => this.views.get(name)?.instance ?? []));
+    const graph = unionJobGraphs(`materialized views (${remaining.join(', ')})`, this.parts().filter((p) => !instances.has(p.part)));
+    return this.host.removeParts(job, graph, instances, MATERIALIZED_VIEWS_JOB);
+  }
+
   /** Each view's part of the job graph, planned when first asked for (see the module comment). */
   private parts(): { part: string; graph: JobGraph }[] {
     return [...this.views.values()].map((view) => {
@@ -175,16 +193,19 @@ export class MaterializedViews {
 
   /**
    * DROP MATERIALIZED VIEW of the views `names` (existing ones; a dependent before what it reads):
-   * stops the views' job with a final checkpoint (so nothing is left prepared), drops each view's
-   * table in Postgres (unless the view was created with `'keep-table-on-drop' = 'true'`), and
-   * starts the job again over the remaining views. Returns what happened to each table.
+   * removes their parts from the running views' job at a checkpoint boundary (everything up to it
+   * committed, nothing left prepared) — or, when the job cannot change so, stops it with a final
+   * checkpoint and starts it again over the remaining views afterwards — and drops each view's
+   * table in Postgres (unless the view was created with `'keep-table-on-drop' = 'true'`). Returns
+   * what happened to each table.
    */
   async drop(names: readonly string[]): Promise<string[]> {
     const { catalog } = this.host;
     const views = names.map((name) => catalog.materializedView(name)).filter((v) => v !== undefined);
     if (views.length === 0) return [];
-    const running = this.running?.status === 'RUNNING' || this.running?.status === 'RESTARTING';
-    if (this.running?.status === 'RUNNING') await this.running.commitNow(true);
+    let running = this.running?.status === 'RUNNING' || this.running?.status === 'RESTARTING';
+    if (running && (await this.removeFromRunning(views.map((v) => v.name)))) running = false;
+    else if (this.running?.status === 'RUNNING') await this.running.commitNow(true);
     else if (running) await this.running!.cancel(); // the job starts again from its latest checkpoint
     const messages: string[] = [];
     try {

@@ -118,6 +118,7 @@ export class Session {
       plannerOptions: () => this.plannerOptions(),
       runGraph: (graph, sinks, key, defaultInterval) => this.runGraph(graph, sinks, key, defaultInterval),
       addPart: (job, graph, part, sinks, key) => this.addPart(job, graph, part, sinks, key),
+      removeParts: (job, graph, parts, key) => job.removeParts(withJobIdentity(graph, key, this.config.get('execution.runtime-mode') === 'batch'), parts),
       jobSettings: () => this.jobSettings(),
       tablesOf: (connector) => byName.get(connector)?.tables,
       warn: this.onWarning,

@@ -19,7 +19,7 @@ import type { StateSnapshotWriter } from './state/snapshotting-state-backend.js'
 import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
 import type { SourceTask, SourceTaskHost } from './task/source-task.js';
-import { WallClockTimerService } from './task/processing-time-service.js';
+import { ScopedTimerService, WallClockTimerService, type ProcessingTimeService } from './task/processing-time-service.js';
 import { nodeMetrics, snapshotSize, type NodeMetrics } from './task/node-metrics.js';
 import { wireSubtasks, type StateBackendSettings, type Subtask } from './task/subtask-wiring.js';
 
@@ -86,9 +86,12 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private readonly coordinator: CheckpointCoordinator | undefined;
   private readonly barrierFor = new Map<SourceTask, Barrier>();
   private readonly barrierWaiters = new Set<() => void>();
-  private sourcesEnded = 0;
+  /** The sources whose input has ended (see {@link sourceEnded}). */
+  private readonly endedSources = new Set<SourceTask>();
   private finalCheckpoint: Promise<void> | undefined;
   private readonly timers = new WallClockTimerService((error) => void this.fail(error));
+  /** The timers of each part of a graph of parts, cancelled together when the part leaves the job. */
+  private readonly partTimers = new Map<string, ScopedTimerService>();
   private readonly snapshotBytes = new Map<Subtask, number>();
   /** Per operator subtask: its chain of keyed state files (incremental checkpoints). */
   private readonly chains = new Map<Subtask, KeyedStateChain>();
@@ -102,8 +105,10 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private current: JobGraph;
   /** What the checkpoint coordinator records of the graph; changed only at a checkpoint boundary. */
   private shape: GraphShape;
-  /** The runs of the source subtasks (a part added later adds its own); the job completes when all have ended. */
-  private readonly sourceRuns: Promise<void>[] = [];
+  /** The runs of the source subtasks (a part added later adds its own, a removed part's leave); the job completes when all have ended. */
+  private readonly sourceRuns = new Map<SourceTask, Promise<void>>();
+  /** Source runs started so far, removed ones included: {@link allSourcesEnded} waits again when it grew. */
+  private sourcesStarted = 0;
 
   constructor(
     graph: JobGraph,
@@ -218,15 +223,19 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Starts the source subtasks among `subtasks`. */
   private runSources(subtasks: readonly Subtask[]): void {
-    for (const subtask of subtasks) if (subtask.source !== undefined) this.sourceRuns.push(subtask.source.run());
+    for (const subtask of subtasks) {
+      if (subtask.source === undefined) continue;
+      this.sourceRuns.set(subtask.source, subtask.source.run());
+      this.sourcesStarted++;
+    }
   }
 
   /** Resolves once every source subtask has ended, those of parts added meanwhile too; rejects with the first failure. */
   private async allSourcesEnded(): Promise<void> {
     let awaited = -1;
-    while (awaited !== this.sourceRuns.length) {
-      awaited = this.sourceRuns.length;
-      await Promise.all(this.sourceRuns);
+    while (awaited !== this.sourcesStarted) {
+      awaited = this.sourcesStarted;
+      await Promise.all(this.sourceRuns.values());
     }
   }
 
@@ -255,7 +264,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         if (this.state !== 'RUNNING' || this.ending) return false;
         const subtasks = await this.openPart({ ...graph, nodes: added });
         if (this.state !== 'RUNNING') {
-          await this.closeUnstarted(subtasks);
+          await this.closePart(subtasks);
           return false;
         }
         this.subtasks.push(...subtasks);
@@ -266,6 +275,68 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       });
     } catch (error) {
       if (this.stopped) return false; // the job stopped meanwhile (the part's failure is not what stopped it): the caller starts it again
+      throw error;
+    }
+  }
+
+  /**
+   * Removes the parts `parts` from the running job at a checkpoint boundary (DROP MATERIALIZED
+   * VIEW): `graph` is the running graph without their nodes. Every checkpoint up to the boundary
+   * has committed their output; their sources stop, the work in flight settles, and their subtasks
+   * close (a sink rolls back what it wrote after the last checkpoint and leaves its transaction
+   * group), so the next checkpoint covers the other parts only. The other parts never stop.
+   * Resolves false, changing nothing, when the job cannot change now (it takes no checkpoints, is
+   * ending or no longer running) or nothing would be left of it.
+   */
+  async removeParts(graph: JobGraph, parts: ReadonlySet<string>): Promise<boolean> {
+    const coordinator = this.coordinator;
+    if (coordinator === undefined || this.state !== 'RUNNING' || this.ending || graph.nodes.length === 0) return false;
+    const kept = this.current.nodes.filter((n) => n.part === undefined || !parts.has(n.part));
+    const ids = new Set(graph.nodes.map((n) => n.id));
+    if (kept.length === this.current.nodes.length || kept.length !== ids.size || kept.some((n) => !ids.has(n.id))) {
+      throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}': removing parts ${[...parts].join(', ')} does not leave the graph given`);
+    }
+    try {
+      return await coordinator.atBoundary(async () => {
+        if (this.state !== 'RUNNING' || this.ending) return false;
+        const removed = this.subtasks.filter((s) => s.node.part !== undefined && parts.has(s.node.part));
+        const runs: Promise<void>[] = [];
+        for (const { source } of removed) {
+          if (source === undefined) continue;
+          source.stop();
+          runs.push(this.sourceRuns.get(source) ?? Promise.resolve());
+        }
+        this.wakeSources();
+        await Promise.all(runs);
+        for (const part of parts) {
+          this.partTimers.get(part)?.stop();
+          this.partTimers.delete(part);
+        }
+        // Work in flight (a sink's early write) must not fail against a closed subtask.
+        await this.settlePending();
+        if (this.state !== 'RUNNING') return false;
+        const gone = new Set(removed);
+        this.subtasks.splice(0, this.subtasks.length, ...this.subtasks.filter((s) => !gone.has(s)));
+        this.current = graph;
+        this.shape = shapeOf(graph);
+        for (const { source } of removed) {
+          if (source === undefined) continue;
+          this.sourceRuns.delete(source);
+          this.endedSources.delete(source);
+          this.offsetless.delete(source);
+          this.barrierFor.delete(source);
+        }
+        for (const subtask of removed) {
+          this.chains.delete(subtask);
+          this.snapshotBytes.delete(subtask);
+        }
+        await this.closePart(removed, 'removed from the running job');
+        // The removed sources may have been the only ones still reading: the others' final checkpoint is due.
+        if (this.finalCheckpoint === undefined && this.endedSources.size === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
+        return true;
+      });
+    } catch (error) {
+      if (this.stopped) return false; // the job stopped meanwhile: the caller starts it again
       throw error;
     }
   }
@@ -285,20 +356,23 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     try {
       for (const subtask of [...subtasks].reverse()) await this.open(subtask, undefined, false);
     } catch (error) {
-      await this.closeUnstarted(subtasks);
+      await this.closePart(subtasks);
       throw error;
     }
     return subtasks;
   }
 
-  /** Closes subtasks that never ran (a part that could not be added) and lets their state go; a failure to close one is reported, the others are closed still. */
-  private async closeUnstarted(subtasks: readonly Subtask[]): Promise<void> {
+  /**
+   * Closes the subtasks of a part that leaves the job or never joined it (`why`) and lets their
+   * state go; a failure to close one is reported, and the others are closed still.
+   */
+  private async closePart(subtasks: readonly Subtask[], why = 'its part could not be added'): Promise<void> {
     for (const subtask of subtasks) {
       try {
         await subtask.operator?.close?.();
         await subtask.source?.reader.close();
       } catch (error) {
-        this.warn(subtask.node, `could not close after its part failed to be added: ${error instanceof Error ? error.message : String(error)}`);
+        this.warn(subtask.node, `could not close (${why}): ${error instanceof Error ? error.message : String(error)}`);
       }
       subtask.state.dispose();
     }
@@ -401,6 +475,18 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     await operator.open?.(this.operatorContext(subtask));
   }
 
+  /** The timer service of a subtask: the job's, scoped to the subtask's part when it has one (a part can leave the running job). */
+  private timersOf(subtask: Subtask): ProcessingTimeService {
+    const part = subtask.node.part;
+    if (part === undefined) return this.timers;
+    let scoped = this.partTimers.get(part);
+    if (scoped === undefined) {
+      scoped = new ScopedTimerService(this.timers);
+      this.partTimers.set(part, scoped);
+    }
+    return scoped;
+  }
+
   private operatorContext(subtask: Subtask): OperatorContext {
     return {
       operatorId: subtask.node.id,
@@ -411,7 +497,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       run: this,
       output: subtask.output,
       keyedState: subtask.state,
-      processingTime: this.timers,
+      processingTime: this.timersOf(subtask),
       waitFor: (work: Promise<void>) => this.track(work),
       warn: (message: string) => this.warn(subtask.node, message),
     };
@@ -448,10 +534,10 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 
   /** @internal SourceTaskHost */
-  sourceEnded(): boolean {
+  sourceEnded(task: SourceTask): boolean {
     if (this.coordinator === undefined) return false;
-    this.sourcesEnded++;
-    if (this.sourcesEnded === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
+    this.endedSources.add(task);
+    if (this.finalCheckpoint === undefined && this.endedSources.size === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
     return true;
   }
 

@@ -82,6 +82,18 @@ export class JobSupervisor {
     return true;
   }
 
+  /**
+   * Removes the parts `parts` from the running attempt at a checkpoint boundary, leaving `graph`
+   * (see {@link JobExecution.removeParts}); later attempts run without them. Resolves false,
+   * changing nothing, while the job restarts or when the attempt cannot change now.
+   */
+  async removeParts(graph: JobGraph, parts: ReadonlySet<string>): Promise<boolean> {
+    if (this.final !== undefined || this.restarting || this.cancelRequested || this.starting !== undefined) return false;
+    if (!(await this.current.removeParts(graph, parts))) return false;
+    this.graphNow = graph;
+    return true;
+  }
+
   /** The job's status: RESTARTING between a failure and the next attempt running. */
   get status(): JobStatus {
     if (this.final !== undefined) return this.final.status;

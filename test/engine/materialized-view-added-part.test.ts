@@ -3,7 +3,9 @@
  * earlier views never stop (the same job, no savepoint, no restart) and stay exactly-once and equal
  * to their query while rows keep arriving; every checkpoint still commits all views in one
  * transaction; a view that was alone and had written early into its open transaction keeps those
- * rows when the next view joins its transaction group.
+ * rows when the next view joins its transaction group. DROP MATERIALIZED VIEW removes the view at a
+ * checkpoint boundary the same way; a changed job setting makes the next CREATE restart the job
+ * under it instead.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -98,7 +100,60 @@ describe('a materialized view added to the running job', () => {
            WHERE job = 'materialized-views' AND checkpoint_id = (SELECT max(checkpoint_id) FROM weir.sink_commits WHERE job = 'materialized-views')`,
       );
       expect(last).toEqual([{ sinks: VIEWS.length, gids: 1 }]);
-      expect(await pgQuery(url, 'SELECT gid FROM pg_prepared_xacts')).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  }, 120_000);
+
+  it('removes a dropped view from the running job, the others going on; a changed job setting restarts the job instead', async () => {
+    const url = await freshDatabase('weir_mv_added');
+    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
+    const engine = createEngine();
+    try {
+      await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
+        SET 'execution.checkpointing.interval' = '100 ms';
+        CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
+        CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
+        INSERT INTO t_copy SELECT * FROM t;`);
+      const insert = (from: number, to: number): Promise<unknown> =>
+        engine.execute(`INSERT INTO t VALUES ${Array.from({ length: to - from }, (_, i) => `(${from + i}, ${(from + i) % 4}, ${from + i})`).join(', ')}`);
+      await insert(0, 50);
+      for (const view of VIEWS.slice(0, 3)) await engine.execute(`CREATE MATERIALIZED VIEW ${view.name} WITH ('url' = '${url}') AS ${view.query}`);
+      const job = await viewsJob(engine);
+      await insert(50, 100);
+      const [dropped] = await engine.execute(`DROP MATERIALIZED VIEW ${VIEWS[1]!.name}`);
+      expect(dropped).toEqual({ kind: 'ok', message: `Materialized view '${VIEWS[1]!.name}' dropped, and its table '${VIEWS[1]!.name}' with it.` });
+      expect(await viewsJob(engine)).toBe(job);
+      expect(job.status).toBe('RUNNING');
+      expect(job.name).toBe(`materialized views (${VIEWS[0]!.name}, ${VIEWS[2]!.name})`);
+      expect(job.metrics().filter((m) => m.node.includes(VIEWS[1]!.name)), 'the dropped view has no operator left in the job').toEqual([]);
+      expect(await pgQuery(url, `SELECT to_regclass('${VIEWS[1]!.name}') IS NULL AS gone`)).toEqual([{ gone: true }]);
+      await insert(100, 150);
+      await engine.execute(`UPDATE t SET g = g + 1 WHERE id % 3 = 0`);
+      await engine.execute('FLUSH');
+      for (const view of [VIEWS[0]!, VIEWS[2]!]) await expectEqualToBatch(url, view);
+      // Created again under its old name, the view starts from nothing of its dropped self.
+      await engine.execute(`CREATE MATERIALIZED VIEW ${VIEWS[1]!.name} WITH ('url' = '${url}') AS ${VIEWS[1]!.query}`);
+      expect(await viewsJob(engine)).toBe(job);
+      await engine.execute(`DELETE FROM t WHERE id % 7 = 0`);
+      await engine.execute('FLUSH');
+      for (const view of VIEWS.slice(0, 3)) await expectEqualToBatch(url, view);
+      expect(job.checkpointHistory().filter((c) => c.kind === 'savepoint')).toEqual([]);
+      // Another checkpoint interval is a setting the running job does not have: the job restarts under it.
+      await engine.execute(`SET 'execution.checkpointing.interval' = '200 ms'`);
+      await engine.execute(`CREATE MATERIALIZED VIEW ${VIEWS[3]!.name} WITH ('url' = '${url}') AS ${VIEWS[3]!.query}`);
+      const restarted = await viewsJob(engine);
+      expect(restarted).not.toBe(job);
+      expect(job.status).toBe('CANCELED');
+      expect(job.checkpointHistory().filter((c) => c.kind === 'savepoint' && c.status === 'COMPLETED').length).toBe(1);
+      await insert(150, 200);
+      await engine.execute('FLUSH');
+      for (const view of VIEWS.slice(0, 4)) await expectEqualToBatch(url, view);
+      // Under the same settings again, the next view joins the restarted job.
+      await engine.execute(`CREATE MATERIALIZED VIEW ${VIEWS[4]!.name} WITH ('url' = '${url}') AS ${VIEWS[4]!.query}`);
+      expect(await viewsJob(engine)).toBe(restarted);
+      await engine.execute('FLUSH');
+      for (const view of VIEWS.slice(0, 5)) await expectEqualToBatch(url, view);
     } finally {
       await engine.close();
     }
