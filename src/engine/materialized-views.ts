@@ -76,8 +76,9 @@ export class MaterializedViews {
   }
 
   /**
-   * CREATE MATERIALIZED VIEW: defines the view and, with `run`, restarts the views' job with it.
-   * A view that cannot start is removed again and the other views start without it. The job
+   * CREATE MATERIALIZED VIEW: defines the view and, with `run`, adds it to the running views' job
+   * (or, when that job cannot take it, restarts the job with it). A view that cannot start is
+   * removed again; the other views run on without it (started again, if they were stopped). The job
    * always takes checkpoints (every second unless `execution.checkpointing.interval` says
    * otherwise), since its sinks commit with them.
    */

@@ -756,7 +756,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       }
     }
     // A session keeps every job it ran (SHOW JOBS): an ended one keeps its figures, not its
-    // operators and their state, which a restarted job (every CREATE of a view) would pile up.
+    // operators and their state, which restarted jobs (a view created under changed settings) would pile up.
     this.ended = { metrics: this.metrics(), progress: this.progress() };
     // The disk backend's directories go with the job (snapshots still being written fail).
     for (const subtask of this.subtasks) subtask.state.dispose();
