@@ -5,7 +5,7 @@
  * subtasks of one operator are separate instances with separate keyed state.
  */
 import { WeirError } from '../common/errors.js';
-import { graphFingerprint, partFingerprints, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
+import { graphFingerprint, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { Barrier } from './checkpoint/barrier.js';
 import { CheckpointCoordinator, type CheckpointConfig, type CheckpointRecord, type CompletedInfo } from './checkpoint/checkpoint-coordinator.js';
@@ -269,7 +269,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         }
         this.subtasks.push(...subtasks);
         this.current = graph;
-        this.shape = shapeOf(graph);
+        this.shape = shapeOf(graph, this.shape.partFingerprints);
         this.runSources(subtasks);
         return true;
       });
@@ -318,7 +318,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         const gone = new Set(removed);
         this.subtasks.splice(0, this.subtasks.length, ...this.subtasks.filter((s) => !gone.has(s)));
         this.current = graph;
-        this.shape = shapeOf(graph);
+        this.shape = shapeOf(graph, this.shape.partFingerprints);
         for (const { source } of removed) {
           if (source === undefined) continue;
           this.sourceRuns.delete(source);
@@ -767,11 +767,22 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 }
 
-/** The shape of `graph` that checkpoints record. */
-function shapeOf(graph: JobGraph): GraphShape {
+/**
+ * The shape of `graph` that checkpoints record. A part's fingerprint in `known` (the shape before
+ * a part was added or removed: the other parts did not change) is taken as it is; the others are
+ * computed as partFingerprints (job-graph.ts) does, which restore compares them with.
+ */
+function shapeOf(graph: JobGraph, known: Readonly<Record<string, string>> = {}): GraphShape {
+  const byPart = new Map<string, JobNode[]>();
+  for (const node of graph.nodes) {
+    if (node.part === undefined) continue;
+    const nodes = byPart.get(node.part);
+    if (nodes === undefined) byPart.set(node.part, [node]);
+    else nodes.push(node);
+  }
   return {
     graphFingerprint: graphFingerprint(graph),
-    partFingerprints: graph.nodes.some((n) => n.part !== undefined) ? partFingerprints(graph) : undefined,
+    partFingerprints: byPart.size === 0 ? undefined : Object.fromEntries([...byPart].map(([part, nodes]) => [part, known[part] ?? graphFingerprint({ ...graph, nodes })])),
     parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
   };
 }

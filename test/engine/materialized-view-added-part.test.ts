@@ -146,9 +146,23 @@ describe('a materialized view added to the running job', () => {
       expect(restarted).not.toBe(job);
       expect(job.status).toBe('CANCELED');
       expect(job.checkpointHistory().filter((c) => c.kind === 'savepoint' && c.status === 'COMPLETED').length).toBe(1);
+      const savepoint = restarted.resumedFrom!.metadata.checkpointId;
       await insert(150, 200);
       await engine.execute('FLUSH');
       for (const view of VIEWS.slice(0, 4)) await expectEqualToBatch(url, view);
+      // Every view added or kept while the job ran resumed from the savepoint (a part starting
+      // afresh would have begun its commit history again after it): the fingerprints the running
+      // job recorded for its parts are those of their plans.
+      const histories = await pgQuery<{ sink: string; first: string; last: string }>(
+        url,
+        "SELECT sink, min(checkpoint_id) AS first, max(checkpoint_id) AS last FROM weir.sink_commits WHERE job = 'materialized-views' GROUP BY sink ORDER BY sink",
+      );
+      expect(histories.map((h) => h.sink)).toEqual(VIEWS.slice(0, 4).map((v) => v.name).sort());
+      for (const history of histories) {
+        if (history.sink === VIEWS[3]!.name) expect(Number(history.first), history.sink).toBeGreaterThan(savepoint);
+        else expect(Number(history.first), history.sink).toBeLessThan(savepoint);
+        expect(Number(history.last), history.sink).toBeGreaterThan(savepoint);
+      }
       // Under the same settings again, the next view joins the restarted job.
       await engine.execute(`CREATE MATERIALIZED VIEW ${VIEWS[4]!.name} WITH ('url' = '${url}') AS ${VIEWS[4]!.query}`);
       expect(await viewsJob(engine)).toBe(restarted);
