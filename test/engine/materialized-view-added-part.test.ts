@@ -173,6 +173,39 @@ describe('a materialized view added to the running job', () => {
     }
   }, 120_000);
 
+  it('restarts after a failure with the views added while it ran', async () => {
+    const url = await freshDatabase('weir_mv_added');
+    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
+    const engine = createEngine();
+    try {
+      await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
+        SET 'execution.checkpointing.interval' = '100 ms';
+        SET 'restart-strategy.type' = 'fixed-delay';
+        SET 'restart-strategy.fixed-delay.attempts' = '5';
+        SET 'restart-strategy.fixed-delay.delay' = '100 ms';
+        CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
+        CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
+        INSERT INTO t_copy SELECT * FROM t;
+        INSERT INTO t VALUES (1, 1, 10), (2, 2, 20), (3, 1, 30);`);
+      for (const view of VIEWS.slice(0, 3)) await engine.execute(`CREATE MATERIALIZED VIEW ${view.name} WITH ('url' = '${url}') AS ${view.query}`);
+      const job = await viewsJob(engine);
+      await engine.execute('FLUSH');
+      // Cut the views' connections: their next statement fails, and the job restarts.
+      await pgQuery(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'weir materialized-views %'");
+      for (let waited = 0; job.restarts === 0 || job.status !== 'RUNNING'; waited++) {
+        expect(waited, 'the job restarted').toBeLessThan(1000);
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      expect(await viewsJob(engine)).toBe(job);
+      await engine.execute(`INSERT INTO t VALUES (4, 2, 40), (5, 3, 50)`);
+      await engine.execute(`UPDATE t SET v = v + 1 WHERE g = 1`);
+      await engine.execute('FLUSH');
+      for (const view of VIEWS.slice(0, 3)) await expectEqualToBatch(url, view);
+    } finally {
+      await engine.close();
+    }
+  }, 60_000);
+
   it('keeps the rows a view wrote early into its open transaction when the next view joins its transaction group', async () => {
     const url = await freshDatabase('weir_mv_added');
     const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
