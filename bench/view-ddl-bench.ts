@@ -93,7 +93,9 @@ async function measureCase(cluster: PostgresCluster, views: number, options: Vie
 
 /** Runs every case and returns the section for the results. */
 export async function runViewDdlBench(options: ViewDdlBenchOptions): Promise<ViewDdlSection> {
-  const cluster = await startPostgresCluster({ fsync: 'on' });
+  // Each view's sink holds up to 3 connections (its transaction session and a pool for control
+  // statements): 50 views need more than the default 100.
+  const cluster = await startPostgresCluster({ fsync: 'on', max_connections: '400' });
   try {
     const cases: ViewDdlCase[] = [];
     for (const views of CASES) cases.push(await measureCase(cluster, views, options));
@@ -101,7 +103,7 @@ export async function runViewDdlBench(options: ViewDdlBenchOptions): Promise<Vie
       measuredAt: new Date().toISOString(),
       rows: options.rows,
       repeats: options.repeats,
-      cluster: 'PostgreSQL 15, throwaway cluster, fsync=on; checkpoints every 1 s to local files',
+      cluster: 'PostgreSQL 15, throwaway cluster, fsync=on, max_connections=400; checkpoints every 1 s to local files',
       cases,
     };
   } finally {
