@@ -7,9 +7,9 @@
  * one removed at one (the other views never stop, and only a new view is planned); when the job
  * cannot change so (it is not running, or runs under other job settings), it is stopped with a
  * savepoint and started again over the views defined then, every unchanged view resuming from the
- * savepoint. Each
- * view's part of the job graph is planned once, under the planner options of the session when it
- * first runs, and kept: a view computes as it was planned, whatever the session sets later.
+ * savepoint. Each view's part of the job graph is planned once, under the planner options of the
+ * session when it first runs, and kept: a view computes as it was planned, whatever the session
+ * sets later.
  */
 import { randomBytes } from 'node:crypto';
 import type { ExternalTables } from '../connectors/api/connector.js';
