@@ -13,7 +13,7 @@ export interface BenchOptions {
   readonly tps: number;
   /** `--runs N`: repetitions of every measurement; the median is reported. */
   readonly runs: number;
-  /** `--only q0,q5,pg-sink,checkpoint`: only these Nexmark queries, `pg-sink` (the PostgreSQL sink benchmark), `checkpoint` (the checkpoint overhead), `state-scale` (checkpoints of millions of keys), `recovery` (restart after SIGKILL), `view-ddl` (the pause of materialized views under CREATE/DROP) or `dss` (the decision-support workload), and no in-process benchmarks; with `--micro`, operators whose name starts with one of these. */
+  /** `--only q0,q5,pg-sink,checkpoint`: only these Nexmark queries, `pg-sink` (the PostgreSQL sink benchmark), `checkpoint` (the checkpoint overhead), `state-scale` (checkpoints of millions of keys), `recovery` (restart after SIGKILL), `view-ddl` (CREATE/DROP of a materialized view beside 1 to 50 running ones) or `dss` (the decision-support workload), and no in-process benchmarks; with `--micro`, operators whose name starts with one of these. */
   readonly only: readonly string[] | undefined;
   /** `--core N`: the core children are pinned to. */
   readonly core: number;

@@ -113,7 +113,7 @@ async function main(): Promise<void> {
     report = { ...report, postgresSink: await runPgSinkBench({ ...childOptions, runs: options.runs, rows: options.pgRows, keys: 100_000, log }) };
   }
   if (wants(VIEW_DDL_BENCH)) {
-    log('materialized views: the pause of the running views while one more is created or dropped');
+    log('materialized views: CREATE and DROP of one more beside 1 to 50 running views');
     report = { ...report, viewDdl: await runViewDdlBench({ rows: options.quick ? 20_000 : 200_000, repeats: options.quick ? 3 : 7, log }) };
   }
   if (wants(DSS_BENCH)) {

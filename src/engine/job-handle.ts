@@ -1,5 +1,6 @@
 /** The handle of a job started by a statement: its identity, status, metrics and control. */
 import type { CheckpointRecord, CompletedInfo } from '../runtime/checkpoint/checkpoint-coordinator.js';
+import type { JobGraph } from '../dataflow/job-graph.js';
 import type { CompletedCheckpoint } from '../runtime/checkpoint/checkpoint-storage.js';
 import type { JobProgress, JobStatus, NodeMetrics } from '../runtime/job-execution.js';
 import type { JobFailure, JobSupervisor } from '../runtime/job-supervisor.js';
@@ -24,7 +25,7 @@ export class JobHandle {
     /** Short unique id within the process. */
     readonly id: string,
     /** `insert-into_default_catalog.default_database.t` or `pipeline.name`. */
-    readonly name: string,
+    private currentName: string,
     private readonly execution: JobSupervisor,
     /** The checkpoint or savepoint the job resumed from, if it did. */
     readonly resumedFrom?: CompletedCheckpoint,
@@ -44,6 +45,34 @@ export class JobHandle {
       this.rates.add(performance.now(), execution.metrics());
     }, SAMPLE_INTERVAL_MS);
     sampler.unref();
+  }
+
+  /** `insert-into_default_catalog.default_database.t`, `pipeline.name`, or the graph's name once a part was added (the materialized views). */
+  get name(): string {
+    return this.currentName;
+  }
+
+  /**
+   * Adds part `part` of `graph` (the running graph plus that part) to the running job at a
+   * checkpoint boundary, without stopping it; the job takes `graph`'s name. Resolves false,
+   * changing nothing, when the job cannot take a part now (not running, restarting, ending);
+   * rejects, changing nothing, when the part cannot open.
+   */
+  async addPart(graph: JobGraph, part: string): Promise<boolean> {
+    if (!(await this.execution.addPart(graph, part))) return false;
+    this.currentName = graph.name;
+    return true;
+  }
+
+  /**
+   * Removes the parts `parts` from the running job at a checkpoint boundary, leaving `graph`,
+   * without stopping the others; the job takes `graph`'s name. Resolves false, changing nothing,
+   * when the job cannot change now (not running, restarting, ending).
+   */
+  async removeParts(graph: JobGraph, parts: ReadonlySet<string>): Promise<boolean> {
+    if (!(await this.execution.removeParts(graph, parts))) return false;
+    this.currentName = graph.name;
+    return true;
   }
 
   /** When the job finished, failed or was cancelled; undefined while it runs. */

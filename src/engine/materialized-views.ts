@@ -3,8 +3,13 @@
  * Postgres table kept equal to its query, exactly once, keyed by the query's unique key; all views
  * run as ONE job (each view a part of its graph), so that their exactly-once sinks into one
  * database commit each checkpoint in one transaction: a reader never sees one view a checkpoint
- * ahead of another. Adding or dropping a view stops that job with a savepoint and starts it again
- * over the views defined then; every unchanged view resumes from the savepoint.
+ * ahead of another. A new view is added to the running job at a checkpoint boundary, and a dropped
+ * one removed at one (the other views never stop, and only a new view is planned); when the job
+ * cannot change so (it is not running, or runs under other job settings), it is stopped with a
+ * savepoint and started again over the views defined then, every unchanged view resuming from the
+ * savepoint. Each view's part of the job graph is planned once, under the planner options of the
+ * session when it first runs, and kept: a view computes as it was planned, whatever the session
+ * sets later.
  */
 import { randomBytes } from 'node:crypto';
 import type { ExternalTables } from '../connectors/api/connector.js';
@@ -31,6 +36,12 @@ export interface MaterializedViewHost {
   plannerOptions(): PlannerOptions;
   /** Runs a graph planned from `sinks` as job `key`, checkpointing every `defaultInterval` unless the session says otherwise. */
   runGraph(graph: JobGraph, sinks: readonly LogicalNode[], key: string, defaultInterval: string): Promise<StatementResult>;
+  /** Adds part `part` of `graph` (the running graph of `job` plus that part, planned from `sinks`) to `job` while it runs; false when the job cannot take it now. */
+  addPart(job: JobHandle, graph: JobGraph, part: string, sinks: readonly LogicalNode[], key: string): Promise<boolean>;
+  /** Removes the parts `parts` from `job` while it runs, leaving `graph`; false when the job cannot change now. */
+  removeParts(job: JobHandle, graph: JobGraph, parts: ReadonlySet<string>, key: string): Promise<boolean>;
+  /** The session's settings a job runs under beyond its plan; a part is added only to a job started under the same. */
+  jobSettings(): string;
   /** The readable and droppable tables of a connector, if it has them. */
   tablesOf(connector: string): ExternalTables | undefined;
   warn(message: string): void;
@@ -38,9 +49,14 @@ export interface MaterializedViewHost {
 
 /** The views of one session: their sinks, the part of the views' job each is, and that job. */
 export class MaterializedViews {
-  /** Each view's plan, job-graph part and the session zone it was created in (it keeps computing in that zone). */
-  private readonly views = new Map<string, { readonly sink: LogicalSink; readonly instance: string; readonly timeZone: string | undefined }>();
+  /**
+   * Each view's plan, job-graph part (its name, and its graph once planned) and the session zone
+   * it was created in (it keeps computing in that zone).
+   */
+  private readonly views = new Map<string, { readonly sink: LogicalSink; readonly instance: string; readonly timeZone: string | undefined; graph?: JobGraph }>();
   private running: JobHandle | undefined;
+  /** The job settings ({@link MaterializedViewHost.jobSettings}) the running job was started under. */
+  private runningSettings = '';
 
   constructor(private readonly host: MaterializedViewHost) {}
 
@@ -60,8 +76,9 @@ export class MaterializedViews {
   }
 
   /**
-   * CREATE MATERIALIZED VIEW: defines the view and, with `run`, restarts the views' job with it.
-   * A view that cannot start is removed again and the other views start without it. The job
+   * CREATE MATERIALIZED VIEW: defines the view and, with `run`, adds it to the running views' job
+   * (or, when that job cannot take it, restarts the job with it). A view that cannot start is
+   * removed again; the other views run on without it (started again, if they were stopped). The job
    * always takes checkpoints (every second unless `execution.checkpointing.interval` says
    * otherwise), since its sinks commit with them.
    */
@@ -89,6 +106,8 @@ export class MaterializedViews {
     if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
     let failure: unknown;
     try {
+      const added = await this.addToRunning(name);
+      if (added !== undefined) return added;
       const result = await this.restart();
       if (result.kind !== 'job' || result.job.status !== 'FAILED') return result;
       failure = result.job.error;
@@ -99,10 +118,58 @@ export class MaterializedViews {
     // must not stay down with it, so they start again without it.
     this.views.delete(name);
     catalog.dropMaterializedView(name, { ifExists: true });
-    if (this.views.size > 0) {
+    if (this.views.size > 0 && this.running?.status !== 'RUNNING') {
       await this.restart().catch((error: unknown) => this.host.warn(`the other materialized views did not start again: ${error instanceof Error ? error.message : String(error)}`));
     }
     throw failure;
+  }
+
+  /**
+   * Adds view `name` (defined, not running yet) to the running views' job as a new part, at a
+   * checkpoint boundary: only it is planned and opened, the others go on. Undefined when the job
+   * cannot take it (none runs, it is ending or restarting, or the session's job settings changed
+   * since it started): then the caller restarts the job. Throws when the view cannot start; the
+   * running job is left as it was.
+   */
+  private async addToRunning(name: string): Promise<StatementResult | undefined> {
+    const job = this.running;
+    if (job?.status !== 'RUNNING' || this.runningSettings !== this.host.jobSettings()) return undefined;
+    const view = this.views.get(name)!;
+    const graph = unionJobGraphs(this.jobName(), this.parts());
+    if (!(await this.host.addPart(job, graph, view.instance, [view.sink], MATERIALIZED_VIEWS_JOB))) return undefined;
+    return { kind: 'job', job };
+  }
+
+  /**
+   * Removes the parts of views `names` from the running views' job at a checkpoint boundary; false
+   * when it cannot (see {@link addToRunning}), or no view would be left (the caller stops the job).
+   */
+  private async removeFromRunning(names: readonly string[]): Promise<boolean> {
+    const job = this.running;
+    if (job?.status !== 'RUNNING' || this.runningSettings !== this.host.jobSettings()) return false;
+    const dropped = new Set(names);
+    const remaining = [...this.views.keys()].filter((name) => !dropped.has(name));
+    if (remaining.length === 0) return false;
+    const instances = new Set(names.flatMap((name) => this.views.get(name)?.instance ?? []));
+    const graph = unionJobGraphs(`materialized views (${remaining.join(', ')})`, this.parts().filter((p) => !instances.has(p.part)));
+    return this.host.removeParts(job, graph, instances, MATERIALIZED_VIEWS_JOB);
+  }
+
+  /** Each view's part of the job graph, planned when first asked for (see the module comment). */
+  private parts(): { part: string; graph: JobGraph }[] {
+    return [...this.views.values()].map((view) => {
+      if (view.graph === undefined) {
+        const options = this.host.plannerOptions();
+        const own = view.timeZone === undefined ? options : { ...options, timeZone: view.timeZone };
+        view.graph = buildJobGraph(planPhysical([view.sink], own), view.instance, own);
+      }
+      return { part: view.instance, graph: view.graph };
+    });
+  }
+
+  /** The name of the views' job: every view it maintains. */
+  private jobName(): string {
+    return `materialized views (${this.names().join(', ')})`;
   }
 
   /**
@@ -115,30 +182,31 @@ export class MaterializedViews {
     if (previous?.status === 'RUNNING') await previous.commitNow(true);
     else if (previous?.status === 'RESTARTING') await previous.cancel(); // the new job starts from its latest checkpoint
     if (this.views.size === 0) return ok('No materialized view is left to maintain.');
-    const options = this.host.plannerOptions();
-    const views = [...this.views.values()];
-    const parts = views.map(({ sink, instance, timeZone }) => {
-      const own = timeZone === undefined ? options : { ...options, timeZone };
-      return { part: instance, graph: buildJobGraph(planPhysical([sink], own), instance, own) };
-    });
-    const graph = unionJobGraphs(`materialized views (${this.names().join(', ')})`, parts);
-    const result = await this.host.runGraph(graph, views.map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
-    if (result.kind === 'job') this.running = result.job;
+    const graph = unionJobGraphs(this.jobName(), this.parts());
+    const settings = this.host.jobSettings();
+    const result = await this.host.runGraph(graph, [...this.views.values()].map((v) => v.sink), MATERIALIZED_VIEWS_JOB, '1 s');
+    if (result.kind === 'job') {
+      this.running = result.job;
+      this.runningSettings = settings;
+    }
     return result;
   }
 
   /**
    * DROP MATERIALIZED VIEW of the views `names` (existing ones; a dependent before what it reads):
-   * stops the views' job with a final checkpoint (so nothing is left prepared), drops each view's
-   * table in Postgres (unless the view was created with `'keep-table-on-drop' = 'true'`), and
-   * starts the job again over the remaining views. Returns what happened to each table.
+   * removes their parts from the running views' job at a checkpoint boundary (everything up to it
+   * committed, nothing left prepared) — or, when the job cannot change so, stops it with a final
+   * checkpoint and starts it again over the remaining views afterwards — and drops each view's
+   * table in Postgres (unless the view was created with `'keep-table-on-drop' = 'true'`). Returns
+   * what happened to each table.
    */
   async drop(names: readonly string[]): Promise<string[]> {
     const { catalog } = this.host;
     const views = names.map((name) => catalog.materializedView(name)).filter((v) => v !== undefined);
     if (views.length === 0) return [];
-    const running = this.running?.status === 'RUNNING' || this.running?.status === 'RESTARTING';
-    if (this.running?.status === 'RUNNING') await this.running.commitNow(true);
+    let running = this.running?.status === 'RUNNING' || this.running?.status === 'RESTARTING';
+    if (running && (await this.removeFromRunning(views.map((v) => v.name)))) running = false;
+    else if (this.running?.status === 'RUNNING') await this.running.commitNow(true);
     else if (running) await this.running!.cancel(); // the job starts again from its latest checkpoint
     const messages: string[] = [];
     try {

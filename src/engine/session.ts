@@ -117,6 +117,9 @@ export class Session {
       catalog: this.catalog,
       plannerOptions: () => this.plannerOptions(),
       runGraph: (graph, sinks, key, defaultInterval) => this.runGraph(graph, sinks, key, defaultInterval),
+      addPart: (job, graph, part, sinks, key) => this.addPart(job, graph, part, sinks, key),
+      removeParts: (job, graph, parts, key) => job.removeParts(withJobIdentity(graph, key, this.config.get('execution.runtime-mode') === 'batch'), parts),
+      jobSettings: () => this.jobSettings(),
       tablesOf: (connector) => byName.get(connector)?.tables,
       warn: this.onWarning,
     });
@@ -582,6 +585,25 @@ export class Session {
     }
     if (listed) this.jobList.push(job);
     return { kind: 'job', job };
+  }
+
+  /**
+   * Adds part `part` of `graph` (planned from `sinks`; the running graph of `job`, key `key`, plus
+   * that part) to `job` while it runs (see JobExecution.addPart). Resolves false, changing
+   * nothing, when the job cannot take a part now.
+   */
+  private async addPart(job: JobHandle, planned: JobGraph, part: string, sinks: readonly LogicalNode[], key: string): Promise<boolean> {
+    if (this.config.get('execution.checkpointing.mode')!.trim().toUpperCase() === 'EXACTLY_ONCE') requireReplayableSources(sinks);
+    return job.addPart(withJobIdentity(planned, key, this.config.get('execution.runtime-mode') === 'batch'), part);
+  }
+
+  /**
+   * The settings a job is started under, beyond its plan (checkpointing, state, restarts, runtime
+   * mode, pipeline.*): a job started under others runs under those, so a part is added to it only
+   * while these are the same.
+   */
+  private jobSettings(): string {
+    return JSON.stringify(this.config.entries().filter(([key]) => /^(execution|state|restart-strategy|pipeline)\./.test(key)));
   }
 
   /** The keyed state backend of the next job (`state.backend.type` and the disk backend's keys). */

@@ -5,7 +5,7 @@
  * subtasks of one operator are separate instances with separate keyed state.
  */
 import { WeirError } from '../common/errors.js';
-import { graphFingerprint, partFingerprints, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
+import { graphFingerprint, type JobGraph, type JobNode } from '../dataflow/job-graph.js';
 import type { ExprCompiler } from '../expr/expr-compiler.js';
 import type { Barrier } from './checkpoint/barrier.js';
 import { CheckpointCoordinator, type CheckpointConfig, type CheckpointRecord, type CompletedInfo } from './checkpoint/checkpoint-coordinator.js';
@@ -19,7 +19,7 @@ import type { StateSnapshotWriter } from './state/snapshotting-state-backend.js'
 import type { OperatorContext } from './stream-operator.js';
 import type { BarrierHandler, OperatorRunner } from './task/operator-runner.js';
 import type { SourceTask, SourceTaskHost } from './task/source-task.js';
-import { WallClockTimerService } from './task/processing-time-service.js';
+import { ScopedTimerService, WallClockTimerService, type ProcessingTimeService } from './task/processing-time-service.js';
 import { nodeMetrics, snapshotSize, type NodeMetrics } from './task/node-metrics.js';
 import { wireSubtasks, type StateBackendSettings, type Subtask } from './task/subtask-wiring.js';
 
@@ -60,6 +60,15 @@ export interface JobProgress {
 }
 
 
+/** What checkpoints record of a job graph's shape. */
+interface GraphShape {
+  readonly graphFingerprint: string;
+  /** Each part's fingerprint, for a graph of parts. */
+  readonly partFingerprints: Readonly<Record<string, string>> | undefined;
+  /** Node id → parallelism. */
+  readonly parallelism: Readonly<Record<string, number>>;
+}
+
 /** How long a bounded job without a checkpoint interval waits before it takes a failed final checkpoint again. */
 const FINAL_CHECKPOINT_RETRY_MS = 100;
 
@@ -77,9 +86,12 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private readonly coordinator: CheckpointCoordinator | undefined;
   private readonly barrierFor = new Map<SourceTask, Barrier>();
   private readonly barrierWaiters = new Set<() => void>();
-  private sourcesEnded = 0;
+  /** The sources whose input has ended (see {@link sourceEnded}). */
+  private readonly endedSources = new Set<SourceTask>();
   private finalCheckpoint: Promise<void> | undefined;
   private readonly timers = new WallClockTimerService((error) => void this.fail(error));
+  /** The timers of each part of a graph of parts, cancelled together when the part leaves the job. */
+  private readonly partTimers = new Map<string, ScopedTimerService>();
   private readonly snapshotBytes = new Map<Subtask, number>();
   /** Per operator subtask: its chain of keyed state files (incremental checkpoints). */
   private readonly chains = new Map<Subtask, KeyedStateChain>();
@@ -89,30 +101,53 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private ended: { readonly metrics: NodeMetrics[]; readonly progress: JobProgress } | undefined;
   readonly mode: BarrierHandler['mode'];
 
+  /** The graph running now: the one the job started with, and the parts added since (see {@link addPart}). */
+  private current: JobGraph;
+  /** What the checkpoint coordinator records of the graph; changed only at a checkpoint boundary. */
+  private shape: GraphShape;
+  /** The runs of the source subtasks (a part added later adds its own, a removed part's leave); the job completes when all have ended. */
+  private readonly sourceRuns = new Map<SourceTask, Promise<void>>();
+  /** Source runs started so far, removed ones included: {@link allSourcesEnded} waits again when it grew. */
+  private sourcesStarted = 0;
+
   constructor(
-    readonly graph: JobGraph,
+    graph: JobGraph,
     private readonly services: JobServices,
   ) {
+    this.current = graph;
+    this.shape = shapeOf(graph);
     const checkpointing = services.checkpointing;
     this.mode = checkpointing?.config.mode ?? 'EXACTLY_ONCE';
     if (checkpointing !== undefined) {
+      const shape = (): GraphShape => this.shape;
       this.coordinator = new CheckpointCoordinator(
         {
           jobName: checkpointing.jobKey,
-          graphFingerprint: graphFingerprint(graph),
+          get graphFingerprint() {
+            return shape().graphFingerprint;
+          },
           ...(graph.localTimeZone === undefined ? {} : { localTimeZone: graph.localTimeZone }),
-          ...(graph.nodes.some((n) => n.part !== undefined) ? { partFingerprints: partFingerprints(graph) } : {}),
+          get partFingerprints() {
+            return shape().partFingerprints;
+          },
           maxParallelism: services.maxParallelism,
-          parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
+          get parallelism() {
+            return shape().parallelism;
+          },
           injectBarrier: (barrier) => this.injectBarrier(barrier),
           notifyComplete: (id) => this.notifyComplete(id),
           fail: (error) => void this.fail(error),
-          warn: (message) => this.services.warn(`job '${graph.name}': ${message}`),
+          warn: (message) => this.services.warn(`job '${this.current.name}': ${message}`),
         },
         checkpointing.storage,
         checkpointing.config,
       );
     }
+  }
+
+  /** The job graph running now (it grows when a part is added). */
+  get graph(): JobGraph {
+    return this.current;
   }
 
   /** The job's status. */
@@ -156,7 +191,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Builds, restores and opens every subtask, then starts the sources. Resolves once running (or failed to start). */
   async start(): Promise<void> {
-    if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.graph.name}' was already started`);
+    if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}' was already started`);
     this.state = 'RUNNING';
     try {
       const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
@@ -168,9 +203,9 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         trackStateChanges: checkpointing?.config.incremental === true,
         ...(stateBackend === undefined ? {} : { stateBackend }),
       };
-      this.subtasks.push(...wireSubtasks(this.graph, wiring, this, this));
+      this.subtasks.push(...wireSubtasks(this.current, wiring, this, this));
       const restore = this.services.checkpointing?.restoreFrom;
-      const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.graph, restore);
+      const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.current, restore);
       const finished = restore === undefined ? new Set<Subtask>() : new Set([...restored].filter((s) => restoresFinished(s, restore)));
       if (restore !== undefined) await restoreKeyedState([...restored], restore, this.services.checkpointing!.storage, this.services.maxParallelism);
       for (const subtask of [...this.subtasks].reverse()) await this.open(subtask, restored.has(subtask) ? restore : undefined, finished.has(subtask));
@@ -179,11 +214,168 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       return;
     }
     this.coordinator?.start();
-    const sources = this.subtasks.filter((s) => s.source !== undefined).map((s) => s.source!.run());
-    this.finished = Promise.all(sources).then(
+    this.runSources(this.subtasks);
+    this.finished = this.allSourcesEnded().then(
       () => this.complete(),
       (error: unknown) => this.fail(error),
     );
+  }
+
+  /** Starts the source subtasks among `subtasks`. */
+  private runSources(subtasks: readonly Subtask[]): void {
+    for (const subtask of subtasks) {
+      if (subtask.source === undefined) continue;
+      this.sourceRuns.set(subtask.source, subtask.source.run());
+      this.sourcesStarted++;
+    }
+  }
+
+  /** Resolves once every source subtask has ended, those of parts added meanwhile too; rejects with the first failure. */
+  private async allSourcesEnded(): Promise<void> {
+    let awaited = -1;
+    while (awaited !== this.sourcesStarted) {
+      awaited = this.sourcesStarted;
+      await Promise.all(this.sourceRuns.values());
+    }
+  }
+
+  /**
+   * Adds part `part` of `graph` to the running job at a checkpoint boundary, as RisingWave adds
+   * the fragments of a new materialized view to a running graph: `graph` is the running graph
+   * with the nodes of `part` added, none of which runs yet. The part's subtasks are built and
+   * opened afresh (its sources read from their beginning, its sinks join their transaction groups)
+   * while no checkpoint is in flight, so the next checkpoint is the first to cover them and every
+   * earlier one stays as the other parts left it; the other parts never stop. Resolves false,
+   * changing nothing, when the job cannot take a part now (it takes no checkpoints, is ending or no
+   * longer running); rejects, closing what it opened and changing nothing, when a subtask of the
+   * part cannot open.
+   */
+  async addPart(graph: JobGraph, part: string): Promise<boolean> {
+    const coordinator = this.coordinator;
+    if (coordinator === undefined || this.state !== 'RUNNING' || this.ending) return false;
+    const added = graph.nodes.filter((n) => n.part === part);
+    const kept = graph.nodes.filter((n) => n.part !== part);
+    const known = new Set(this.current.nodes.map((n) => n.id));
+    if (added.length === 0 || kept.length !== known.size || kept.some((n) => !known.has(n.id)) || added.some((n) => known.has(n.id))) {
+      throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}': part '${part}' is not a new part of the running graph`);
+    }
+    try {
+      return await coordinator.atBoundary(async () => {
+        if (this.state !== 'RUNNING' || this.ending) return false;
+        const subtasks = await this.openPart({ ...graph, nodes: added });
+        if (this.state !== 'RUNNING') {
+          await this.closePart(subtasks);
+          return false;
+        }
+        this.subtasks.push(...subtasks);
+        this.current = graph;
+        this.shape = shapeOf(graph, this.shape.partFingerprints);
+        this.runSources(subtasks);
+        return true;
+      });
+    } catch (error) {
+      if (this.stopped) return false; // the job stopped meanwhile (the part's failure is not what stopped it): the caller starts it again
+      throw error;
+    }
+  }
+
+  /**
+   * Removes the parts `parts` from the running job at a checkpoint boundary (DROP MATERIALIZED
+   * VIEW): `graph` is the running graph without their nodes. Every checkpoint up to the boundary
+   * has committed their output; their sources stop, the work in flight settles, and their subtasks
+   * close (a sink rolls back what it wrote after the last checkpoint and leaves its transaction
+   * group), so the next checkpoint covers the other parts only. The other parts never stop.
+   * Resolves false, changing nothing, when the job cannot change now (it takes no checkpoints, is
+   * ending or no longer running) or nothing would be left of it.
+   */
+  async removeParts(graph: JobGraph, parts: ReadonlySet<string>): Promise<boolean> {
+    const coordinator = this.coordinator;
+    if (coordinator === undefined || this.state !== 'RUNNING' || this.ending || graph.nodes.length === 0) return false;
+    const kept = this.current.nodes.filter((n) => n.part === undefined || !parts.has(n.part));
+    const ids = new Set(graph.nodes.map((n) => n.id));
+    if (kept.length === this.current.nodes.length || kept.length !== ids.size || kept.some((n) => !ids.has(n.id))) {
+      throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}': removing parts ${[...parts].join(', ')} does not leave the graph given`);
+    }
+    try {
+      return await coordinator.atBoundary(async () => {
+        if (this.state !== 'RUNNING' || this.ending) return false;
+        const removed = this.subtasks.filter((s) => s.node.part !== undefined && parts.has(s.node.part));
+        const runs: Promise<void>[] = [];
+        for (const { source } of removed) {
+          if (source === undefined) continue;
+          source.stop();
+          runs.push(this.sourceRuns.get(source) ?? Promise.resolve());
+        }
+        this.wakeSources();
+        await Promise.all(runs);
+        for (const part of parts) {
+          this.partTimers.get(part)?.stop();
+          this.partTimers.delete(part);
+        }
+        // Work in flight (a sink's early write) must not fail against a closed subtask.
+        await this.settlePending();
+        if (this.state !== 'RUNNING') return false;
+        const gone = new Set(removed);
+        this.subtasks.splice(0, this.subtasks.length, ...this.subtasks.filter((s) => !gone.has(s)));
+        this.current = graph;
+        this.shape = shapeOf(graph, this.shape.partFingerprints);
+        for (const { source } of removed) {
+          if (source === undefined) continue;
+          this.sourceRuns.delete(source);
+          this.endedSources.delete(source);
+          this.offsetless.delete(source);
+          this.barrierFor.delete(source);
+        }
+        for (const subtask of removed) {
+          this.chains.delete(subtask);
+          this.snapshotBytes.delete(subtask);
+        }
+        await this.closePart(removed, 'removed from the running job');
+        // The removed sources may have been the only ones still reading: the others' final checkpoint is due.
+        if (this.finalCheckpoint === undefined && this.endedSources.size === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
+        return true;
+      });
+    } catch (error) {
+      if (this.stopped) return false; // the job stopped meanwhile: the caller starts it again
+      throw error;
+    }
+  }
+
+  /** Builds and opens, afresh, the subtasks of the nodes of `part`; on a failure closes those it built and throws. */
+  private async openPart(part: JobGraph): Promise<Subtask[]> {
+    const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
+    const wiring = {
+      compiler,
+      connectors,
+      maxParallelism,
+      ...(stateClock === undefined ? {} : { stateClock }),
+      trackStateChanges: checkpointing?.config.incremental === true,
+      ...(stateBackend === undefined ? {} : { stateBackend }),
+    };
+    const subtasks = wireSubtasks(part, wiring, this, this);
+    try {
+      for (const subtask of [...subtasks].reverse()) await this.open(subtask, undefined, false);
+    } catch (error) {
+      await this.closePart(subtasks);
+      throw error;
+    }
+    return subtasks;
+  }
+
+  /**
+   * Closes the subtasks of a part that leaves the job or never joined it (`why`) and lets their
+   * state go; a failure to close one is reported, and the others are closed still.
+   */
+  private async closePart(subtasks: readonly Subtask[], why = 'its part could not be added'): Promise<void> {
+    for (const subtask of subtasks) {
+      try {
+        await subtask.operator?.close?.();
+        await subtask.source?.reader.close();
+      } catch (error) {
+        this.warn(subtask.node, `could not close (${why}): ${error instanceof Error ? error.message : String(error)}`);
+      }
+      subtask.state.dispose();
+    }
   }
 
   /** Resolves when the job has reached a final status. */
@@ -208,8 +400,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Takes a savepoint, then cancels the job; resolves with the savepoint's folder. */
   async stopWithSavepoint(): Promise<string> {
-    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' has no checkpoint storage`);
-    if (this.state !== 'RUNNING') throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' is ${this.state.toLowerCase()}, not running`);
+    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.current.name}' has no checkpoint storage`);
+    if (this.state !== 'RUNNING') throw new WeirError('CHECKPOINT_ERROR', `job '${this.current.name}' is ${this.state.toLowerCase()}, not running`);
     const path = await this.coordinator.trigger('savepoint');
     await this.cancel();
     return path;
@@ -217,7 +409,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
 
   /** Triggers a checkpoint now and resolves once it is complete and committed. */
   async checkpoint(): Promise<string> {
-    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.graph.name}' does not take checkpoints`);
+    if (this.coordinator === undefined) throw new WeirError('CHECKPOINT_ERROR', `job '${this.current.name}' does not take checkpoints`);
     return this.coordinator.trigger('checkpoint');
   }
 
@@ -234,7 +426,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   /** Counters and gauges per node, over its subtasks. */
   metrics(): NodeMetrics[] {
     if (this.ended !== undefined) return this.ended.metrics;
-    return this.graph.nodes.map((node) => nodeMetrics(node, this.subtasks.filter((s) => s.node === node), this.snapshotBytes));
+    return this.current.nodes.map((node) => nodeMetrics(node, this.subtasks.filter((s) => s.node === node), this.snapshotBytes));
   }
 
   /** Records read by the sources, and their progress through input of known size. */
@@ -283,6 +475,18 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     await operator.open?.(this.operatorContext(subtask));
   }
 
+  /** The timer service of a subtask: the job's, scoped to the subtask's part when it has one (a part can leave the running job). */
+  private timersOf(subtask: Subtask): ProcessingTimeService {
+    const part = subtask.node.part;
+    if (part === undefined) return this.timers;
+    let scoped = this.partTimers.get(part);
+    if (scoped === undefined) {
+      scoped = new ScopedTimerService(this.timers);
+      this.partTimers.set(part, scoped);
+    }
+    return scoped;
+  }
+
   private operatorContext(subtask: Subtask): OperatorContext {
     return {
       operatorId: subtask.node.id,
@@ -293,7 +497,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       run: this,
       output: subtask.output,
       keyedState: subtask.state,
-      processingTime: this.timers,
+      processingTime: this.timersOf(subtask),
       waitFor: (work: Promise<void>) => this.track(work),
       warn: (message: string) => this.warn(subtask.node, message),
     };
@@ -330,10 +534,10 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 
   /** @internal SourceTaskHost */
-  sourceEnded(): boolean {
+  sourceEnded(task: SourceTask): boolean {
     if (this.coordinator === undefined) return false;
-    this.sourcesEnded++;
-    if (this.sourcesEnded === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
+    this.endedSources.add(task);
+    if (this.finalCheckpoint === undefined && this.endedSources.size === this.subtasks.filter((s) => s.source !== undefined).length) this.finalCheckpoint = this.takeFinalCheckpoint();
     return true;
   }
 
@@ -350,7 +554,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
         return;
       } catch (error) {
         if (this.stopped) return;
-        this.services.warn(`job '${this.graph.name}': its final checkpoint failed and is taken again in ${pause} ms: ${error instanceof Error ? error.message : String(error)}`);
+        this.services.warn(`job '${this.current.name}': its final checkpoint failed and is taken again in ${pause} ms: ${error instanceof Error ? error.message : String(error)}`);
         await new Promise((resolve) => setTimeout(resolve, pause));
       }
     }
@@ -507,7 +711,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   }
 
   private warn(node: JobNode, message: string): void {
-    this.services.warn(`job '${this.graph.name}', ${node.id}: ${message}`);
+    this.services.warn(`job '${this.current.name}', ${node.id}: ${message}`);
   }
 
   private async complete(): Promise<void> {
@@ -552,7 +756,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       }
     }
     // A session keeps every job it ran (SHOW JOBS): an ended one keeps its figures, not its
-    // operators and their state, which a restarted job (every CREATE of a view) would pile up.
+    // operators and their state, which restarted jobs (a view created under changed settings) would pile up.
     this.ended = { metrics: this.metrics(), progress: this.progress() };
     // The disk backend's directories go with the job (snapshots still being written fail).
     for (const subtask of this.subtasks) subtask.state.dispose();
@@ -561,4 +765,24 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     this.chains.clear();
     this.barrierFor.clear();
   }
+}
+
+/**
+ * The shape of `graph` that checkpoints record. A part's fingerprint in `known` (the shape before
+ * a part was added or removed: the other parts did not change) is taken as it is; the others are
+ * computed as partFingerprints (job-graph.ts) does, which restore compares them with.
+ */
+function shapeOf(graph: JobGraph, known: Readonly<Record<string, string>> = {}): GraphShape {
+  const byPart = new Map<string, JobNode[]>();
+  for (const node of graph.nodes) {
+    if (node.part === undefined) continue;
+    const nodes = byPart.get(node.part);
+    if (nodes === undefined) byPart.set(node.part, [node]);
+    else nodes.push(node);
+  }
+  return {
+    graphFingerprint: graphFingerprint(graph),
+    partFingerprints: byPart.size === 0 ? undefined : Object.fromEntries([...byPart].map(([part, nodes]) => [part, known[part] ?? graphFingerprint({ ...graph, nodes })])),
+    parallelism: Object.fromEntries(graph.nodes.map((n) => [n.id, n.parallelism])),
+  };
 }

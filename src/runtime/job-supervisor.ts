@@ -53,14 +53,45 @@ export class JobSupervisor {
   private lastCompleted: CompletedInfo | undefined;
 
   constructor(
-    readonly graph: JobGraph,
+    private graphNow: JobGraph,
     private readonly services: JobServices,
     strategy: RestartStrategyConfig,
     clock?: BackoffClock,
   ) {
     this.backoff = new RestartBackoff(strategy, clock);
-    this.current = new JobExecution(graph, services);
+    this.current = new JobExecution(graphNow, services);
     this.ended = new Promise((resolve) => (this.markEnded = resolve));
+  }
+
+  /** The job's graph: the one it started with and the parts added since; a restart runs it. */
+  get graph(): JobGraph {
+    return this.graphNow;
+  }
+
+  /**
+   * Adds part `part` of `graph` (the running graph plus that part) to the running attempt at a
+   * checkpoint boundary (see {@link JobExecution.addPart}); later attempts run it too. Resolves
+   * false, changing nothing, while the job restarts or when the attempt cannot take a part now.
+   */
+  async addPart(graph: JobGraph, part: string): Promise<boolean> {
+    if (this.final !== undefined || this.restarting || this.cancelRequested || this.starting !== undefined) return false;
+    const execution = this.current;
+    if (!(await execution.addPart(graph, part))) return false;
+    // The attempt may have failed right after taking the part: the next attempt runs the graph with it.
+    this.graphNow = graph;
+    return true;
+  }
+
+  /**
+   * Removes the parts `parts` from the running attempt at a checkpoint boundary, leaving `graph`
+   * (see {@link JobExecution.removeParts}); later attempts run without them. Resolves false,
+   * changing nothing, while the job restarts or when the attempt cannot change now.
+   */
+  async removeParts(graph: JobGraph, parts: ReadonlySet<string>): Promise<boolean> {
+    if (this.final !== undefined || this.restarting || this.cancelRequested || this.starting !== undefined) return false;
+    if (!(await this.current.removeParts(graph, parts))) return false;
+    this.graphNow = graph;
+    return true;
   }
 
   /** The job's status: RESTARTING between a failure and the next attempt running. */
@@ -210,7 +241,7 @@ export class JobSupervisor {
       }
       const checkpointing = this.services.checkpointing;
       this.retire(this.current);
-      this.current = new JobExecution(this.graph, checkpointing === undefined ? this.services : { ...this.services, checkpointing: { ...checkpointing, restoreFrom } });
+      this.current = new JobExecution(this.graphNow, checkpointing === undefined ? this.services : { ...this.services, checkpointing: { ...checkpointing, restoreFrom } });
       this.attempts++;
       this.lastRestart = Date.now();
       this.restarting = false;

@@ -13,6 +13,8 @@
  *
  * Members are the writers open in this process. Barriers reach every sink of a job, so each round
  * fills up; a member that closes fails the rounds it has not joined, so that no member waits forever.
+ * A member may join a running group between two checkpoints (a part added to the running job):
+ * no round is open then, and the next round waits for it too.
  */
 import type { Compilable } from 'kysely';
 import { WeirError } from '../../common/errors.js';
@@ -121,7 +123,10 @@ export class TransactionGroup {
       const parts = [...round.contributions.values()];
       const gid = parts.length === 1 ? parts[0]!.ownGid : this.gidOf(checkpointId, this.epoch);
       const statements = parts.flatMap((part) => part.statements(gid));
-      this.prepare(parts[parts.length - 1]!.session, gid, statements).then(
+      // A member that was alone until the others joined (a materialized view added to the running
+      // job) may have opened the transaction with early writes: the group's transaction continues it.
+      const session = parts.find((part) => part.session.inTransaction)?.session ?? parts[parts.length - 1]!.session;
+      this.prepare(session, gid, statements).then(
         () => round.waiting.forEach((w) => w.resolve(gid)),
         (error: unknown) => round.waiting.forEach((w) => w.reject(error)),
       );

@@ -221,6 +221,24 @@ export class CheckpointCoordinator {
     return done;
   }
 
+  /**
+   * Runs `change` between two checkpoints: after the one in flight (and any triggered before) has
+   * completed or aborted, and before the next one begins — a checkpoint boundary, where no barrier
+   * is on its way and every completed checkpoint has been committed. The job's shape (the host's
+   * parallelism and fingerprints) may change there: the next checkpoint expects the new shape.
+   * Rejects when the job has stopped.
+   */
+  atBoundary<T>(change: () => Promise<T>): Promise<T> {
+    this.queued++;
+    const turn = this.queue.then(() => {
+      if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
+      return change();
+    });
+    const done = turn.finally(() => this.queued--);
+    this.queue = done.catch(() => undefined);
+    return done;
+  }
+
   private async begin(kind: Barrier['kind'], final: boolean): Promise<string> {
     if (this.stopped) throw new WeirError('CHECKPOINT_ERROR', 'the job has stopped');
     const id = await this.reserveId(kind);

@@ -62,3 +62,39 @@ export class WallClockTimerService implements ProcessingTimeService {
     this.handles.clear();
   }
 }
+
+/**
+ * The timers of the subtasks of one part of a job graph, on the job's service: when the part
+ * leaves the running job (see JobExecution.removeParts), {@link stop} cancels every timer its
+ * operators left, so that none fires into a closed operator, while the job's other timers run on.
+ */
+export class ScopedTimerService implements ProcessingTimeService {
+  private readonly cancels = new Set<() => void>();
+  private stopped = false;
+
+  constructor(private readonly service: ProcessingTimeService) {}
+
+  now(): number {
+    return this.service.now();
+  }
+
+  registerTimer(time: number, callback: (time: number) => void): () => void {
+    if (this.stopped) return () => {};
+    const cancel = this.service.registerTimer(time, (fired) => {
+      this.cancels.delete(cancel);
+      callback(fired);
+    });
+    this.cancels.add(cancel);
+    return () => {
+      this.cancels.delete(cancel);
+      cancel();
+    };
+  }
+
+  /** Cancels every pending timer of the scope; later registrations are ignored. */
+  stop(): void {
+    this.stopped = true;
+    for (const cancel of this.cancels) cancel();
+    this.cancels.clear();
+  }
+}

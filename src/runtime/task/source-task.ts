@@ -56,6 +56,8 @@ export class SourceTask {
   private lastRecordAt = Date.now();
   private idle = false;
   private isFinished = false;
+  /** Stopped by itself (its part was removed from the running job), not with its job. */
+  private halted = false;
 
   /** Time spent in the reader's synchronous `poll` (the operators downstream are charged their own time). */
   readonly busy = new BusyMeter();
@@ -73,6 +75,19 @@ export class SourceTask {
     return this.isFinished;
   }
 
+  /** True once the job stopped, or this task was stopped alone ({@link stop}). */
+  private get stopped(): boolean {
+    return this.halted || this.host.stopped;
+  }
+
+  /**
+   * Stops this task alone (its part leaves the running job at a checkpoint boundary): {@link run}
+   * returns at its next step without ending its output. The host wakes it if it waits for a barrier.
+   */
+  stop(): void {
+    this.halted = true;
+  }
+
   /** Before the job starts: the subtask was restored from a finished subtask state, so it reads nothing. */
   startFinished(): void {
     this.isFinished = true;
@@ -82,10 +97,10 @@ export class SourceTask {
   async run(): Promise<void> {
     const batch = new ChangeBatch();
     let pollsSinceYield = 0;
-    while (!this.host.stopped && !this.isFinished) {
+    while (!this.stopped && !this.isFinished) {
       const waiting = this.host.idle();
       if (waiting !== undefined) await this.waitOutBackpressure(waiting);
-      if (this.host.stopped) return;
+      if (this.stopped) return;
       batch.clear();
       let status = this.pollBusy(batch);
       if (typeof status !== 'string') status = await status;
@@ -105,22 +120,22 @@ export class SourceTask {
         await yieldToEventLoop();
       }
     }
-    if (this.host.stopped) return;
+    if (this.stopped) return;
     this.isFinished = true;
     // As Flink's MAX_WATERMARK and EndOfData at the end of input: windows fire and operators end
     // their input before the final checkpoint, so that a transactional sink commits their rows
     // with it, and the operators, finished, put no keyed state into it.
     this.output.emitWatermark(Infinity);
     await this.endData();
-    if (this.host.stopped) return;
+    if (this.stopped) return;
     if (this.host.sourceEnded(this)) {
-      while (!this.host.stopped) {
+      while (!this.stopped) {
         const barrier = this.injectPendingBarrier();
         if (barrier?.final) break;
         if (barrier === undefined) await this.host.barrierRequested(this);
       }
     }
-    if (this.host.stopped) return;
+    if (this.stopped) return;
     await this.output.end();
   }
 
@@ -143,7 +158,7 @@ export class SourceTask {
     );
     for (;;) {
       if (failed) throw failure;
-      if (settled || this.host.stopped) return;
+      if (settled || this.stopped) return;
       this.injectPendingBarrier();
       await this.host.barrierRequested(this, done);
     }
@@ -155,7 +170,7 @@ export class SourceTask {
     const done = waiting.then(() => void (settled = true));
     for (;;) {
       if (this.reader.checkpointable?.() !== false) this.injectPendingBarrier();
-      if (settled || this.host.stopped) return;
+      if (settled || this.stopped) return;
       await this.host.barrierRequested(this, done);
     }
   }
