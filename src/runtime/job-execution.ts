@@ -194,16 +194,7 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     if (this.state !== 'CREATED') throw new WeirError('INTERNAL_ERROR', `job '${this.current.name}' was already started`);
     this.state = 'RUNNING';
     try {
-      const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
-      const wiring = {
-        compiler,
-        connectors,
-        maxParallelism,
-        ...(stateClock === undefined ? {} : { stateClock }),
-        trackStateChanges: checkpointing?.config.incremental === true,
-        ...(stateBackend === undefined ? {} : { stateBackend }),
-      };
-      this.subtasks.push(...wireSubtasks(this.current, wiring, this, this));
+      this.subtasks.push(...wireSubtasks(this.current, this.wiring(), this, this));
       const restore = this.services.checkpointing?.restoreFrom;
       const restored = restore === undefined ? new Set<Subtask>() : restorableSubtasks(this.subtasks, this.current, restore);
       const finished = restore === undefined ? new Set<Subtask>() : new Set([...restored].filter((s) => restoresFinished(s, restore)));
@@ -341,10 +332,10 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
     }
   }
 
-  /** Builds and opens, afresh, the subtasks of the nodes of `part`; on a failure closes those it built and throws. */
-  private async openPart(part: JobGraph): Promise<Subtask[]> {
+  /** What wiring subtasks needs of the job's services. */
+  private wiring(): Parameters<typeof wireSubtasks>[1] {
     const { compiler, connectors, maxParallelism, stateClock, checkpointing, stateBackend } = this.services;
-    const wiring = {
+    return {
       compiler,
       connectors,
       maxParallelism,
@@ -352,7 +343,11 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       trackStateChanges: checkpointing?.config.incremental === true,
       ...(stateBackend === undefined ? {} : { stateBackend }),
     };
-    const subtasks = wireSubtasks(part, wiring, this, this);
+  }
+
+  /** Builds and opens, afresh, the subtasks of the nodes of `part`; on a failure closes those it built and throws. */
+  private async openPart(part: JobGraph): Promise<Subtask[]> {
+    const subtasks = wireSubtasks(part, this.wiring(), this, this);
     try {
       for (const subtask of [...subtasks].reverse()) await this.open(subtask, undefined, false);
     } catch (error) {
