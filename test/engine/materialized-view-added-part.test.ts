@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { JobHandle } from '../../src/engine/job-handle.js';
-import { freshDatabase, pgQuery } from '../support/pg-query.js';
+import { freshDatabase, pgQuery, rollbackPreparedIn } from '../support/pg-query.js';
 
 /** The views, each a different shape over `t` (mirrored into Postgres as `t_copy` for the batch answer). */
 const VIEWS: readonly View[] = [
@@ -101,7 +101,10 @@ describe('a materialized view added to the running job', () => {
       );
       expect(last).toEqual([{ sinks: VIEWS.length, gids: 1 }]);
     } finally {
-      await engine.close();
+      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
+      // also hold up logical replication slots in the shared test cluster).
+      await engine.close({ graceful: true });
+      expect(await rollbackPreparedIn(url)).toEqual([]);
     }
   }, 120_000);
 
@@ -169,7 +172,10 @@ describe('a materialized view added to the running job', () => {
       await engine.execute('FLUSH');
       for (const view of VIEWS.slice(0, 5)) await expectEqualToBatch(url, view);
     } finally {
-      await engine.close();
+      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
+      // also hold up logical replication slots in the shared test cluster).
+      await engine.close({ graceful: true });
+      expect(await rollbackPreparedIn(url)).toEqual([]);
     }
   }, 120_000);
 
@@ -202,7 +208,10 @@ describe('a materialized view added to the running job', () => {
       await engine.execute('FLUSH');
       for (const view of VIEWS.slice(0, 3)) await expectEqualToBatch(url, view);
     } finally {
-      await engine.close();
+      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
+      // also hold up logical replication slots in the shared test cluster).
+      await engine.close({ graceful: true });
+      expect(await rollbackPreparedIn(url)).toEqual([]);
     }
   }, 60_000);
 
@@ -237,7 +246,10 @@ describe('a materialized view added to the running job', () => {
       expect(markers.map((m) => m.sink)).toEqual(['early', 'joined']);
       expect(new Set(markers.map((m) => m.gid)).size, 'both views committed in one transaction').toBe(1);
     } finally {
-      await engine.close();
+      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
+      // also hold up logical replication slots in the shared test cluster).
+      await engine.close({ graceful: true });
+      expect(await rollbackPreparedIn(url)).toEqual([]);
     }
   }, 60_000);
 });
