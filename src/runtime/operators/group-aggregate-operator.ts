@@ -13,8 +13,8 @@
  * the barrier, as Flink's prepareSnapshotPreBarrier) or before the end of the input: rows that
  * arrive first make the first row +I of their result. So no result, view or commit ever misses
  * the row, and an expression over it that only the empty input breaks (`COUNT(*) / COUNT(x)`, 0 /
- * 0) is not evaluated while rows are on their way. A job without checkpoints over an unbounded,
- * empty input shows it once the input ends (as Flink, which shows nothing until a row comes).
+ * 0) is not evaluated while rows are on their way. A job without checkpoints over an unbounded
+ * input shows nothing until a row comes, as Flink.
  *
  * Accumulators live in keyed state as plain data (see GroupAccumulator), so that checkpoints can
  * snapshot them; every change is written back to state once per touched group and batch (see
