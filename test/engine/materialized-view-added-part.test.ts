@@ -50,17 +50,34 @@ async function expectEqualToBatch(url: string, view: View): Promise<void> {
   expect(await pgQuery(url, `(${stored}) EXCEPT ALL (${batch})`), `${view.name}: rows the view has in excess`).toEqual([]);
 }
 
+/**
+ * Runs `body` with a fresh engine whose session has table `t` and its mirror `t_copy` (kept by an
+ * INSERT job) in a fresh database `url`, checkpoints every `interval` and the SET statements
+ * `settings`; afterwards closes the engine gracefully, which commits the last checkpoint, and
+ * checks that nothing is left prepared (a leftover would also hold up logical replication slots
+ * in the shared test cluster).
+ */
+async function withViewEngine(interval: string, settings: string, body: (engine: Engine, url: string) => Promise<void>): Promise<void> {
+  const url = await freshDatabase('weir_mv_added');
+  const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
+  const engine = createEngine();
+  try {
+    await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
+      SET 'execution.checkpointing.interval' = '${interval}';
+      ${settings}
+      CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
+      CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
+      INSERT INTO t_copy SELECT * FROM t;`);
+    await body(engine, url);
+  } finally {
+    await engine.close({ graceful: true });
+    expect(await rollbackPreparedIn(url)).toEqual([]);
+  }
+}
+
 describe('a materialized view added to the running job', () => {
   it('keeps every earlier view running, exactly-once and equal to its query while rows keep arriving', async () => {
-    const url = await freshDatabase('weir_mv_added');
-    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
-    const engine = createEngine();
-    try {
-      await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
-        SET 'execution.checkpointing.interval' = '100 ms';
-        CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
-        CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
-        INSERT INTO t_copy SELECT * FROM t;`);
+    await withViewEngine('100 ms', '', async (engine, url) => {
       let next = 1;
       const round = async (): Promise<void> => {
         const rows = Array.from({ length: 40 }, () => {
@@ -100,24 +117,11 @@ describe('a materialized view added to the running job', () => {
            WHERE job = 'materialized-views' AND checkpoint_id = (SELECT max(checkpoint_id) FROM weir.sink_commits WHERE job = 'materialized-views')`,
       );
       expect(last).toEqual([{ sinks: VIEWS.length, gids: 1 }]);
-    } finally {
-      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
-      // also hold up logical replication slots in the shared test cluster).
-      await engine.close({ graceful: true });
-      expect(await rollbackPreparedIn(url)).toEqual([]);
-    }
+    });
   }, 120_000);
 
   it('removes a dropped view from the running job, the others going on; a changed job setting restarts the job instead', async () => {
-    const url = await freshDatabase('weir_mv_added');
-    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
-    const engine = createEngine();
-    try {
-      await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
-        SET 'execution.checkpointing.interval' = '100 ms';
-        CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
-        CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
-        INSERT INTO t_copy SELECT * FROM t;`);
+    await withViewEngine('100 ms', '', async (engine, url) => {
       const insert = (from: number, to: number): Promise<unknown> =>
         engine.execute(`INSERT INTO t VALUES ${Array.from({ length: to - from }, (_, i) => `(${from + i}, ${(from + i) % 4}, ${from + i})`).join(', ')}`);
       await insert(0, 50);
@@ -171,28 +175,12 @@ describe('a materialized view added to the running job', () => {
       expect(await viewsJob(engine)).toBe(restarted);
       await engine.execute('FLUSH');
       for (const view of VIEWS.slice(0, 5)) await expectEqualToBatch(url, view);
-    } finally {
-      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
-      // also hold up logical replication slots in the shared test cluster).
-      await engine.close({ graceful: true });
-      expect(await rollbackPreparedIn(url)).toEqual([]);
-    }
+    });
   }, 120_000);
 
   it('restarts after a failure with the views added while it ran', async () => {
-    const url = await freshDatabase('weir_mv_added');
-    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
-    const engine = createEngine();
-    try {
-      await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
-        SET 'execution.checkpointing.interval' = '100 ms';
-        SET 'restart-strategy.type' = 'fixed-delay';
-        SET 'restart-strategy.fixed-delay.attempts' = '5';
-        SET 'restart-strategy.fixed-delay.delay' = '100 ms';
-        CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
-        CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
-        INSERT INTO t_copy SELECT * FROM t;
-        INSERT INTO t VALUES (1, 1, 10), (2, 2, 20), (3, 1, 30);`);
+    await withViewEngine('100 ms', `SET 'restart-strategy.type' = 'fixed-delay'; SET 'restart-strategy.fixed-delay.attempts' = '5'; SET 'restart-strategy.fixed-delay.delay' = '100 ms';`, async (engine, url) => {
+      await engine.execute(`INSERT INTO t VALUES (1, 1, 10), (2, 2, 20), (3, 1, 30);`);
       for (const view of VIEWS.slice(0, 3)) await engine.execute(`CREATE MATERIALIZED VIEW ${view.name} WITH ('url' = '${url}') AS ${view.query}`);
       const job = await viewsJob(engine);
       await engine.execute('FLUSH');
@@ -207,26 +195,13 @@ describe('a materialized view added to the running job', () => {
       await engine.execute(`UPDATE t SET v = v + 1 WHERE g = 1`);
       await engine.execute('FLUSH');
       for (const view of VIEWS.slice(0, 3)) await expectEqualToBatch(url, view);
-    } finally {
-      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
-      // also hold up logical replication slots in the shared test cluster).
-      await engine.close({ graceful: true });
-      expect(await rollbackPreparedIn(url)).toEqual([]);
-    }
+    });
   }, 60_000);
 
   it('keeps the rows a view wrote early into its open transaction when the next view joins its transaction group', async () => {
-    const url = await freshDatabase('weir_mv_added');
-    const dir = mkdtempSync(join(tmpdir(), 'weir-mv-added-'));
-    const engine = createEngine();
-    try {
+    await withViewEngine('1 h', '', async (engine, url) => {
       // A long interval: the rows below reach the first view's sink between two checkpoints.
-      await engine.execute(`SET 'state.checkpoints.dir' = '${dir}';
-        SET 'execution.checkpointing.interval' = '1 h';
-        CREATE TABLE t (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED);
-        CREATE TABLE t_copy (id INT, g INT, v INT, PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'postgres', 'url' = '${url}', 'table-name' = 't_copy');
-        INSERT INTO t_copy SELECT * FROM t;
-        CREATE MATERIALIZED VIEW early WITH ('url' = '${url}', 'sink.buffer-flush.max-rows' = '1') AS SELECT id, g, v FROM t;`);
+      await engine.execute(`CREATE MATERIALIZED VIEW early WITH ('url' = '${url}', 'sink.buffer-flush.max-rows' = '1') AS SELECT id, g, v FROM t;`);
       const job = await viewsJob(engine);
       const rows = 300;
       await engine.execute(`INSERT INTO t VALUES ${Array.from({ length: rows }, (_, i) => `(${i}, ${i % 3}, ${i})`).join(', ')}`);
@@ -245,11 +220,6 @@ describe('a materialized view added to the running job', () => {
       const markers = await pgQuery<{ sink: string; gid: string }>(url, "SELECT sink, gid FROM weir.sink_commits WHERE job = 'materialized-views' ORDER BY sink");
       expect(markers.map((m) => m.sink)).toEqual(['early', 'joined']);
       expect(new Set(markers.map((m) => m.gid)).size, 'both views committed in one transaction').toBe(1);
-    } finally {
-      // A graceful close commits the last checkpoint: nothing is left prepared (a leftover would
-      // also hold up logical replication slots in the shared test cluster).
-      await engine.close({ graceful: true });
-      expect(await rollbackPreparedIn(url)).toEqual([]);
-    }
+    });
   }, 60_000);
 });
