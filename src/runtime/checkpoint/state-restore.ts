@@ -53,9 +53,9 @@ export async function restoreKeyedState(subtasks: readonly Subtask[], checkpoint
     throw new WeirError('CHECKPOINT_ERROR', `${metadata.kind} ${metadata.checkpointId} was taken with pipeline.max-parallelism ${metadata.maxParallelism}, which can never change (now ${maxParallelism})`);
   }
   failpoint('recovery.during-restore');
-  // Every chain to apply, in order: the files are read (and their checksums verified) one ahead
-  // of the one being decoded, so that reading and hashing, which run off the main thread, overlap
-  // decoding instead of adding to it.
+  // Every chain to apply, in order: the files are read one ahead of the one being decoded, so that
+  // reading, which runs off the main thread, overlaps decoding instead of adding to it (a read's
+  // checksum is verified in slices between turns of the event loop, on the main thread).
   const chains: { subtask: Subtask; oldSubtask: number; files: { file: string; checksum?: string }[]; ownsGroup: (keyGroup: number) => boolean }[] = [];
   for (const subtask of subtasks) {
     const old = metadata.operators[subtask.node.id]!;

@@ -47,8 +47,8 @@
  * an incremental cleanup, as Flink's RocksDB compaction filter does: every write transaction also
  * scans a quarter as many records as it wrote (at least 1,024), from where the last scan stopped,
  * and removes the expired ones the cache does not hold (the scan costs about 2% of a GROUP BY's
- * time; scanning as many as were written cost 7%). Snapshots record each entry's last write, so either backend restores the same
- * expiry; a full snapshot leaves out entries already expired.
+ * time; scanning as many as were written cost 7%). Snapshots record each entry's last write, so
+ * either backend restores the same expiry; a full snapshot leaves out entries already expired.
  */
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
