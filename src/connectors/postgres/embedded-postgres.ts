@@ -31,7 +31,7 @@ export function describeEmbedded(dir: string): string {
   return `the embedded PostgreSQL in ${relative(process.cwd(), dir) || '.'}`;
 }
 
-/** Enough for several sinks of several jobs (each writer pools three connections) and the REPL. */
+/** Enough for the sinks of several jobs (each job run shares a few control connections and one per open transaction per database) and the REPL. */
 const MAX_CONNECTIONS = 256;
 
 /** Prepared transactions PGlite may hold at once. */

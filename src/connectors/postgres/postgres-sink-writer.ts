@@ -35,12 +35,12 @@ import { formatAge, listWeirPrepared } from './leftover-objects.js';
 import { currentSchema, displayTable, MULTISET_HASH_COLUMN, prepareTarget, type QualifiedTable } from './postgres-ddl.js';
 import { writeStatements, type WriteTarget } from './postgres-dml.js';
 import { describeError, sqlState } from './driver-errors.js';
-import { openSinkDatabase, type SinkDatabase } from './postgres-database.js';
 import { parsePostgresSinkOptions, scrubPassword, type ConnectionTarget, type PostgresSinkOptions } from './postgres-options.js';
 import { resolveServer, type ResolvedServer } from './server-resolution.js';
 import { arrayElementType, valueEncoder } from './postgres-types.js';
 import { commitPrepared, listPrepared, prepareStatement, rollbackPrepared, rollForward } from './prepared-transactions.js';
 import { TransactionGroup } from './transaction-group.js';
+import { acquireSinkConnections, type SinkConnections } from './sink-connections.js';
 import { TransactionSession } from './transaction-session.js';
 import { buildGid, gidPrefix, newEpoch, parseGid } from './transaction-ids.js';
 
@@ -52,13 +52,10 @@ export interface PostgresTransactionData {
   readonly subtask: number;
 }
 
-/** Connections per writer: the session of its transactions plus control connections (setup, COMMIT PREPARED). */
-const CONNECTIONS_PER_WRITER = 3;
-
 /** Everything `open` establishes. */
 interface OpenState {
   readonly context: SinkContext;
-  readonly database: SinkDatabase;
+  readonly database: SinkConnections;
   readonly session: TransactionSession;
   readonly target: WriteTarget;
   readonly buffer: ChangeBuffer;
@@ -82,7 +79,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
   #groupPrefix = '';
   /** Buffered rows that make the writer write early; never with the embedded server (see embedded-postgres.ts). */
   #maxBufferedRows: number;
-  #database: SinkDatabase | undefined;
+  #database: SinkConnections | undefined;
   #state: OpenState | undefined;
   #restored = false;
   #queue: Promise<unknown> = Promise.resolve();
@@ -125,8 +122,8 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     if (this.#server.embedded) this.#maxBufferedRows = Infinity;
     const connection = this.#server.connection;
     this.#connection = connection;
-    const database = openSinkDatabase(connection.config, applicationName(this.#job, this.#sink, context.subtask), CONNECTIONS_PER_WRITER, (error) =>
-      context.warn(`${this.#label}: an idle connection to ${connection.display} failed: ${this.#scrub(error.message)}`),
+    const database = acquireSinkConnections(context.run, this.#job, connection.config, (error) =>
+      context.warn(`postgres sinks of job '${this.#job}': an idle connection to ${connection.display} failed: ${this.#scrub(error.message)}`),
     );
     this.#database = database;
     const maxPrepared = await this.#control(`connect to ${connection.display}`, async () => {
@@ -149,7 +146,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     };
     const buffer =
       this.#spec.multiset === true ? new MultisetBuffer(target.encoders) : target.keyIndexes.length === 0 ? new AppendBuffer() : new UpsertBuffer(target.keyIndexes, target.encoders);
-    const session = await this.#control(`connect to ${connection.display}`, () => TransactionSession.open(database.pool, this.#label));
+    const session = new TransactionSession(database.sessions, this.#label);
     this.#state = { context, database, session, target, buffer };
     if (this.#options.semantic === 'exactly-once' && this.#options.transactionGroup !== undefined && context.run !== undefined) {
       this.#joinGroup(context.run, this.#options.transactionGroup, database);
@@ -168,8 +165,8 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
    * jobs that are gone (this sink's own were resolved above), they hold row locks and keep VACUUM
    * from cleaning up, and only a recovery of their job or a person finishes them.
    */
-  async #warnOldPrepared(database: SinkDatabase, context: SinkContext): Promise<void> {
-    const old = (await this.#control('list prepared transactions', () => listWeirPrepared(database.pool))).filter((t) => t.ageMs >= this.#options.preparedWarnAgeMs);
+  async #warnOldPrepared(database: SinkConnections, context: SinkContext): Promise<void> {
+    const old = (await this.#control('list prepared transactions', () => listWeirPrepared(database.control))).filter((t) => t.ageMs >= this.#options.preparedWarnAgeMs);
     if (old.length === 0) return;
     const shown = old.slice(0, 3).map((t) => `${t.gid} (database ${t.database}, prepared ${formatAge(t.ageMs)} ago)`);
     context.warn(
@@ -183,7 +180,7 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
    * writes at once. Alone, it writes early as a sink without a group does, and the group's
    * transaction continues the one its early writes opened.
    */
-  #joinGroup(run: object, name: string, database: SinkDatabase): void {
+  #joinGroup(run: object, name: string, database: SinkConnections): void {
     const groupSink = `group-${name}`;
     this.#group = TransactionGroup.join(run, `${name}\u0000${this.#connection!.display}`, this, (checkpointId, epoch) => buildGid(this.#job, groupSink, 0, checkpointId, epoch), async (session, gid, statements) => {
       if (!session.inTransaction) await session.begin();
@@ -289,7 +286,13 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       const data = this.#dataOf(transaction);
       if (data.gid === null) continue;
       const marker: Marker = { job: data.job, sink: data.sink, subtask: data.subtask, checkpointId: transaction.checkpointId, gid: data.gid };
-      await this.#control(`commit prepared transaction ${data.gid} of checkpoint ${transaction.checkpointId}`, () => commitPrepared(database.db, this.#label, marker));
+      const commit = async (): Promise<void> => {
+        await commitPrepared(database.db, this.#label, marker);
+      };
+      const group = this.#group;
+      await this.#control(`commit prepared transaction ${data.gid} of checkpoint ${transaction.checkpointId}`, () =>
+        group !== undefined && data.gid!.startsWith(this.#groupPrefix) ? group.commitOnce(data.gid!, transaction.checkpointId, commit) : commit(),
+      );
       this.#prepared.delete(data.gid);
     }
   }
@@ -353,21 +356,17 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
       await this.#queue;
     } else if (state !== undefined) {
       await this.#queue;
-      if (!state.session.inTransaction) state.session.release();
-      else {
+      if (state.session.inTransaction) {
         // The transaction was not prepared: its rows belong to a checkpoint that did not complete.
-        await state.session.rollback().then(
-          () => state.session.release(),
-          (error: unknown) => {
-            state.session.destroy();
-            state.context.warn(`${this.#label}: could not roll back its unprepared transaction on close (the server rolls it back as the connection closes): ${this.#scrub(describeError(error))}`);
-          },
-        );
+        await state.session.rollback().catch((error: unknown) => {
+          state.context.warn(`${this.#label}: could not roll back its unprepared transaction on close (the server rolls it back as the connection closes): ${this.#scrub(describeError(error))}`);
+        });
       }
+      state.session.destroy();
     }
     const database = this.#database;
     this.#database = undefined;
-    await database?.db.destroy();
+    await database?.release();
     const server = this.#server;
     this.#server = undefined;
     await server?.release();
@@ -508,9 +507,4 @@ export class PostgresSinkWriter implements TransactionalSinkWriter {
     if (this.#state === undefined) throw new WeirError('INTERNAL_ERROR', `${this.#label} was used before it was opened or after it was closed`);
     return this.#state;
   }
-}
-
-/** `weir <job> <sink> <subtask>` as the sessions' application_name (PostgreSQL keeps 63 bytes), so that operators can see whose sessions these are. */
-function applicationName(job: string, sink: string, subtask: number): string {
-  return `weir ${job} ${sink} ${subtask}`.replace(/[^\x20-\x7e]/g, '?').slice(0, 63);
 }

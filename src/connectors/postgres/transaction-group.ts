@@ -7,7 +7,8 @@
  *
  * Each member still writes its own marker row (job, sink, subtask, checkpoint) with the group's
  * gid, so that each member's commit and recovery work as for a sink alone: the first member to
- * commit a gid commits it, the others find it gone and its marker present. The gid's sink field is
+ * commit a gid commits it, the others wait for that commit ({@link commitOnce}) instead of each
+ * sending COMMIT PREPARED to find the gid gone and its marker present. The gid's sink field is
  * `group-<name>`; leftovers of that prefix are resolved once per group (see {@link resolveOnce}).
  * A group of one member uses the member's own gid, so a sink alone commits exactly as without it.
  *
@@ -45,6 +46,8 @@ export class TransactionGroup {
   readonly epoch = newEpoch();
   private readonly members = new Set<object>();
   private readonly rounds = new Map<number, Round>();
+  /** The commits of the group's gids under way or done, by gid, with their checkpoints (recent ones only). */
+  private readonly commits = new Map<string, { readonly checkpointId: number; readonly done: Promise<void> }>();
   private resolution: Promise<void> | undefined;
 
   private constructor(
@@ -116,6 +119,28 @@ export class TransactionGroup {
     return this.resolution;
   }
 
+  /**
+   * Runs `commit` (COMMIT PREPARED of the group's `gid`, prepared for `checkpointId`) once for all
+   * members: a member calling later waits for the same commit and shares its outcome. A failed
+   * commit is forgotten, so that the next call tries again. Commits more than
+   * {@link REMEMBERED_CHECKPOINTS} checkpoints older than the newest are forgotten (members commit
+   * in checkpoint order and at most a few checkpoints apart).
+   */
+  commitOnce(gid: string, checkpointId: number, commit: () => Promise<unknown>): Promise<void> {
+    const known = this.commits.get(gid);
+    if (known !== undefined) return known.done;
+    const done = commit().then(
+      () => undefined,
+      (error: unknown) => {
+        if (this.commits.get(gid)?.done === done) this.commits.delete(gid);
+        throw error;
+      },
+    );
+    this.commits.set(gid, { checkpointId, done });
+    for (const [old, { checkpointId: id }] of this.commits) if (id < checkpointId - REMEMBERED_CHECKPOINTS) this.commits.delete(old);
+    return done;
+  }
+
   private completeRounds(): void {
     for (const [checkpointId, round] of this.rounds) {
       if (![...this.members].every((m) => round.contributions.has(m))) continue;
@@ -133,6 +158,9 @@ export class TransactionGroup {
     }
   }
 }
+
+/** How many checkpoints back {@link TransactionGroup.commitOnce} remembers a commit. */
+const REMEMBERED_CHECKPOINTS = 16;
 
 /** The groups of each job run (the run object is the job execution; see SinkContext.run). */
 const groups = new WeakMap<object, Map<string, TransactionGroup>>();

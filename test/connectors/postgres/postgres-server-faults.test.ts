@@ -126,7 +126,10 @@ describe('a PREPARE that fails', () => {
   it('refuses a PREPARE the server answers with ROLLBACK (no transaction was open: its writes were autocommitted)', async () => {
     const pool = new pg.Pool({ connectionString: cluster.url, max: 1 });
     try {
-      const session = await TransactionSession.open(pool, "postgres sink 'tag'");
+      const session = new TransactionSession(pool, "postgres sink 'tag'");
+      await session.begin();
+      // The transaction ends behind the session's back, as an autocommitted write would leave it.
+      await session.run(CompiledQuery.raw('COMMIT'));
       const statement = { compile: () => CompiledQuery.raw("PREPARE TRANSACTION 'weir1.j.s.0.1.e'") };
       await expect(session.prepare('weir1.j.s.0.1.e', statement)).rejects.toThrow(
         new WeirError(
@@ -134,7 +137,8 @@ describe('a PREPARE that fails', () => {
           "postgres sink 'tag': PREPARE TRANSACTION 'weir1.j.s.0.1.e' answered ROLLBACK instead of PREPARE: the transaction was not prepared, so its rows were committed without two-phase commit or lost",
         ),
       );
-      session.release();
+      expect(session.inTransaction).toBe(false);
+      expect(pool.idleCount, 'the session gave its client back').toBe(1);
     } finally {
       await pool.end();
     }
