@@ -109,6 +109,8 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
   private readonly sourceRuns = new Map<SourceTask, Promise<void>>();
   /** Source runs started so far, removed ones included: {@link allSourcesEnded} waits again when it grew. */
   private sourcesStarted = 0;
+  /** Wakes {@link allSourcesEnded} when sources start (a part added), so that it waits for them too. */
+  private sourcesGrew: (() => void) | undefined;
 
   constructor(
     graph: JobGraph,
@@ -219,14 +221,19 @@ export class JobExecution implements SourceTaskHost, BarrierHandler {
       this.sourceRuns.set(subtask.source, subtask.source.run());
       this.sourcesStarted++;
     }
+    this.sourcesGrew?.();
   }
 
-  /** Resolves once every source subtask has ended, those of parts added meanwhile too; rejects with the first failure. */
+  /**
+   * Resolves once every source subtask has ended, those of parts added meanwhile too; rejects with
+   * the first failure — of a part added later too, while the earlier sources still run.
+   */
   private async allSourcesEnded(): Promise<void> {
-    let awaited = -1;
-    while (awaited !== this.sourcesStarted) {
-      awaited = this.sourcesStarted;
-      await Promise.all(this.sourceRuns.values());
+    for (;;) {
+      const awaited = this.sourcesStarted;
+      const grew = new Promise<'grew'>((resolve) => (this.sourcesGrew = () => resolve('grew')));
+      const outcome = await Promise.race([Promise.all(this.sourceRuns.values()).then(() => 'ended' as const), grew]);
+      if (outcome === 'ended' && awaited === this.sourcesStarted) return;
     }
   }
 
