@@ -42,6 +42,12 @@ export interface MaterializedViewHost {
   removeParts(job: JobHandle, graph: JobGraph, parts: ReadonlySet<string>, key: string): Promise<boolean>;
   /** The session's settings a job runs under beyond its plan; a part is added only to a job started under the same. */
   jobSettings(): string;
+  /**
+   * Returns once the views' job has read what the tables it reads held and committed a checkpoint
+   * of it — the new view's table then holds its query's answer over them (unless the session asks
+   * for background creation); throws when that fails.
+   */
+  initialContents(job: JobHandle): Promise<void>;
   /** The readable and droppable tables of a connector, if it has them. */
   tablesOf(connector: string): ExternalTables | undefined;
   warn(message: string): void;
@@ -77,10 +83,13 @@ export class MaterializedViews {
 
   /**
    * CREATE MATERIALIZED VIEW: defines the view and, with `run`, adds it to the running views' job
-   * (or, when that job cannot take it, restarts the job with it). A view that cannot start is
-   * removed again; the other views run on without it (started again, if they were stopped). The job
-   * always takes checkpoints (every second unless `execution.checkpointing.interval` says
-   * otherwise), since its sinks commit with them.
+   * (or, when that job cannot take it, restarts the job with it), and returns once the view's table
+   * holds its query's answer over what its tables held (see
+   * {@link MaterializedViewHost.initialContents}), as RisingWave's CREATE returns after its
+   * backfill. A view that cannot start, or fails before that, is removed again; the other views
+   * run on without it (started again, if they were stopped). The job always takes checkpoints
+   * (every second unless `execution.checkpointing.interval` says otherwise), since its sinks
+   * commit with them.
    */
   async create(statement: CreateMaterializedViewStatement, text: string, binder: BinderContext, run = true, instance?: string): Promise<StatementResult> {
     const { catalog } = this.host;
@@ -105,20 +114,26 @@ export class MaterializedViews {
     catalog.addMaterializedView(view, statement.name.span);
     if (!run) return ok(`Materialized view '${name}' defined; it is not maintained by this process.`);
     let failure: unknown;
+    let started = false;
     try {
-      const added = await this.addToRunning(name);
-      if (added !== undefined) return added;
-      const result = await this.restart();
-      if (result.kind !== 'job' || result.job.status !== 'FAILED') return result;
-      failure = result.job.error;
+      const result = (await this.addToRunning(name)) ?? (await this.restart());
+      if (result.kind !== 'job') return result;
+      if (result.job.status === 'FAILED') {
+        failure = result.job.error;
+      } else {
+        started = true;
+        await this.host.initialContents(result.job);
+        return result;
+      }
     } catch (error) {
       failure = error;
     }
-    // The new view could not start (say, its database is unreachable): the views that ran before
-    // must not stay down with it, so they start again without it.
+    // The new view could not start (say, its database is unreachable) or failed before it held its
+    // query's answer: the views that ran before must not stay down with it, nor run with its part,
+    // so they start again without it.
     this.views.delete(name);
     catalog.dropMaterializedView(name, { ifExists: true });
-    if (this.views.size > 0 && this.running?.status !== 'RUNNING') {
+    if ((this.views.size > 0 && this.running?.status !== 'RUNNING') || (started && this.running !== undefined)) {
       await this.restart().catch((error: unknown) => this.host.warn(`the other materialized views did not start again: ${error instanceof Error ? error.message : String(error)}`));
     }
     throw failure;

@@ -51,6 +51,11 @@ export const KNOWN_SETTINGS: Readonly<Record<string, SettingSpec>> = {
     description: 'an updating query into a sink whose primary key is no key of the query needs ON CONFLICT (else the latest row of a key wins)',
     validate: oneOf('true', 'false'),
   },
+  background_ddl: {
+    default: 'false',
+    description: "CREATE MATERIALIZED VIEW returns at once instead of when the view holds its query's answer over what its tables hold (RisingWave's name)",
+    validate: oneOf('true', 'false'),
+  },
   'table.local-time-zone': {
     default: 'default',
     description: "the zone TIMESTAMP_LTZ values are shown and computed in: 'default' (the process's zone), a region id ('Asia/Shanghai', 'UTC') or an offset ('GMT+08:00')",

@@ -120,6 +120,7 @@ export class Session {
       addPart: (job, graph, part, sinks, key) => this.addPart(job, graph, part, sinks, key),
       removeParts: (job, graph, parts, key) => job.removeParts(withJobIdentity(graph, key, this.config.get('execution.runtime-mode') === 'batch'), parts),
       jobSettings: () => this.jobSettings(),
+      initialContents: (job) => (this.config.getBoolean('background_ddl') ? Promise.resolve() : this.initialContents(job)),
       tablesOf: (connector) => byName.get(connector)?.tables,
       warn: this.onWarning,
     });
@@ -671,6 +672,29 @@ export class Session {
     return ok(running.length === 0 ? 'No running job takes checkpoints; nothing to flush.' : `Flushed ${running.length} job(s): ${paths.map((p) => p.replace(/^.*\//, '')).join(', ')} committed.`);
   }
 
+  /**
+   * Waits until the views' `job` has read what the tables held and committed a checkpoint of it.
+   * Fails with the job's failure when the job fails meanwhile (say, the new view divides by zero
+   * over a row it read), whether or not the restart strategy restarts it.
+   */
+  private async initialContents(job: JobHandle): Promise<void> {
+    const failuresBefore = job.failures().length;
+    const failed = (): unknown => (job.failures().length > failuresBefore ? job.failures().at(-1)!.error : undefined);
+    let settled: { readonly error?: unknown } | undefined;
+    // The job's failure takes precedence over what it does to the commit (an aborted checkpoint, or one that waits for a restart).
+    void (async (): Promise<void> => {
+      await this.readersCaughtUp();
+      await job.commitNow(false);
+    })().then(
+      () => (settled = {}),
+      (error: unknown) => (settled = { error }),
+    );
+    while (settled === undefined && failed() === undefined) await new Promise((resolve) => setTimeout(resolve, FAILURE_POLL_MS));
+    const failure = failed();
+    if (failure !== undefined) throw failure;
+    if (settled !== undefined && 'error' in settled) throw settled.error;
+  }
+
   /** What the tables that running jobs read hold (see SourceFactory.writtenMark): a change means a write. */
   private writtenMark(): number {
     return [...this.connectorsByName.values()].reduce((sum, c) => sum + (c.source?.writtenMark?.() ?? 0), 0);
@@ -699,6 +723,9 @@ export class Session {
 }
 
 /** What DROP <object> removes from the store. */
+/** How often CREATE MATERIALIZED VIEW, waiting for the view's first commit, looks for a failure of the views' job. */
+const FAILURE_POLL_MS = 5;
+
 const STORED_KINDS: Partial<Record<Extract<Statement, { kind: 'drop' }>['object'], StoredKind>> = {
   TABLE: 'table',
   VIEW: 'view',

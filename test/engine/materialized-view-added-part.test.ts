@@ -2,8 +2,9 @@
  * CREATE MATERIALIZED VIEW adds the view to the running views' job at a checkpoint boundary: the
  * earlier views never stop (the same job, no savepoint, no restart) and stay exactly-once and equal
  * to their query while rows keep arriving; every checkpoint still commits all views in one
- * transaction; a view that was alone and had written early into its open transaction keeps those
- * rows when the next view joins its transaction group. DROP MATERIALIZED VIEW removes the view at a
+ * transaction; CREATE returns once the views hold their answer over the rows written before it;
+ * the views share a few connections; a view that was alone and had written early into its open
+ * transaction keeps those rows when the next view joins its transaction group. DROP MATERIALIZED VIEW removes the view at a
  * checkpoint boundary the same way; a changed job setting makes the next CREATE restart the job
  * under it instead.
  */
@@ -11,6 +12,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { CONTROL_CONNECTIONS } from '../../src/connectors/postgres/sink-connections.js';
 import { createEngine, type Engine } from '../../src/engine/engine.js';
 import type { JobHandle } from '../../src/engine/job-handle.js';
 import { freshDatabase, pgQuery, rollbackPreparedIn } from '../support/pg-query.js';
@@ -41,6 +43,13 @@ async function viewsJob(engine: Engine): Promise<JobHandle> {
   const jobs = engine.session.jobs().filter((j) => j.name.startsWith('materialized views'));
   expect(jobs.length).toBeGreaterThan(0);
   return jobs.at(-1)!;
+}
+
+/** The job keeping the mirror `t_copy` of `t`. */
+function mirrorJob(engine: Engine): JobHandle {
+  const job = engine.session.jobs().find((j) => j.name.includes('t_copy'));
+  expect(job, 'the mirror job').toBeDefined();
+  return job!;
 }
 
 async function expectEqualToBatch(url: string, view: View): Promise<void> {
@@ -99,11 +108,14 @@ describe('a materialized view added to the running job', () => {
         expect(job).toBe(first);
         expect(job.status).toBe('RUNNING');
         expect(job.name).toBe(`materialized views (${VIEWS.slice(0, i + 1).map((v) => v.name).join(', ')})`);
-        if (i % 2 === 1) {
-          await engine.execute('FLUSH');
-          for (const earlier of VIEWS.slice(0, i + 1)) await expectEqualToBatch(url, earlier);
-        }
+        // CREATE returned once the views held the answer over the rows written before it: no FLUSH,
+        // only the mirror's job (which read those rows before CREATE returned) commits them too.
+        await mirrorJob(engine).commitNow(false);
+        for (const earlier of VIEWS.slice(0, i + 1)) await expectEqualToBatch(url, earlier);
       }
+      // The views share their connections: a few control connections and one for the open transaction, not some each.
+      const connections = await pgQuery<{ n: number }>(url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'weir materialized-views'");
+      expect(connections[0]!.n).toBeLessThanOrEqual(CONTROL_CONNECTIONS + 1);
       await round();
       await engine.execute('FLUSH');
       for (const view of VIEWS) await expectEqualToBatch(url, view);
@@ -184,8 +196,11 @@ describe('a materialized view added to the running job', () => {
       for (const view of VIEWS.slice(0, 3)) await engine.execute(`CREATE MATERIALIZED VIEW ${view.name} WITH ('url' = '${url}') AS ${view.query}`);
       const job = await viewsJob(engine);
       await engine.execute('FLUSH');
-      // Cut the views' connections: their next statement fails, and the job restarts.
-      await pgQuery(url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name LIKE 'weir materialized-views %'");
+      // The next write into per_group fails once (a sequence is not rolled back with its transaction), and the job restarts.
+      await pgQuery(url, `CREATE SEQUENCE fail_once;
+        CREATE FUNCTION fail_once() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN IF nextval('fail_once') = 1 THEN RAISE EXCEPTION 'injected failure'; END IF; RETURN NEW; END $$;
+        CREATE TRIGGER fail_once BEFORE INSERT OR UPDATE ON per_group FOR EACH ROW EXECUTE FUNCTION fail_once()`);
+      await engine.execute(`INSERT INTO t VALUES (6, 1, 60)`);
       for (let waited = 0; job.restarts === 0 || job.status !== 'RUNNING'; waited++) {
         expect(waited, 'the job restarted').toBeLessThan(1000);
         await new Promise((resolve) => setTimeout(resolve, 10));
@@ -195,6 +210,23 @@ describe('a materialized view added to the running job', () => {
       await engine.execute(`UPDATE t SET v = v + 1 WHERE g = 1`);
       await engine.execute('FLUSH');
       for (const view of VIEWS.slice(0, 3)) await expectEqualToBatch(url, view);
+      const [fired] = await pgQuery<{ last_value: string }>(url, 'SELECT last_value FROM fail_once');
+      expect(Number(fired!.last_value), 'the trigger failed one write and let the later ones pass').toBeGreaterThan(1);
+    });
+  }, 60_000);
+
+  it('fails a CREATE whose view fails before it holds its answer, and runs the other views on without it', async () => {
+    await withViewEngine('100 ms', '', async (engine, url) => {
+      await engine.execute(`INSERT INTO t VALUES (1, 1, 10), (2, 2, 0), (3, 1, 30)`);
+      await engine.execute(`CREATE MATERIALIZED VIEW per_group WITH ('url' = '${url}') AS ${VIEWS[0]!.query}`);
+      await expect(engine.execute(`CREATE MATERIALIZED VIEW quotients WITH ('url' = '${url}') AS SELECT id, 100 / v AS q FROM t`)).rejects.toThrow(/division by zero/i);
+      expect(engine.session.catalog.materializedView('quotients')).toBeUndefined();
+      const job = await viewsJob(engine);
+      expect(job.status).toBe('RUNNING');
+      expect(job.name).toBe('materialized views (per_group)');
+      await engine.execute(`INSERT INTO t VALUES (4, 2, 40)`);
+      await engine.execute('FLUSH');
+      await expectEqualToBatch(url, VIEWS[0]!);
     });
   }, 60_000);
 
@@ -210,14 +242,17 @@ describe('a materialized view added to the running job', () => {
         expect(waited, 'the view read the rows').toBeLessThan(500);
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      const open = await pgQuery<{ n: number }>(url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND application_name LIKE 'weir materialized-views early%'");
+      const open = await pgQuery<{ n: number }>(url, "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'idle in transaction' AND application_name = 'weir materialized-views'");
       expect(open, 'the first view holds an open transaction with its early writes').toEqual([{ n: 1 }]);
       await engine.execute(`CREATE MATERIALIZED VIEW joined WITH ('url' = '${url}') AS SELECT g, COUNT(*) AS n FROM t GROUP BY g`);
       expect(await viewsJob(engine)).toBe(job);
       await engine.execute('FLUSH');
       await expectEqualToBatch(url, { name: 'early', query: 'SELECT id, g, v FROM t', columns: 'id, g, v' });
       await expectEqualToBatch(url, { name: 'joined', query: 'SELECT g, COUNT(*) AS n FROM t GROUP BY g', columns: 'g, n' });
-      const markers = await pgQuery<{ sink: string; gid: string }>(url, "SELECT sink, gid FROM weir.sink_commits WHERE job = 'materialized-views' ORDER BY sink");
+      const markers = await pgQuery<{ sink: string; gid: string }>(
+        url,
+        "SELECT sink, gid FROM weir.sink_commits WHERE job = 'materialized-views' AND checkpoint_id = (SELECT max(checkpoint_id) FROM weir.sink_commits) ORDER BY sink",
+      );
       expect(markers.map((m) => m.sink)).toEqual(['early', 'joined']);
       expect(new Set(markers.map((m) => m.gid)).size, 'both views committed in one transaction').toBe(1);
     });
