@@ -34,6 +34,13 @@ export interface OrderLimitClauses {
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Expr;
   readonly offset?: Expr;
+  /**
+   * The output columns (by name) within each value of which the rows are ordered and limited (a
+   * correlated subquery's correlation columns, see bind-subquery.ts): a Top-N partitioned by them.
+   * Without ORDER BY, the rows are then ordered by all the other columns (so that which rows a
+   * LIMIT keeps does not depend on arrival order).
+   */
+  readonly limitPartition?: readonly string[];
 }
 
 /**
@@ -65,13 +72,18 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   const count = rowCount(limit, 'LIMIT');
   const skip = offset === undefined ? 0 : rowCount(offset, 'OFFSET');
   const width = result.schema.length;
+  const partitionKeys = (clauses.limitPartition ?? []).map((name) => {
+    const index = result.schema.findIndex((f) => f.name === name);
+    if (index < 0) throw new WeirError('INTERNAL_ERROR', `the LIMIT's partition column '${name}' is not an output column`, { span: limit.span });
+    return index;
+  });
   const output: ExprBindContext = { scope: Scope.of(result.schema, undefined), functions: ctx.functions, clause: 'ORDER BY' };
   // Columns computed for ORDER BY besides the result's: over the result's columns, or over
   // `projection.input`, named after the FROM column they read when that name is free.
   const hidden: ScalarExpr[] = [];
   const hiddenNames: string[] = [];
   const readsFrom = projection !== undefined && orderBy.some((item) => !readsOutput(item.expr, result.schema));
-  const orderKeys: OrderKey[] = orderBy.map((item) => {
+  const written: OrderKey[] = orderBy.map((item) => {
     const position = positionOf(item.expr, width);
     if (position !== undefined) return orderKey(position, item.descending, item.nullsFirst);
     const fromInput = projection !== undefined && !readsOutput(item.expr, result.schema);
@@ -84,6 +96,8 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
     hidden.push(bound);
     return orderKey(width + hidden.length - 1, item.descending, item.nullsFirst);
   });
+  // (A partitioned LIMIT without ORDER BY: by every column but the partition's, ascending.)
+  const orderKeys = clauses.limitPartition === undefined || orderBy.length > 0 ? written : result.schema.flatMap((_, i) => (partitionKeys.includes(i) ? [] : [orderKey(i, false, undefined)]));
   let input = result.plan;
   if (hidden.length > 0) {
     const exprs = readsFrom ? [...projection!.exprs, ...hidden] : [...result.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...hidden];
@@ -93,7 +107,7 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   const rank: LogicalNode = LogicalRank.create({
     rankType: 'ROW_NUMBER',
     input,
-    partitionKeys: [],
+    partitionKeys,
     orderKeys,
     range: { start: skip + 1, end: skip + count },
     outputNumber: false,
@@ -104,7 +118,7 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
 }
 
 /** The count of LIMIT, FETCH or OFFSET: a non-negative integer literal. */
-function rowCount(expr: Expr, clause: 'LIMIT' | 'OFFSET'): number {
+export function rowCount(expr: Expr, clause: 'LIMIT' | 'OFFSET'): number {
   if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text) && Number.isSafeInteger(Number(expr.text))) return Number(expr.text);
   throw new WeirError('INVALID_ARGUMENT', `${clause} takes a non-negative integer`, { span: expr.span });
 }

@@ -25,6 +25,7 @@ import { planJoin } from '../../plan/logical/join-condition.js';
 import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
+import { rowCount } from './bind-order-limit.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 import { Scope } from './scope.js';
@@ -359,7 +360,8 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
   }
   if (query.limit !== undefined || query.offset !== undefined) {
-    throw new WeirError('UNSUPPORTED', `LIMIT and OFFSET are not supported in a correlated subquery ${sql}`, { span, hint: 'drop the LIMIT, or compute the rows per outer value with ROW_NUMBER() OVER (PARTITION BY ...) and join them' });
+    const limited = withoutNeedlessLimit(query, use, globalAggregate, sql);
+    if (limited !== query) return bindSubquery(limited, outer, ctx, use, span);
   }
   if (globalAggregate && query.having !== undefined) {
     // (One whose HAVING reads an aggregate is bound as scalar subqueries: see withoutGlobalHaving in bind-expr.ts.)
@@ -368,14 +370,17 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   // An aggregating or scalar subquery is computed once per correlation value. Correlated by
   // equalities of an inner column with an outer expression, the inner columns are its grouping
   // keys; by any other condition, it is computed once per distinct value of the outer columns.
-  const needsEquality = grouped || use === 'scalar';
+  // With LIMIT / OFFSET, the rows are limited per value of the inner columns the correlation
+  // reads (a Top-N partitioned by them): each must be compared alone with an outer expression.
+  const limited = query.limit !== undefined || query.offset !== undefined;
+  const needsEquality = grouped || use === 'scalar' || limited;
   const isEquality = (conjunct: Expr): boolean =>
     conjunct.kind === 'binary' && conjunct.op === '=' && [conjunct.left, conjunct.right].some((side, i) => {
       const other = i === 0 ? conjunct.right : conjunct.left;
-      const innerSide = grouped ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
+      const innerSide = grouped || limited ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql);
+  if (needsEquality && !correlated.every(isEquality)) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql), query);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -398,13 +403,45 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
     items,
     ...(local.length === 0 ? { where: undefined } : { where: local.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })) }),
     groupBy: grouped ? [...query.groupBy, ...corItems.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+    ...(limited ? { limitPartition: corItems.map((_, i) => `$cor${i}`) } : {}),
   };
   const relation = bindRefusingOuter(modified, outer, ctx, sql);
   const width = relation.schema.length - corItems.length;
   const subScope = new Scope(relation.schema.map((f, i) => ({ qualifier: '$sq', name: i < width ? `$v${i}` : f.name, type: f.type })));
   const scope = outer!.concat(subScope);
   const correlation = rewritten.map((c) => bindExpr(c, { scope, functions: ctx.functions, clause: 'WHERE' }));
-  return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
+  return withLimitedRows({ plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql }, query);
+}
+
+/**
+ * A correlated subquery's LIMIT / OFFSET where it changes nothing, dropped (the query returned as
+ * it is otherwise): EXISTS with LIMIT n > 0 and no OFFSET is EXISTS without them (ORDER BY too),
+ * and a subquery that aggregates without GROUP BY, one row per correlation value, is unchanged
+ * by LIMIT n > 0 without OFFSET (LIMIT 0 or an OFFSET over it is refused). EXISTS otherwise drops
+ * its ORDER BY, which does not change whether rows are left.
+ */
+function withoutNeedlessLimit(query: SelectQuery, use: SubqueryUse, globalAggregate: boolean, sql: string): SelectQuery {
+  const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');
+  const skip = query.offset === undefined ? 0 : rowCount(query.offset, 'OFFSET');
+  const unlimited: SelectQuery = { ...query, orderBy: [], limit: undefined, offset: undefined };
+  if (globalAggregate) {
+    if (count !== undefined && count > 0 && skip === 0) return unlimited;
+    const clause = count === 0 ? query.limit! : query.offset ?? query.limit!;
+    throw new WeirError('UNSUPPORTED', `${count === 0 ? 'LIMIT 0' : 'OFFSET'} is not supported in a correlated subquery that aggregates without GROUP BY ${sql} (its one row per outer row would be dropped)`, {
+      span: clause.span,
+      hint: 'drop the LIMIT / OFFSET, or write the condition it stands for in the outer query',
+    });
+  }
+  if (use === 'exists' && count !== undefined && count > 0 && skip === 0) return unlimited;
+  // (Whether rows exist past an OFFSET does not depend on their order.)
+  if (use === 'exists' && query.orderBy.length > 0) return { ...query, orderBy: [] };
+  return query;
+}
+
+/** A bound subquery with the LIMIT of `query` (if any): a scalar one of LIMIT 0 or 1 has at most one row per correlation value. */
+function withLimitedRows(bound: BoundSubquery, query: SelectQuery): BoundSubquery {
+  const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');
+  return count !== undefined && count <= 1 && !bound.singleRow ? { ...bound, singleRow: true } : bound;
 }
 
 /** The name of the distinct outer values a subquery correlated by non-equalities is joined with. */
@@ -445,6 +482,7 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
     where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
     groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+    ...(query.limit !== undefined || query.offset !== undefined ? { limitPartition: valueRefs.map((_, i) => `$cor${i}`) } : {}),
   };
   const relation = bindRefusingOuter(modified, outer, ctx.withBoundRelation(OUTER_VALUES, { plan: placeholder, schema: placeholder.schema }), sql);
   const width = relation.schema.length - outerRefs.length;
