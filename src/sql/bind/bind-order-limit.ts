@@ -26,6 +26,7 @@ import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type LogicalNode, LogicalProject, LogicalRank } from '../../plan/logical/logical-node.js';
 import type { Expr, OrderItem } from '../parse/ast.js';
 import { bindExpr, visitExpr, type ExprBindContext } from './bind-expr.js';
+import { rowCount } from './literal-values.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -115,12 +116,6 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   if (hidden.length === 0) return { plan: rank, schema: result.schema };
   const exprs = result.schema.map((f, i) => Exprs.inputRef(i, f.type));
   return { plan: LogicalProject.create({ input: rank, exprs, names: result.schema.map((f) => f.name) }), schema: result.schema };
-}
-
-/** The count of LIMIT, FETCH or OFFSET: a non-negative integer literal. */
-export function rowCount(expr: Expr, clause: 'LIMIT' | 'OFFSET'): number {
-  if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text) && Number.isSafeInteger(Number(expr.text))) return Number(expr.text);
-  throw new WeirError('INVALID_ARGUMENT', `${clause} takes a non-negative integer`, { span: expr.span });
 }
 
 /** The column a 1-based position names (`ORDER BY 2`), or undefined when the item is not a number. */

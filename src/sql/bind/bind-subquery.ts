@@ -25,9 +25,9 @@ import { planJoin } from '../../plan/logical/join-condition.js';
 import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
-import { rowCount } from './bind-order-limit.js';
 import { bindFrom, bindQuery } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
+import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
 
 /**
