@@ -355,7 +355,9 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
   refuseDistantReferences(query, innerScope, outer, ctx.outerScopes, sql);
   const correlated = conjuncts.filter((c) => columnRefs(c).some(isOuter));
-  if (correlated.length === 0) {
+  // ORDER BY ... LIMIT may order by outer columns too (`ORDER BY ABS(u.v - t.x) LIMIT 1`).
+  const readsOuterInOrder = (query.limit !== undefined || query.offset !== undefined) && query.orderBy.some((item) => columnRefs(item.expr).some((ref) => isOuterInOrder(query, ref, isOuter)));
+  if (correlated.length === 0 && !readsOuterInOrder) {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
   }
@@ -380,7 +382,7 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
       const innerSide = grouped || limited ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (needsEquality && !correlated.every(isEquality)) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql), query);
+  if (readsOuterInOrder || (needsEquality && !correlated.every(isEquality))) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql), query);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -470,7 +472,10 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     }
     return `$k${index}`;
   };
-  const where = conjuncts.map((c) => (correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? { kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(valueName(ref), ref.span)] } : ref)) : c));
+  const toValue = (ref: ColumnRef): ColumnRef => ({ kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(valueName(ref), ref.span)] });
+  const where = conjuncts.map((c) => (correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? toValue(ref) : ref)) : c));
+  // (An ORDER BY ... LIMIT that reads outer columns orders each outer value's rows by their values.)
+  const orderBy = query.limit === undefined && query.offset === undefined ? query.orderBy : query.orderBy.map((item) => ({ ...item, expr: mapColumnRefs(item.expr, (ref) => (isOuterInOrder(query, ref, isOuter) ? toValue(ref) : ref)) }));
   const outerExprs = outerRefs.map((ref) => bindExpr(ref, { scope: outer, functions: ctx.functions, clause: 'WHERE' }));
   const placeholder = LogicalValues.create({ rows: [], columns: outerExprs.map((e, i) => ({ name: `$k${i}`, type: withoutTimeAttribute(e.type) })) });
   const span = query.span;
@@ -480,7 +485,8 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     ...query,
     items: [...items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
     from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
-    where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
+    where: where.length === 0 ? undefined : where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
+    orderBy,
     groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
     ...(query.limit !== undefined || query.offset !== undefined ? { limitPartition: valueRefs.map((_, i) => `$cor${i}`) } : {}),
   };
@@ -489,6 +495,13 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const correlation = outerExprs.map((e, i) => Exprs.call('IS NOT DISTINCT FROM', [e, Exprs.inputRef(outer.columns.length + width + i, relation.schema[width + i]!.type)], SqlTypes.boolean(false)));
   const globalAggregate = grouped && query.groupBy.length === 0;
   return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql, outerValues: placeholder };
+}
+
+/** Whether an ORDER BY item's column reference reads the outer query (not a column of the subquery's FROM, nor an alias of its select list). */
+function isOuterInOrder(query: SelectQuery, ref: ColumnRef, isOuter: (ref: ColumnRef) => boolean): boolean {
+  if (!isOuter(ref)) return false;
+  const name = ref.parts.length === 1 ? ref.parts[0]!.name.toLowerCase() : undefined;
+  return name === undefined || !query.items.some((item) => item.kind === 'select-expr' && item.alias?.name.toLowerCase() === name);
 }
 
 /** `*` over a FROM's scope as the list of its columns, each qualified by its relation when it has one (`t.c AS c`). */
@@ -628,9 +641,12 @@ function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderCo
       const ref = outerReferenceOutsideWhere(query, outer);
       if (ref !== undefined) {
         const name = ref.parts.map((p) => p.name).join('.');
-        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' outside its WHERE clause, which is not supported`, {
+        const limited = query.kind === 'select' && (query.limit !== undefined || query.offset !== undefined);
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' outside its WHERE clause${limited ? ' and ORDER BY' : ''}, which is not supported${limited ? ' with LIMIT / OFFSET' : ''}`, {
           span: ref.span,
-          hint: 'only conditions in the WHERE of a subquery may read the outer query (inner.c = outer.x); join the tables in the outer query instead',
+          hint: limited
+            ? 'with LIMIT, only the WHERE and ORDER BY of a subquery or LATERAL query may read the outer query: select the inner columns and compute the expression outside it'
+            : 'only conditions in the WHERE of a subquery may read the outer query (inner.c = outer.x); join the tables in the outer query instead',
         });
       }
     }
