@@ -15,6 +15,13 @@
  * one group per correlation value). A scalar or aggregating subquery correlated by any other
  * condition is computed once per distinct value of the outer columns it reads instead (see
  * bindOverOuterValues). Outer columns anywhere else in a subquery are refused.
+ *
+ * LIMIT / OFFSET: a correlated subquery's `[ORDER BY ...] LIMIT n [OFFSET m]` keeps rows m+1 ..
+ * m+n per correlation value, a Top-N partitioned by the correlation's inner columns (each compared
+ * alone with an outer expression: `inner.c = outer.expr`), or, correlated otherwise or ordered by
+ * outer columns, by the distinct outer values (bindOverOuterValues); without ORDER BY, by the
+ * whole select list (see bind-order-limit.ts), so that the rows kept do not depend on arrival.
+ * See withoutNeedlessLimit for where it changes nothing (EXISTS, a global aggregate).
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
