@@ -86,6 +86,11 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   const readsFrom = projection !== undefined && orderBy.some((item) => !readsOutput(item.expr, result.schema));
   const written: OrderKey[] = orderBy.map((item) => {
     const position = positionOf(item.expr, width);
+    if (position !== undefined && partitionKeys.includes(position)) {
+      // (The partition columns follow the select list's: the position is past its end.)
+      const visible = Math.min(...partitionKeys);
+      throw new WeirError('INVALID_ARGUMENT', `ORDER BY position ${position + 1} is not in the select list (1 to ${visible})`, { span: item.expr.span });
+    }
     if (position !== undefined) return orderKey(position, item.descending, item.nullsFirst);
     const fromInput = projection !== undefined && !readsOutput(item.expr, result.schema);
     let bound = bindExpr(item.expr, fromInput ? projection.from : output);

@@ -214,6 +214,9 @@ describe('binder', () => {
     expect(zero.span?.start.column).toBe(72); // the 0
     const offset = await failure(engine, 'SELECT a.id FROM auctions a WHERE a.seller > (SELECT MAX(b.price) FROM bids b WHERE b.auction = a.id LIMIT 1 OFFSET 1)');
     expect(offset.message).toContain('OFFSET is not supported in a correlated subquery that aggregates without GROUP BY');
+    expect(schemaOf(engine, 'SELECT a.id, (SELECT b.price FROM bids b WHERE b.auction = a.id ORDER BY 1 DESC LIMIT 1) AS top FROM auctions a')).toEqual(['id BIGINT', 'top BIGINT']);
+    const position = await failure(engine, 'SELECT a.id, (SELECT b.price FROM bids b WHERE b.auction = a.id ORDER BY 2 LIMIT 1) FROM auctions a');
+    expect(position.message).toBe('ORDER BY position 2 is not in the select list (1 to 1)');
     const negative = await failure(engine, 'SELECT a.id FROM auctions a WHERE EXISTS (SELECT 1 FROM bids b WHERE b.auction = a.id LIMIT -1)');
     expect(negative.message).toContain('LIMIT takes a non-negative integer');
   });
