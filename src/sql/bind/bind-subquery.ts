@@ -32,7 +32,7 @@ import { planJoin } from '../../plan/logical/join-condition.js';
 import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
-import { bindFrom, bindQuery } from './bind-query.js';
+import { bindFrom, bindQuery, withoutOrder } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
@@ -348,9 +348,13 @@ function resolves(scope: Scope, ref: ColumnRef): boolean {
   }
 }
 
-/** Binds a subquery, pulling its correlated WHERE conjuncts out. */
-function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
+/**
+ * Binds a subquery, pulling its correlated WHERE conjuncts out. An ORDER BY without LIMIT or
+ * OFFSET orders nothing there and is dropped (as Calcite does in Flink, and PostgreSQL ignores it).
+ */
+function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
   const sql = subqueryName(span);
+  const query = withoutOrder(written);
   if (query.kind !== 'select') {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: false, emptyValue: null, globalAggregate: false, sql };
