@@ -159,14 +159,14 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
 /**
  * `[NOT] EXISTS (SELECT ... FROM f WHERE w)` used as a value (in the SELECT list, under OR or
  * CASE): `(SELECT COUNT(*) FROM f WHERE w) > 0` (`= 0` for NOT EXISTS), a scalar subquery, which is
- * never NULL (COUNT over no rows is 0). With `LIMIT n OFFSET m` (n > 0), rows are left when there
- * are more than m: `COUNT(*) > m` (`<= m`); LIMIT 0 leaves none: FALSE (TRUE). Undefined for a
- * subquery that groups or aggregates, has OFFSET without LIMIT, or DISTINCT with an OFFSET. (A
- * condition of WHERE or HAVING is planned as a semi or anti join instead.)
+ * never NULL (COUNT over no rows is 0). With `[LIMIT n] OFFSET m` (n > 0), rows are left when
+ * there are more than m: `COUNT(*) > m` (`<= m`); LIMIT 0 leaves none: FALSE (TRUE). Undefined for
+ * a subquery that groups or aggregates, or has DISTINCT and an OFFSET. (A condition of WHERE or
+ * HAVING is planned as a semi or anti join instead.)
  */
 function existsAsCount(expr: ExistsExpr, functions: FunctionRegistry): Expr | undefined {
   const query = expr.query;
-  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having !== undefined || (query.offset !== undefined && (query.limit === undefined || query.distinct))) return undefined;
+  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having !== undefined || (query.offset !== undefined && query.distinct)) return undefined;
   if (query.items.some((i) => i.kind === 'select-expr' && containsAggregate(i.expr, functions))) return undefined;
   const span = expr.span;
   const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');

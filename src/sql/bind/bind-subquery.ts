@@ -431,7 +431,7 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
  * it is otherwise): EXISTS with LIMIT n > 0 and no OFFSET is EXISTS without them (ORDER BY too),
  * and a subquery that aggregates without GROUP BY, one row per correlation value, is unchanged
  * by LIMIT n > 0 without OFFSET (LIMIT 0 or an OFFSET over it is refused). EXISTS otherwise drops
- * its ORDER BY, which does not change whether rows are left.
+ * its ORDER BY, which does not change whether rows are left, and OFFSET m alone is LIMIT 1 OFFSET m.
  */
 function withoutNeedlessLimit(query: SelectQuery, use: SubqueryUse, globalAggregate: boolean, sql: string): SelectQuery {
   const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');
@@ -445,10 +445,11 @@ function withoutNeedlessLimit(query: SelectQuery, use: SubqueryUse, globalAggreg
       hint: 'drop the LIMIT / OFFSET, or write the condition it stands for in the outer query',
     });
   }
-  if (use === 'exists' && count !== undefined && count > 0 && skip === 0) return unlimited;
-  // (Whether rows exist past an OFFSET does not depend on their order.)
-  if (use === 'exists' && query.orderBy.length > 0) return { ...query, orderBy: [] };
-  return query;
+  if (use !== 'exists') return query;
+  if (count !== undefined && count > 0 && skip === 0) return unlimited;
+  // Whether rows exist past an OFFSET does not depend on their order, nor on how many are taken.
+  if (count === undefined) return { ...query, orderBy: [], limit: { kind: 'literal', span: query.offset!.span, type: 'number', text: '1' } };
+  return query.orderBy.length > 0 ? { ...query, orderBy: [] } : query;
 }
 
 /** A bound subquery with the LIMIT of `query` (if any): a scalar one of LIMIT 0 or 1 has at most one row per correlation value. */
