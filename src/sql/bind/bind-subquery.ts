@@ -406,7 +406,10 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
     return `$cor${index}`;
   };
   const rewritten = correlated.map((c) => mapColumnRefs(c, (ref) => (isOuter(ref) ? ref : { kind: 'column-ref', span: ref.span, parts: [identifier('$sq', ref.span), identifier(corName(ref), ref.span)] })));
-  const local = conjuncts.filter((c) => !correlated.includes(c));
+  // (Limited per correlation value, a row whose inner column is NULL meets no outer row: it is
+  // left out before the Top-N rather than kept in a partition of its own.)
+  const notNull = limited ? corItems.map((ref): Expr => ({ kind: 'is', span: ref.span, expr: ref, test: 'NULL', negated: true })) : [];
+  const local = [...conjuncts.filter((c) => !correlated.includes(c)), ...notNull];
   const ident = (name: string, s: SourceSpan): Identifier => identifier(name, s);
   const extraItems: SelectItem[] = corItems.map((ref, i) => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: ident(`$cor${i}`, ref.span) }));
   const keepItems = use !== 'exists' || grouped;
