@@ -12,7 +12,7 @@ import { Exprs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { canCast, castRefusal, leastRestrictive } from '../../expr/type-coercion.js';
 import type { ExistsExpr, Expr, FunctionCall, Identifier, InSubqueryExpr, QuantifiedComparison, ScalarSubquery, SelectQuery } from '../parse/ast.js';
 import { bindType } from './bind-type.js';
-import { binaryLiteral, intervalLiteral, numberLiteral, typedLiteral } from './literal-values.js';
+import { binaryLiteral, intervalLiteral, numberLiteral, rowCount, typedLiteral } from './literal-values.js';
 import { accessFields, type Scope } from './scope.js';
 import { unsupportedFunctionReason } from './unsupported-functions.js';
 
@@ -159,19 +159,24 @@ export function bindExpr(expr: Expr, ctx: ExprBindContext): ScalarExpr {
 /**
  * `[NOT] EXISTS (SELECT ... FROM f WHERE w)` used as a value (in the SELECT list, under OR or
  * CASE): `(SELECT COUNT(*) FROM f WHERE w) > 0` (`= 0` for NOT EXISTS), a scalar subquery, which is
- * never NULL (COUNT over no rows is 0). Undefined for a subquery that groups, aggregates or limits
- * its rows. (A condition of WHERE or HAVING is planned as a semi or anti join instead.)
+ * never NULL (COUNT over no rows is 0). With `[LIMIT n] OFFSET m` (n > 0), rows are left when
+ * there are more than m: `COUNT(*) > m` (`<= m`); LIMIT 0 leaves none: FALSE (TRUE). Undefined for
+ * a subquery that groups or aggregates, or has DISTINCT and an OFFSET. (A condition of WHERE or
+ * HAVING is planned as a semi or anti join instead.)
  */
 function existsAsCount(expr: ExistsExpr, functions: FunctionRegistry): Expr | undefined {
   const query = expr.query;
-  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having !== undefined || query.limit !== undefined || query.offset !== undefined) return undefined;
+  if (query.kind !== 'select' || query.groupBy.length > 0 || query.having !== undefined || (query.offset !== undefined && query.distinct)) return undefined;
   if (query.items.some((i) => i.kind === 'select-expr' && containsAggregate(i.expr, functions))) return undefined;
   const span = expr.span;
+  const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');
+  if (count === 0) return { kind: 'literal', span, type: 'boolean', value: expr.negated };
+  const skip = query.offset === undefined ? 0 : rowCount(query.offset, 'OFFSET');
   const name = { kind: 'qualified-name' as const, span, parts: [{ kind: 'identifier' as const, span, name: 'COUNT', quoted: false }] };
-  const count: Expr = { kind: 'call', span, name, args: [{ kind: 'star', span, qualifier: [] }], distinct: false };
-  const counted: SelectQuery = { ...query, distinct: false, items: [{ kind: 'select-expr', span, expr: count }], orderBy: [], windows: [] };
-  const zero: Expr = { kind: 'literal', span, type: 'number', text: '0' };
-  return { kind: 'binary', span, op: expr.negated ? '=' : '>', left: { kind: 'scalar-subquery', span: query.span, query: counted }, right: zero };
+  const countStar: Expr = { kind: 'call', span, name, args: [{ kind: 'star', span, qualifier: [] }], distinct: false };
+  const counted: SelectQuery = { ...query, distinct: false, items: [{ kind: 'select-expr', span, expr: countStar }], orderBy: [], windows: [], limit: undefined, offset: undefined };
+  const threshold: Expr = { kind: 'literal', span, type: 'number', text: String(skip) };
+  return { kind: 'binary', span, op: expr.negated ? '<=' : '>', left: { kind: 'scalar-subquery', span: query.span, query: counted }, right: threshold };
 }
 
 /**

@@ -26,6 +26,7 @@ import { Exprs, remapInputs, type ScalarExpr } from '../../expr/scalar-expr.js';
 import { type LogicalNode, LogicalProject, LogicalRank } from '../../plan/logical/logical-node.js';
 import type { Expr, OrderItem } from '../parse/ast.js';
 import { bindExpr, visitExpr, type ExprBindContext } from './bind-expr.js';
+import { rowCount } from './literal-values.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -34,6 +35,13 @@ export interface OrderLimitClauses {
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Expr;
   readonly offset?: Expr;
+  /**
+   * The output columns (by name) within each value of which the rows are ordered and limited (a
+   * correlated subquery's correlation columns, see bind-subquery.ts): a Top-N partitioned by them.
+   * Without ORDER BY, the rows are then ordered by all the other columns (so that which rows a
+   * LIMIT keeps does not depend on arrival order).
+   */
+  readonly limitPartition?: readonly string[];
 }
 
 /**
@@ -65,14 +73,24 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   const count = rowCount(limit, 'LIMIT');
   const skip = offset === undefined ? 0 : rowCount(offset, 'OFFSET');
   const width = result.schema.length;
+  const partitionKeys = (clauses.limitPartition ?? []).map((name) => {
+    const index = result.schema.findIndex((f) => f.name === name);
+    if (index < 0) throw new WeirError('INTERNAL_ERROR', `the LIMIT's partition column '${name}' is not an output column`, { span: limit.span });
+    return index;
+  });
   const output: ExprBindContext = { scope: Scope.of(result.schema, undefined), functions: ctx.functions, clause: 'ORDER BY' };
   // Columns computed for ORDER BY besides the result's: over the result's columns, or over
   // `projection.input`, named after the FROM column they read when that name is free.
   const hidden: ScalarExpr[] = [];
   const hiddenNames: string[] = [];
   const readsFrom = projection !== undefined && orderBy.some((item) => !readsOutput(item.expr, result.schema));
-  const orderKeys: OrderKey[] = orderBy.map((item) => {
+  const written: OrderKey[] = orderBy.map((item) => {
     const position = positionOf(item.expr, width);
+    if (position !== undefined && partitionKeys.includes(position)) {
+      // (The partition columns follow the select list's: the position is past its end.)
+      const visible = Math.min(...partitionKeys);
+      throw new WeirError('INVALID_ARGUMENT', `ORDER BY position ${position + 1} is not in the select list (1 to ${visible})`, { span: item.expr.span });
+    }
     if (position !== undefined) return orderKey(position, item.descending, item.nullsFirst);
     const fromInput = projection !== undefined && !readsOutput(item.expr, result.schema);
     let bound = bindExpr(item.expr, fromInput ? projection.from : output);
@@ -84,6 +102,8 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
     hidden.push(bound);
     return orderKey(width + hidden.length - 1, item.descending, item.nullsFirst);
   });
+  // (A partitioned LIMIT without ORDER BY: by every column but the partition's, ascending.)
+  const orderKeys = clauses.limitPartition === undefined || orderBy.length > 0 ? written : result.schema.flatMap((_, i) => (partitionKeys.includes(i) ? [] : [orderKey(i, false, undefined)]));
   let input = result.plan;
   if (hidden.length > 0) {
     const exprs = readsFrom ? [...projection!.exprs, ...hidden] : [...result.schema.map((f, i) => Exprs.inputRef(i, f.type)), ...hidden];
@@ -93,7 +113,7 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   const rank: LogicalNode = LogicalRank.create({
     rankType: 'ROW_NUMBER',
     input,
-    partitionKeys: [],
+    partitionKeys,
     orderKeys,
     range: { start: skip + 1, end: skip + count },
     outputNumber: false,
@@ -101,12 +121,6 @@ export function bindOrderLimit(result: BoundRelation, clauses: OrderLimitClauses
   if (hidden.length === 0) return { plan: rank, schema: result.schema };
   const exprs = result.schema.map((f, i) => Exprs.inputRef(i, f.type));
   return { plan: LogicalProject.create({ input: rank, exprs, names: result.schema.map((f) => f.name) }), schema: result.schema };
-}
-
-/** The count of LIMIT, FETCH or OFFSET: a non-negative integer literal. */
-function rowCount(expr: Expr, clause: 'LIMIT' | 'OFFSET'): number {
-  if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text) && Number.isSafeInteger(Number(expr.text))) return Number(expr.text);
-  throw new WeirError('INVALID_ARGUMENT', `${clause} takes a non-negative integer`, { span: expr.span });
 }
 
 /** The column a 1-based position names (`ORDER BY 2`), or undefined when the item is not a number. */

@@ -15,6 +15,13 @@
  * one group per correlation value). A scalar or aggregating subquery correlated by any other
  * condition is computed once per distinct value of the outer columns it reads instead (see
  * bindOverOuterValues). Outer columns anywhere else in a subquery are refused.
+ *
+ * LIMIT / OFFSET: a correlated subquery's `[ORDER BY ...] LIMIT n [OFFSET m]` keeps rows m+1 ..
+ * m+n per correlation value, a Top-N partitioned by the correlation's inner columns (each compared
+ * alone with an outer expression: `inner.c = outer.expr`), or, correlated otherwise or ordered by
+ * outer columns, by the distinct outer values (bindOverOuterValues); without ORDER BY, by the
+ * whole select list (see bind-order-limit.ts), so that the rows kept do not depend on arrival.
+ * See withoutNeedlessLimit for where it changes nothing (EXISTS, a global aggregate).
  */
 import { WeirError, type SourceSpan } from '../../common/errors.js';
 import type { Field } from '../../common/schema.js';
@@ -25,8 +32,9 @@ import { planJoin } from '../../plan/logical/join-condition.js';
 import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject, LogicalValues, materializeTimeAttributes, withInputs, type AggregateCall, type ApplyType, type LogicalNode } from '../../plan/logical/logical-node.js';
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
-import { bindFrom, bindQuery } from './bind-query.js';
+import { bindFrom, bindQuery, withoutOrder } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
+import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
 
 /**
@@ -340,9 +348,13 @@ function resolves(scope: Scope, ref: ColumnRef): boolean {
   }
 }
 
-/** Binds a subquery, pulling its correlated WHERE conjuncts out. */
-function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
+/**
+ * Binds a subquery, pulling its correlated WHERE conjuncts out. An ORDER BY without LIMIT or
+ * OFFSET orders nothing there and is dropped (as Calcite does in Flink, and PostgreSQL ignores it).
+ */
+function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
   const sql = subqueryName(span);
+  const query = withoutOrder(written);
   if (query.kind !== 'select') {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: false, emptyValue: null, globalAggregate: false, sql };
@@ -354,12 +366,15 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
   refuseDistantReferences(query, innerScope, outer, ctx.outerScopes, sql);
   const correlated = conjuncts.filter((c) => columnRefs(c).some(isOuter));
-  if (correlated.length === 0) {
+  // ORDER BY ... LIMIT may order by outer columns too (`ORDER BY ABS(u.v - t.x) LIMIT 1`).
+  const readsOuterInOrder = (query.limit !== undefined || query.offset !== undefined) && query.orderBy.some((item) => columnRefs(item.expr).some((ref) => isOuterInOrder(query, ref, isOuter)));
+  if (correlated.length === 0 && !readsOuterInOrder) {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
   }
   if (query.limit !== undefined || query.offset !== undefined) {
-    throw new WeirError('UNSUPPORTED', `LIMIT and OFFSET are not supported in a correlated subquery ${sql}`, { span, hint: 'drop the LIMIT, or compute the rows per outer value with ROW_NUMBER() OVER (PARTITION BY ...) and join them' });
+    const limited = withoutNeedlessLimit(query, use, globalAggregate, sql);
+    if (limited !== query) return bindSubquery(limited, outer, ctx, use, span);
   }
   if (globalAggregate && query.having !== undefined) {
     // (One whose HAVING reads an aggregate is bound as scalar subqueries: see withoutGlobalHaving in bind-expr.ts.)
@@ -368,14 +383,17 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
   // An aggregating or scalar subquery is computed once per correlation value. Correlated by
   // equalities of an inner column with an outer expression, the inner columns are its grouping
   // keys; by any other condition, it is computed once per distinct value of the outer columns.
-  const needsEquality = grouped || use === 'scalar';
+  // With LIMIT / OFFSET, the rows are limited per value of the inner columns the correlation
+  // reads (a Top-N partitioned by them): each must be compared alone with an outer expression.
+  const limited = query.limit !== undefined || query.offset !== undefined;
+  const needsEquality = grouped || use === 'scalar' || limited;
   const isEquality = (conjunct: Expr): boolean =>
     conjunct.kind === 'binary' && conjunct.op === '=' && [conjunct.left, conjunct.right].some((side, i) => {
       const other = i === 0 ? conjunct.right : conjunct.left;
-      const innerSide = grouped ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
+      const innerSide = grouped || limited ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (needsEquality && !correlated.every(isEquality)) return bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql);
+  if (readsOuterInOrder || (needsEquality && !correlated.every(isEquality))) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql), query);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -388,7 +406,10 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
     return `$cor${index}`;
   };
   const rewritten = correlated.map((c) => mapColumnRefs(c, (ref) => (isOuter(ref) ? ref : { kind: 'column-ref', span: ref.span, parts: [identifier('$sq', ref.span), identifier(corName(ref), ref.span)] })));
-  const local = conjuncts.filter((c) => !correlated.includes(c));
+  // (Limited per correlation value, a row whose inner column is NULL meets no outer row: it is
+  // left out before the Top-N rather than kept in a partition of its own.)
+  const notNull = limited ? corItems.map((ref): Expr => ({ kind: 'is', span: ref.span, expr: ref, test: 'NULL', negated: true })) : [];
+  const local = [...conjuncts.filter((c) => !correlated.includes(c)), ...notNull];
   const ident = (name: string, s: SourceSpan): Identifier => identifier(name, s);
   const extraItems: SelectItem[] = corItems.map((ref, i) => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: ident(`$cor${i}`, ref.span) }));
   const keepItems = use !== 'exists' || grouped;
@@ -398,13 +419,46 @@ function bindSubquery(query: Query, outer: Scope | undefined, ctx: BinderContext
     items,
     ...(local.length === 0 ? { where: undefined } : { where: local.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })) }),
     groupBy: grouped ? [...query.groupBy, ...corItems.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+    ...(limited ? { limitPartition: corItems.map((_, i) => `$cor${i}`) } : {}),
   };
   const relation = bindRefusingOuter(modified, outer, ctx, sql);
   const width = relation.schema.length - corItems.length;
   const subScope = new Scope(relation.schema.map((f, i) => ({ qualifier: '$sq', name: i < width ? `$v${i}` : f.name, type: f.type })));
   const scope = outer!.concat(subScope);
   const correlation = rewritten.map((c) => bindExpr(c, { scope, functions: ctx.functions, clause: 'WHERE' }));
-  return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
+  return withLimitedRows({ plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql }, query);
+}
+
+/**
+ * A correlated subquery's LIMIT / OFFSET where it changes nothing, dropped (the query returned as
+ * it is otherwise): EXISTS with LIMIT n > 0 and no OFFSET is EXISTS without them (ORDER BY too),
+ * and a subquery that aggregates without GROUP BY, one row per correlation value, is unchanged
+ * by LIMIT n > 0 without OFFSET (LIMIT 0 or an OFFSET over it is refused). EXISTS otherwise drops
+ * its ORDER BY, which does not change whether rows are left, and OFFSET m alone is LIMIT 1 OFFSET m.
+ */
+function withoutNeedlessLimit(query: SelectQuery, use: SubqueryUse, globalAggregate: boolean, sql: string): SelectQuery {
+  const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');
+  const skip = query.offset === undefined ? 0 : rowCount(query.offset, 'OFFSET');
+  const unlimited: SelectQuery = { ...query, orderBy: [], limit: undefined, offset: undefined };
+  if (globalAggregate) {
+    if (count !== undefined && count > 0 && skip === 0) return unlimited;
+    const clause = count === 0 ? query.limit! : query.offset ?? query.limit!;
+    throw new WeirError('UNSUPPORTED', `${count === 0 ? 'LIMIT 0' : 'OFFSET'} is not supported in a correlated subquery that aggregates without GROUP BY ${sql} (its one row per outer row would be dropped)`, {
+      span: clause.span,
+      hint: 'drop the LIMIT / OFFSET, or write the condition it stands for in the outer query',
+    });
+  }
+  if (use !== 'exists') return query;
+  if (count !== undefined && count > 0 && skip === 0) return unlimited;
+  // Whether rows exist past an OFFSET does not depend on their order, nor on how many are taken.
+  if (count === undefined) return { ...query, orderBy: [], limit: { kind: 'literal', span: query.offset!.span, type: 'number', text: '1' } };
+  return query.orderBy.length > 0 ? { ...query, orderBy: [] } : query;
+}
+
+/** A bound subquery with the LIMIT of `query` (if any): a scalar one of LIMIT 0 or 1 has at most one row per correlation value. */
+function withLimitedRows(bound: BoundSubquery, query: SelectQuery): BoundSubquery {
+  const count = query.limit === undefined ? undefined : rowCount(query.limit, 'LIMIT');
+  return count !== undefined && count <= 1 && !bound.singleRow ? { ...bound, singleRow: true } : bound;
 }
 
 /** The name of the distinct outer values a subquery correlated by non-equalities is joined with. */
@@ -433,7 +487,10 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     }
     return `$k${index}`;
   };
-  const where = conjuncts.map((c) => (correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? { kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(valueName(ref), ref.span)] } : ref)) : c));
+  const toValue = (ref: ColumnRef): ColumnRef => ({ kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(valueName(ref), ref.span)] });
+  const where = conjuncts.map((c) => (correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? toValue(ref) : ref)) : c));
+  // (An ORDER BY ... LIMIT that reads outer columns orders each outer value's rows by their values.)
+  const orderBy = query.limit === undefined && query.offset === undefined ? query.orderBy : query.orderBy.map((item) => ({ ...item, expr: mapColumnRefs(item.expr, (ref) => (isOuterInOrder(query, ref, isOuter) ? toValue(ref) : ref)) }));
   const outerExprs = outerRefs.map((ref) => bindExpr(ref, { scope: outer, functions: ctx.functions, clause: 'WHERE' }));
   const placeholder = LogicalValues.create({ rows: [], columns: outerExprs.map((e, i) => ({ name: `$k${i}`, type: withoutTimeAttribute(e.type) })) });
   const span = query.span;
@@ -443,14 +500,23 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     ...query,
     items: [...items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
     from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
-    where: where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
+    where: where.length === 0 ? undefined : where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
+    orderBy,
     groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+    ...(query.limit !== undefined || query.offset !== undefined ? { limitPartition: valueRefs.map((_, i) => `$cor${i}`) } : {}),
   };
   const relation = bindRefusingOuter(modified, outer, ctx.withBoundRelation(OUTER_VALUES, { plan: placeholder, schema: placeholder.schema }), sql);
   const width = relation.schema.length - outerRefs.length;
   const correlation = outerExprs.map((e, i) => Exprs.call('IS NOT DISTINCT FROM', [e, Exprs.inputRef(outer.columns.length + width + i, relation.schema[width + i]!.type)], SqlTypes.boolean(false)));
   const globalAggregate = grouped && query.groupBy.length === 0;
   return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql, outerValues: placeholder };
+}
+
+/** Whether an ORDER BY item's column reference reads the outer query (not a column of the subquery's FROM, nor an alias of its select list). */
+function isOuterInOrder(query: SelectQuery, ref: ColumnRef, isOuter: (ref: ColumnRef) => boolean): boolean {
+  if (!isOuter(ref)) return false;
+  const name = ref.parts.length === 1 ? ref.parts[0]!.name.toLowerCase() : undefined;
+  return name === undefined || !query.items.some((item) => item.kind === 'select-expr' && item.alias?.name.toLowerCase() === name);
 }
 
 /** `*` over a FROM's scope as the list of its columns, each qualified by its relation when it has one (`t.c AS c`). */
@@ -590,9 +656,12 @@ function bindRefusingOuter(query: Query, outer: Scope | undefined, ctx: BinderCo
       const ref = outerReferenceOutsideWhere(query, outer);
       if (ref !== undefined) {
         const name = ref.parts.map((p) => p.name).join('.');
-        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' outside its WHERE clause, which is not supported`, {
+        const limited = query.kind === 'select' && (query.limit !== undefined || query.offset !== undefined);
+        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${name}' outside its WHERE clause${limited ? ' and ORDER BY' : ''}, which is not supported${limited ? ' with LIMIT / OFFSET' : ''}`, {
           span: ref.span,
-          hint: 'only conditions in the WHERE of a subquery may read the outer query (inner.c = outer.x); join the tables in the outer query instead',
+          hint: limited
+            ? 'with LIMIT, only the WHERE and ORDER BY of a subquery or LATERAL query may read the outer query: select the inner columns and compute the expression outside it'
+            : 'only conditions in the WHERE of a subquery may read the outer query (inner.c = outer.x); join the tables in the outer query instead',
         });
       }
     }

@@ -8,7 +8,7 @@ import { MAX_MILLIS_PRECISION, nanosOfMillis } from '../../common/epoch-nanos.js
 import { formatType, MAX_DECIMAL_PRECISION, SqlTypes, withNullable, type SqlType } from '../../common/sql-type.js';
 import { castConverter } from '../../expr/cast.js';
 import { Exprs, type LiteralExpr } from '../../expr/scalar-expr.js';
-import type { IntervalLiteral, IntervalUnit, TypedLiteral } from '../parse/ast.js';
+import type { Expr, IntervalLiteral, IntervalUnit, TypedLiteral } from '../parse/ast.js';
 
 /** A numeric literal: INT when it fits, then BIGINT (exact to 2^63 − 1, see common/int64.ts), then DECIMAL(p, 0); with a point DECIMAL(p, s); with an exponent DOUBLE. */
 export function numberLiteral(text: string, span: SourceSpan): LiteralExpr {
@@ -196,4 +196,10 @@ export function stringLiteralAs(value: string, span: SourceSpan, type: SqlType, 
   function invalid(): WeirError {
     return new WeirError('INVALID_ARGUMENT', `${column} has type ${name}, and '${value}' is not a valid ${name}`, { span });
   }
+}
+
+/** The count of LIMIT, FETCH or OFFSET: a non-negative integer literal. */
+export function rowCount(expr: Expr, clause: 'LIMIT' | 'OFFSET'): number {
+  if (expr.kind === 'literal' && expr.type === 'number' && /^\d+$/.test(expr.text) && Number.isSafeInteger(Number(expr.text))) return Number(expr.text);
+  throw new WeirError('INVALID_ARGUMENT', `${clause} takes a non-negative integer`, { span: expr.span });
 }

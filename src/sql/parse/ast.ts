@@ -361,6 +361,11 @@ export interface SelectQuery extends Node {
   readonly orderBy: readonly OrderItem[];
   readonly limit?: Expr;
   readonly offset?: Expr;
+  /**
+   * Never parsed: set by the decorrelator (bind-subquery.ts) on a correlated subquery with LIMIT /
+   * OFFSET, the output columns (by name) its ORDER BY ... LIMIT applies within, one Top-N per value.
+   */
+  readonly limitPartition?: readonly string[];
 }
 
 /** `left UNION [ALL] right`, `INTERSECT`, `EXCEPT`, with optional ORDER BY / LIMIT on the whole. */

@@ -204,4 +204,20 @@ describe('binder', () => {
     expect(error.span, 'errors point at the statement text').toBeDefined();
   });
 
+  it('binds LIMIT / OFFSET in correlated subqueries and LATERAL as a Top-N per correlation value, and refuses it over a global aggregate where it drops the row', async () => {
+    const engine = await engineWithTables();
+    expect(schemaOf(engine, 'SELECT b.auction, (SELECT a.seller FROM auctions a WHERE a.id = b.auction ORDER BY a.seller DESC LIMIT 1) AS top FROM bids b')).toEqual(['auction BIGINT', 'top BIGINT']);
+    expect(schemaOf(engine, 'SELECT a.id, x.price FROM auctions a LEFT JOIN LATERAL (SELECT b.price FROM bids b WHERE b.auction = a.id ORDER BY b.price LIMIT 2 OFFSET 1) x ON TRUE')).toEqual(['id BIGINT', 'price BIGINT']);
+    expect(schemaOf(engine, 'SELECT a.id, EXISTS (SELECT 1 FROM bids b WHERE b.auction = a.id LIMIT 1 OFFSET 2) AS three FROM auctions a')).toEqual(['id BIGINT', 'three BOOLEAN NOT NULL']);
+    const zero = await failure(engine, 'SELECT a.id, (SELECT COUNT(*) FROM bids b WHERE b.auction = a.id LIMIT 0) FROM auctions a');
+    expect(zero.message).toMatch(/^LIMIT 0 is not supported in a correlated subquery that aggregates without GROUP BY \(subquery at line 1, column \d+\)/);
+    expect(zero.span?.start.column).toBe(72); // the 0
+    const offset = await failure(engine, 'SELECT a.id FROM auctions a WHERE a.seller > (SELECT MAX(b.price) FROM bids b WHERE b.auction = a.id LIMIT 1 OFFSET 1)');
+    expect(offset.message).toContain('OFFSET is not supported in a correlated subquery that aggregates without GROUP BY');
+    expect(schemaOf(engine, 'SELECT a.id, (SELECT b.price FROM bids b WHERE b.auction = a.id ORDER BY 1 DESC LIMIT 1) AS top FROM auctions a')).toEqual(['id BIGINT', 'top BIGINT']);
+    const position = await failure(engine, 'SELECT a.id, (SELECT b.price FROM bids b WHERE b.auction = a.id ORDER BY 2 LIMIT 1) FROM auctions a');
+    expect(position.message).toBe('ORDER BY position 2 is not in the select list (1 to 1)');
+    const negative = await failure(engine, 'SELECT a.id FROM auctions a WHERE EXISTS (SELECT 1 FROM bids b WHERE b.auction = a.id LIMIT -1)');
+    expect(negative.message).toContain('LIMIT takes a non-negative integer');
+  });
 });

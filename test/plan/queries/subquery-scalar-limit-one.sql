@@ -1,0 +1,3 @@
+CREATE TABLE t (id BIGINT, k INT, x INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+CREATE TABLE u (id BIGINT, k INT, v INT) WITH ('connector' = 'datagen', 'number-of-rows' = '10');
+SELECT t.id, (SELECT u.v FROM u WHERE u.k = t.k ORDER BY u.v DESC, u.id LIMIT 1) AS top_v FROM t;
