@@ -36,6 +36,7 @@ import { bindFrom, bindQuery, withoutOrder } from './bind-query.js';
 import type { BinderContext } from './binder-context.js';
 import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
+import { evaluateConstantExpr, isConstantExpr } from '../../expr/constant-expr.js';
 
 /**
  * A FROM relation a subquery is joined with, its time attributes materialized (plain TIMESTAMPs in
@@ -370,7 +371,7 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
   const readsOuterInOrder = (query.limit !== undefined || query.offset !== undefined) && query.orderBy.some((item) => columnRefs(item.expr).some((ref) => isOuterInOrder(query, ref, isOuter)));
   if (correlated.length === 0 && !readsOuterInOrder) {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
-    return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan) : null, globalAggregate, sql };
+    return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan, ctx) : null, globalAggregate, sql };
   }
   if (query.limit !== undefined || query.offset !== undefined) {
     const limited = withoutNeedlessLimit(query, use, globalAggregate, sql);
@@ -426,7 +427,7 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
   const subScope = new Scope(relation.schema.map((f, i) => ({ qualifier: '$sq', name: i < width ? `$v${i}` : f.name, type: f.type })));
   const scope = outer!.concat(subScope);
   const correlation = rewritten.map((c) => bindExpr(c, { scope, functions: ctx.functions, clause: 'WHERE' }));
-  return withLimitedRows({ plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql }, query);
+  return withLimitedRows({ plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan, ctx) : null, globalAggregate, sql }, query);
 }
 
 /**
@@ -509,7 +510,7 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const width = relation.schema.length - outerRefs.length;
   const correlation = outerExprs.map((e, i) => Exprs.call('IS NOT DISTINCT FROM', [e, Exprs.inputRef(outer.columns.length + width + i, relation.schema[width + i]!.type)], SqlTypes.boolean(false)));
   const globalAggregate = grouped && query.groupBy.length === 0;
-  return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan) : null, globalAggregate, sql, outerValues: placeholder };
+  return { plan: relation.plan, width, correlation, singleRow: globalAggregate, emptyValue: globalAggregate ? emptyValueOf(relation.plan, ctx) : null, globalAggregate, sql, outerValues: placeholder };
 }
 
 /** Whether an ORDER BY item's column reference reads the outer query (not a column of the subquery's FROM, nor an alias of its select list). */
@@ -727,7 +728,7 @@ function mapColumnRefs(expr: Expr, map: (ref: ColumnRef) => ColumnRef): Expr {
  * select list's expression with COUNT as 0 and every other aggregate and grouping key as NULL
  * (the COUNT bug: a correlation value without rows has no group, yet COUNT over it is 0).
  */
-function emptyValueOf(plan: LogicalNode, column = 0): ScalarExpr | null {
+function emptyValueOf(plan: LogicalNode, ctx: BinderContext, column = 0): ScalarExpr | null {
   let top = plan;
   let value: ScalarExpr | undefined;
   if (top.kind === 'project') {
@@ -741,7 +742,25 @@ function emptyValueOf(plan: LogicalNode, column = 0): ScalarExpr | null {
     const call = ref.index >= aggregate.keys.length ? aggregate.calls[ref.index - aggregate.keys.length] : undefined;
     return call?.function === 'COUNT' ? Exprs.literal(0, SqlTypes.bigint(false)) : Exprs.literal(null, withNullable(ref.type, true));
   });
-  return substituted.kind === 'literal' && substituted.value === null ? null : substituted;
+  if (substituted.kind === 'literal' && substituted.value === null) return null;
+  return failsOverNoRows(substituted, ctx) ? null : substituted;
+}
+
+/**
+ * Whether the value over no rows cannot be computed (`COUNT(*) / COUNT(x)`, 0 / 0): PostgreSQL
+ * would fail only a query with an outer row that reads it, and a streaming job meets outer rows
+ * before the subquery's rows arrive, so such a subquery gives NULL over no rows instead (as
+ * RisingWave gives NULL for an expression that fails).
+ */
+function failsOverNoRows(value: ScalarExpr, ctx: BinderContext): boolean {
+  if (!isConstantExpr(value, ctx.functions)) return false;
+  try {
+    evaluateConstantExpr(value, ctx.functions, ctx.timeZone);
+    return false;
+  } catch (error) {
+    if (error instanceof WeirError && error.code === 'EXECUTION_ERROR') return true;
+    throw error;
+  }
 }
 
 
@@ -879,7 +898,7 @@ export function joinLateral(left: { readonly plan: LogicalNode; readonly scope: 
   const matched = Exprs.call('IS NOT NULL', [Exprs.inputRef(width + sub.length, SqlTypes.boolean(true))], bool);
   const values = Array.from({ length: bound.width }, (_, i): ScalarExpr => {
     const value = Exprs.inputRef(width + i, joined.schema[width + i]!.type);
-    const empty = emptyValueOf(bound.plan, i);
+    const empty = emptyValueOf(bound.plan, ctx, i);
     if (empty === null) return value;
     const type = withNullable(withoutTimeAttribute(bound.plan.schema[i]!.type), bound.plan.schema[i]!.type.nullable || empty.type.nullable);
     return { kind: 'case', whens: [{ when: matched, then: castIfNeeded(value, type) }], else: castIfNeeded(empty, type), type };
