@@ -18,6 +18,7 @@ import { bindGroupWindow } from './bind-group-window.js';
 import { splitGroupedOver } from './bind-grouped-over.js';
 import { groupIdExpr, groupingExpr, groupingSetsAggregate, groupingSetsOf } from './bind-grouping-sets.js';
 import { bindCommaJoin, bindJoinWhere } from './bind-join.js';
+import { withOnSubqueriesMoved } from './bind-on-subqueries.js';
 import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
@@ -43,6 +44,9 @@ interface OutputItem {
 
 /** Binds a SELECT block. */
 export function bindSelect(query: SelectQuery, ctx: BinderContext): BoundRelation {
+  // Subqueries in a join's ON are conditions of the WHERE, or filter the side of an outer join they read.
+  const onMoved = withOnSubqueriesMoved(query);
+  if (onMoved !== query) return bindSelect(onMoved, ctx);
   // Window functions over a grouped select read the grouping's rows: a select over the grouped one.
   const split = splitGroupedOver(query, ctx.functions);
   if (split !== undefined) return bindSelect(split, ctx);

@@ -78,7 +78,21 @@ export function subqueryPredicate(expr: Expr): SubqueryPredicate | undefined {
     current = current.operand;
   }
   if (current.kind === 'exists' || current.kind === 'in-subquery' || current.kind === 'quantified') return { core: current, negated, span: expr.span };
-  return undefined;
+  const rowEquality = negated ? undefined : rowEqualsSubquery(current);
+  return rowEquality === undefined ? undefined : { core: rowEquality, negated, span: expr.span };
+}
+
+/**
+ * `(a, b) = (SELECT x, y ...)` as a condition is `(a, b) IN (SELECT x, y ...)`: TRUE exactly when
+ * the subquery's row equals the row (a subquery of more than one row is an error in PostgreSQL; here
+ * any of its rows may match), and NULL or FALSE, which a condition treats alike, otherwise. Not under
+ * NOT, where NULL (no row) and FALSE differ. Undefined for any other expression.
+ */
+function rowEqualsSubquery(expr: Expr): InSubqueryExpr | undefined {
+  if (expr.kind !== 'binary' || expr.op !== '=') return undefined;
+  const [row, subquery] = expr.right.kind === 'scalar-subquery' ? [expr.left, expr.right] : [expr.right, expr.left];
+  if (subquery.kind !== 'scalar-subquery' || rowArity(row) === 1) return undefined;
+  return { kind: 'in-subquery', span: expr.span, expr: row, query: subquery.query, negated: false };
 }
 
 /** True when `expr` has a subquery outside any nested subquery. */
@@ -362,7 +376,14 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
   }
   const grouped = isGrouped(query, ctx);
   const globalAggregate = grouped && query.groupBy.length === 0;
-  const innerScope = query.from === undefined ? new Scope([]) : bindInnerFrom(query.from, outer, ctx, sql);
+  let innerScope: Scope;
+  try {
+    innerScope = query.from === undefined ? new Scope([]) : bindFrom(query.from, ctx).scope;
+  } catch (error) {
+    const hoisted = outer === undefined ? undefined : withOuterJoinConditionInWhere(query, error, outer);
+    if (hoisted !== undefined) return bindSubquery(hoisted, outer, ctx, use, span);
+    throw innerFromError(query.from!, error, outer, sql);
+  }
   const isOuter = (ref: ColumnRef): boolean => outer !== undefined && !resolves(innerScope, ref) && resolves(outer, ref);
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
   refuseDistantReferences(query, innerScope, outer, ctx.outerScopes, sql);
@@ -569,22 +590,57 @@ function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope 
   }
 }
 
-/** The scope of a subquery's FROM; an outer column read inside it is refused saying so. */
-function bindInnerFrom(from: TableRef, outer: Scope | undefined, ctx: BinderContext, sql: string): Scope {
-  try {
-    return bindFrom(from, ctx).scope;
-  } catch (error) {
-    if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
-      const failed = failedOuterReference(from, error, outer);
-      if (failed !== undefined) {
-        throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${failed.parts.map((p) => p.name).join('.')}' inside its FROM, which is not supported (no LATERAL correlation)`, {
-          span: failed.span,
-          hint: "move the condition into the subquery's own WHERE",
-        });
+/** The error to report for `error`, met binding a subquery's FROM: an outer column read inside it is refused saying so. */
+function innerFromError(from: TableRef, error: unknown, outer: Scope | undefined, sql: string): unknown {
+  if (outer !== undefined && error instanceof WeirError && (error.code === 'UNKNOWN_COLUMN' || error.code === 'UNKNOWN_TABLE')) {
+    const failed = failedOuterReference(from, error, outer);
+    if (failed !== undefined) {
+      return new WeirError('UNSUPPORTED', `the subquery ${sql} reads the outer column '${failed.parts.map((p) => p.name).join('.')}' inside its FROM, which is not supported (no LATERAL correlation)`, {
+        span: failed.span,
+        hint: "move the condition into the subquery's own WHERE (an outer join's ON cannot read the outer query)",
+      });
+    }
+  }
+  return error;
+}
+
+/**
+ * `query` with the conjunct of a join's ON that reads the outer column binding its FROM failed on
+ * (`error`) moved into its WHERE, where the correlation is pulled out as usual: `FROM u JOIN v ON
+ * u.k = v.k AND v.x = t.x` filters as `FROM u JOIN v ON u.k = v.k WHERE v.x = t.x`. Only for a join
+ * whose rows reach the FROM's result as they are — an inner or cross join, or one on the preserved
+ * side of an outer join (in the ON of an outer join itself, or below its null-supplying side, the
+ * condition decides which rows are NULL-extended, not which are kept); undefined otherwise.
+ */
+function withOuterJoinConditionInWhere(query: SelectQuery, error: unknown, outer: Scope): SelectQuery | undefined {
+  if (query.from === undefined || !(error instanceof WeirError) || (error.code !== 'UNKNOWN_COLUMN' && error.code !== 'UNKNOWN_TABLE')) return undefined;
+  const failed = failedOuterReference(query.from, error, outer);
+  if (failed === undefined) return undefined;
+  const contains = (expr: Expr): boolean => columnRefs(expr).some((ref) => ref.span.start.offset === failed.span.start.offset && ref.span.end.offset === failed.span.end.offset);
+  let moved: Expr | undefined;
+  const rewrite = (ref: TableRef): TableRef => {
+    if (moved !== undefined || ref.kind !== 'join') return ref;
+    if ((ref.type === 'INNER' || ref.type === 'CROSS') && ref.on !== undefined) {
+      const conjuncts = astConjuncts(ref.on);
+      const found = conjuncts.find(contains);
+      if (found !== undefined) {
+        moved = found;
+        const rest = conjuncts.filter((c) => c !== found);
+        const on: Expr = rest.length === 0 ? { kind: 'literal', span: found.span, type: 'boolean', value: true } : rest.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } }));
+        return { ...ref, on };
       }
     }
-    throw error;
-  }
+    const preservesLeft = ref.type === 'INNER' || ref.type === 'CROSS' || ref.type === 'LEFT';
+    const preservesRight = ref.type === 'INNER' || ref.type === 'CROSS' || ref.type === 'RIGHT';
+    const left = preservesLeft ? rewrite(ref.left) : ref.left;
+    const right = preservesRight ? rewrite(ref.right) : ref.right;
+    return left === ref.left && right === ref.right ? ref : { ...ref, left, right };
+  };
+  const from = rewrite(query.from);
+  if (moved === undefined) return undefined;
+  const condition = moved;
+  const where: Expr = query.where === undefined ? condition : { kind: 'binary', op: 'AND', left: query.where, right: condition, span: { start: query.where.span.start, end: condition.span.end } };
+  return { ...query, from, where };
 }
 
 /**
