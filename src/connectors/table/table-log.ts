@@ -29,6 +29,8 @@ const CHUNK_BYTES = 1 << 20;
 export class TableLog {
   private readonly format: RowFormat;
   private readonly decoder: RecordDecoder;
+  /** The columns that cannot be NULL (declared NOT NULL, or in the primary key), by index. */
+  private readonly notNull: readonly { readonly index: number; readonly name: string }[];
 
   constructor(
     readonly path: string,
@@ -37,11 +39,25 @@ export class TableLog {
   ) {
     this.format = createRowFormat('json', schema, { fieldDelimiter: ',' });
     this.decoder = createRecordDecoder(schema, readFormatOptions(`table '${table}'`, new Map([['format', 'json']])));
+    this.notNull = schema.flatMap((field, index) => (field.type.nullable ? [] : [{ index, name: field.name }]));
   }
 
-  /** Appends the changes of one statement and makes them durable (fsync) before returning. */
+  /**
+   * Appends the changes of one statement and makes them durable (fsync) before returning. A row
+   * with NULL in a column that cannot be NULL is refused before anything is written, as Flink's
+   * sink and PostgreSQL refuse it (written, it would make the log unreadable).
+   */
   append(changes: readonly TableChange[]): void {
     if (changes.length === 0) return;
+    for (const { row } of changes) {
+      for (const { index, name } of this.notNull) {
+        if (row[index] !== null && row[index] !== undefined) continue;
+        throw new WeirError('EXECUTION_ERROR', `column '${name}' of table '${this.table}' is NOT NULL, however, a null value is being written into it`, {
+          hint: 'filter the rows out (WHERE ... IS NOT NULL) or give the column a value (COALESCE)',
+          permanent: true,
+        });
+      }
+    }
     mkdirSync(dirname(this.path), { recursive: true });
     appendFileSync(this.path, changes.map((c) => `${ROW_KIND_SHORT[c.kind]} ${this.format.serialize(RowKind.INSERT, c.row)}`).join(''));
     const fd = openSync(this.path, 'r');
