@@ -722,10 +722,10 @@ export class Session {
   }
 }
 
-/** What DROP <object> removes from the store. */
 /** How often CREATE MATERIALIZED VIEW, waiting for the view's first commit, looks for a failure of the views' job. */
 const FAILURE_POLL_MS = 5;
 
+/** What DROP <object> removes from the store. */
 const STORED_KINDS: Partial<Record<Extract<Statement, { kind: 'drop' }>['object'], StoredKind>> = {
   TABLE: 'table',
   VIEW: 'view',
