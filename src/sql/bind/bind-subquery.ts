@@ -37,6 +37,7 @@ import type { BinderContext } from './binder-context.js';
 import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
 import { evaluateConstantExpr, isConstantExpr } from '../../expr/constant-expr.js';
+import { withOnSubqueriesMoved } from './bind-on-subqueries.js';
 
 /**
  * A FROM relation a subquery is joined with, its time attributes materialized (plain TIMESTAMPs in
@@ -369,11 +370,13 @@ function resolves(scope: Scope, ref: ColumnRef): boolean {
  */
 function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
   const sql = subqueryName(span);
-  const query = withoutOrder(written);
-  if (query.kind !== 'select') {
-    const relation = bindRefusingOuter(query, outer, ctx, sql);
+  const unordered = withoutOrder(written);
+  if (unordered.kind !== 'select') {
+    const relation = bindRefusingOuter(unordered, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: false, emptyValue: null, globalAggregate: false, sql };
   }
+  // (Subqueries in its joins' ON become WHERE conditions first, where the correlation is pulled out: see bind-on-subqueries.ts.)
+  const query = withOnSubqueriesMoved(unordered);
   const grouped = isGrouped(query, ctx);
   const globalAggregate = grouped && query.groupBy.length === 0;
   let innerScope: Scope;
