@@ -759,13 +759,16 @@ function unionBranches(query: Query): Query[] {
 
 /**
  * True when binding the set operation `query` fails on a name only the outer query resolves (a
- * correlation inside it); false when it binds; any other error is thrown as it is.
+ * correlation inside it, or in a subquery nested in it); false when it binds; any other error is
+ * thrown as it is.
  */
 function readsOuterInSetOperation(query: Query, outer: Scope, ctx: BinderContext): boolean {
   try {
     bindQuery(query, ctx.withOuterScope(outer));
     return false;
   } catch (error) {
+    // (A subquery nested in a branch reading the outer query: each branch carries the value.)
+    if (error instanceof DistantReferenceError && error.scope === outer) return true;
     if (!(error instanceof WeirError) || (error.code !== 'UNKNOWN_COLUMN' && error.code !== 'UNKNOWN_TABLE')) throw error;
     return failedOuterReference(query, error, outer) !== undefined;
   }
