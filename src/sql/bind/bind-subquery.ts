@@ -33,6 +33,7 @@ import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery, withoutOrder } from './bind-query.js';
+import { withOnSubqueriesMoved } from './bind-on-subqueries.js';
 import type { BinderContext } from './binder-context.js';
 import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
@@ -384,11 +385,13 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
  */
 function bindSubqueryOnce(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan, lifted: readonly ColumnRef[]): BoundSubquery {
   const sql = subqueryName(span);
-  const query = withoutOrder(written);
-  if (query.kind !== 'select') {
-    const relation = bindRefusingOuter(query, outer, ctx, sql);
+  const unordered = withoutOrder(written);
+  if (unordered.kind !== 'select') {
+    const relation = bindRefusingOuter(unordered, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: false, emptyValue: null, globalAggregate: false, sql };
   }
+  // (Its FROM is bound alone below: a subquery in a join's ON moves first, as the select binder moves it.)
+  const query = withOnSubqueriesMoved(unordered);
   const grouped = isGrouped(query, ctx);
   const globalAggregate = grouped && query.groupBy.length === 0;
   let innerScope: Scope;
