@@ -16,6 +16,12 @@
  * condition is computed once per distinct value of the outer columns it reads instead (see
  * bindOverOuterValues). Outer columns anywhere else in a subquery are refused.
  *
+ * Nesting: a subquery nested in a subquery that reads a column of the query around the outer one
+ * (two or more levels out) fails binding with a DistantReferenceError naming that query's scope;
+ * the subquery directly in that query catches it, makes the column one of its outer values (its
+ * FROM joined with their distinct values, bindOverOuterValues) with the nested reference reading
+ * that value instead, and is bound again: the nested subquery then reads a column one level out.
+ *
  * LIMIT / OFFSET: a correlated subquery's `[ORDER BY ...] LIMIT n [OFFSET m]` keeps rows m+1 ..
  * m+n per correlation value, a Top-N partitioned by the correlation's inner columns (each compared
  * alone with an outer expression: `inner.c = outer.expr`), or, correlated otherwise or ordered by
