@@ -439,7 +439,8 @@ function bindSubqueryOnce(written: Query, outer: Scope | undefined, ctx: BinderC
       const innerSide = grouped || limited ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (readsOuterInOrder || lifted.length > 0 || (needsEquality && !correlated.every(isEquality))) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql, lifted), query);
+  // (A correlated conjunct with a subquery in it stays in the WHERE, which binds subqueries, over the outer values.)
+  if (readsOuterInOrder || lifted.length > 0 || correlated.some(containsSubquery) || (needsEquality && !correlated.every(isEquality))) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql, lifted), query);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
