@@ -404,9 +404,11 @@ function bindSubqueryOnce(written: Query, outer: Scope | undefined, ctx: BinderC
   try {
     innerScope = query.from === undefined ? new Scope([]) : bindFrom(query.from, ctx).scope;
   } catch (error) {
-    const hoisted = outer === undefined ? undefined : withOuterJoinConditionInWhere(query, error, outer);
+    // (An ON reading a query further out moves too: in the WHERE, that column is lifted as any other.)
+    const reachable = outer === undefined ? undefined : ctx.outerScopes.reduce((scope, further) => scope.concat(further), outer);
+    const hoisted = reachable === undefined ? undefined : withOuterJoinConditionInWhere(query, error, reachable);
     if (hoisted !== undefined) return bindSubqueryOnce(hoisted, outer, ctx, use, span, lifted);
-    throw innerFromError(query.from!, error, outer, sql);
+    throw innerFromError(query.from!, error, reachable, sql);
   }
   const isOuter = (ref: ColumnRef): boolean => outer !== undefined && !resolves(innerScope, ref) && resolves(outer, ref);
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
@@ -661,7 +663,10 @@ function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope 
     ...query.items.flatMap((i) => (i.kind === 'select-expr' ? [i.expr] : [])),
     ...(query.having === undefined ? [] : [query.having]),
   ];
-  for (const ref of exprs.flatMap(columnRefs)) {
+  // (An ORDER BY is kept only with LIMIT / OFFSET, and may read the outer query there; not an alias of the select list.)
+  const alias = (ref: ColumnRef): boolean => ref.parts.length === 1 && query.items.some((item) => item.kind === 'select-expr' && item.alias?.name.toLowerCase() === ref.parts[0]!.name.toLowerCase());
+  const ordered = query.orderBy.flatMap((item) => columnRefs(item.expr)).filter((ref) => !alias(ref));
+  for (const ref of [...exprs.flatMap(columnRefs), ...ordered]) {
     if (resolves(inner, ref) || (outer !== undefined && resolves(outer, ref))) continue;
     const scope = enclosing.find((s) => resolves(s, ref));
     if (scope !== undefined) {
