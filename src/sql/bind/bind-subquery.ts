@@ -16,6 +16,12 @@
  * condition is computed once per distinct value of the outer columns it reads instead (see
  * bindOverOuterValues). Outer columns anywhere else in a subquery are refused.
  *
+ * Nesting: a subquery nested in a subquery that reads a column of the query around the outer one
+ * (two or more levels out) fails binding with a DistantReferenceError naming that query's scope;
+ * the subquery directly in that query catches it, makes the column one of its outer values (its
+ * FROM joined with their distinct values, bindOverOuterValues) with the nested reference reading
+ * that value instead, and is bound again: the nested subquery then reads a column one level out.
+ *
  * LIMIT / OFFSET: a correlated subquery's `[ORDER BY ...] LIMIT n [OFFSET m]` keeps rows m+1 ..
  * m+n per correlation value, a Top-N partitioned by the correlation's inner columns (each compared
  * alone with an outer expression: `inner.c = outer.expr`), or, correlated otherwise or ordered by
@@ -33,11 +39,11 @@ import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery, withoutOrder } from './bind-query.js';
+import { withOnSubqueriesMoved } from './bind-on-subqueries.js';
 import type { BinderContext } from './binder-context.js';
 import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
 import { evaluateConstantExpr, isConstantExpr } from '../../expr/constant-expr.js';
-import { withOnSubqueriesMoved } from './bind-on-subqueries.js';
 
 /**
  * A FROM relation a subquery is joined with, its time attributes materialized (plain TIMESTAMPs in
@@ -368,7 +374,22 @@ function resolves(scope: Scope, ref: ColumnRef): boolean {
  * Binds a subquery, pulling its correlated WHERE conjuncts out. An ORDER BY without LIMIT or
  * OFFSET orders nothing there and is dropped (as Calcite does in Flink, and PostgreSQL ignores it).
  */
-function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan): BoundSubquery {
+function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan, lifted: readonly ColumnRef[] = []): BoundSubquery {
+  try {
+    return bindSubqueryOnce(written, outer, ctx, use, span, lifted);
+  } catch (error) {
+    // A subquery nested in this one read a column of the query around this one: that column
+    // becomes an outer value of this subquery, which the nested one reads one level out.
+    if (!(error instanceof DistantReferenceError) || error.scope !== outer || withoutOrder(written).kind !== 'select' || lifted.some((ref) => sameRef(ref, error.ref))) throw error;
+    return bindSubquery(written, outer, ctx, use, span, [...lifted, error.ref]);
+  }
+}
+
+/**
+ * {@link bindSubquery} once; `lifted` are the references of subqueries nested in this one to
+ * columns of `outer` (see bindOverOuterValues).
+ */
+function bindSubqueryOnce(written: Query, outer: Scope | undefined, ctx: BinderContext, use: SubqueryUse, span: SourceSpan, lifted: readonly ColumnRef[]): BoundSubquery {
   const sql = subqueryName(span);
   const unordered = withoutOrder(written);
   if (unordered.kind !== 'select') {
@@ -383,9 +404,11 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
   try {
     innerScope = query.from === undefined ? new Scope([]) : bindFrom(query.from, ctx).scope;
   } catch (error) {
-    const hoisted = outer === undefined ? undefined : withOuterJoinConditionInWhere(query, error, outer);
-    if (hoisted !== undefined) return bindSubquery(hoisted, outer, ctx, use, span);
-    throw innerFromError(query.from!, error, outer, sql);
+    // (An ON reading a query further out moves too: in the WHERE, that column is lifted as any other.)
+    const reachable = outer === undefined ? undefined : ctx.outerScopes.reduce((scope, further) => scope.concat(further), outer);
+    const hoisted = reachable === undefined ? undefined : withOuterJoinConditionInWhere(query, error, reachable);
+    if (hoisted !== undefined) return bindSubqueryOnce(hoisted, outer, ctx, use, span, lifted);
+    throw innerFromError(query.from!, error, reachable, sql);
   }
   const isOuter = (ref: ColumnRef): boolean => outer !== undefined && !resolves(innerScope, ref) && resolves(outer, ref);
   const conjuncts = query.where === undefined ? [] : astConjuncts(query.where);
@@ -393,13 +416,13 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
   const correlated = conjuncts.filter((c) => columnRefs(c).some(isOuter));
   // ORDER BY ... LIMIT may order by outer columns too (`ORDER BY ABS(u.v - t.x) LIMIT 1`).
   const readsOuterInOrder = (query.limit !== undefined || query.offset !== undefined) && query.orderBy.some((item) => columnRefs(item.expr).some((ref) => isOuterInOrder(query, ref, isOuter)));
-  if (correlated.length === 0 && !readsOuterInOrder) {
+  if (correlated.length === 0 && !readsOuterInOrder && lifted.length === 0) {
     const relation = bindRefusingOuter(query, outer, ctx, sql);
     return { plan: relation.plan, width: relation.schema.length, correlation: [], singleRow: globalAggregate || query.from === undefined, emptyValue: globalAggregate && query.having === undefined ? emptyValueOf(relation.plan, ctx) : null, globalAggregate, sql };
   }
   if (query.limit !== undefined || query.offset !== undefined) {
     const limited = withoutNeedlessLimit(query, use, globalAggregate, sql);
-    if (limited !== query) return bindSubquery(limited, outer, ctx, use, span);
+    if (limited !== query) return bindSubqueryOnce(limited, outer, ctx, use, span, lifted);
   }
   if (globalAggregate && query.having !== undefined) {
     // (One whose HAVING reads an aggregate is bound as scalar subqueries: see withoutGlobalHaving in bind-expr.ts.)
@@ -418,7 +441,8 @@ function bindSubquery(written: Query, outer: Scope | undefined, ctx: BinderConte
       const innerSide = grouped || limited ? side.kind === 'column-ref' && !isOuter(side) : columnRefs(side).length > 0 && !columnRefs(side).some(isOuter);
       return innerSide && columnRefs(other).length > 0 && columnRefs(other).every(isOuter);
     });
-  if (readsOuterInOrder || (needsEquality && !correlated.every(isEquality))) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql), query);
+  // (A correlated conjunct with a subquery in it stays in the WHERE, which binds subqueries, over the outer values.)
+  if (readsOuterInOrder || lifted.length > 0 || correlated.some(containsSubquery) || (needsEquality && !correlated.every(isEquality))) return withLimitedRows(bindOverOuterValues(query, conjuncts, correlated, isOuter, grouped, outer!, innerScope, ctx, sql, lifted), query);
   // The inner columns the correlated conjuncts read become extra select items ($cor0, ...).
   const corItems: ColumnRef[] = [];
   const corName = (ref: ColumnRef): string => {
@@ -486,8 +510,14 @@ function withLimitedRows(bound: BoundSubquery, query: SelectQuery): BoundSubquer
   return count !== undefined && count <= 1 && !bound.singleRow ? { ...bound, singleRow: true } : bound;
 }
 
-/** The name of the distinct outer values a subquery correlated by non-equalities is joined with. */
-const OUTER_VALUES = '$outer';
+/**
+ * The name of the distinct outer values a subquery correlated by non-equalities is joined with,
+ * for a subquery `depth` levels in (0 directly in a query): each level has its own, so that a
+ * subquery nested in one reads the values of the right one.
+ */
+function outerValuesName(depth: number): string {
+  return depth === 0 ? '$outer' : `$outer${depth}`;
+}
 
 /**
  * A subquery correlated by conditions other than equalities of an inner column with an outer
@@ -498,8 +528,14 @@ const OUTER_VALUES = '$outer';
  * outer column. `$outer` is bound as an empty placeholder: {@link withOuterValues} replaces it with
  * the distinct values of the plan the subquery is attached to. An outer row whose values meet no
  * inner row has no group: it gets the value over no rows (COUNT's 0), as in the equality case.
+ *
+ * `lifted` are references to outer columns made by subqueries nested in this one (at any depth):
+ * they read `$outer`'s columns instead, which are columns of this subquery's FROM, one level out
+ * of the subquery directly in it (and lifted again by that one for deeper ones). So the nested
+ * subquery sees, for each outer value, exactly the value the outer row has, NULL included.
  */
-function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, inner: Scope, ctx: BinderContext, sql: string): BoundSubquery {
+function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], correlated: readonly Expr[], isOuter: (ref: ColumnRef) => boolean, grouped: boolean, outer: Scope, inner: Scope, ctx: BinderContext, sql: string, lifted: readonly ColumnRef[]): BoundSubquery {
+  const OUTER_VALUES = outerValuesName(ctx.outerScopes.length);
   // A bare `*` names the columns of the subquery's own FROM (`inner`), not `$outer`'s joined to it.
   const items = query.items.flatMap((item): SelectItem[] => (item.kind === 'select-star' && item.qualifier.length === 0 ? starItems(inner, item.span) : [item]));
   const outerRefs: ColumnRef[] = [];
@@ -513,9 +549,11 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     return `$k${index}`;
   };
   const toValue = (ref: ColumnRef): ColumnRef => ({ kind: 'column-ref', span: ref.span, parts: [identifier(OUTER_VALUES, ref.span), identifier(valueName(ref), ref.span)] });
-  const where = conjuncts.map((c) => (correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? toValue(ref) : ref)) : c));
+  const nested = <T>(node: T): T => (lifted.length === 0 ? node : mapLiftedRefs(node, lifted, toValue));
+  const where = conjuncts.map((c) => nested(correlated.includes(c) ? mapColumnRefs(c, (ref) => (isOuter(ref) ? toValue(ref) : ref)) : c));
   // (An ORDER BY ... LIMIT that reads outer columns orders each outer value's rows by their values.)
-  const orderBy = query.limit === undefined && query.offset === undefined ? query.orderBy : query.orderBy.map((item) => ({ ...item, expr: mapColumnRefs(item.expr, (ref) => (isOuterInOrder(query, ref, isOuter) ? toValue(ref) : ref)) }));
+  const orderBy = nested(query.limit === undefined && query.offset === undefined ? query.orderBy : query.orderBy.map((item) => ({ ...item, expr: mapColumnRefs(item.expr, (ref) => (isOuterInOrder(query, ref, isOuter) ? toValue(ref) : ref)) })));
+  const [selected, innerFrom, having, groupBy] = [nested(items), nested(query.from), nested(query.having), nested(query.groupBy)];
   const outerExprs = outerRefs.map((ref) => bindExpr(ref, { scope: outer, functions: ctx.functions, clause: 'WHERE' }));
   const placeholder = LogicalValues.create({ rows: [], columns: outerExprs.map((e, i) => ({ name: `$k${i}`, type: withoutTimeAttribute(e.type) })) });
   const span = query.span;
@@ -523,11 +561,12 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
   const from: TableRef = { kind: 'named-table', span, name: { kind: 'qualified-name', span, parts: [identifier(OUTER_VALUES, span)] } };
   const modified: SelectQuery = {
     ...query,
-    items: [...items, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
-    from: query.from === undefined ? from : crossJoinRef(from, query.from, span),
+    items: [...selected, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
+    from: innerFrom === undefined ? from : crossJoinRef(from, innerFrom, span),
+    having,
     where: where.length === 0 ? undefined : where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
     orderBy,
-    groupBy: grouped ? [...query.groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
+    groupBy: grouped ? [...groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
     ...(query.limit !== undefined || query.offset !== undefined ? { limitPartition: valueRefs.map((_, i) => `$cor${i}`) } : {}),
   };
   const relation = bindRefusingOuter(modified, outer, ctx.withBoundRelation(OUTER_VALUES, { plan: placeholder, schema: placeholder.schema }), sql);
@@ -574,7 +613,49 @@ function withOuterValues(bound: BoundSubquery, plan: LogicalNode, correlation: r
   return replace(bound.plan);
 }
 
-/** Refuses a column of a query further out than the one directly around the subquery. */
+/**
+ * A subquery read a column of a query further out than the one directly around it: the subquery
+ * around the scope that has the column (`scope`) makes it one of its outer values (see
+ * bindSubquery); an error for the user when none can.
+ */
+class DistantReferenceError extends WeirError {
+  constructor(
+    readonly ref: ColumnRef,
+    readonly scope: Scope,
+    message: string,
+    hint: string,
+  ) {
+    super('UNSUPPORTED', message, { span: ref.span, hint });
+  }
+}
+
+/** Whether two column references are the same one of the query's text (a copy of it included). */
+function sameRef(a: ColumnRef, b: ColumnRef): boolean {
+  const name = (ref: ColumnRef): string => ref.parts.map((p) => p.name.toLowerCase()).join('.');
+  return a.span.start.offset === b.span.start.offset && a.span.end.offset === b.span.end.offset && name(a) === name(b);
+}
+
+/** A copy of an AST node with the `lifted` column references replaced, in nested subqueries too. */
+function mapLiftedRefs<T>(node: T, lifted: readonly ColumnRef[], map: (ref: ColumnRef) => ColumnRef): T {
+  const walk = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(walk);
+    if (value === null || typeof value !== 'object') return value;
+    const record = value as Record<string, unknown>;
+    if (record.kind === 'column-ref') {
+      const ref = value as ColumnRef;
+      return lifted.some((l) => sameRef(l, ref)) ? map(ref) : ref;
+    }
+    const out: Record<string, unknown> = {};
+    for (const [key, child] of Object.entries(record)) out[key] = key === 'span' ? child : walk(child);
+    return out;
+  };
+  return walk(node) as T;
+}
+
+/**
+ * Refuses a column of a query further out than the one directly around the subquery (a subquery
+ * around this one makes it its own outer value, see bindSubquery, and binds this one again).
+ */
 function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope | undefined, enclosing: readonly Scope[], sql: string): void {
   if (enclosing.length === 0) return;
   const exprs: Expr[] = [
@@ -582,13 +663,19 @@ function refuseDistantReferences(query: SelectQuery, inner: Scope, outer: Scope 
     ...query.items.flatMap((i) => (i.kind === 'select-expr' ? [i.expr] : [])),
     ...(query.having === undefined ? [] : [query.having]),
   ];
-  for (const ref of exprs.flatMap(columnRefs)) {
+  // (An ORDER BY is kept only with LIMIT / OFFSET, and may read the outer query there; not an alias of the select list.)
+  const alias = (ref: ColumnRef): boolean => ref.parts.length === 1 && query.items.some((item) => item.kind === 'select-expr' && item.alias?.name.toLowerCase() === ref.parts[0]!.name.toLowerCase());
+  const ordered = query.orderBy.flatMap((item) => columnRefs(item.expr)).filter((ref) => !alias(ref));
+  for (const ref of [...exprs.flatMap(columnRefs), ...ordered]) {
     if (resolves(inner, ref) || (outer !== undefined && resolves(outer, ref))) continue;
-    if (enclosing.some((scope) => resolves(scope, ref))) {
-      throw new WeirError('UNSUPPORTED', `the subquery ${sql} reads '${ref.parts.map((p) => p.name).join('.')}' of a query two or more levels out, which is not supported`, {
-        span: ref.span,
-        hint: 'a subquery may read the columns of the query directly around it only; join that column into the query in between',
-      });
+    const scope = enclosing.find((s) => resolves(s, ref));
+    if (scope !== undefined) {
+      throw new DistantReferenceError(
+        ref,
+        scope,
+        `the subquery ${sql} reads '${ref.parts.map((p) => p.name).join('.')}' of a query two or more levels out, where weir cannot correlate it (a subquery in between is not a plain SELECT)`,
+        'a subquery may read the columns of a query further out through subqueries that are plain SELECT blocks; join that column into the query in between',
+      );
     }
   }
 }
@@ -687,13 +774,16 @@ function unionBranches(query: Query): Query[] {
 
 /**
  * True when binding the set operation `query` fails on a name only the outer query resolves (a
- * correlation inside it); false when it binds; any other error is thrown as it is.
+ * correlation inside it, or in a subquery nested in it); false when it binds; any other error is
+ * thrown as it is.
  */
 function readsOuterInSetOperation(query: Query, outer: Scope, ctx: BinderContext): boolean {
   try {
     bindQuery(query, ctx.withOuterScope(outer));
     return false;
   } catch (error) {
+    // (A subquery nested in a branch reading the outer query: each branch carries the value.)
+    if (error instanceof DistantReferenceError && error.scope === outer) return true;
     if (!(error instanceof WeirError) || (error.code !== 'UNKNOWN_COLUMN' && error.code !== 'UNKNOWN_TABLE')) throw error;
     return failedOuterReference(query, error, outer) !== undefined;
   }
