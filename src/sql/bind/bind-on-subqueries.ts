@@ -14,11 +14,23 @@
  */
 import type { Expr, Identifier, JoinRef, SelectQuery, TableRef } from '../parse/ast.js';
 import { visitExpr } from './bind-expr.js';
-import { astConjuncts, containsSubquery } from './bind-subquery.js';
+import { andOf, astConjuncts, containsSubquery } from './bind-subquery.js';
 
 /** `query` with the subqueries of its joins' ON moved as the module comment says; `query` itself when there are none to move. */
 export function withOnSubqueriesMoved(query: SelectQuery): SelectQuery {
   if (query.from === undefined || !hasOnSubquery(query.from)) return query;
+  return withOnConjunctsMoved(query, containsSubquery, true);
+}
+
+/**
+ * `query` with the conjuncts of its joins' ON that `moves` selects moved into its WHERE, from every
+ * inner or cross join whose rows reach the FROM's result as they are (not below the null-supplying
+ * side of an outer join); with `filterJoinedSide`, a selected conjunct of a LEFT (RIGHT) join's ON
+ * that reads only the joined side filters that side instead (see the module comment). Any other
+ * stays where it is. `query` itself when nothing moved.
+ */
+export function withOnConjunctsMoved(query: SelectQuery, moves: (conjunct: Expr) => boolean, filterJoinedSide: boolean): SelectQuery {
+  if (query.from === undefined) return query;
   const toWhere: Expr[] = [];
   const rewrite = (ref: TableRef, reachesResult: boolean): TableRef => {
     if (ref.kind !== 'join') return ref;
@@ -26,28 +38,29 @@ export function withOnSubqueriesMoved(query: SelectQuery): SelectQuery {
     const inner = ref.type === 'INNER' || ref.type === 'CROSS';
     left = rewrite(left, reachesResult && (inner || ref.type === 'LEFT'));
     right = rewrite(right, reachesResult && (inner || ref.type === 'RIGHT'));
-    if (on !== undefined && containsSubquery(on)) {
+    if (on !== undefined) {
+      const conjuncts = astConjuncts(on);
       const kept: Expr[] = [];
       const filters: Expr[] = [];
-      for (const conjunct of astConjuncts(on)) {
-        if (!containsSubquery(conjunct)) kept.push(conjunct);
+      for (const conjunct of conjuncts) {
+        if (!moves(conjunct)) kept.push(conjunct);
         else if (inner && reachesResult) toWhere.push(conjunct);
-        else if (ref.type === 'LEFT' && readsOnly(conjunct, right, left)) filters.push(conjunct);
-        else if (ref.type === 'RIGHT' && readsOnly(conjunct, left, right)) filters.push(conjunct);
+        else if (filterJoinedSide && ref.type === 'LEFT' && readsOnly(conjunct, right, left)) filters.push(conjunct);
+        else if (filterJoinedSide && ref.type === 'RIGHT' && readsOnly(conjunct, left, right)) filters.push(conjunct);
         else kept.push(conjunct);
       }
       if (filters.length > 0) {
         if (ref.type === 'LEFT') right = filtered(right, filters);
         else left = filtered(left, filters);
       }
-      if (kept.length < astConjuncts(on).length) on = kept.length === 0 ? { kind: 'literal', span: on.span, type: 'boolean', value: true } : and(kept);
+      if (kept.length < conjuncts.length) on = andOf(kept) ?? { kind: 'literal', span: on.span, type: 'boolean', value: true };
     }
     return left === ref.left && right === ref.right && on === ref.on ? ref : ({ ...ref, left, right, ...(on === undefined ? {} : { on }) } satisfies JoinRef);
   };
   const from = rewrite(query.from, true);
   if (from === query.from) return query;
-  const where = [...(query.where === undefined ? [] : [query.where]), ...toWhere];
-  return { ...query, from, ...(where.length === 0 ? {} : { where: and(where) }) };
+  const where = andOf([...(query.where === undefined ? [] : [query.where]), ...toWhere]);
+  return { ...query, from, ...(where === undefined ? {} : { where }) };
 }
 
 function hasOnSubquery(ref: TableRef): boolean {
@@ -106,14 +119,10 @@ function filtered(side: TableRef, filters: readonly Expr[]): TableRef {
     distinct: false,
     items: [{ kind: 'select-star', span, qualifier: [] }],
     from: side,
-    where: and(filters),
+    where: andOf(filters),
     groupBy: [],
     windows: [],
     orderBy: [],
   };
   return { kind: 'derived-table', span, query, alias, lateral: false };
-}
-
-function and(exprs: readonly Expr[]): Expr {
-  return exprs.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } }));
 }

@@ -23,7 +23,7 @@ import { bindFrom } from './bind-query.js';
 import { bindOrderLimit, readsOutput, type OrderLimitClauses, type SelectProjection } from './bind-order-limit.js';
 import { bindWindowCalls } from './bind-over.js';
 import { windowCalls } from './bind-rank.js';
-import { astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, materializedExpr, materializeRelation, preparePredicate, prepareScalar, splitCorrelatedUnion, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
+import { andOf, astConjuncts, attachComparisonAsValue, attachPredicate, attachScalar, containsSubquery, materializedExpr, materializeRelation, preparePredicate, prepareScalar, splitCorrelatedUnion, subqueryPredicate, type OuterColumns, type PreparedPredicate, type PreparedScalar } from './bind-subquery.js';
 import type { BinderContext, BoundRelation } from './binder-context.js';
 import { Scope } from './scope.js';
 
@@ -194,12 +194,6 @@ function containsGrouping(expr: Expr, ctx: BinderContext): boolean {
     if (e.kind === 'call' && e.over === undefined && GROUPING_FUNCTIONS.has(callName(e)) && ctx.functions.lookup(callName(e)) === undefined) found = true;
   });
   return found;
-}
-
-/** The AND of conjuncts as written, or undefined when there are none. */
-function andOf(conjuncts: readonly Expr[]): Expr | undefined {
-  if (conjuncts.length === 0) return undefined;
-  return conjuncts.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } }));
 }
 
 function singleRow(): { plan: LogicalNode; scope: Scope } {

@@ -39,7 +39,7 @@ import { inputsOf, LogicalAggregate, LogicalApply, LogicalFilter, LogicalProject
 import { crossJoinRef, type ColumnRef, type ExistsExpr, type Expr, type Identifier, type InSubqueryExpr, type QuantifiedComparison, type Query, type ScalarSubquery, type SelectItem, type SelectQuery, type TableRef } from '../parse/ast.js';
 import { bindExpr, callName, containsAggregate, makeCall, visitExpr } from './bind-expr.js';
 import { bindFrom, bindQuery, withoutOrder } from './bind-query.js';
-import { withOnSubqueriesMoved } from './bind-on-subqueries.js';
+import { withOnConjunctsMoved, withOnSubqueriesMoved } from './bind-on-subqueries.js';
 import type { BinderContext } from './binder-context.js';
 import { rowCount } from './literal-values.js';
 import { Scope } from './scope.js';
@@ -115,6 +115,12 @@ export function containsSubquery(expr: Expr | undefined): boolean {
 /** The conjuncts of an AND tree as written. */
 export function astConjuncts(expr: Expr): Expr[] {
   return expr.kind === 'binary' && expr.op === 'AND' ? [...astConjuncts(expr.left), ...astConjuncts(expr.right)] : [expr];
+}
+
+/** The AND of conjuncts as written (the inverse of {@link astConjuncts}), or undefined when there are none. */
+export function andOf(conjuncts: readonly Expr[]): Expr | undefined {
+  if (conjuncts.length === 0) return undefined;
+  return conjuncts.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } }));
 }
 
 /** A subquery bound without its correlation. */
@@ -466,7 +472,7 @@ function bindSubqueryOnce(written: Query, outer: Scope | undefined, ctx: BinderC
   const modified: SelectQuery = {
     ...query,
     items,
-    ...(local.length === 0 ? { where: undefined } : { where: local.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })) }),
+    where: andOf(local),
     groupBy: grouped ? [...query.groupBy, ...corItems.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
     ...(limited ? { limitPartition: corItems.map((_, i) => `$cor${i}`) } : {}),
   };
@@ -564,7 +570,7 @@ function bindOverOuterValues(query: SelectQuery, conjuncts: readonly Expr[], cor
     items: [...selected, ...valueRefs.map((ref, i): SelectItem => ({ kind: 'select-expr', span: ref.span, expr: ref, alias: identifier(`$cor${i}`, ref.span) }))],
     from: innerFrom === undefined ? from : crossJoinRef(from, innerFrom, span),
     having,
-    where: where.length === 0 ? undefined : where.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } })),
+    where: andOf(where),
     orderBy,
     groupBy: grouped ? [...groupBy, ...valueRefs.map((ref) => ({ kind: 'group-expr' as const, span: ref.span, expr: ref }))] : query.groupBy,
     ...(query.limit !== undefined || query.offset !== undefined ? { limitPartition: valueRefs.map((_, i) => `$cor${i}`) } : {}),
@@ -707,30 +713,8 @@ function withOuterJoinConditionInWhere(query: SelectQuery, error: unknown, outer
   const failed = failedOuterReference(query.from, error, outer);
   if (failed === undefined) return undefined;
   const contains = (expr: Expr): boolean => columnRefs(expr).some((ref) => ref.span.start.offset === failed.span.start.offset && ref.span.end.offset === failed.span.end.offset);
-  let moved: Expr | undefined;
-  const rewrite = (ref: TableRef): TableRef => {
-    if (moved !== undefined || ref.kind !== 'join') return ref;
-    if ((ref.type === 'INNER' || ref.type === 'CROSS') && ref.on !== undefined) {
-      const conjuncts = astConjuncts(ref.on);
-      const found = conjuncts.find(contains);
-      if (found !== undefined) {
-        moved = found;
-        const rest = conjuncts.filter((c) => c !== found);
-        const on: Expr = rest.length === 0 ? { kind: 'literal', span: found.span, type: 'boolean', value: true } : rest.reduce((a, b) => ({ kind: 'binary', op: 'AND', left: a, right: b, span: { start: a.span.start, end: b.span.end } }));
-        return { ...ref, on };
-      }
-    }
-    const preservesLeft = ref.type === 'INNER' || ref.type === 'CROSS' || ref.type === 'LEFT';
-    const preservesRight = ref.type === 'INNER' || ref.type === 'CROSS' || ref.type === 'RIGHT';
-    const left = preservesLeft ? rewrite(ref.left) : ref.left;
-    const right = preservesRight ? rewrite(ref.right) : ref.right;
-    return left === ref.left && right === ref.right ? ref : { ...ref, left, right };
-  };
-  const from = rewrite(query.from);
-  if (moved === undefined) return undefined;
-  const condition = moved;
-  const where: Expr = query.where === undefined ? condition : { kind: 'binary', op: 'AND', left: query.where, right: condition, span: { start: query.where.span.start, end: condition.span.end } };
-  return { ...query, from, where };
+  const moved = withOnConjunctsMoved(query, contains, false);
+  return moved === query ? undefined : moved;
 }
 
 /**

@@ -59,8 +59,9 @@ function castTo(expr: ScalarExpr, type: ScalarExpr['type']): ScalarExpr {
 
 /**
  * `plan`, when it is an aggregate without GROUP BY under projections that compute something over
- * its aggregates, with its row over no rows left out: the aggregate counts its rows too and a filter keeps its row while that count is above
- * 0 (an update back to no rows becomes a retraction). Any other plan as it is.
+ * its aggregates, with its row over no rows left out: the aggregate counts its rows too and a
+ * filter keeps its row while that count is above 0 (an update back to no rows becomes a
+ * retraction). Any other plan as it is.
  */
 function overSomeRows(plan: LogicalNode): LogicalNode {
   const projects: LogicalProject[] = [];
